@@ -1,0 +1,50 @@
+"""exactprob: exact probabilities for games of chance.
+
+>>> import exactprob as ep
+>>> (ep.die(6) + ep.die(6))[7]
+Fraction(1, 6)
+"""
+
+from __future__ import annotations
+
+from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
+from .errors import (
+    DistributionError,
+    ExactProbError,
+    InexactError,
+    ModelError,
+    NonTerminationError,
+    StateLimitError,
+)
+from .graph import explore
+from .model import Model
+from .simulate import agrees_with, simulate
+from .solve import Solution, evaluate, solve, solve_graph
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Dist",
+    "die",
+    "dice",
+    "uniform",
+    "bernoulli",
+    "binomial",
+    "hypergeometric",
+    "draw",
+    "Model",
+    "explore",
+    "solve",
+    "solve_graph",
+    "evaluate",
+    "Solution",
+    "simulate",
+    "agrees_with",
+    "ExactProbError",
+    "InexactError",
+    "DistributionError",
+    "ModelError",
+    "StateLimitError",
+    "NonTerminationError",
+    "__version__",
+]

@@ -1,0 +1,46 @@
+"""The exception hierarchy: one root, subclasses that are also built-in errors.
+
+Every error exactprob raises on bad input derives from :class:`ExactProbError`, so a
+caller (the CLI in particular) can catch them all, and from the matching built-in
+(``ValueError`` or ``TypeError``) so ordinary ``except ValueError`` code works too.
+Messages name the bad value and say what is allowed.
+
+>>> issubclass(InexactError, ValueError) and issubclass(InexactError, ExactProbError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ExactProbError",
+    "InexactError",
+    "DistributionError",
+    "ModelError",
+    "StateLimitError",
+    "NonTerminationError",
+]
+
+
+class ExactProbError(Exception):
+    """Root of every error exactprob raises on bad input or an unsolvable request."""
+
+
+class InexactError(ExactProbError, ValueError, TypeError):
+    """A number that cannot be represented exactly (a float that is not a dyadic rational
+    we can accept, a NaN, an unparsable string)."""
+
+
+class DistributionError(ExactProbError, ValueError):
+    """A distribution whose probabilities are negative, above one, or do not sum to one."""
+
+
+class ModelError(ExactProbError, ValueError):
+    """A model that breaks the protocol (no actions, a bad player, a bad transition)."""
+
+
+class StateLimitError(ExactProbError, ValueError):
+    """Exploration would pass the caller's state limit; raised before memory is spent."""
+
+
+class NonTerminationError(ExactProbError, ValueError):
+    """Some states never reach a terminal state under a policy, so values are undefined."""

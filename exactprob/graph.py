@@ -1,0 +1,120 @@
+"""``explore``: the reachable state graph of a model, with exact edge probabilities.
+
+The graph is a :class:`networkx.DiGraph`:
+
+* ``G.graph["initial"]``: the initial state; ``G.graph["symbolic"]``: whether some
+  probability is a sympy expression.
+* node attributes ``outcome`` (``None`` or the terminal value), ``player`` (0 maximises,
+  1 minimises) and ``actions`` (a tuple, in the model's order; empty when terminal).
+* edge attribute ``probs``: ``{action: probability}`` for the move ``u -> v`` (exact,
+  ``gmpy2.mpq`` or sympy); for each state and action they sum to exactly one.
+
+>>> from exactprob import die
+>>> class TwoRolls:  # roll a die twice; the outcome is the total
+...     initial = (0, 0)
+...     def outcome(self, s): return s[1] if s[0] == 2 else None
+...     def actions(self, s): return ("roll",)
+...     def transition(self, s, a): return die(6).map(lambda x: (s[0] + 1, s[1] + x))
+>>> G = explore(TwoRolls())
+>>> G.number_of_nodes(), G.graph["initial"]
+(18, (0, 0))
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Hashable, Iterator
+from typing import Any
+
+import networkx as nx
+
+from .dist import Dist
+from .errors import ModelError, StateLimitError
+from .model import player_function
+from .numbers import exact
+
+__all__ = ["explore", "components_in_solve_order", "DEFAULT_MAX_STATES"]
+
+#: Default cap on reachable states; pass ``max_states`` to go further.
+DEFAULT_MAX_STATES = 2_000_000
+
+
+def explore(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False) -> nx.DiGraph:
+    """Breadth-first exploration of every state reachable from ``model.initial``.
+
+    Raises :class:`~exactprob.errors.StateLimitError` as soon as more than
+    ``max_states`` states are found, before the graph grows further.
+    """
+    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
+        raise StateLimitError(f"max_states must be a whole number >= 1, got {max_states!r}")
+    player = player_function(model)
+    G = nx.DiGraph(initial=model.initial, symbolic=False)
+    G.add_node(model.initial)
+    queue: deque[Hashable] = deque([model.initial])
+    bar = _progress_bar(progress)
+    symbolic = False
+    while queue:
+        state = queue.popleft()
+        if bar is not None:
+            bar.update(1)
+        value = model.outcome(state)
+        node = G.nodes[state]
+        if value is not None:
+            node.update(outcome=exact(value), player=0, actions=())
+            continue
+        actions = tuple(model.actions(state))
+        if not actions:
+            raise ModelError(f"actions({state!r}) is empty; a non-terminal state needs an action")
+        if len(set(actions)) != len(actions):
+            raise ModelError(f"actions({state!r}) repeats an action: {actions!r}")
+        node.update(outcome=None, player=player(state), actions=actions)
+        successors = G._adj[state]
+        for action in actions:
+            dist = model.transition(state, action)
+            if not isinstance(dist, Dist):
+                raise ModelError(
+                    f"transition({state!r}, {action!r}) returned {type(dist).__name__}, not a Dist"
+                )
+            symbolic = symbolic or dist.symbolic
+            for nxt, p in dist.exact_items():
+                if nxt not in G._node:
+                    if G.number_of_nodes() >= max_states:
+                        raise StateLimitError(
+                            f"the model has more than {max_states:,} reachable states; "
+                            f"pass max_states=N with a larger N to go on"
+                        )
+                    G.add_node(nxt)
+                    queue.append(nxt)
+                edge = successors.get(nxt)
+                if edge is None:
+                    G.add_edge(state, nxt, probs={action: p})
+                else:
+                    edge["probs"][action] = p
+    if bar is not None:
+        bar.close()
+    G.graph["symbolic"] = symbolic
+    return G
+
+
+def _progress_bar(enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(desc="exploring", unit=" states", leave=False)
+
+
+def components_in_solve_order(G: nx.DiGraph) -> Iterator[list[Hashable]]:
+    """Strongly connected components, each after every component it can reach.
+
+    This is the reverse topological order of the condensation: when a component comes
+    up, the value of every state outside it that it can move to is already known.
+
+    >>> G = nx.DiGraph([(1, 2), (2, 1), (2, 3)])
+    >>> [sorted(c) for c in components_in_solve_order(G)]
+    [[3], [1, 2]]
+    """
+    # Tarjan's algorithm (networkx's iterative version) emits each component only after
+    # all components reachable from it: exactly the order backward induction needs.
+    for component in nx.strongly_connected_components(G):
+        yield list(component)

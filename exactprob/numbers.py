@@ -1,0 +1,190 @@
+"""The exact scalar: conversion in, conversion out, decimal formatting.
+
+Hot loops compute with :class:`gmpy2.mpq` (an order of magnitude faster than
+:class:`fractions.Fraction`); every public result is a ``Fraction`` or, in symbolic
+mode, a sympy expression. No float enters an exact path: a float argument is accepted
+only when it converts exactly *and* the caller asked for that (``allow_float=True``).
+
+>>> exact("1/6") + exact(1) == exact(7) / 6
+True
+>>> to_fraction(exact("0.25"))
+Fraction(1, 4)
+>>> decimal_string(Fraction(1, 3), 5)
+'0.33333'
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from numbers import Rational
+from typing import Any, TypeAlias
+
+import gmpy2
+
+from .errors import InexactError
+
+__all__ = [
+    "Exact",
+    "mpq",
+    "exact",
+    "is_symbolic",
+    "to_fraction",
+    "to_public",
+    "to_sympy",
+    "decimal_string",
+    "fraction_string",
+]
+
+mpq = gmpy2.mpq
+#: An exact scalar as the engine handles it internally: a gmpy2 rational or a sympy expression.
+Exact: TypeAlias = Any
+
+
+def is_symbolic(x: object) -> bool:
+    """True when ``x`` is a sympy object (a symbolic probability or value).
+
+    >>> is_symbolic(Fraction(1, 2)), is_symbolic(mpq(1, 2))
+    (False, False)
+    """
+    module = type(x).__module__
+    return module.startswith("sympy")
+
+
+def exact(x: object, *, allow_float: bool = False) -> Exact:
+    """Convert ``x`` to the engine's exact scalar.
+
+    Accepts ``int``, ``Fraction`` (any :class:`numbers.Rational`), ``gmpy2.mpq``,
+    strings ``"p/q"`` or decimals ``"0.125"``, and sympy expressions (kept symbolic;
+    sympy rationals become ``mpq``). A float is refused unless ``allow_float`` is true,
+    and then only when finite: its exact binary value is used.
+
+    >>> exact("3/12")
+    mpq(1,4)
+    >>> exact(0.1)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.InexactError: float 0.1 is not exact; pass a Fraction or a string such as '1/10'
+    """
+    if isinstance(x, bool):
+        raise InexactError(f"expected a number, got the boolean {x!r}")
+    if isinstance(x, int):
+        return mpq(x)
+    if type(x) is type(mpq(0)):
+        return x
+    if isinstance(x, Rational):
+        return mpq(int(x.numerator), int(x.denominator))
+    if isinstance(x, str):
+        return _parse_string(x)
+    if isinstance(x, float):
+        if not allow_float:
+            raise InexactError(
+                f"float {x!r} is not exact; pass a Fraction or a string such as "
+                f"'{Fraction(x).limit_denominator(10**6)}'"
+            )
+        if not math.isfinite(x):
+            raise InexactError(f"{x!r} is not a finite number")
+        return mpq(Fraction(x))
+    if is_symbolic(x):
+        import sympy
+
+        expr = sympy.sympify(x)
+        if expr.is_Rational:
+            return mpq(int(expr.p), int(expr.q))
+        if expr.is_Float:
+            raise InexactError(f"sympy Float {expr} is not exact; use sympy.Rational")
+        return expr
+    if hasattr(x, "numerator") and hasattr(x, "denominator"):  # flint.fmpq and friends
+        return mpq(int(x.numerator), int(x.denominator))
+    raise InexactError(f"cannot use {x!r} of type {type(x).__name__} as an exact number")
+
+
+def _parse_string(text: str) -> Exact:
+    s = text.strip()
+    try:
+        if "/" in s:
+            num, den = s.split("/")
+            if int(den) == 0:
+                raise InexactError(f"{text!r} divides by zero")
+            return mpq(int(num), int(den))
+        d = Decimal(s)
+        if not d.is_finite():
+            raise InexactError(f"{text!r} is not a finite number")
+        return mpq(Fraction(d))
+    except (ValueError, InvalidOperation):
+        raise InexactError(
+            f"cannot read {text!r} as an exact number; write 'p/q' or a decimal such as '0.125'"
+        ) from None
+
+
+def to_fraction(x: Exact) -> Fraction:
+    """Convert an exact rational scalar to :class:`fractions.Fraction`.
+
+    >>> to_fraction(mpq(2, 6))
+    Fraction(1, 3)
+    """
+    return Fraction(int(x.numerator), int(x.denominator))
+
+
+def to_public(x: Exact) -> Any:
+    """The public form of an internal scalar: ``Fraction`` for rationals, sympy otherwise.
+
+    >>> to_public(mpq(3, 4))
+    Fraction(3, 4)
+    """
+    if is_symbolic(x):
+        return x
+    return to_fraction(exact(x))
+
+
+def to_sympy(x: Any) -> Any:
+    """Convert an exact scalar (or a sympy expression) to a sympy object.
+
+    >>> to_sympy(Fraction(1, 3))
+    1/3
+    """
+    import sympy
+
+    if is_symbolic(x):
+        return x
+    q = exact(x)
+    return sympy.Rational(int(q.numerator), int(q.denominator))
+
+
+def decimal_string(x: Any, digits: int = 12) -> str:
+    """Decimal expansion of an exact value, correctly rounded (half-even) to ``digits``
+    places after the point; computed with integer arithmetic, never through a float.
+
+    >>> decimal_string(Fraction(2, 3), 4)
+    '0.6667'
+    >>> decimal_string(Fraction(-1, 8), 2)
+    '-0.12'
+    """
+    if is_symbolic(x):
+        import sympy
+
+        value = sympy.N(x, digits + 10)
+        if not value.is_real:
+            raise InexactError(f"{x} has no real decimal value")
+        x = Fraction(str(value)) if value.is_Rational else Fraction(Decimal(str(value)))
+    q = to_fraction(exact(x))
+    scaled = q * 10**digits
+    n = round(scaled)  # Fraction rounding is exact, half to even
+    sign = "-" if n < 0 else ""
+    n = abs(n)
+    if digits == 0:
+        return f"{sign}{n}"
+    whole, frac = divmod(n, 10**digits)
+    return f"{sign}{whole}.{frac:0{digits}d}"
+
+
+def fraction_string(x: Any) -> str:
+    """The exact value as a ``"p/q"`` string (``"p"`` for integers), or sympy's text.
+
+    >>> fraction_string(Fraction(7776, 10961)), fraction_string(mpq(2))
+    ('7776/10961', '2')
+    """
+    if is_symbolic(x):
+        return str(x)
+    return str(to_fraction(exact(x)))

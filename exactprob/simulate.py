@@ -1,0 +1,148 @@
+r"""Seeded Monte-Carlo play of any model, and the statistical check against exact values.
+
+This simulator walks the model itself, so it catches solver mistakes but not modelling
+mistakes; each game also ships a simulator written straight from its rules.
+
+The check: with :math:`n` independent plays and an exact mean :math:`\mu`, the sample
+mean :math:`\bar x` agrees when :math:`|\bar x - \mu| \le z\,\sigma/\sqrt n`, with
+:math:`\sigma` the exact standard deviation when known (for a probability,
+:math:`\sigma^2 = p(1-p)`), else the sample one.
+
+>>> from fractions import Fraction
+>>> agrees_with(Fraction(1, 6), hits=170, n=1000)
+True
+>>> agrees_with(Fraction(1, 6), hits=300, n=1000)
+False
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Any
+
+import numpy as np
+
+from .errors import ExactProbError, ModelError
+from .numbers import exact
+
+__all__ = ["Simulation", "simulate", "agrees_with"]
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """Results of ``n`` simulated plays: how often each terminal value came up."""
+
+    n: int
+    outcomes: Counter[Any]
+    steps: int
+
+    @property
+    def mean(self) -> float:
+        """Sample mean of the terminal value."""
+        return sum(float(v) * c for v, c in self.outcomes.items()) / self.n
+
+    @property
+    def std(self) -> float:
+        """Sample standard deviation of the terminal value."""
+        m = self.mean
+        return math.sqrt(sum((float(v) - m) ** 2 * c for v, c in self.outcomes.items()) / self.n)
+
+    def agrees_with(self, exact_mean: Any, z: float = 5.0) -> bool:
+        """Whether the sample mean lies within ``z`` standard errors of ``exact_mean``."""
+        return _within(float(exact(exact_mean)), self.mean, self.std, self.n, z)
+
+
+def _within(mu: float, mean: float, sigma: float, n: int, z: float) -> bool:
+    if sigma == 0:
+        return math.isclose(mean, mu, rel_tol=1e-12, abs_tol=1e-12)
+    return abs(mean - mu) <= z * sigma / math.sqrt(n)
+
+
+def agrees_with(exact_probability: Any, hits: int, n: int, z: float = 5.0) -> bool:
+    """Whether ``hits`` successes in ``n`` trials agree with ``exact_probability`` within
+    ``z`` standard errors (exact probabilities 0 and 1 demand 0 and ``n`` hits)."""
+    p = exact(exact_probability)
+    if not 0 <= p <= 1:
+        raise ExactProbError(f"a probability must lie in [0, 1], got {exact_probability}")
+    if n < 1 or not 0 <= hits <= n:
+        raise ExactProbError(f"need 0 <= hits <= n and n >= 1, got hits={hits}, n={n}")
+    if p in (0, 1):
+        return hits == p * n
+    pf = float(p)
+    return _within(pf, hits / n, math.sqrt(pf * (1 - pf)), n, z)
+
+
+def _chooser(policy: Any) -> Callable[[Any], Any]:
+    if hasattr(policy, "policy") and hasattr(policy, "value"):  # a Solution
+        return policy.policy
+    if isinstance(policy, Mapping):
+        return policy.__getitem__
+    if callable(policy):
+        return policy
+    raise ModelError(f"a policy is a callable, a mapping or a Solution, not {type(policy).__name__}")
+
+
+def simulate(
+    model: Any,
+    policy: Any = None,
+    n: int = 10_000,
+    *,
+    seed: int,
+    max_steps: int = 1_000_000,
+) -> Simulation:
+    """Play ``model`` ``n`` times with ``policy`` (``None`` for one-action models) and
+    a ``numpy.random.default_rng(seed)`` generator.
+
+    >>> from exactprob import die, Dist
+    >>> class Roll:
+    ...     initial = 0
+    ...     def outcome(self, s): return None if s == 0 else int(s == 6)
+    ...     def actions(self, s): return ("roll",)
+    ...     def transition(self, s, a): return die(6)
+    >>> sim = simulate(Roll(), n=6000, seed=1)
+    >>> sim.agrees_with("1/6")
+    True
+    """
+    if n < 1:
+        raise ExactProbError(f"n must be at least 1, got {n}")
+    rng = np.random.default_rng(seed)
+    choose = _chooser(policy) if policy is not None else None
+    tables: dict[tuple[Hashable, Any], tuple[list[Any], list[float]]] = {}
+    outcomes: Counter[Any] = Counter()
+    total_steps = 0
+    for _ in range(n):
+        state = model.initial
+        for _step in range(max_steps):
+            value = model.outcome(state)
+            if value is not None:
+                outcomes[value] += 1
+                break
+            action = _action(model, state, choose)
+            key = (state, action)
+            table = tables.get(key)
+            if table is None:
+                dist = model.transition(state, action)
+                states, probs = zip(*dist.exact_items())
+                table = (list(states), list(accumulate(float(p) for p in probs)))
+                tables[key] = table
+            states_, cumulative = table
+            i = bisect_right(cumulative, rng.random() * cumulative[-1])
+            state = states_[min(i, len(states_) - 1)]
+            total_steps += 1
+        else:
+            raise ExactProbError(f"a play did not end within {max_steps} steps")
+    return Simulation(n=n, outcomes=outcomes, steps=total_steps)
+
+
+def _action(model: Any, state: Any, choose: Callable[[Any], Any] | None) -> Any:
+    actions = model.actions(state)
+    if choose is None:
+        if len(actions) != 1:
+            raise ModelError(f"state {state!r} has several actions; pass a policy to simulate")
+        return actions[0]
+    return choose(state)

@@ -1,0 +1,492 @@
+r"""Exact solving of a state graph: optimal values, policies with exact ties,
+absorption distributions and expected steps.
+
+Strongly connected components are processed so that every component comes after all
+the components it can move to (reverse topological order of the condensation). For a
+state :math:`s` with action :math:`a`, the action value is
+
+.. math::
+
+    Q(s, a) = \sum_{t} P(t \mid s, a)\, V(t), \qquad
+    V(s) = \max_a Q(s, a) \ \text{(player 0)}, \quad \min_a Q(s, a) \ \text{(player 1)}.
+
+* A component of one state without a self-loop: the sum above, once.
+* A self-loop (a round that changes nothing): the do-over rule
+  :math:`Q(s, a) = \sum_{t \ne s} P(t \mid s, a) V(t) / (1 - P(s \mid s, a))`.
+* A cyclic component: one exact linear solve of :math:`(I - P_{SS}) V_S = P_{SO} V_O` under a
+  fixed policy; with choices, exact policy iteration (strict improvements only, so it
+  stops), and for two players Hoffman-Karp strategy iteration (player 1's best response
+  inside every improvement step of player 0).
+
+Every policy is assumed to reach a terminal state with probability one; a policy that
+does not is reported (:class:`~exactprob.errors.NonTerminationError`).
+
+>>> from exactprob import Dist
+>>> class Race:  # flip until two heads in a row; the outcome counts nothing, value 1
+...     initial = 0
+...     def outcome(self, s): return 1 if s == 2 else None
+...     def actions(self, s): return ("flip",)
+...     def transition(self, s, a): return Dist({s + 1: "1/2", 0: "1/2"})
+>>> solve(Race()).expected_steps()
+Fraction(6, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import Any
+
+import networkx as nx
+
+from .dist import Dist
+from .errors import ModelError, NonTerminationError
+from .graph import DEFAULT_MAX_STATES, components_in_solve_order, explore
+from .linear import RATIONAL, Field, field_for, solve_linear
+from .numbers import Exact, mpq
+
+__all__ = ["Solution", "solve", "evaluate", "solve_graph"]
+
+Policy = Callable[[Any], Any] | Mapping[Any, Any]
+_ZERO = mpq(0)
+_ONE = mpq(1)
+
+
+class Solution:
+    """The exact solution of a model under optimal play (or under a fixed policy).
+
+    Values are ``Fraction`` (sympy expressions for symbolic models). ``state=None``
+    always means the initial state.
+    """
+
+    __slots__ = ("graph", "field", "_work", "_values", "_choice", "_ties", "_steps", "_absorption")
+
+    def __init__(
+        self,
+        graph: nx.DiGraph,
+        work: nx.DiGraph,
+        field: Field,
+        values: dict[Hashable, Exact],
+        choice: dict[Hashable, Any],
+        ties: dict[Hashable, tuple[Any, ...]],
+    ) -> None:
+        self.graph = graph
+        self._work = work  # the graph with every number in the solve's field
+        self.field = field
+        self._values = values
+        self._choice = choice
+        self._ties = ties
+        self._steps: dict[Hashable, Exact] | None = None
+        self._absorption: dict[Hashable, dict[Hashable, Exact]] = {}
+
+    def _state(self, state: Any) -> Hashable:
+        s = self.graph.graph["initial"] if state is None else state
+        if s not in self._values:
+            raise ModelError(f"{s!r} is not a reachable state of this model")
+        return s
+
+    def value(self, state: Any = None) -> Any:
+        """The exact value of ``state`` (the initial state when ``None``)."""
+        return self.field.public(self._values[self._state(state)])
+
+    def policy(self, state: Any = None) -> Any:
+        """The chosen action in ``state``: the first optimal one in the model's order
+        (``None`` for a terminal state)."""
+        return self._choice.get(self._state(state))
+
+    def ties(self, state: Any = None) -> tuple[Any, ...]:
+        """Every action whose value equals the optimum exactly, in the model's order."""
+        return self._ties.get(self._state(state), ())
+
+    def policy_map(self) -> dict[Hashable, Any]:
+        """The chosen action of every non-terminal state."""
+        return dict(self._choice)
+
+    def states(self) -> Iterable[Hashable]:
+        """Every reachable state."""
+        return self._values.keys()
+
+    def expected_steps(self, state: Any = None) -> Any:
+        """Expected number of transitions from ``state`` to a terminal state."""
+        s = self._state(state)
+        if self._steps is None:
+            self._steps = _evaluate_scalar(
+                self._work, self.field, self._choice, reward=self.field.convert(1), terminal=False
+            )
+        return self.field.public(self._steps[s])
+
+    def absorption(self, state: Any = None) -> Dist[Any]:
+        """The distribution of the terminal state reached from ``state``."""
+        s = self._state(state)
+        if s not in self._absorption:
+            self._absorption.update(_absorption(self._work, self.field, self._choice, s))
+        return Dist._trusted(dict(self._absorption[s]))
+
+    def outcome_distribution(self, state: Any = None) -> Dist[Any]:
+        """The distribution of the terminal value reached from ``state``."""
+        outcomes = self._work.nodes
+        return self.absorption(state).map(lambda t: self.field.public(outcomes[t]["outcome"]))
+
+    def __repr__(self) -> str:
+        return f"Solution(states={len(self._values)}, value={self.value()})"
+
+
+def solve(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False) -> Solution:
+    """Explore ``model`` and solve it exactly under optimal play.
+
+    Player 0 maximises the expected terminal value, player 1 minimises it.
+    """
+    return solve_graph(explore(model, max_states=max_states, progress=progress))
+
+
+def evaluate(model: Any, policy: Policy, *, max_states: int = DEFAULT_MAX_STATES) -> Solution:
+    """The exact value of a fixed ``policy`` (a callable ``state -> action`` or a mapping).
+
+    Only states reachable under the policy are explored, so a policy need only be
+    defined where it is used.
+    """
+    chooser = policy.__getitem__ if isinstance(policy, Mapping) else policy
+    restricted = _FixedPolicy(model, chooser)
+    G = explore(restricted, max_states=max_states)
+    return solve_graph(G)
+
+
+class _FixedPolicy:
+    """A model whose every state offers only the action the policy picks."""
+
+    def __init__(self, model: Any, chooser: Callable[[Any], Any]) -> None:
+        self.model = model
+        self.chooser = chooser
+        self.initial = model.initial
+
+    def outcome(self, state: Any) -> Any:
+        return self.model.outcome(state)
+
+    def actions(self, state: Any) -> tuple[Any, ...]:
+        try:
+            action = self.chooser(state)
+        except (KeyError, IndexError):
+            raise ModelError(f"the policy gives no action for state {state!r}") from None
+        allowed = tuple(self.model.actions(state))
+        if action not in allowed:
+            raise ModelError(
+                f"the policy picks {action!r} in state {state!r}; allowed: {list(allowed)}"
+            )
+        return (action,)
+
+    def transition(self, state: Any, action: Any) -> Dist[Any]:
+        return self.model.transition(state, action)
+
+    def player(self, state: Any) -> int:
+        player = getattr(self.model, "player", None)
+        return 0 if player is None else player(state)
+
+
+def solve_graph(G: nx.DiGraph) -> Solution:
+    """Solve an explored graph (see :func:`~exactprob.graph.explore`) exactly."""
+    field = _field_of(G)
+    original, G = G, (_in_field(G, field) if field.symbolic else G)
+    values: dict[Hashable, Exact] = {}
+    choice: dict[Hashable, Any] = {}
+    ties: dict[Hashable, tuple[Any, ...]] = {}
+    nodes = G.nodes
+    for component in components_in_solve_order(G):
+        if len(component) == 1 and not G.has_edge(component[0], component[0]):
+            s = component[0]
+            data = nodes[s]
+            if data["actions"]:
+                q = {a: _q_value(G, s, a, values) for a in data["actions"]}
+                _pick(field, s, data, q, values, choice, ties)
+            else:
+                values[s] = field.convert(data["outcome"])
+        elif len(component) == 1:
+            s = component[0]
+            data = nodes[s]
+            q = {a: _do_over_value(G, s, a, values) for a in data["actions"]}
+            _pick(field, s, data, q, values, choice, ties)
+        else:
+            _solve_cyclic(G, field, component, values, choice, ties)
+    return Solution(original, G, field, values, choice, ties)
+
+
+def _in_field(G: nx.DiGraph, field: Field) -> nx.DiGraph:
+    """A copy of ``G`` with every probability and outcome converted into ``field``."""
+    H = G.copy()
+    for _, data in H.nodes(data=True):
+        if data["outcome"] is not None:
+            data["outcome"] = field.convert(data["outcome"])
+    for _, _, e in H.edges(data=True):
+        e["probs"] = {a: field.convert(p) for a, p in e["probs"].items()}
+    return H
+
+
+def _field_of(G: nx.DiGraph) -> Field:
+    if not G.graph.get("symbolic"):
+        outcomes = [d["outcome"] for _, d in G.nodes(data=True) if d["outcome"] is not None]
+        return field_for(outcomes)
+    values: list[Any] = [d["outcome"] for _, d in G.nodes(data=True) if d["outcome"] is not None]
+    for _, _, e in G.edges(data=True):
+        values.extend(e["probs"].values())
+    return field_for(values)
+
+
+def _edges(G: nx.DiGraph, s: Hashable, a: Any) -> Iterable[tuple[Hashable, Exact]]:
+    for t, e in G._adj[s].items():
+        p = e["probs"].get(a)
+        if p is not None:
+            yield t, p
+
+
+def _q_value(G: nx.DiGraph, s: Hashable, a: Any, values: Mapping[Hashable, Exact]) -> Exact:
+    return sum((p * values[t] for t, p in _edges(G, s, a)), _ZERO)
+
+
+def _do_over_value(G: nx.DiGraph, s: Hashable, a: Any, values: Mapping[Hashable, Exact]) -> Exact:
+    """Value of ``a`` in ``s`` with the self-loop renormalised away."""
+    stay = _ZERO
+    total = _ZERO
+    for t, p in _edges(G, s, a):
+        if t == s:
+            stay = stay + p
+        else:
+            total = total + p * values[t]
+    if stay == 1:
+        raise NonTerminationError(f"action {a!r} in state {s!r} returns to {s!r} with probability 1")
+    return total / (1 - stay)
+
+
+def _pick(
+    field: Field,
+    s: Hashable,
+    data: Mapping[str, Any],
+    q: Mapping[Any, Exact],
+    values: dict[Hashable, Exact],
+    choice: dict[Hashable, Any],
+    ties: dict[Hashable, tuple[Any, ...]],
+) -> None:
+    """Store the optimal value, the first optimal action and every exactly tied one."""
+    actions = data["actions"]
+    if len(actions) == 1:
+        best = q[actions[0]]
+        best_actions: tuple[Any, ...] = actions
+    else:
+        if not field.comparable():
+            raise ModelError(
+                f"state {s!r} offers {len(actions)} actions but its values are symbolic and "
+                "cannot be compared; symbolic probabilities need one action per state"
+            )
+        best = max(q.values()) if data["player"] == 0 else min(q.values())
+        best_actions = tuple(a for a in actions if q[a] == best)
+    values[s] = best
+    choice[s] = best_actions[0]
+    ties[s] = best_actions
+
+
+def _solve_cyclic(
+    G: nx.DiGraph,
+    field: Field,
+    component: list[Hashable],
+    values: dict[Hashable, Exact],
+    choice: dict[Hashable, Any],
+    ties: dict[Hashable, tuple[Any, ...]],
+) -> None:
+    """Values of a strongly connected component whose exits are solved."""
+    nodes = G.nodes
+    deciders = {s for s in component if len(nodes[s]["actions"]) > 1}
+    if deciders and not field.comparable():
+        s = next(iter(deciders))
+        raise ModelError(
+            f"state {s!r} offers several actions but its values are symbolic; "
+            "symbolic probabilities need one action per state"
+        )
+    policy = {s: nodes[s]["actions"][0] for s in component}
+    players = {nodes[s]["player"] for s in deciders}
+    if players == {0, 1}:
+        inner = {s for s in deciders if nodes[s]["player"] == 1}
+        outer = deciders - inner
+        while True:
+            local = _best_response(G, field, component, policy, inner, values)
+            if not _improve(G, component, policy, outer, local, values):
+                break
+    else:
+        local = _best_response(G, field, component, policy, deciders, values)
+    merged = {**values, **local}
+    for s in component:
+        q = {a: _q_value(G, s, a, merged) for a in nodes[s]["actions"]}
+        _pick(field, s, nodes[s], q, values, choice, ties)
+        values[s] = local[s]
+
+
+def _best_response(
+    G: nx.DiGraph,
+    field: Field,
+    component: list[Hashable],
+    policy: dict[Hashable, Any],
+    deciders: set[Hashable],
+    values: Mapping[Hashable, Exact],
+) -> dict[Hashable, Exact]:
+    """Policy iteration for the ``deciders`` (all of one player) with the rest fixed;
+    updates ``policy`` in place and returns the component's values under it."""
+    while True:
+        local = _component_values(G, field, component, policy, values)
+        if not _improve(G, component, policy, deciders, local, values):
+            return local
+
+
+def _improve(
+    G: nx.DiGraph,
+    component: list[Hashable],
+    policy: dict[Hashable, Any],
+    deciders: set[Hashable],
+    local: Mapping[Hashable, Exact],
+    values: Mapping[Hashable, Exact],
+) -> bool:
+    """Switch each decider to a strictly better action, if any; report whether any did."""
+    nodes = G.nodes
+    merged = _Chain(local, values)
+    changed = False
+    for s in deciders:
+        sign = 1 if nodes[s]["player"] == 0 else -1
+        current = _q_value(G, s, policy[s], merged)
+        for a in nodes[s]["actions"]:
+            q = _q_value(G, s, a, merged)
+            if sign * (q - current) > 0:
+                current, policy[s] = q, a
+                changed = True
+    return changed
+
+
+class _Chain(Mapping[Hashable, Exact]):
+    """Two value tables read as one (component values first, then solved exits)."""
+
+    def __init__(self, first: Mapping[Hashable, Exact], second: Mapping[Hashable, Exact]) -> None:
+        self.first, self.second = first, second
+
+    def __getitem__(self, key: Hashable) -> Exact:
+        v = self.first.get(key)
+        return self.second[key] if v is None else v
+
+    def __iter__(self) -> Any:  # pragma: no cover - Mapping requirement only
+        return iter({**self.second, **self.first})
+
+    def __len__(self) -> int:  # pragma: no cover - Mapping requirement only
+        return len({**self.second, **self.first})
+
+
+def _component_values(
+    G: nx.DiGraph,
+    field: Field,
+    component: list[Hashable],
+    policy: Mapping[Hashable, Any],
+    values: Mapping[Hashable, Exact],
+    reward: Exact = _ZERO,
+) -> dict[Hashable, Exact]:
+    """Solve ``(I - P_SS) x = r + P_SO v_O`` for the component under ``policy``."""
+    index = {s: i for i, s in enumerate(component)}
+    rows: list[dict[int, Exact]] = []
+    rhs: list[list[Exact]] = []
+    for s in component:
+        row: dict[int, Exact] = {index[s]: _ONE}
+        b = reward
+        for t, p in _edges(G, s, policy[s]):
+            j = index.get(t)
+            if j is None:
+                b = b + p * values[t]
+            else:
+                row[j] = row.get(j, _ZERO) - p
+        rows.append(row)
+        rhs.append([b])
+    try:
+        x = solve_linear(field, rows, rhs)
+    except NonTerminationError:
+        shown = ", ".join(repr(s) for s in component[:3])
+        raise NonTerminationError(
+            f"under the current policy the states {shown}{', ...' if len(component) > 3 else ''} "
+            "can cycle forever without reaching a terminal state; every policy must terminate "
+            "with probability 1"
+        ) from None
+    return {s: x[i][0] for s, i in index.items()}
+
+
+def _evaluate_scalar(
+    G: nx.DiGraph, field: Field, policy: Mapping[Hashable, Any], *, reward: Exact, terminal: bool
+) -> dict[Hashable, Exact]:
+    """Values of a fixed policy with ``reward`` per step; terminal states are worth their
+    outcome when ``terminal`` is true, else 0 (so reward 1 gives expected steps)."""
+    values: dict[Hashable, Exact] = {}
+    nodes = G.nodes
+    for component in components_in_solve_order(G):
+        s = component[0]
+        if len(component) == 1 and not nodes[s]["actions"]:
+            values[s] = field.convert(nodes[s]["outcome"]) if terminal else field.convert(0)
+        elif len(component) == 1 and not G.has_edge(s, s):
+            values[s] = reward + _q_value(G, s, policy[s], values)
+        else:
+            values.update(_component_values(G, field, component, policy, values, reward))
+    return values
+
+
+def _absorption(
+    G: nx.DiGraph, field: Field, policy: Mapping[Hashable, Any], start: Hashable
+) -> dict[Hashable, dict[Hashable, Exact]]:
+    """Distribution over terminal states for every state reachable from ``start`` under
+    ``policy``: the same component order, with vectors (dicts) for values."""
+    reachable = _reachable(G, policy, start)
+    H = G.subgraph(reachable)
+    nodes = G.nodes
+    dists: dict[Hashable, dict[Hashable, Exact]] = {}
+    for component in components_in_solve_order(H):
+        s = component[0]
+        if len(component) == 1 and not nodes[s]["actions"]:
+            dists[s] = {s: field.convert(1)}
+            continue
+        if len(component) == 1 and not G.has_edge(s, s):
+            acc: dict[Hashable, Exact] = {}
+            for t, p in _edges(G, s, policy[s]):
+                for k, v in dists[t].items():
+                    acc[k] = acc.get(k, _ZERO) + p * v
+            dists[s] = acc
+            continue
+        dists.update(_component_absorption(G, field, component, policy, dists))
+    return dists
+
+
+def _component_absorption(
+    G: nx.DiGraph,
+    field: Field,
+    component: list[Hashable],
+    policy: Mapping[Hashable, Any],
+    dists: Mapping[Hashable, dict[Hashable, Exact]],
+) -> dict[Hashable, dict[Hashable, Exact]]:
+    index = {s: i for i, s in enumerate(component)}
+    exits: dict[Hashable, dict[Hashable, Exact]] = {}
+    rows: list[dict[int, Exact]] = []
+    for s in component:
+        row: dict[int, Exact] = {index[s]: _ONE}
+        out: dict[Hashable, Exact] = {}
+        for t, p in _edges(G, s, policy[s]):
+            j = index.get(t)
+            if j is None:
+                for k, v in dists[t].items():
+                    out[k] = out.get(k, _ZERO) + p * v
+            else:
+                row[j] = row.get(j, _ZERO) - p
+        rows.append(row)
+        exits[s] = out
+    columns = sorted({k for out in exits.values() for k in out}, key=repr)
+    rhs = [[exits[s].get(k, _ZERO) for k in columns] for s in component]
+    x = solve_linear(field, rows, rhs)
+    return {s: {k: v for k, v in zip(columns, x[i]) if v != 0} for s, i in index.items()}
+
+
+def _reachable(G: nx.DiGraph, policy: Mapping[Hashable, Any], start: Hashable) -> set[Hashable]:
+    seen = {start}
+    stack = [start]
+    while stack:
+        s = stack.pop()
+        if s not in policy:
+            continue
+        for t, _ in _edges(G, s, policy[s]):
+            if t not in seen:
+                seen.add(t)
+                stack.append(t)
+    return seen

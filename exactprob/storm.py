@@ -1,0 +1,638 @@
+"""Independent exact oracle: export state graphs to Storm and check them there.
+
+This module turns the state graph produced by the core explorer into Storm's
+explicit DRN format and lets the probabilistic model checker Storm (through
+``stormpy``) compute the same quantities as :mod:`exactprob` in *exact*
+rational arithmetic.  It is meant as a cross-check (test oracle) for the core
+engine, not as a solver for production use.
+
+The graph contract
+------------------
+The input is a :class:`networkx.DiGraph` ``G`` with ``G.graph["initial"]``;
+node attributes ``outcome`` (``None`` for non-terminal states, else the exact
+terminal value), ``player`` (0 maximises, 1 minimises) and ``actions`` (tuple
+of actions, empty for terminal states); edge attribute ``probs`` mapping each
+action to the exact probability of that edge under the action.
+
+Encoding
+--------
+* States are numbered stably: a breadth-first search from the initial state
+  (successors in the graph's insertion order), so the initial state is ``0``;
+  states unreachable from it follow in ``G.nodes`` order.  One extra state,
+  the *sink* (the last index), is added.
+* Every terminal state gets a single action leading to the sink with
+  probability 1; the sink has a self-loop.  Each state's actions are written
+  in the model's order, named ``a0, a1, ...`` (by position, since model
+  actions may be arbitrary Python objects).
+* Two action-reward models are written: ``value`` carries, on the terminal
+  state's action to the sink, the terminal outcome; ``steps`` carries ``1`` on
+  every action of a non-terminal state.  The value of a state is then the
+  expected reward accumulated until reaching the sink
+  (``R{"value"}max=? [F "sink"]``) and the expected number of transitions
+  until a terminal state is ``R{"steps"}=? [F "sink"]``.
+* **Negative outcomes.** Storm's reward algorithms for MDPs assume
+  non-negative rewards, so if some outcome is negative, *all* outcomes are
+  shifted by ``c = -min(outcome)`` before writing.  Because every policy
+  reaches exactly one terminal state with probability 1, every value is
+  shifted by exactly ``c``; the readers in this module subtract ``c`` again.
+  The shift is recorded in a comment line ``// value shift: c`` of the DRN.
+* Probabilities and rewards are written as exact rationals ``p/q`` and the
+  header declares ``@value_type: rational``.  Labels: only ``init``
+  (state 0) and ``sink``.  (Storm's DRN parser matches state labels with a
+  ``std::regex``, about 50 microseconds per labelled state: labelling every
+  choice state made building a 100k-state MDP 8 times slower.)
+* Model type: ``DTMC`` if every state has one action; otherwise ``MDP``,
+  maximised if only player 0 has choices, minimised if only player 1 has.
+
+Findings about Storm (stormpy 2.0.0, Storm 1.x/2.0 bundled with it)
+-------------------------------------------------------------------
+* Exact DTMCs and MDPs work: ``stormpy.build_model_from_drn[stormpy.Rational]``
+  parses the DRN with rational values, and ``stormpy.model_checking`` with
+  ``stormpy.environments.exact()`` (the default for rational models) solves
+  them exactly (topological solvers; the result reports "Exact solution").
+  Values come back as ``stormpy.Rational`` (GMP ``mpq``); they are converted
+  via their exact decimal string ``"p/q"``, never through ``float``.
+* Two-player games (SMGs) **cannot** be checked: the DRN parser has no syntax
+  for state owners (``@type: SMG`` is accepted but the model cannot be
+  built, ``S2PG`` is rejected outright); SMGs can be built from PRISM-games
+  files, but ``stormpy.model_checking`` returns ``None`` for every rPATL
+  formula on them (also with floats), and Storm's rPATL checker supports
+  neither quantitative reachability rewards nor exact arithmetic.  Hence
+  :func:`storm_value` raises :class:`NotImplementedError` for graphs in which
+  both players have choices.  :func:`storm_game_value` offers an exact
+  substitute for *small* games: it enumerates the positional strategies of
+  one player and lets Storm solve each resulting MDP exactly (positional
+  strategies suffice for such stopping games).
+* ``stormpy.build_model_from_drn`` only reads files, so the DRN text is
+  written to a temporary file.
+
+``stormpy`` is imported lazily inside the functions; importing this module
+(or :mod:`exactprob`) does not require it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+import time
+from collections import deque
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from gmpy2 import mpq
+
+__all__ = [
+    "DrnExport",
+    "export_drn",
+    "to_drn",
+    "storm_value",
+    "storm_values",
+    "storm_expected_steps",
+    "storm_game_value",
+    "storm_timed_value",
+]
+
+#: Name of the reward model holding the (shifted) terminal outcomes.
+VALUE_REWARD = "value"
+#: Name of the reward model counting transitions.
+STEPS_REWARD = "steps"
+
+
+def _exact(x: Any) -> Any:
+    """Convert an exact number (int, Fraction, gmpy2 mpq/mpz) to ``gmpy2.mpq``.
+
+    Parameters
+    ----------
+    x : int, fractions.Fraction, gmpy2.mpq or gmpy2.mpz
+        Exact rational number.  Floats are rejected.
+
+    Returns
+    -------
+    gmpy2.mpq
+        The same number.
+
+    Raises
+    ------
+    TypeError
+        If `x` is a float (or another inexact / non-numeric value).
+    """
+    if type(x) is mpq:
+        return x
+    if isinstance(x, float) or type(x).__name__ == "mpfr":
+        raise TypeError(f"inexact float {x!r} in the state graph")
+    try:
+        return mpq(x)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"not an exact rational: {x!r}") from exc
+
+
+def _to_fraction(x: Any) -> Fraction:
+    """Convert an exact ``gmpy2.mpq`` (or int / Fraction) to a Fraction."""
+    q = _exact(x)
+    return Fraction(int(q.numerator), int(q.denominator))
+
+
+def _from_storm(value: Any) -> Fraction:
+    """Convert a ``stormpy.Rational`` (or int) to an exact Fraction.
+
+    Storm's ``str`` of a GMP rational is the exact ``"p/q"`` (or ``"p"``)
+    string, which :class:`fractions.Fraction` parses exactly.
+
+    Parameters
+    ----------
+    value : stormpy.Rational
+        Exact value returned by Storm.
+
+    Returns
+    -------
+    fractions.Fraction
+        The same number.
+    """
+    if isinstance(value, float):
+        raise TypeError(f"Storm returned an inexact float {value!r}")
+    return Fraction(str(value))
+
+
+@dataclass
+class DrnExport:
+    """A state graph encoded in Storm's DRN format, with its bookkeeping.
+
+    Attributes
+    ----------
+    text : str
+        The DRN text.
+    index : dict
+        Map from graph state to its DRN state number (initial state is 0).
+    sink : int
+        Number of the added sink state.
+    shift : fractions.Fraction
+        Constant added to every outcome (0 unless some outcome is negative).
+    model_type : str
+        ``"DTMC"`` or ``"MDP"``.
+    direction : str or None
+        ``"max"`` or ``"min"`` for MDPs (the optimising player's direction),
+        ``None`` for DTMCs.
+    choice_players : set of int
+        Players owning a state with at least two (unfixed) actions.
+    """
+
+    text: str
+    index: dict[Hashable, int]
+    sink: int
+    shift: Fraction
+    model_type: str
+    direction: str | None
+    choice_players: set[int] = field(default_factory=set)
+
+
+def _numbering(graph: Any) -> list[Hashable]:
+    """Stable state order: BFS from the initial state, then the rest."""
+    initial = graph.graph["initial"]
+    order: list[Hashable] = [initial]
+    seen = {initial}
+    queue = deque([initial])
+    while queue:
+        u = queue.popleft()
+        for v in graph.successors(u):
+            if v not in seen:
+                seen.add(v)
+                order.append(v)
+                queue.append(v)
+    for u in graph.nodes:
+        if u not in seen:
+            seen.add(u)
+            order.append(u)
+    return order
+
+
+def export_drn(
+    graph: Any,
+    *,
+    fix: Mapping[Hashable, Hashable] | None = None,
+    check: bool = True,
+) -> DrnExport:
+    """Encode a state graph as DRN and return the text with its bookkeeping.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        State graph following the contract in the module docstring.
+    fix : mapping, optional
+        ``{state: action}``: restrict these non-terminal states to the given
+        single action (e.g. to evaluate a fixed policy, or to turn a game into
+        an MDP).  The action must be one of the state's actions.
+    check : bool, default True
+        Verify that each exported action's probabilities are non-negative
+        and sum to exactly 1.  (Outcomes and probabilities are always
+        required to be exact; floats are rejected.)
+
+    Returns
+    -------
+    DrnExport
+        The DRN text, the state numbering, the sink, the outcome shift and
+        the model type / optimisation direction.
+
+    Raises
+    ------
+    ValueError
+        If the graph violates the contract (probabilities not summing to 1,
+        non-terminal state without actions, unknown fixed action, ...).
+    TypeError
+        If an outcome or probability is a float (not exact).
+    """
+    fix = dict(fix or {})
+    order = _numbering(graph)
+    index = {u: i for i, u in enumerate(order)}
+    sink = len(order)
+    nodes = graph.nodes
+    zero, one = mpq(0), mpq(1)
+
+    outcomes = [nodes[u].get("outcome") for u in order]
+    terminal_values = [_exact(o) for o in outcomes if o is not None]
+    if not terminal_values:
+        raise ValueError("the state graph has no terminal state")
+    lowest = min(terminal_values)
+    shift = -lowest if lowest < 0 else zero
+
+    # gmpy2's str(mpq) is exactly Storm's rational syntax ("p/q" or "p").
+    lines: list[str] = []
+    nr_choices = 0
+    choice_players: set[int] = set()
+    for i, u in enumerate(order):
+        data = nodes[u]
+        outcome = outcomes[i]
+        init = " init" if i == 0 else ""
+        if outcome is not None:
+            value = _exact(outcome) + shift
+            lines.append(f"state {i}{init}\n\taction a0 [{value},0]\n\t\t{sink} : 1")
+            nr_choices += 1
+            continue
+        actions = tuple(data.get("actions", ()))
+        if not actions:
+            raise ValueError(f"non-terminal state {u!r} has no actions")
+        # Successors per action, in graph order (a DiGraph has one edge per pair).
+        succ: dict[Hashable, list[tuple[int, Any]]] = {a: [] for a in actions}
+        for _, v, probs in graph.out_edges(u, data="probs"):
+            j = index[v]
+            for a, p in (probs or {}).items():
+                target = succ.get(a)
+                if target is None:
+                    raise ValueError(f"edge {u!r}->{v!r} has probability for unknown action {a!r}")
+                q = _exact(p)
+                if q:
+                    target.append((j, q))
+        if u in fix:
+            if fix[u] not in succ:
+                raise ValueError(f"fixed action {fix[u]!r} is not an action of state {u!r}")
+            chosen = [(actions.index(fix[u]), fix[u])]
+        else:
+            chosen = list(enumerate(actions))
+        if len(chosen) > 1:
+            player = data.get("player", 0)
+            if player not in (0, 1):
+                raise ValueError(f"state {u!r} has invalid player {player!r}")
+            choice_players.add(player)
+        lines.append(f"state {i}{init}")
+        for k, a in chosen:
+            targets = succ[a]
+            if check:
+                total = sum((q for _, q in targets), zero)
+                if total != one or any(q < 0 for _, q in targets):
+                    raise ValueError(
+                        f"probabilities of action {a!r} in state {u!r} sum to {total}, not 1"
+                    )
+            lines.append(f"\taction a{k} [0,1]")
+            lines.extend([f"\t\t{j} : {q}" for j, q in targets])
+            nr_choices += 1
+    lines.append(f"state {sink} sink\n\taction a0 [0,0]\n\t\t{sink} : 1")
+    nr_choices += 1
+
+    if not choice_players:
+        model_type, direction = "DTMC", None
+    elif choice_players == {0}:
+        model_type, direction = "MDP", "max"
+    elif choice_players == {1}:
+        model_type, direction = "MDP", "min"
+    else:
+        model_type, direction = "MDP", None  # a genuine game; see storm_value
+
+    header = [
+        "// exactprob state graph",
+        f"// value shift: {shift}",
+        f"@type: {model_type}",
+        "@value_type: rational",
+        "@parameters",
+        "",
+        "@reward_models",
+        f"{VALUE_REWARD} {STEPS_REWARD}",
+        "@nr_states",
+        str(sink + 1),
+        "@nr_choices",
+        str(nr_choices),
+        "@model",
+    ]
+    text = "\n".join(header + lines) + "\n"
+    return DrnExport(
+        text, index, sink, _to_fraction(shift), model_type, direction, choice_players
+    )
+
+
+def to_drn(graph: Any, *, fix: Mapping[Hashable, Hashable] | None = None) -> str:
+    """Export a state graph to Storm's explicit DRN format.
+
+    See the module docstring for the encoding (sink state, reward models
+    ``value`` and ``steps``, outcome shift for negative outcomes, labels).
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        State graph following the contract in the module docstring.
+    fix : mapping, optional
+        ``{state: action}`` restricting some states to one action.
+
+    Returns
+    -------
+    str
+        The DRN text (a DTMC or an MDP).
+
+    Raises
+    ------
+    NotImplementedError
+        If both players have choices: DRN cannot express two-player games.
+    """
+    export = export_drn(graph, fix=fix)
+    if export.model_type == "MDP" and export.direction is None:
+        raise NotImplementedError(
+            "Storm's DRN format cannot express two-player games (state owners); "
+            "fix one player's actions with `fix=` to obtain an MDP"
+        )
+    return export.text
+
+
+def _build(export: DrnExport) -> Any:
+    """Build an exact sparse Storm model from a DRN export."""
+    import stormpy
+
+    fd, path = tempfile.mkstemp(suffix=".drn", prefix="exactprob-")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(export.text)
+        return stormpy.build_model_from_drn[stormpy.Rational](path)
+    finally:
+        os.unlink(path)
+
+
+def _check(model: Any, formula: str, *, only_initial: bool) -> Any:
+    """Model check `formula` exactly and return Storm's result object."""
+    import stormpy
+
+    prop = stormpy.parse_properties(formula)[0]
+    env = stormpy.environments.exact()
+    result = stormpy.model_checking(
+        model, prop, only_initial_states=only_initial, environment=env
+    )
+    if result is None:  # pragma: no cover - Storm found no applicable checker
+        raise NotImplementedError(f"Storm cannot check {formula!r} on this model")
+    return result
+
+
+def _value_formula(export: DrnExport, optimise: bool) -> str:
+    """Reachability-reward formula for the value of the exported model."""
+    if export.model_type == "MDP" and export.direction is None:
+        raise NotImplementedError(
+            "two-player games cannot be checked exactly by Storm (stormpy 2.0.0): "
+            "DRN has no state owners, and Storm's rPATL checker for SMGs supports "
+            "neither quantitative reachability rewards nor exact arithmetic "
+            "(model_checking returns None). Use storm_game_value() for small games."
+        )
+    if export.direction is None:
+        return f'R{{"{VALUE_REWARD}"}}=? [F "sink"]'
+    direction = export.direction
+    if not optimise:
+        direction = "min" if direction == "max" else "max"
+    return f'R{{"{VALUE_REWARD}"}}{direction}=? [F "sink"]'
+
+
+def storm_values(
+    graph: Any,
+    *,
+    optimise: bool = True,
+    fix: Mapping[Hashable, Hashable] | None = None,
+) -> dict[Hashable, Fraction]:
+    """Exact value of every state of the graph, computed by Storm.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        State graph following the contract in the module docstring.
+    optimise : bool, default True
+        If True each player optimises (player 0 maximises, player 1
+        minimises).  If False the choosing player plays *against* its
+        objective, giving the other end of the range of policy values.
+    fix : mapping, optional
+        ``{state: action}`` restricting some states to one action.
+
+    Returns
+    -------
+    dict
+        ``{state: Fraction}`` for every state of the graph (terminal states
+        get their outcome).
+
+    Raises
+    ------
+    NotImplementedError
+        If both players have choices (see :func:`storm_game_value`).
+    """
+    export = export_drn(graph, fix=fix)
+    formula = _value_formula(export, optimise)
+    result = _check(_build(export), formula, only_initial=False)
+    return {u: _from_storm(result.get_value(i)) - export.shift for u, i in export.index.items()}
+
+
+def storm_value(
+    graph: Any,
+    *,
+    optimise: bool = True,
+    fix: Mapping[Hashable, Hashable] | None = None,
+) -> Fraction:
+    """Exact value of the initial state, computed by Storm.
+
+    The value is the expected terminal outcome when player 0 maximises and
+    player 1 minimises (only one of them may have choices; a graph where
+    every state has one action is a Markov chain).  Storm solves
+    ``R{"value"}max=? [F "sink"]`` (or ``min``, or the DTMC version) on the
+    exact model built from :func:`to_drn`.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        State graph following the contract in the module docstring.
+    optimise : bool, default True
+        If False, the choosing player plays against its objective (so for a
+        maximising MDP this returns the minimal value over policies).
+    fix : mapping, optional
+        ``{state: action}`` restricting some states to one action, e.g. to
+        evaluate a given policy.
+
+    Returns
+    -------
+    fractions.Fraction
+        The exact value of ``graph.graph["initial"]``.
+
+    Raises
+    ------
+    NotImplementedError
+        If both players have choices (Storm cannot solve two-player games
+        exactly; see :func:`storm_game_value`).
+    """
+    return storm_timed_value(graph, optimise=optimise, fix=fix)[0]
+
+
+def storm_timed_value(
+    graph: Any,
+    *,
+    optimise: bool = True,
+    fix: Mapping[Hashable, Hashable] | None = None,
+) -> tuple[Fraction, dict[str, float]]:
+    """Like :func:`storm_value`, also returning wall-clock timings.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        State graph following the contract in the module docstring.
+    optimise : bool, default True
+        See :func:`storm_value`.
+    fix : mapping, optional
+        See :func:`storm_value`.
+
+    Returns
+    -------
+    value : fractions.Fraction
+        The exact value of the initial state.
+    timings : dict
+        Seconds spent in ``"export"`` (Python DRN writing), ``"build"``
+        (writing the temporary file, Storm parsing the DRN and building the
+        exact sparse model) and
+        ``"check"`` (exact model checking, initial state only).
+    """
+    t0 = time.perf_counter()
+    export = export_drn(graph, fix=fix)
+    formula = _value_formula(export, optimise)
+    t1 = time.perf_counter()
+    model = _build(export)
+    t2 = time.perf_counter()
+    result = _check(model, formula, only_initial=True)
+    value = _from_storm(result.get_value(0)) - export.shift
+    t3 = time.perf_counter()
+    return value, {"export": t1 - t0, "build": t2 - t1, "check": t3 - t2}
+
+
+def storm_expected_steps(
+    graph: Any,
+    *,
+    fix: Mapping[Hashable, Hashable] | None = None,
+) -> Fraction:
+    """Exact expected number of transitions from the initial state to a terminal state.
+
+    Only defined for Markov chains (every state has one action, possibly
+    after restricting states with `fix`).
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        State graph following the contract in the module docstring.
+    fix : mapping, optional
+        ``{state: action}`` restricting some states to one action; use it to
+        evaluate the expected duration under a given policy.
+
+    Returns
+    -------
+    fractions.Fraction
+        Expected number of steps.
+
+    Raises
+    ------
+    ValueError
+        If some state still has several actions.
+    """
+    export = export_drn(graph, fix=fix)
+    if export.model_type != "DTMC":
+        raise ValueError(
+            "expected steps are only defined for Markov chains; fix the actions "
+            "of the choice states with `fix=`"
+        )
+    result = _check(_build(export), f'R{{"{STEPS_REWARD}"}}=? [F "sink"]', only_initial=True)
+    return _from_storm(result.get_value(0))
+
+
+def _choice_states(graph: Any, player: int) -> list[Hashable]:
+    """Non-terminal states of `player` with at least two actions, in stable order."""
+    nodes = graph.nodes
+    return [
+        u
+        for u in _numbering(graph)
+        if nodes[u].get("outcome") is None
+        and nodes[u].get("player", 0) == player
+        and len(tuple(nodes[u].get("actions", ()))) > 1
+    ]
+
+
+def storm_game_value(graph: Any, *, max_strategies: int = 4096) -> Fraction:
+    """Exact value of a small two-player game, via Storm MDP solves.
+
+    Storm cannot solve stochastic games exactly, so this enumerates the
+    positional (memoryless deterministic) strategies of the player with fewer
+    of them; for each, the other player faces an MDP that Storm solves
+    exactly.  Because every strategy profile reaches a terminal state with
+    probability 1 (a *stopping* game), both players have optimal positional
+    strategies, hence::
+
+        value = min over positional s1 of (max over policies of player 0)
+              = max over positional s0 of (min over policies of player 1).
+
+    The cost is one Storm build and check per enumerated strategy, so use it
+    only on small games.  Graphs that are not genuine games are passed to
+    :func:`storm_value` directly.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        State graph following the contract in the module docstring.
+    max_strategies : int, default 4096
+        Refuse games in which both players have more positional strategies.
+
+    Returns
+    -------
+    fractions.Fraction
+        The exact game value of the initial state.
+
+    Raises
+    ------
+    ValueError
+        If both players have more than `max_strategies` positional strategies.
+    """
+    states = {p: _choice_states(graph, p) for p in (0, 1)}
+    if not states[0] or not states[1]:
+        return storm_value(graph)
+    counts = {}
+    for p in (0, 1):
+        n = 1
+        for u in states[p]:
+            n *= len(tuple(graph.nodes[u]["actions"]))
+        counts[p] = n
+    fixed = 0 if counts[0] <= counts[1] else 1
+    if counts[fixed] > max_strategies:
+        raise ValueError(
+            f"too many positional strategies to enumerate ({counts[fixed]} > {max_strategies})"
+        )
+    pick_best = max if fixed == 0 else min
+    choices: list[Iterable[Hashable]] = [tuple(graph.nodes[u]["actions"]) for u in states[fixed]]
+    best: Fraction | None = None
+    for combo in itertools.product(*choices):
+        value = storm_value(graph, fix=dict(zip(states[fixed], combo)))
+        best = value if best is None else pick_best(best, value)
+    assert best is not None
+    return best
