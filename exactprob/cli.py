@@ -1,0 +1,90 @@
+"""The ``exactprob`` console script: one subcommand per game, ``--json`` on each.
+
+Exact numbers appear in JSON as ``"p/q"`` strings, each with a ``<key>_decimal`` twin.
+Bad input gives one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from . import __version__
+from .errors import ExactProbError
+from .numbers import decimal_string, fraction_string
+
+__all__ = ["main", "exact_fields", "UsageError"]
+
+DECIMAL_DIGITS = 12
+
+
+class UsageError(ExactProbError, ValueError):
+    """A command-line value that is not allowed."""
+
+
+def exact_fields(key: str, value: Any, digits: int = DECIMAL_DIGITS) -> dict[str, str]:
+    """``{key: "p/q", key_decimal: "0.…"}`` for an exact value.
+
+    >>> from fractions import Fraction
+    >>> exact_fields("win", Fraction(1, 8), 3)
+    {'win': '1/8', 'win_decimal': '0.125'}
+    """
+    return {key: fraction_string(value), f"{key}_decimal": decimal_string(value, digits)}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's error convention (one line, exit status 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with every registered subcommand."""
+    from .commands import COMMANDS
+
+    parser = _Parser(
+        prog="exactprob",
+        description=(
+            "Exact probabilities for games of chance: exact rationals, optimal play with "
+            "exact ties, independent checks. Every subcommand takes --json."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"exactprob {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for command in COMMANDS:
+        command.register(sub)
+    return parser
+
+
+def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    """The ``--json`` flag every subcommand carries."""
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def emit(payload: dict[str, Any], text: str, as_json: bool) -> None:
+    """Print ``payload`` as JSON or ``text`` for people."""
+    print(json.dumps(payload, indent=2) if as_json else text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        args.run(args)
+    except ExactProbError as error:
+        sys.stderr.write(f"exactprob {args.command}: error: {error}\n")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,9 @@
+"""Subcommands of the ``exactprob`` console script.
+
+Each module has ``register(subparsers)``, which adds its parser and sets ``run`` (a
+function of the parsed arguments) as the parser's default. A game adds its module here.
+"""
+
+from . import dice, tour
+
+COMMANDS = (tour, dice)

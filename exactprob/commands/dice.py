@@ -1,0 +1,82 @@
+"""``exactprob dice EXPR``: the exact distribution of a dice expression.
+
+The grammar is a sum of terms ``NdS``, ``dS`` or whole numbers, joined by ``+`` and ``-``
+(no spaces needed): ``2d6-2d6``, ``12+8d10``, ``d20``.
+
+>>> parse_dice("2d6-2d6")[0]
+Fraction(73, 648)
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from typing import Any
+
+from ..dist import Dist, dice
+from ..cli import UsageError, add_json_flag, emit, exact_fields
+from ..numbers import decimal_string, fraction_string
+
+_TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+)|(\d+))\s*")
+MAX_DICE = 10_000
+MAX_SIDES = 10_000
+MAX_OUTCOMES = 1_000_000
+
+
+def parse_dice(text: str) -> Dist[int]:
+    """The distribution of a dice expression such as ``"12+8d10"``."""
+    expression = text.replace(" ", "")
+    if not expression:
+        raise UsageError("empty dice expression; write something like 2d6+3")
+    total: Dist[int] = Dist({0: 1})
+    position = 0
+    while position < len(expression):
+        match = _TERM.match(expression, position)
+        if match is None or match.end() == position or (position and not match.group(1)):
+            raise UsageError(
+                f"cannot read {text!r} at {expression[position:]!r}; "
+                "allowed: terms NdS, dS or N joined by + and -, e.g. 2d6-2d6 or 12+8d10"
+            )
+        sign, count, sides, constant = match.groups()
+        if constant is not None:
+            term: Any = int(constant)
+        else:
+            n, s = int(count or 1), int(sides)
+            if not 1 <= n <= MAX_DICE or not 1 <= s <= MAX_SIDES:
+                raise UsageError(
+                    f"{n}d{s}: the number of dice and of sides must be from 1 to 10000"
+                )
+            if n * (s - 1) + 1 > MAX_OUTCOMES:
+                raise UsageError(
+                    f"{n}d{s} has {n * (s - 1) + 1:,} outcomes; at most {MAX_OUTCOMES:,} are allowed"
+                )
+            term = dice(n, s)
+        total = total - term if sign == "-" else total + term
+        position = match.end()
+    return total
+
+
+def run(args: argparse.Namespace) -> None:
+    distribution = parse_dice(args.expression)
+    mean, variance = distribution.mean(), distribution.variance()
+    payload: dict[str, Any] = {"expression": args.expression}
+    payload.update(exact_fields("mean", mean))
+    payload.update(exact_fields("variance", variance))
+    payload["distribution"] = [
+        {"outcome": k, **exact_fields("probability", p)} for k, p in distribution.items()
+    ]
+    lines = [f"{args.expression}: mean {fraction_string(mean)} ({decimal_string(mean, 6)}), "
+             f"variance {fraction_string(variance)} ({decimal_string(variance, 6)})"]
+    lines += [f"{k:>8}  {fraction_string(p):>24}  {decimal_string(p, 8)}" for k, p in distribution.items()]
+    emit(payload, "\n".join(lines), args.json)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "dice",
+        help="exact distribution of a dice expression (2d6-2d6, 12+8d10, d20)",
+        description="Print the exact distribution, mean and variance of a dice expression.",
+    )
+    parser.add_argument("expression", help="terms NdS, dS or N joined by + and -")
+    add_json_flag(parser)
+    parser.set_defaults(run=run)

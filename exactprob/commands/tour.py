@@ -1,0 +1,57 @@
+"""``exactprob tour``: the headline exact results of everything exactprob can solve."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..cli import add_json_flag, emit, exact_fields
+from ..dist import dice, die
+from ..games.gamblers_ruin import GamblersRuin, closed_form
+from ..numbers import decimal_string, fraction_string
+from ..solve import solve
+
+
+def headlines() -> list[tuple[str, str, Any]]:
+    """(key, description, exact value) for each headline result."""
+    import sympy
+
+    p = sympy.Symbol("p", positive=True)
+    ruin = solve(GamblersRuin(goal=10, start=3, p="18/37"))
+    return [
+        ("two_dice_seven", "P(2d6 = 7)", (die(6) + die(6))[7]),
+        ("sextinomial_zero", "P(2d6 - 2d6 = 0), the sextinomial row's centre", (dice(2, 6) - dice(2, 6))[0]),
+        ("three_d6_beats_d20", "P(3d6 > d20)", dice(3, 6).gt(die(20))[True]),
+        ("ruin_roulette", "gambler's ruin, 3 -> 10 units betting red (p = 18/37)", ruin.value()),
+        ("ruin_roulette_steps", "  expected number of bets", ruin.expected_steps()),
+        ("ruin_symbolic", "gambler's ruin 2 -> 4 units as a function of p", solve(GamblersRuin(4, 2, p)).value()),
+        ("ruin_closed_form_agrees", "  equals the closed form (rho^i - 1)/(rho^N - 1)",
+         sympy.simplify(solve(GamblersRuin(4, 2, p)).value() - closed_form(4, 2, p)) == 0),
+    ]
+
+
+def run(args: argparse.Namespace) -> None:
+    rows = headlines()
+    payload: dict[str, Any] = {}
+    lines = ["exactprob tour: exact results (games arrive with their issues)", ""]
+    for key, text, value in rows:
+        if isinstance(value, bool):
+            payload[key] = value
+            lines.append(f"{text:<58} {value}")
+        elif hasattr(value, "free_symbols") and value.free_symbols:
+            payload[key] = str(value)
+            lines.append(f"{text:<58} {value}")
+        else:
+            payload.update(exact_fields(key, value))
+            lines.append(f"{text:<58} {fraction_string(value):>16} = {decimal_string(value, 10)}")
+    emit(payload, "\n".join(lines), args.json)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "tour",
+        help="print the headline exact results of every game available",
+        description="Print headline exact results, each computed now by the engine.",
+    )
+    add_json_flag(parser)
+    parser.set_defaults(run=run)
