@@ -41,6 +41,7 @@ U = TypeVar("U", bound=Hashable)
 
 _ZERO = mpq(0)
 _ONE = mpq(1)
+_MPQ = type(_ZERO)
 # Polynomial convolution (FLINT) is used when the outcome span is at most this many
 # times the number of products the dictionary method would compute.
 _POLY_SPAN_FACTOR = 8
@@ -74,11 +75,12 @@ class Dist(Mapping[T, Any], Generic[T]):
     exactprob.errors.DistributionError: probabilities sum to 2/3, not 1
     """
 
-    __slots__ = ("_p", "_symbolic", "_hash")
+    __slots__ = ("_p", "_symbolic", "_hash", "_order")
 
     _p: dict[T, Exact]
     _symbolic: bool
     _hash: int | None
+    _order: list[T] | None
 
     def __new__(cls, probabilities: Mapping[T, Any] | Iterable[tuple[T, Any]]) -> Dist[T]:
         items = probabilities.items() if isinstance(probabilities, Mapping) else probabilities
@@ -95,21 +97,23 @@ class Dist(Mapping[T, Any], Generic[T]):
     def _trusted(cls, weights: dict[T, Exact]) -> Dist[T]:
         """Build from weights already known to be exact and to sum to one."""
         self = object.__new__(cls)
-        symbolic = any(is_symbolic(q) for q in weights.values())
+        symbolic = {type(q) for q in weights.values()} != {_MPQ}
         if symbolic:
             weights = {k: to_sympy(q) for k, q in weights.items()}
-            weights = {k: q for k, q in weights.items() if q != 0}
-        else:
-            weights = {k: q for k, q in weights.items() if q != 0}
-        try:
-            keys = sorted(weights)
-            weights = {k: weights[k] for k in keys}
-        except TypeError:
-            pass
-        self._p = weights
+        self._p = {k: q for k, q in weights.items() if q != 0}
         self._symbolic = symbolic
         self._hash = None
+        self._order = None
         return self
+
+    def _outcomes(self) -> list[T]:
+        """Outcomes sorted when comparable, else in first-seen order (computed once)."""
+        if self._order is None:
+            try:
+                self._order = sorted(self._p)
+            except TypeError:
+                self._order = list(self._p)
+        return self._order
 
     @classmethod
     def from_weights(cls, weights: Mapping[T, Any]) -> Dist[T]:
@@ -135,13 +139,14 @@ class Dist(Mapping[T, Any], Generic[T]):
         return outcome in self._p
 
     def __iter__(self) -> Iterator[T]:
-        return iter(self._p)
+        return iter(self._outcomes())
 
     def __len__(self) -> int:
         return len(self._p)
 
     def exact_items(self) -> Iterable[tuple[T, Exact]]:
-        """Pairs (outcome, probability) in the engine's internal exact type (fast path)."""
+        """Pairs (outcome, probability) in the engine's internal exact type, unsorted
+        (the fast path for the engine)."""
         return self._p.items()
 
     @property
@@ -164,7 +169,7 @@ class Dist(Mapping[T, Any], Generic[T]):
         return (Dist, ({k: to_public(q) for k, q in self._p.items()},))
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{k!r}: {_repr_prob(q)}" for k, q in self._p.items())
+        body = ", ".join(f"{k!r}: {_repr_prob(self._p[k])}" for k in self._outcomes())
         return f"Dist({{{body}}})"
 
     # -- transformations ----------------------------------------------------------------
@@ -328,8 +333,8 @@ class Dist(Mapping[T, Any], Generic[T]):
         if is_symbolic(level) or not 0 < level <= 1:
             raise DistributionError(f"quantile level must lie in (0, 1], got {q}")
         running = _ZERO
-        for x, p in self._p.items():
-            running += p
+        for x in self._outcomes():
+            running += self._p[x]
             if running >= level:
                 return x
         raise AssertionError("probabilities sum to one, so the loop returns")  # pragma: no cover

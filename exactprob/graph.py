@@ -58,7 +58,7 @@ def explore(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool 
         if bar is not None:
             bar.update(1)
         value = model.outcome(state)
-        node = G.nodes[state]
+        node = G._node[state]
         if value is not None:
             node.update(outcome=exact(value), player=0, actions=())
             continue
@@ -78,7 +78,7 @@ def explore(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool 
             symbolic = symbolic or dist.symbolic
             for nxt, p in dist.exact_items():
                 if nxt not in G._node:
-                    if G.number_of_nodes() >= max_states:
+                    if len(G._node) >= max_states:
                         raise StateLimitError(
                             f"the model has more than {max_states:,} reachable states; "
                             f"pass max_states=N with a larger N to go on"
@@ -109,12 +109,48 @@ def components_in_solve_order(G: nx.DiGraph) -> Iterator[list[Hashable]]:
 
     This is the reverse topological order of the condensation: when a component comes
     up, the value of every state outside it that it can move to is already known.
+    Tarjan's algorithm emits components in exactly this order; it runs iteratively here
+    (no recursion limit) on the graph's successor dictionaries.
 
     >>> G = nx.DiGraph([(1, 2), (2, 1), (2, 3)])
     >>> [sorted(c) for c in components_in_solve_order(G)]
     [[3], [1, 2]]
     """
-    # Tarjan's algorithm (networkx's iterative version) emits each component only after
-    # all components reachable from it: exactly the order backward induction needs.
-    for component in nx.strongly_connected_components(G):
-        yield list(component)
+    adj = G._adj
+    index: dict[Hashable, int] = {}
+    low: dict[Hashable, int] = {}
+    stack: list[Hashable] = []
+    on_stack: set[Hashable] = set()
+    for root in adj:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(adj[root]))]
+        while work:
+            v, successors = work[-1]
+            for w in successors:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(adj[w])))
+                    break
+                if w in on_stack and index[w] < low[v]:
+                    low[v] = index[w]
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    if low[v] < low[parent]:
+                        low[parent] = low[v]
+                if low[v] == index[v]:
+                    component = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        component.append(w)
+                        if w == v:
+                            break
+                    yield component

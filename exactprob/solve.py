@@ -237,7 +237,13 @@ def _edges(G: nx.DiGraph, s: Hashable, a: Any) -> Iterable[tuple[Hashable, Exact
 
 
 def _q_value(G: nx.DiGraph, s: Hashable, a: Any, values: Mapping[Hashable, Exact]) -> Exact:
-    return sum((p * values[t] for t, p in _edges(G, s, a)), _ZERO)
+    """:math:`Q(s, a) = \\sum_t P(t \\mid s, a) V(t)` (the hot loop: kept flat)."""
+    total = _ZERO
+    for t, edge in G._adj[s].items():
+        p = edge["probs"].get(a)
+        if p is not None:
+            total += p * values[t]
+    return total
 
 
 def _do_over_value(G: nx.DiGraph, s: Hashable, a: Any, values: Mapping[Hashable, Exact]) -> Exact:
