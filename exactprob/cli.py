@@ -16,7 +16,7 @@ from . import __version__
 from .errors import ExactProbError
 from .numbers import decimal_string, fraction_string
 
-__all__ = ["main", "exact_fields", "UsageError"]
+__all__ = ["UsageError", "exact_fields", "main"]
 
 DECIMAL_DIGITS = 12
 

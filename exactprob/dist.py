@@ -18,6 +18,7 @@ Fraction(5, 8)
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
@@ -27,13 +28,13 @@ from .numbers import Exact, exact, is_symbolic, mpq, to_public, to_sympy
 
 __all__ = [
     "Dist",
-    "die",
-    "dice",
-    "uniform",
     "bernoulli",
     "binomial",
-    "hypergeometric",
+    "dice",
+    "die",
     "draw",
+    "hypergeometric",
+    "uniform",
 ]
 
 T = TypeVar("T", bound=Hashable)
@@ -75,7 +76,7 @@ class Dist(Mapping[T, Any], Generic[T]):
     exactprob.errors.DistributionError: probabilities sum to 2/3, not 1
     """
 
-    __slots__ = ("_p", "_symbolic", "_hash", "_order")
+    __slots__ = ("_hash", "_order", "_p", "_symbolic")
 
     _p: dict[T, Exact]
     _symbolic: bool
@@ -110,7 +111,7 @@ class Dist(Mapping[T, Any], Generic[T]):
         """Outcomes sorted when comparable, else in first-seen order (computed once)."""
         if self._order is None:
             try:
-                self._order = sorted(self._p)
+                self._order = sorted(self._p)  # type: ignore[type-var]
             except TypeError:
                 self._order = list(self._p)
         return self._order
@@ -224,7 +225,8 @@ class Dist(Mapping[T, Any], Generic[T]):
         return self.map(lambda x: other + x)
 
     def __neg__(self) -> Dist[Any]:
-        return self.map(lambda x: -x)
+        numbers: Dist[Any] = self
+        return numbers.map(operator.neg)
 
     def __sub__(self, other: Any) -> Dist[Any]:
         if isinstance(other, Dist):
@@ -545,7 +547,7 @@ def draw(deck: Mapping[T, int], n: int) -> Dist[tuple[int, ...]]:
         ways = {
             prefix + (k,): w * math.comb(c, k)
             for prefix, w in ways.items()
-            for k in range(0, min(c, n - sum(prefix)) + 1)
+            for k in range(min(c, n - sum(prefix)) + 1)
         }
     denominator = math.comb(total, n)
     return Dist._trusted({t: mpq(w, denominator) for t, w in ways.items() if sum(t) == n})

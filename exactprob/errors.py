@@ -12,12 +12,12 @@ True
 from __future__ import annotations
 
 __all__ = [
+    "DistributionError",
     "ExactProbError",
     "InexactError",
-    "DistributionError",
     "ModelError",
-    "StateLimitError",
     "NonTerminationError",
+    "StateLimitError",
 ]
 
 

@@ -33,7 +33,7 @@ from .errors import ModelError, StateLimitError
 from .model import player_function
 from .numbers import exact
 
-__all__ = ["explore", "components_in_solve_order", "DEFAULT_MAX_STATES"]
+__all__ = ["DEFAULT_MAX_STATES", "components_in_solve_order", "explore"]
 
 #: Default cap on reachable states; pass ``max_states`` to go further.
 DEFAULT_MAX_STATES = 2_000_000
@@ -143,8 +143,7 @@ def components_in_solve_order(G: nx.DiGraph) -> Iterator[list[Hashable]]:
                 work.pop()
                 if work:
                     parent = work[-1][0]
-                    if low[v] < low[parent]:
-                        low[parent] = low[v]
+                    low[parent] = min(low[parent], low[v])
                 if low[v] == index[v]:
                     component = []
                     while True:

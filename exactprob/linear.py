@@ -32,7 +32,7 @@ from typing import Any
 from .errors import NonTerminationError
 from .numbers import Exact, exact, is_symbolic, mpq, to_fraction, to_sympy
 
-__all__ = ["Field", "RATIONAL", "symbolic_field", "field_for", "solve_linear"]
+__all__ = ["RATIONAL", "Field", "field_for", "solve_linear", "symbolic_field"]
 
 #: Systems up to this size (and dense enough) go to the dense FLINT solver.
 DENSE_LIMIT = 60
@@ -42,7 +42,7 @@ class Field:
     """The exact field a solve works in: rationals (``gmpy2.mpq``) or a sympy fraction
     field :math:`\\mathbb{Q}(p_1, \\dots, p_k)` of symbolic probabilities."""
 
-    __slots__ = ("symbols", "domain")
+    __slots__ = ("domain", "symbols")
 
     def __init__(self, symbols: tuple[Any, ...] = ()) -> None:
         from sympy.polys.domains import QQ

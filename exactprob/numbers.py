@@ -27,14 +27,14 @@ from .errors import InexactError
 
 __all__ = [
     "Exact",
-    "mpq",
+    "decimal_string",
     "exact",
+    "fraction_string",
     "is_symbolic",
+    "mpq",
     "to_fraction",
     "to_public",
     "to_sympy",
-    "decimal_string",
-    "fraction_string",
 ]
 
 mpq = gmpy2.mpq

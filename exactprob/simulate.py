@@ -30,7 +30,7 @@ import numpy as np
 from .errors import ExactProbError, ModelError
 from .numbers import exact
 
-__all__ = ["Simulation", "simulate", "agrees_with"]
+__all__ = ["Simulation", "agrees_with", "simulate"]
 
 
 @dataclass(frozen=True)

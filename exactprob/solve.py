@@ -41,10 +41,10 @@ import networkx as nx
 from .dist import Dist
 from .errors import ModelError, NonTerminationError
 from .graph import DEFAULT_MAX_STATES, components_in_solve_order, explore
-from .linear import RATIONAL, Field, field_for, solve_linear
+from .linear import Field, field_for, solve_linear
 from .numbers import Exact, mpq
 
-__all__ = ["Solution", "solve", "evaluate", "solve_graph"]
+__all__ = ["Solution", "evaluate", "solve", "solve_graph"]
 
 Policy = Callable[[Any], Any] | Mapping[Any, Any]
 _ZERO = mpq(0)
@@ -58,7 +58,7 @@ class Solution:
     always means the initial state.
     """
 
-    __slots__ = ("graph", "field", "_work", "_values", "_choice", "_ties", "_steps", "_absorption")
+    __slots__ = ("_absorption", "_choice", "_steps", "_ties", "_values", "_work", "field", "graph")
 
     def __init__(
         self,

@@ -87,12 +87,12 @@ from gmpy2 import mpq
 __all__ = [
     "DrnExport",
     "export_drn",
-    "to_drn",
-    "storm_value",
-    "storm_values",
     "storm_expected_steps",
     "storm_game_value",
     "storm_timed_value",
+    "storm_value",
+    "storm_values",
+    "to_drn",
 ]
 
 #: Name of the reward model holding the (shifted) terminal outcomes.

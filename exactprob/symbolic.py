@@ -24,7 +24,7 @@ from .dist import Dist
 from .errors import DistributionError
 from .numbers import to_sympy
 
-__all__ = ["pgf", "coefficients", "dist_from_pgf"]
+__all__ = ["coefficients", "dist_from_pgf", "pgf"]
 
 
 def pgf(dist: Dist[int], x: Any) -> Any:

@@ -27,7 +27,7 @@ def test_recurrence_holds_identically() -> None:
     t = sympy.Symbol("t")
     numerator = p * (t * rho**2 - 1) + (1 - p) * (t - 1) - (t * rho - 1)
     assert sympy.simplify(numerator) == 0
-    h = lambda k: (rho**k - 1) / (rho**N - 1)  # noqa: E731
+    h = lambda k: (rho**k - 1) / (rho**N - 1)
     assert h(0) == 0 and sympy.simplify(h(N) - 1) == 0
 
 

@@ -13,8 +13,8 @@ import argparse
 import re
 from typing import Any
 
-from ..dist import Dist, dice
 from ..cli import UsageError, add_json_flag, emit, exact_fields
+from ..dist import Dist, dice
 from ..numbers import decimal_string, fraction_string
 
 _TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+)|(\d+))\s*")
@@ -65,8 +65,11 @@ def run(args: argparse.Namespace) -> None:
     payload["distribution"] = [
         {"outcome": k, **exact_fields("probability", p)} for k, p in distribution.items()
     ]
-    lines = [f"{args.expression}: mean {fraction_string(mean)} ({decimal_string(mean, 6)}), "
-             f"variance {fraction_string(variance)} ({decimal_string(variance, 6)})"]
+    summary = (
+        f"{args.expression}: mean {fraction_string(mean)} ({decimal_string(mean, 6)}), "
+        f"variance {fraction_string(variance)} ({decimal_string(variance, 6)})"
+    )
+    lines = [summary]
     lines += [f"{k:>8}  {fraction_string(p):>24}  {decimal_string(p, 8)}" for k, p in distribution.items()]
     emit(payload, "\n".join(lines), args.json)
 
