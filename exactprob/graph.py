@@ -51,7 +51,7 @@ def explore(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool 
     G = nx.DiGraph(initial=model.initial, symbolic=False)
     G.add_node(model.initial)
     queue: deque[Hashable] = deque([model.initial])
-    bar = _progress_bar(progress)
+    bar = progress_bar(progress, "exploring", unit=" states")
     symbolic = False
     while queue:
         state = queue.popleft()
@@ -96,12 +96,13 @@ def explore(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool 
     return G
 
 
-def _progress_bar(enabled: bool) -> Any:
+def progress_bar(enabled: bool, description: str, **options: Any) -> Any:
+    """A tqdm bar on stderr when ``enabled`` (else ``None``); tqdm loads only then."""
     if not enabled:
         return None
     from tqdm import tqdm
 
-    return tqdm(desc="exploring", unit=" states", leave=False)
+    return tqdm(desc=description, leave=False, **options)
 
 
 def components_in_solve_order(G: nx.DiGraph) -> Iterator[list[Hashable]]:

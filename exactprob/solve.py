@@ -40,7 +40,7 @@ import networkx as nx
 
 from .dist import Dist
 from .errors import ModelError, NonTerminationError
-from .graph import DEFAULT_MAX_STATES, components_in_solve_order, explore
+from .graph import DEFAULT_MAX_STATES, components_in_solve_order, explore, progress_bar
 from .linear import Field, field_for, solve_linear
 from .numbers import Exact, mpq
 
@@ -135,7 +135,7 @@ def solve(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = 
 
     Player 0 maximises the expected terminal value, player 1 minimises it.
     """
-    return solve_graph(explore(model, max_states=max_states, progress=progress))
+    return solve_graph(explore(model, max_states=max_states, progress=progress), progress=progress)
 
 
 def evaluate(model: Any, policy: Policy, *, max_states: int = DEFAULT_MAX_STATES) -> Solution:
@@ -181,15 +181,19 @@ class _FixedPolicy:
         return 0 if player is None else player(state)
 
 
-def solve_graph(G: nx.DiGraph) -> Solution:
-    """Solve an explored graph (see :func:`~exactprob.graph.explore`) exactly."""
+def solve_graph(G: nx.DiGraph, *, progress: bool = False) -> Solution:
+    """Solve an explored graph (see :func:`~exactprob.graph.explore`) exactly;
+    ``progress`` shows a bar on stderr."""
     field = _field_of(G)
     original, G = G, (_in_field(G, field) if field.symbolic else G)
     values: dict[Hashable, Exact] = {}
     choice: dict[Hashable, Any] = {}
     ties: dict[Hashable, tuple[Any, ...]] = {}
     nodes = G.nodes
+    bar = progress_bar(progress, "solving", total=G.number_of_nodes(), unit=" states")
     for component in components_in_solve_order(G):
+        if bar is not None:
+            bar.update(len(component))
         if len(component) == 1 and not G.has_edge(component[0], component[0]):
             s = component[0]
             data = nodes[s]
@@ -205,6 +209,8 @@ def solve_graph(G: nx.DiGraph) -> Solution:
             _pick(field, s, data, q, values, choice, ties)
         else:
             _solve_cyclic(G, field, component, values, choice, ties)
+    if bar is not None:
+        bar.close()
     return Solution(original, G, field, values, choice, ties)
 
 
