@@ -1,0 +1,86 @@
+"""The console script: help, version, JSON contract, one-line errors with status 2."""
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from exactprob import __version__
+from exactprob.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:  # argparse's own exits (--help, --version, usage errors)
+        status = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_help_lists_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--help")
+    assert status == 0 and "tour" in out and "dice" in out and "--json" in out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--version")
+    assert status == 0 and out.strip() == f"exactprob {__version__}"
+
+
+def test_dice_json_matches_enumeration(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "dice", "2d6-2d6", "--json")
+    assert status == 0
+    payload = json.loads(out)
+    counts: dict[int, int] = {}
+    for a, b, c, d in product(range(1, 7), repeat=4):
+        counts[a + b - c - d] = counts.get(a + b - c - d, 0) + 1
+    table = {row["outcome"]: Fraction(row["probability"]) for row in payload["distribution"]}
+    assert table == {k: Fraction(v, 6**4) for k, v in counts.items()}
+    assert payload["mean"] == "0" and payload["variance"] == "35/3"  # 4 * 35/12
+    assert payload["variance_decimal"] == "11.666666666667"
+
+
+def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "tour", "--json")
+    payload = json.loads(out)
+    assert status == 0
+    assert payload["two_dice_seven"] == "1/6" and payload["two_dice_seven_decimal"].startswith("0.1666")
+    # P(3d6 > d20) by enumeration of all 6^3 * 20 outcomes
+    wins = sum(a + b + c > d for a, b, c in product(range(1, 7), repeat=3) for d in range(1, 21))
+    assert Fraction(payload["three_d6_beats_d20"]) == Fraction(wins, 6**3 * 20)
+    assert payload["ruin_closed_form_agrees"] is True
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["dice", "2x6"], "cannot read '2x6'"),
+        (["dice", ""], "empty dice expression"),
+        (["dice", "0d6"], "number of dice and of sides must be from 1 to 10000"),
+        (["dice", "9000d9000"], "outcomes; at most"),
+        (["nonsense"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_with_status_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert fragment in err
+    assert "Traceback" not in err
+    assert err.count("\n") == 1 or err.startswith("usage:")
+
+
+def test_console_script_exit_status() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "exactprob.cli", "dice", "1d0"], capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "exactprob dice: error: 1d0: the number of dice and of sides must be from 1 to 10000"
+    )
+    assert done.stdout == ""
