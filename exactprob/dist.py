@@ -5,7 +5,7 @@ built once, normalised once (zero-probability outcomes dropped), and never chang
 
 .. math::
 
-    (X + Y)(z) = \sum_{x + y = z} X(x)\,Y(y) \qquad \text{(independent sum, ``X + Y``)}
+    (X + Y)(z) = \sum_{x + y = z} X(x)\,Y(y) \qquad \text{(the independent sum } X + Y\text{)}
 
 >>> from exactprob import die
 >>> two = die(6) + die(6)
@@ -308,7 +308,8 @@ class Dist(Mapping[T, Any], Generic[T]):
         Fraction(35, 12)
         """
         m = self._moment(lambda x: x)
-        return to_public(self._moment(lambda x: x * x) - m * m)
+        spread = self._moment(lambda x: x * x) - m * m
+        return to_public(_simplify(spread) if self._symbolic else spread)
 
     def _moment(self, f: Callable[[Any], Any]) -> Exact:
         if self._symbolic:

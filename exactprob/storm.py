@@ -6,16 +6,16 @@ explicit DRN format and lets the probabilistic model checker Storm (through
 rational arithmetic.  It is meant as a cross-check (test oracle) for the core
 engine, not as a solver for production use.
 
-The graph contract
-------------------
+.. rubric:: The graph contract
+
 The input is a :class:`networkx.DiGraph` ``G`` with ``G.graph["initial"]``;
 node attributes ``outcome`` (``None`` for non-terminal states, else the exact
 terminal value), ``player`` (0 maximises, 1 minimises) and ``actions`` (tuple
 of actions, empty for terminal states); edge attribute ``probs`` mapping each
 action to the exact probability of that edge under the action.
 
-Encoding
---------
+.. rubric:: Encoding
+
 * States are numbered stably: a breadth-first search from the initial state
   (successors in the graph's insertion order), so the initial state is ``0``;
   states unreachable from it follow in ``G.nodes`` order.  One extra state,
@@ -44,8 +44,8 @@ Encoding
 * Model type: ``DTMC`` if every state has one action; otherwise ``MDP``,
   maximised if only player 0 has choices, minimised if only player 1 has.
 
-Findings about Storm (stormpy 2.0.0, Storm 1.x/2.0 bundled with it)
--------------------------------------------------------------------
+.. rubric:: Findings about Storm (stormpy 2.0.0, Storm 1.x/2.0 bundled with it)
+
 * Exact DTMCs and MDPs work: ``stormpy.build_model_from_drn[stormpy.Rational]``
   parses the DRN with rational values, and ``stormpy.model_checking`` with
   ``stormpy.environments.exact()`` (the default for rational models) solves
