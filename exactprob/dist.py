@@ -99,6 +99,9 @@ class Dist(Mapping[T, Any], Generic[T]):
         """Build from weights already known to be exact and to sum to one."""
         self = object.__new__(cls)
         symbolic = {type(q) for q in weights.values()} != {_MPQ}
+        if symbolic:  # sympy rationals go back to mpq; symbolic only if something is left
+            weights = {k: exact(q) for k, q in weights.items()}
+            symbolic = {type(q) for q in weights.values()} != {_MPQ}
         if symbolic:
             weights = {k: to_sympy(q) for k, q in weights.items()}
         self._p = {k: q for k, q in weights.items() if q != 0}
@@ -135,6 +138,10 @@ class Dist(Mapping[T, Any], Generic[T]):
     def __getitem__(self, outcome: T) -> Any:
         q = self._p.get(outcome)
         return Fraction(0) if q is None else to_public(q)
+
+    def get(self, outcome: T, default: Any = None) -> Any:  # type: ignore[override]
+        """The probability of ``outcome`` if possible, else ``default``."""
+        return to_public(self._p[outcome]) if outcome in self._p else default
 
     def __contains__(self, outcome: object) -> bool:
         return outcome in self._p
@@ -313,8 +320,8 @@ class Dist(Mapping[T, Any], Generic[T]):
 
     def _moment(self, f: Callable[[Any], Any]) -> Exact:
         if self._symbolic:
-            return _simplify(sum(to_sympy(f(x)) * q for x, q in self._p.items()))
-        return sum((exact(f(x)) * q for x, q in self._p.items()), _ZERO)
+            return _simplify(sum(to_sympy(_number(f(x))) * q for x, q in self._p.items()))
+        return sum((exact(_number(f(x))) * q for x, q in self._p.items()), _ZERO)
 
     def cdf(self, x: Any) -> Any:
         """``P(X <= x)``.
@@ -352,6 +359,11 @@ class Dist(Mapping[T, Any], Generic[T]):
         from sympy.stats import FiniteRV
 
         return FiniteRV(name, {x: to_sympy(q) for x, q in self._p.items()})
+
+
+def _number(x: Any) -> Any:
+    """An outcome as a number for moments: booleans count as 0 and 1."""
+    return int(x) if isinstance(x, bool) else x
 
 
 def _repr_prob(q: Exact) -> str:

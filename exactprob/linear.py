@@ -157,9 +157,9 @@ def _sparse_solve(
         rhs_k = [v / pivot for v in b[k]]
         a[k], b[k] = row_k, rhs_k
         for i in users[k]:
-            if i < k:
+            factor = a[i].pop(k, None) if i > k else None
+            if factor is None:  # an eliminated row, or an entry that cancelled to zero
                 continue
-            factor = a[i].pop(k)
             row_i = a[i]
             for j, v in row_k.items():
                 new = row_i.get(j, 0) - factor * v

@@ -78,13 +78,13 @@ def exact(x: object, *, allow_float: bool = False) -> Exact:
     if isinstance(x, str):
         return _parse_string(x)
     if isinstance(x, float):
+        if not math.isfinite(x):
+            raise InexactError(f"{x!r} is not a finite number")
         if not allow_float:
             raise InexactError(
                 f"float {x!r} is not exact; pass a Fraction or a string such as "
                 f"'{Fraction(x).limit_denominator(10**6)}'"
             )
-        if not math.isfinite(x):
-            raise InexactError(f"{x!r} is not a finite number")
         return mpq(Fraction(x))
     if is_symbolic(x):
         import sympy
@@ -94,6 +94,8 @@ def exact(x: object, *, allow_float: bool = False) -> Exact:
             return mpq(int(expr.p), int(expr.q))
         if expr.is_Float:
             raise InexactError(f"sympy Float {expr} is not exact; use sympy.Rational")
+        if expr.is_number and not (expr.is_real and expr.is_finite):
+            raise InexactError(f"{expr} is not a finite real number")
         return expr
     if hasattr(x, "numerator") and hasattr(x, "denominator"):  # flint.fmpq and friends
         return mpq(int(x.numerator), int(x.denominator))
@@ -104,18 +106,21 @@ def _parse_string(text: str) -> Exact:
     s = text.strip()
     try:
         if "/" in s:
-            num, den = s.split("/")
-            if int(den) == 0:
-                raise InexactError(f"{text!r} divides by zero")
-            return mpq(int(num), int(den))
-        d = Decimal(s)
-        if not d.is_finite():
-            raise InexactError(f"{text!r} is not a finite number")
-        return mpq(Fraction(d))
-    except (ValueError, InvalidOperation):
+            num, den = (int(part) for part in s.split("/"))
+        else:
+            d = Decimal(s)
+            if not d.is_finite():
+                raise InexactError(f"{text!r} is not a finite number")
+            num, den = d.as_integer_ratio()
+    except (ValueError, InvalidOperation) as error:
+        if isinstance(error, InexactError):
+            raise
         raise InexactError(
             f"cannot read {text!r} as an exact number; write 'p/q' or a decimal such as '0.125'"
         ) from None
+    if den == 0:
+        raise InexactError(f"{text!r} divides by zero")
+    return mpq(num, den)
 
 
 def to_fraction(x: Exact) -> Fraction:

@@ -119,7 +119,8 @@ class Solution:
         s = self._state(state)
         if s not in self._absorption:
             self._absorption.update(_absorption(self._work, self.field, self._choice, s))
-        return Dist._trusted(dict(self._absorption[s]))
+        public = self.field.public if self.field.symbolic else (lambda q: q)
+        return Dist._trusted({t: public(q) for t, q in self._absorption[s].items()})
 
     def outcome_distribution(self, state: Any = None) -> Dist[Any]:
         """The distribution of the terminal value reached from ``state``."""

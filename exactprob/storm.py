@@ -30,9 +30,10 @@ action to the exact probability of that edge under the action.
   expected reward accumulated until reaching the sink
   (``R{"value"}max=? [F "sink"]``) and the expected number of transitions
   until a terminal state is ``R{"steps"}=? [F "sink"]``.
-* **Negative outcomes.** Storm's reward algorithms for MDPs assume
-  non-negative rewards, so if some outcome is negative, *all* outcomes are
-  shifted by ``c = -min(outcome)`` before writing.  Because every policy
+* **Shifted outcomes.** Storm's reward algorithms for MDPs assume
+  non-negative rewards, and Storm treats an all-zero reward model as absent,
+  so when some outcome is below 1, *all* outcomes are shifted by
+  ``c = 1 - min(outcome)`` before writing.  Because every policy
   reaches exactly one terminal state with probability 1, every value is
   shifted by exactly ``c``; the readers in this module subtract ``c`` again.
   The shift is recorded in a comment line ``// value shift: c`` of the DRN.
@@ -255,7 +256,8 @@ def export_drn(
     if not terminal_values:
         raise ValueError("the state graph has no terminal state")
     lowest = min(terminal_values)
-    shift = -lowest if lowest < 0 else zero
+    # Storm drops a reward model whose rewards are all zero, so shift up to at least one.
+    shift = one - lowest if lowest < one else zero
 
     # gmpy2's str(mpq) is exactly Storm's rational syntax ("p/q" or "p").
     lines: list[str] = []

@@ -1,0 +1,380 @@
+"""Small example models shared by the tests, and independent exact oracles.
+
+Nothing in this module calls exactprob's ``explore``, ``solve``, ``evaluate`` or
+``linear``: the models only build ``Dist`` transitions (``Dist`` has its own tests), and
+the oracles are written from scratch with ``fractions.Fraction`` and ``sympy.Matrix``:
+
+* :func:`reachable` - breadth-first search over a model;
+* :func:`acyclic_values` - memoised recursion (max for player 0, min for player 1);
+* :func:`gauss_solve` - Gauss-Jordan elimination in Fractions (checked against sympy);
+* :func:`policy_values` - the exact value of every state under a fixed policy;
+* :func:`all_policies` - every deterministic stationary policy;
+* :func:`bellman_violations` - the states where given values break the Bellman
+  optimality equation (an empty list certifies optimal values of a stopping game,
+  whose Bellman operator has a unique fixed point).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from fractions import Fraction as F
+
+import sympy
+
+from exactprob import Dist, die
+
+# --------------------------------------------------------------------------------------
+# Models
+# --------------------------------------------------------------------------------------
+
+
+class TableModel:
+    """A model given by tables.
+
+    ``terminals``: ``{state: value}``; ``nodes``: ``{state: (player, {action: {next: p}})}``.
+    Actions are offered in the dict's order.
+    """
+
+    def __init__(self, initial, terminals, nodes):
+        self.initial = initial
+        self.terminals = dict(terminals)
+        self.nodes = dict(nodes)
+
+    def outcome(self, s):
+        return self.terminals.get(s)
+
+    def actions(self, s):
+        return tuple(self.nodes[s][1])
+
+    def transition(self, s, a):
+        return Dist(self.nodes[s][1][a])
+
+    def player(self, s):
+        return self.nodes[s][0]
+
+    def __repr__(self):  # shown by hypothesis on failure
+        return f"TableModel({self.initial!r}, {self.terminals!r}, {self.nodes!r})"
+
+
+class TwoDice:
+    """Roll a d6, then another; the outcome is ``sum - 7`` (so negative outcomes occur).
+
+    By symmetry of 2d6 about 7 the value is 0; every play takes exactly 2 steps.
+    States: ``("start",)``, ``("one", d1)``, ``("end", total)``.
+    """
+
+    initial = ("start",)
+
+    def outcome(self, s):
+        return s[1] - 7 if s[0] == "end" else None
+
+    def actions(self, s):
+        return ("roll",)
+
+    def transition(self, s, a):
+        if s[0] == "start":
+            return die(6).map(lambda x: ("one", x))
+        return die(6).map(lambda x: ("end", s[1] + x))
+
+
+class GamblersRuin:
+    """Fortune ``i`` in ``0..goal``; win 1 with probability ``p`` (may be a sympy Symbol),
+    lose 1 otherwise. Outcome 1 at ``goal``, 0 at 0. ``lazy``: stay put with probability
+    1/2 first (a self-loop)."""
+
+    def __init__(self, p, goal, start, lazy=False):
+        self.p, self.goal, self.initial, self.lazy = p, goal, start, lazy
+
+    def outcome(self, s):
+        return 1 if s == self.goal else (0 if s == 0 else None)
+
+    def actions(self, s):
+        return ("bet",)
+
+    def transition(self, s, a):
+        if self.lazy:
+            return Dist({s + 1: self.p / 2, s - 1: (1 - self.p) / 2, s: F(1, 2)})
+        return Dist({s + 1: self.p, s - 1: 1 - self.p})
+
+
+class DoOver:
+    """One round: win (1) with probability ``a``, lose (0) with probability ``b``,
+    otherwise the round repeats (a self-loop with probability ``1 - a - b``)."""
+
+    initial = "round"
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def outcome(self, s):
+        return {"round": None, "win": 1, "lose": 0}[s]
+
+    def actions(self, s):
+        return ("play",)
+
+    def transition(self, s, act):
+        return Dist({"win": self.a, "lose": self.b, "round": 1 - self.a - self.b})
+
+
+class RedAndBlack:
+    """Red and black (Dubins-Savage): fortune ``i`` in ``1..goal-1``, bet any whole
+    ``b <= min(i, goal - i)``; win ``b`` with probability ``p``, else lose it.
+    Outcome 1 at ``goal``, 0 at 0. A cyclic MDP in which every policy terminates."""
+
+    def __init__(self, goal, p, start=None):
+        self.goal, self.p = goal, p
+        self.initial = goal // 2 if start is None else start
+
+    def outcome(self, s):
+        return 1 if s == self.goal else (0 if s == 0 else None)
+
+    def actions(self, s):
+        return tuple(range(1, min(s, self.goal - s) + 1))
+
+    def transition(self, s, b):
+        return Dist({s + b: self.p, s - b: 1 - self.p})
+
+
+class Pig:
+    """Two-player Pig with a ``sides``-sided die to ``goal`` points.
+
+    State ``(score0, score1, turn_total, mover)``. Rolling a 1 loses the turn total and
+    passes the turn; rolling ``r > 1`` adds ``r`` to the turn total, and the mover wins at
+    once when ``score + turn_total`` reaches ``goal``. With a positive turn total the
+    mover may hold (bank it and pass the turn); with turn total 0 the mover must roll
+    (so every pair of strategies ends with probability 1). Outcome 1 if player 0 wins.
+
+    ``opponent_hold=h``: player 1 has no choice: it holds as soon as its turn total is at
+    least ``h`` (the game becomes an MDP for player 0).
+    """
+
+    def __init__(self, goal, sides=6, opponent_hold=None):
+        self.goal, self.sides, self.opponent_hold = goal, sides, opponent_hold
+        self.initial = (0, 0, 0, 0)
+
+    def outcome(self, s):
+        a, b = s[0], s[1]
+        if a >= self.goal:
+            return 1
+        if b >= self.goal:
+            return 0
+        return None
+
+    def player(self, s):
+        return s[3]
+
+    def actions(self, s):
+        k, p = s[2], s[3]
+        if k == 0:
+            return ("roll",)
+        if p == 1 and self.opponent_hold is not None:
+            return ("hold",) if k >= self.opponent_hold else ("roll",)
+        return ("roll", "hold")
+
+    def transition(self, s, act):
+        return Dist(pig_step(s, act, self.goal, self.sides))
+
+
+def pig_step(s, act, goal, sides):
+    """Next-state probabilities of Pig as a plain dict of Fractions."""
+    a, b, k, p = s
+    scores = [a, b]
+    me = scores[p]
+
+    def state(my_score, turn_total, switch):
+        sc = list(scores)
+        sc[p] = my_score
+        return (sc[0], sc[1], turn_total, 1 - p if switch else p)
+
+    if act == "hold":
+        return {state(me + k, 0, True): F(1)}
+    out = {}
+    for r in range(1, sides + 1):
+        if r == 1:
+            t = state(me, 0, True)
+        elif me + k + r >= goal:
+            t = state(me + k + r, 0, False)
+        else:
+            t = state(me, k + r, False)
+        out[t] = out.get(t, 0) + F(1, sides)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Oracles
+# --------------------------------------------------------------------------------------
+
+
+def probs(model, s, a):
+    """``{next: Fraction}`` of one transition (read through the Mapping interface)."""
+    d = model.transition(s, a)
+    return {t: d[t] for t in d}
+
+
+def player_of(model, s):
+    f = getattr(model, "player", None)
+    return 0 if f is None else f(s)
+
+
+def reachable(model, policy=None):
+    """All states reachable from ``model.initial`` (under ``policy`` if given)."""
+    seen = {model.initial}
+    queue = deque([model.initial])
+    while queue:
+        s = queue.popleft()
+        if model.outcome(s) is not None:
+            continue
+        acts = model.actions(s) if policy is None else (policy[s],)
+        for a in acts:
+            for t in probs(model, s, a):
+                if t not in seen:
+                    seen.add(t)
+                    queue.append(t)
+    return seen
+
+
+def acyclic_values(model):
+    """Optimal values and action values of an acyclic model by memoised recursion.
+
+    Returns ``(V, Q)`` with ``V[s]`` a Fraction and ``Q[s][a]`` the action values.
+    """
+    V, Q = {}, {}
+
+    def value(s):
+        if s in V:
+            return V[s]
+        o = model.outcome(s)
+        if o is not None:
+            V[s] = F(o)
+            return V[s]
+        q = {}
+        for a in model.actions(s):
+            q[a] = sum((p * value(t) for t, p in probs(model, s, a).items()), F(0))
+        Q[s] = q
+        V[s] = max(q.values()) if player_of(model, s) == 0 else min(q.values())
+        return V[s]
+
+    value(model.initial)
+    return V, Q
+
+
+def gauss_solve(A, b):
+    """Solve ``A x = b`` (lists of Fractions; ``b`` a list of vectors' rows) by
+    Gauss-Jordan elimination with row swaps. Returns None when singular."""
+    n = len(A)
+    m = [list(map(F, A[i])) + list(map(F, b[i])) for i in range(n)]
+    for c in range(n):
+        r = next((r for r in range(c, n) if m[r][c] != 0), None)
+        if r is None:
+            return None
+        m[c], m[r] = m[r], m[c]
+        piv = m[c][c]
+        m[c] = [x / piv for x in m[c]]
+        for r in range(n):
+            if r != c and m[r][c] != 0:
+                f = m[r][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [row[n:] for row in m]
+
+
+def policy_values(model, policy, states):
+    """Exact value of every state in ``states`` under ``policy`` (``{state: action}``).
+
+    ``states`` must be closed under the policy's transitions. Solves
+    ``V(s) = sum_t P(t | s, policy[s]) V(t)`` with terminal values fixed, by
+    :func:`gauss_solve`.
+    """
+    inner = [s for s in states if model.outcome(s) is None]
+    pos = {s: i for i, s in enumerate(inner)}
+    n = len(inner)
+    A = [[F(0)] * n for _ in range(n)]
+    b = [[F(0)] for _ in range(n)]
+    for s in inner:
+        i = pos[s]
+        A[i][i] += 1
+        for t, p in probs(model, s, policy[s]).items():
+            if t in pos:
+                A[i][pos[t]] -= p
+            else:
+                b[i][0] += p * F(model.outcome(t))
+    x = gauss_solve(A, b)
+    assert x is not None, "the policy does not terminate"
+    values = {s: F(model.outcome(s)) for s in states if model.outcome(s) is not None}
+    values.update({s: x[pos[s]][0] for s in inner})
+    return values
+
+
+def decision_states(model, states, player=None):
+    return [
+        s
+        for s in sorted(states, key=repr)
+        if model.outcome(s) is None
+        and len(model.actions(s)) > 1
+        and (player is None or player_of(model, s) == player)
+    ]
+
+
+def all_policies(model, states, player=None):
+    """Every deterministic stationary policy on ``states`` (``{state: action}``; states
+    with one action get it). With ``player``, only that player's choices vary and the
+    other states are left out of the yielded dict."""
+    choice = decision_states(model, states, player)
+    fixed = {
+        s: model.actions(s)[0]
+        for s in states
+        if model.outcome(s) is None and len(model.actions(s)) == 1 and player is None
+    }
+    for combo in itertools.product(*(model.actions(s) for s in choice)):
+        yield {**fixed, **dict(zip(choice, combo))}
+
+
+def single_action_part(model, states):
+    return {
+        s: model.actions(s)[0]
+        for s in states
+        if model.outcome(s) is None and len(model.actions(s)) == 1
+    }
+
+
+def q_values(model, s, values):
+    return {
+        a: sum((p * values[t] for t, p in probs(model, s, a).items()), F(0))
+        for a in model.actions(s)
+    }
+
+
+def bellman_violations(model, values):
+    """States whose value is not ``max``/``min`` over actions of the expected next value."""
+    bad = []
+    for s, v in values.items():
+        o = model.outcome(s)
+        if o is not None:
+            if v != o:
+                bad.append(s)
+            continue
+        q = q_values(model, s, values)
+        best = max(q.values()) if player_of(model, s) == 0 else min(q.values())
+        if v != best:
+            bad.append(s)
+    return bad
+
+
+def sympy_chain(model, states):
+    """For a Markov chain (one action per state): ``(inner, terms, Q, R)`` as sympy
+    matrices, ``Q`` transient-to-transient, ``R`` transient-to-terminal."""
+    inner = sorted((s for s in states if model.outcome(s) is None), key=repr)
+    terms = sorted((s for s in states if model.outcome(s) is not None), key=repr)
+    pi = {s: i for i, s in enumerate(inner)}
+    pt = {s: i for i, s in enumerate(terms)}
+    Q = sympy.zeros(len(inner), len(inner))
+    R = sympy.zeros(len(inner), len(terms))
+    for s in inner:
+        (a,) = model.actions(s)
+        for t, p in probs(model, s, a).items():
+            p = sympy.sympify(p)
+            if t in pi:
+                Q[pi[s], pi[t]] += p
+            else:
+                R[pi[s], pt[t]] += p
+    return inner, terms, Q, R

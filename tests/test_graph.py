@@ -1,0 +1,211 @@
+"""exactprob.graph: explore() and the component order used by the solver.
+
+Reachable sets are checked against an independent breadth-first search
+(``models.reachable``); the component order against networkx's condensation DAG.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import networkx as nx
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from models import GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, probs, reachable
+
+from exactprob import Dist, InexactError, ModelError, StateLimitError, die, explore
+from exactprob.graph import components_in_solve_order
+
+
+def test_two_dice_graph():
+    G = explore(TwoDice())
+    # 1 start + 6 first rolls + 11 totals (2..12)
+    assert G.number_of_nodes() == 18
+    assert set(G.nodes) == reachable(TwoDice())
+    assert G.graph["initial"] == ("start",) and G.graph["symbolic"] is False
+    start = G.nodes[("start",)]
+    assert start["outcome"] is None and start["player"] == 0 and start["actions"] == ("roll",)
+    end = G.nodes[("end", 12)]
+    assert end["outcome"] == 5 and end["actions"] == ()
+    assert G.edges[("one", 6), ("end", 12)]["probs"] == {"roll": F(1, 6)}
+    assert G.out_degree(("end", 12)) == 0
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        TwoDice(),
+        GamblersRuin(F(2, 5), 5, 2),
+        GamblersRuin(F(1, 3), 4, 1, lazy=True),
+        RedAndBlack(8, F(2, 5)),
+        Pig(4),
+    ],
+    ids=["two-dice", "ruin", "lazy-ruin", "red-and-black", "pig"],
+)
+def test_graph_matches_model(model):
+    G = explore(model)
+    assert set(G.nodes) == reachable(model)
+    for s, data in G.nodes(data=True):
+        o = model.outcome(s)
+        assert data["outcome"] == o
+        if o is not None:
+            assert data["actions"] == ()
+            continue
+        assert data["actions"] == tuple(model.actions(s))
+        assert data["player"] == (model.player(s) if hasattr(model, "player") else 0)
+        for a in data["actions"]:
+            edges = {t: e["probs"][a] for t, e in G[s].items() if a in e["probs"]}
+            assert edges == probs(model, s, a)  # exact, and so sums to 1
+            assert sum(edges.values()) == 1
+
+
+def test_edge_shared_by_two_actions():
+    model = TableModel(
+        "s",
+        {"w": 1, "l": 0},
+        {"s": (0, {"safe": {"w": F(1, 2), "l": F(1, 2)}, "risky": {"w": F(1, 3), "l": F(2, 3)}})},
+    )
+    G = explore(model)
+    assert G.edges["s", "w"]["probs"] == {"safe": F(1, 2), "risky": F(1, 3)}
+    assert G.edges["s", "l"]["probs"] == {"safe": F(1, 2), "risky": F(2, 3)}
+
+
+def test_self_loop_edge():
+    G = explore(GamblersRuin(F(1, 2), 3, 1, lazy=True))
+    assert G.has_edge(1, 1) and G.edges[1, 1]["probs"] == {"bet": F(1, 2)}
+
+
+def test_symbolic_flag():
+    p = sympy.Symbol("p")
+    G = explore(GamblersRuin(p, 3, 1))
+    assert G.graph["symbolic"] is True
+    assert sympy.expand(G.edges[1, 2]["probs"]["bet"] - p) == 0
+
+
+def test_terminal_initial_state():
+    model = TableModel("t", {"t": F(-7, 3)}, {})
+    G = explore(model)
+    assert list(G.nodes) == ["t"] and G.nodes["t"]["outcome"] == F(-7, 3)
+
+
+class Counter:
+    """An endless walk 0 -> 1 -> 2 -> ... (or a ring of ``n`` states when ``n`` given);
+    counts calls to transition()."""
+
+    initial = 0
+
+    def __init__(self, ring=None):
+        self.ring = ring
+        self.calls = 0
+
+    def outcome(self, s):
+        return None
+
+    def actions(self, s):
+        return ("step",)
+
+    def transition(self, s, a):
+        self.calls += 1
+        nxt = s + 1 if self.ring is None else (s + 1) % self.ring
+        return Dist({nxt: 1})
+
+
+def test_state_limit_exact_boundary():
+    # a ring of exactly 10 states: allowed with max_states=10, refused with 9
+    assert explore(Counter(ring=10), max_states=10).number_of_nodes() == 10
+    with pytest.raises(StateLimitError, match="9"):
+        explore(Counter(ring=10), max_states=9)
+
+
+def test_state_limit_stops_early_on_an_infinite_model():
+    model = Counter()
+    with pytest.raises(StateLimitError) as info:
+        explore(model, max_states=100)
+    assert "max_states" in str(info.value)
+    assert isinstance(info.value, ValueError)
+    # the walk stops at once: state 99 is the 100th, its successor is refused
+    assert model.calls == 100
+
+
+@pytest.mark.parametrize("bad", [0, -5, 1.5, True, "10", None])
+def test_bad_max_states(bad):
+    with pytest.raises(StateLimitError):
+        explore(TwoDice(), max_states=bad)
+
+
+def test_empty_actions_refused():
+    model = TableModel("s", {}, {"s": (0, {})})
+    with pytest.raises(ModelError, match="empty"):
+        explore(model)
+
+
+def test_repeated_action_refused():
+    class Twice(TwoDice):
+        def actions(self, s):
+            return ("roll", "roll")
+
+    with pytest.raises(ModelError, match="repeats"):
+        explore(Twice())
+
+
+@pytest.mark.parametrize(
+    "bad", [{"end": 1}, [("end", 1)], None, die(6).map(lambda x: ("end", x))._p]
+)
+def test_transition_must_return_a_dist(bad):
+    class Bad(TwoDice):
+        def transition(self, s, a):
+            return bad
+
+    with pytest.raises(ModelError, match="not a Dist"):
+        explore(Bad())
+
+
+@pytest.mark.parametrize("who", [2, -1, True, None, "0"])
+def test_bad_player_refused(who):
+    class Bad(TwoDice):
+        def player(self, s):
+            return who
+
+    with pytest.raises(ModelError, match="player"):
+        explore(Bad())
+
+
+def test_float_outcome_refused():
+    model = TableModel("s", {"t": 0.5}, {"s": (0, {"a": {"t": 1}})})
+    with pytest.raises(InexactError):
+        explore(model)
+
+
+def test_progress_bar_does_not_change_the_graph():
+    G1, G2 = explore(Pig(4)), explore(Pig(4), progress=True)
+    assert set(G1.nodes) == set(G2.nodes) and set(G1.edges) == set(G2.edges)
+
+
+# -- components in solve order -------------------------------------------------------------
+
+
+@settings(max_examples=80)
+@given(
+    st.integers(1, 12).flatmap(
+        lambda n: st.lists(
+            st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n
+        ).map(lambda e: (n, e))
+    )
+)
+def test_components_come_after_every_component_they_reach(graph):
+    n, edges = graph
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(edges)
+    comps = [frozenset(c) for c in components_in_solve_order(G)]
+    # a partition of the nodes into exactly the strongly connected components
+    assert sorted(map(sorted, comps)) == sorted(map(sorted, nx.strongly_connected_components(G)))
+    assert sum(len(c) for c in comps) == n
+    position = {v: i for i, c in enumerate(comps) for v in c}
+    # every edge leaving a component goes to one solved earlier
+    for u, v in G.edges:
+        assert position[v] <= position[u]
+        if position[v] == position[u]:
+            assert nx.has_path(G, v, u)  # same component: mutually reachable

@@ -1,0 +1,293 @@
+"""exactprob.numbers: conversion in, conversion out, decimal formatting.
+
+Expected values are worked out by hand in the comments, or by an independent oracle
+(Python's ``decimal`` module with ROUND_HALF_EVEN at high precision).
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+from fractions import Fraction as F
+
+import flint
+import gmpy2
+import pytest
+import sympy
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from exactprob import ExactProbError, InexactError
+from exactprob.numbers import (
+    decimal_string,
+    exact,
+    fraction_string,
+    is_symbolic,
+    mpq,
+    to_fraction,
+    to_public,
+    to_sympy,
+)
+
+MPQ = type(mpq(0))
+
+
+def same(q, expected):
+    """``q`` is a gmpy2 mpq equal to the Fraction ``expected``."""
+    return type(q) is MPQ and F(int(q.numerator), int(q.denominator)) == expected
+
+
+# -- exact(): accepted inputs -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "x, expected",
+    [
+        (0, F(0)),
+        (7, F(7)),
+        (-3, F(-3)),
+        (10**40 + 1, F(10**40 + 1)),
+        (F(2, 6), F(1, 3)),
+        (F(-5, 10), F(-1, 2)),
+        (mpq(3, 12), F(1, 4)),
+        (gmpy2.mpz(5), F(5)),
+        (flint.fmpq(3, 4), F(3, 4)),
+        (flint.fmpz(-2), F(-2)),
+        (sympy.Rational(2, 6), F(1, 3)),
+        (sympy.Integer(9), F(9)),
+    ],
+)
+def test_exact_numbers(x, expected):
+    assert same(exact(x), expected)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("1/6", F(1, 6)),
+        ("3/12", F(1, 4)),  # reduced
+        (" 3/4 ", F(3, 4)),  # surrounding blanks are ignored
+        ("-1/2", F(-1, 2)),
+        ("1/-2", F(-1, 2)),
+        ("7", F(7)),
+        ("0.125", F(1, 8)),  # 125/1000
+        ("-0.125", F(-1, 8)),
+        ("0.1", F(1, 10)),  # the decimal 0.1, not the binary float near it
+        ("1e-3", F(1, 1000)),
+        ("2.50", F(5, 2)),
+    ],
+)
+def test_exact_strings(text, expected):
+    assert same(exact(text), expected)
+
+
+@pytest.mark.parametrize(
+    "text", ["", "abc", "1/2/3", "1/0", "nan", "inf", "-Infinity", "1/x", "0x10"]
+)
+def test_exact_bad_strings(text):
+    with pytest.raises(InexactError):
+        exact(text)
+
+
+def test_exact_division_by_zero_message():
+    with pytest.raises(InexactError, match="zero"):
+        exact("1/0")
+
+
+# -- exact(): refused inputs --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("x", [0.1, 0.5, 1.0, -2.0, 0.0])
+def test_floats_refused_without_allow_float(x):
+    # even floats that convert exactly (0.5) are refused unless the caller opts in
+    with pytest.raises(InexactError) as info:
+        exact(x)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, TypeError)
+    assert isinstance(info.value, ExactProbError)
+
+
+def test_float_message_suggests_a_fraction():
+    with pytest.raises(InexactError, match="'1/10'"):
+        exact(0.1)
+
+
+def test_allow_float_uses_the_exact_binary_value():
+    assert same(exact(0.5, allow_float=True), F(1, 2))
+    assert same(exact(-0.75, allow_float=True), F(-3, 4))
+    # 0.1 is stored as the nearest double: 3602879701896397 / 2**55
+    assert same(exact(0.1, allow_float=True), F(3602879701896397, 2**55))
+    assert F(3602879701896397, 2**55) != F(1, 10)
+
+
+@pytest.mark.parametrize("x", [math.nan, math.inf, -math.inf])
+def test_allow_float_refuses_non_finite(x):
+    with pytest.raises(InexactError):
+        exact(x, allow_float=True)
+
+
+@pytest.mark.parametrize("x", [math.nan, math.inf, -math.inf])
+def test_non_finite_floats_refused_with_inexact_error(x):
+    with pytest.raises(InexactError):
+        exact(x)
+
+
+@pytest.mark.parametrize("x", [True, False])
+def test_bools_refused(x):
+    with pytest.raises(InexactError, match="boolean"):
+        exact(x)
+
+
+@pytest.mark.parametrize("x", [None, [1], 1j, object(), b"1/2"])
+def test_other_types_refused(x):
+    with pytest.raises(InexactError):
+        exact(x)
+
+
+def test_sympy_float_refused():
+    with pytest.raises(InexactError):
+        exact(sympy.Float("0.5"))
+
+
+@pytest.mark.parametrize("x", [sympy.nan, sympy.oo, sympy.zoo, sympy.I])
+def test_sympy_non_real_refused(x):
+    with pytest.raises(InexactError):
+        exact(x)
+
+
+# -- symbolic values -----------------------------------------------------------------------
+
+
+def test_sympy_expressions_stay_symbolic():
+    p = sympy.Symbol("p")
+    e = exact(1 - p)
+    assert is_symbolic(e) and sympy.expand(e - (1 - p)) == 0
+    assert exact(sympy.sqrt(2)) == sympy.sqrt(2)
+
+
+def test_is_symbolic():
+    p = sympy.Symbol("p")
+    assert is_symbolic(p) and is_symbolic(sympy.Rational(1, 2))
+    assert not is_symbolic(F(1, 2)) and not is_symbolic(mpq(1, 2)) and not is_symbolic(3)
+
+
+# -- conversions out -------------------------------------------------------------------------
+
+
+def test_to_fraction_and_public():
+    assert to_fraction(mpq(2, 6)) == F(1, 3) and type(to_fraction(mpq(2, 6))) is F
+    assert type(to_public(mpq(3, 4))) is F and to_public(mpq(3, 4)) == F(3, 4)
+    assert type(to_public(5)) is F and to_public(5) == 5
+    p = sympy.Symbol("p")
+    assert to_public(p) is p
+
+
+def test_to_sympy():
+    r = to_sympy(F(1, 3))
+    assert isinstance(r, sympy.Rational) and r == sympy.Rational(1, 3)
+    assert to_sympy(mpq(-5, 10)) == sympy.Rational(-1, 2)
+    assert to_sympy("0.25") == sympy.Rational(1, 4)
+    p = sympy.Symbol("p")
+    assert to_sympy(p) is p
+
+
+# -- decimal_string --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "x, digits, expected",
+    [
+        (F(1, 3), 5, "0.33333"),
+        (F(2, 3), 4, "0.6667"),  # 0.66666... rounds up
+        (F(1, 8), 2, "0.12"),  # 12.5 -> 12 (half to even)
+        (F(3, 8), 2, "0.38"),  # 37.5 -> 38 (half to even)
+        (F(5, 8), 2, "0.62"),  # 62.5 -> 62
+        (F(7, 8), 2, "0.88"),  # 87.5 -> 88
+        (F(-1, 8), 2, "-0.12"),  # -12.5 -> -12
+        (F(-3, 8), 2, "-0.38"),  # -37.5 -> -38
+        (F(-15, 1000), 2, "-0.02"),  # -1.5 -> -2
+        (F(-25, 1000), 2, "-0.02"),  # -2.5 -> -2
+        (F(-1, 1000), 2, "0.00"),  # rounds to zero: no "-0.00"
+        (F(5, 2), 0, "2"),  # 2.5 -> 2
+        (F(7, 2), 0, "4"),  # 3.5 -> 4
+        (F(-7, 2), 0, "-4"),
+        (F(3), 3, "3.000"),
+        (F(-1, 3), 3, "-0.333"),
+        (F(1, 10**6), 5, "0.00000"),  # 0.1 at scale 10**5 rounds to 0
+        (F(10**20 + 1, 3), 2, "33333333333333333333.67"),  # 33333333333333333333.666...
+        (F(7776, 10961), 5, "0.70942"),
+    ],
+)
+def test_decimal_string(x, digits, expected):
+    assert decimal_string(x, digits) == expected
+
+
+def test_decimal_string_default_digits_and_inputs():
+    assert decimal_string(F(1, 3)) == "0." + "3" * 12
+    assert decimal_string("1/6", 3) == "0.167"
+    assert decimal_string(mpq(1, 4), 1) == "0.2"  # 2.5 -> 2
+    assert decimal_string(2, 2) == "2.00"
+
+
+def test_decimal_string_symbolic():
+    assert decimal_string(sympy.sqrt(2), 5) == "1.41421"
+    assert decimal_string(sympy.pi, 10) == "3.1415926536"
+    assert decimal_string(sympy.Rational(1, 8), 2) == "0.12"  # exactly half: to even
+    with pytest.raises(InexactError):
+        decimal_string(sympy.I, 3)
+
+
+def _decimal_oracle(q: F, digits: int) -> str:
+    """Independent: Python's decimal module, ROUND_HALF_EVEN, enough precision."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = 200
+        d = decimal.Decimal(q.numerator) / decimal.Decimal(q.denominator)
+        rounded = d.quantize(decimal.Decimal(1).scaleb(-digits), rounding=decimal.ROUND_HALF_EVEN)
+        text = format(rounded, "f")  # plain notation (str() may give '0E-7')
+    if text.startswith("-") and set(text[1:]) <= {"0", "."}:
+        text = text[1:]  # the engine writes 0.00, not -0.00
+    return text
+
+
+@given(
+    st.fractions(max_denominator=10**6).filter(lambda q: abs(q) < 10**30),
+    st.integers(min_value=0, max_value=12),
+)
+@example(F(0), 7)
+def test_decimal_string_matches_decimal_module(q, digits):
+    assert decimal_string(q, digits) == _decimal_oracle(q, digits)
+
+
+@given(st.integers(-(10**6), 10**6), st.integers(0, 6))
+def test_decimal_string_exact_halves(k, digits):
+    # k + 1/2 units of the last place: an exact tie, rounded to the even neighbour
+    q = F(2 * k + 1, 2 * 10**digits)
+    assert decimal_string(q, digits) == _decimal_oracle(q, digits)
+
+
+# -- fraction_string -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "x, expected",
+    [
+        (F(7776, 10961), "7776/10961"),
+        (mpq(2), "2"),
+        (F(-1, 3), "-1/3"),
+        ("0.25", "1/4"),
+        (6, "6"),
+        (F(4, 6), "2/3"),
+    ],
+)
+def test_fraction_string(x, expected):
+    assert fraction_string(x) == expected
+
+
+def test_fraction_string_symbolic():
+    p = sympy.Symbol("p")
+    assert fraction_string(p / 2) == "p/2"
+
+
+@given(st.fractions())
+def test_fraction_string_round_trips(q):
+    assert F(fraction_string(q)) == q
+    assert same(exact(fraction_string(q)), q)

@@ -1,0 +1,149 @@
+"""exactprob.simulate: seeded Monte-Carlo play and the z-score agreement check.
+
+Exact values come from closed forms derived in the comments (not from the solver), so a
+disagreement points at the simulator or at the check. All runs are seeded, hence
+deterministic; z = 5 makes a false alarm practically impossible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction as F
+
+import pytest
+from models import DoOver, GamblersRuin, Pig, RedAndBlack, TwoDice
+
+from exactprob import ExactProbError, InexactError, ModelError, agrees_with, simulate, solve
+from exactprob.simulate import Simulation
+
+
+def ruin(i, p, n):
+    # h(i) = (r^i - 1)/(r^n - 1), r = q/p (gambler's ruin, derived in test_solve.py)
+    r = (1 - p) / p
+    return (r**i - 1) / (r**n - 1)
+
+
+def test_two_dice_mean_and_distribution():
+    sim = simulate(TwoDice(), n=4000, seed=1)
+    assert sim.n == 4000 and sum(sim.outcomes.values()) == 4000
+    assert sim.steps == 2 * 4000  # every play takes exactly two rolls
+    assert set(sim.outcomes) <= set(range(-5, 6))
+    assert sim.agrees_with(0)  # E[2d6 - 7] = 0, sample std about sqrt(35/6)
+    # P(total = 7) = 6/36
+    assert agrees_with(F(1, 6), sim.outcomes[0], sim.n)
+    assert not sim.agrees_with(1)
+
+
+def test_gamblers_ruin_agrees():
+    p, n = F(2, 5), 5
+    sim = simulate(GamblersRuin(p, n, 2), n=5000, seed=7)
+    exact = ruin(2, p, n)
+    assert exact == F(40, 211)
+    assert agrees_with(exact, sim.outcomes[1], sim.n)
+    assert sim.agrees_with(exact)
+    assert not agrees_with(F(1, 2), sim.outcomes[1], sim.n)  # clearly wrong
+
+
+def test_do_over_agrees_and_counts_steps():
+    # win 1/6, lose 1/3, else repeat: P(win) = (1/6)/(1/2) = 1/3; steps ~ geometric, mean 2
+    sim = simulate(DoOver(F(1, 6), F(1, 3)), n=6000, seed=3)
+    assert agrees_with(F(1, 3), sim.outcomes[1], sim.n)
+    mean_steps = sim.steps / sim.n
+    # geometric(1/2): variance (1 - 1/2)/(1/4) = 2, so the standard error is sqrt(2/6000)
+    assert abs(mean_steps - 2) <= 5 * math.sqrt(2 / 6000)
+
+
+@pytest.mark.parametrize("policy_kind", ["solution", "mapping", "callable"])
+def test_red_and_black_with_a_policy(policy_kind):
+    # bold play, goal 5, from 2, p = 2/5: value 160/589 (derived in test_solve.py)
+    model = RedAndBlack(5, F(2, 5), start=2)
+    bold = {1: 1, 2: 2, 3: 2, 4: 1}
+    policy = {"solution": solve(model), "mapping": bold, "callable": bold.__getitem__}[policy_kind]
+    sim = simulate(model, policy, n=5000, seed=11)
+    assert agrees_with(F(160, 589), sim.outcomes[1], sim.n)
+    assert not agrees_with(ruin(2, F(2, 5), 5), sim.outcomes[1], sim.n)  # timid play's 40/211
+
+
+def test_pig_two_players_agree():
+    # Pig to 3, everybody rolls: 36/43 (hand derivation in test_solve.py)
+    sim = simulate(Pig(3), lambda s: "roll", n=4000, seed=5)
+    assert agrees_with(F(36, 43), sim.outcomes[1], sim.n)
+
+
+def test_seeded_runs_are_deterministic():
+    a = simulate(GamblersRuin(F(1, 3), 6, 3), n=500, seed=42)
+    b = simulate(GamblersRuin(F(1, 3), 6, 3), n=500, seed=42)
+    assert a == b
+    c = simulate(GamblersRuin(F(1, 3), 6, 3), n=500, seed=43)
+    assert (c.outcomes, c.steps) != (a.outcomes, a.steps)
+
+
+def test_simulation_statistics():
+    sim = Simulation(n=4, outcomes=Counter({0: 1, 1: 3}), steps=10)
+    assert sim.mean == 0.75
+    assert math.isclose(sim.std, math.sqrt(0.75 * 0.25))  # population std of 0,1,1,1
+    # constant samples: zero spread demands (numerical) equality
+    const = Simulation(n=10, outcomes=Counter({F(1, 2): 10}), steps=10)
+    assert const.agrees_with("1/2") and not const.agrees_with("1/3")
+    with pytest.raises(InexactError):
+        const.agrees_with(0.5)
+
+
+def test_agrees_with_z_bound():
+    # p = 1/2, n = 10000: standard error 0.005, so 5 sigma = 0.025, i.e. 250 hits
+    assert agrees_with(F(1, 2), 5240, 10000)
+    assert agrees_with(F(1, 2), 4760, 10000)
+    assert not agrees_with(F(1, 2), 5260, 10000)
+    assert not agrees_with(F(1, 2), 4740, 10000)
+    assert agrees_with(F(1, 2), 5260, 10000, z=6)  # 5.2 sigma
+    assert not agrees_with(F(1, 2), 5100, 10000, z=1)  # 2 sigma
+
+
+def test_agrees_with_certain_events():
+    assert agrees_with(0, 0, 100) and not agrees_with(0, 1, 100)
+    assert agrees_with(1, 100, 100) and not agrees_with(1, 99, 100)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (F(1, 2), 5, 0),  # n < 1
+        (F(1, 2), 11, 10),  # hits > n
+        (F(1, 2), -1, 10),  # hits < 0
+        (F(3, 2), 1, 10),  # not a probability
+        (F(-1, 2), 1, 10),
+    ],
+)
+def test_agrees_with_errors(args):
+    with pytest.raises(ExactProbError):
+        agrees_with(*args)
+
+
+def test_agrees_with_refuses_floats():
+    with pytest.raises(InexactError):
+        agrees_with(0.5, 5, 10)
+
+
+@pytest.mark.parametrize("n", [0, -3])
+def test_simulate_bad_n(n):
+    with pytest.raises(ExactProbError):
+        simulate(TwoDice(), n=n, seed=1)
+
+
+def test_simulate_needs_a_policy_for_choices():
+    with pytest.raises(ModelError, match="policy"):
+        simulate(RedAndBlack(6, F(1, 2)), n=10, seed=1)
+    with pytest.raises(ModelError):
+        simulate(RedAndBlack(6, F(1, 2)), policy=3, n=10, seed=1)
+
+
+def test_simulate_max_steps():
+    # from 2, reaching 0 or 4 takes at least 2 steps
+    with pytest.raises(ExactProbError, match="did not end"):
+        simulate(GamblersRuin(F(1, 2), 4, 2), n=5, seed=1, max_steps=1)
+
+
+def test_simulate_requires_a_seed():
+    with pytest.raises(TypeError):
+        simulate(TwoDice(), n=10)  # randomness only through an explicit seed
