@@ -89,12 +89,15 @@ class Solution:
         return self.field.public(self._values[self._state(state)])
 
     def policy(self, state: Any = None) -> Any:
-        """The chosen action in ``state``: the first optimal one in the model's order
-        (``None`` for a terminal state)."""
+        """The chosen action in ``state`` (``None`` for a terminal state): the first
+        optimal one in the model's order, except inside a cycle, where it is policy
+        iteration's final choice, so that the whole policy map terminates."""
         return self._choice.get(self._state(state))
 
     def ties(self, state: Any = None) -> tuple[Any, ...]:
-        """Every action whose value equals the optimum exactly, in the model's order."""
+        """Every action whose value :math:`Q(s, a)` equals the optimum exactly, in the
+        model's order. Inside a cycle, tied actions are optimal one at a time, not in
+        every combination: two tied "wait for the other" actions may never terminate."""
         return self._ties.get(self._state(state), ())
 
     def policy_map(self) -> dict[Hashable, Any]:
@@ -311,7 +314,7 @@ def _solve_cyclic(
             f"state {s!r} offers several actions but its values are symbolic; "
             "symbolic probabilities need one action per state"
         )
-    policy = {s: nodes[s]["actions"][0] for s in component}
+    policy = _terminating_start(G, component)
     players = {nodes[s]["player"] for s in deciders}
     if players == {0, 1}:
         inner = {s for s in deciders if nodes[s]["player"] == 1}
@@ -326,7 +329,45 @@ def _solve_cyclic(
     for s in component:
         q = {a: _q_value(G, s, a, merged) for a in nodes[s]["actions"]}
         _pick(field, s, nodes[s], q, values, choice, ties)
+        # Inside a cycle, greedy choices among tied actions can cycle forever (two states
+        # each "waiting" for the other); the policy iteration's own choice terminates.
+        choice[s] = policy[s]
         values[s] = local[s]
+
+
+def _terminating_start(G: nx.DiGraph, component: list[Hashable]) -> dict[Hashable, Any]:
+    """A policy under which every state of the component leaves it with probability one.
+
+    Backward search (an attractor): first the states with an action that can leave the
+    component, then states with an action that can reach an already chosen state; each
+    takes the first such action in the model's order. Along the chosen actions every
+    state has a positive-probability path out, so the policy terminates, and policy
+    iteration may start from it.
+    """
+    inside = set(component)
+    nodes, adj = G.nodes, G._adj
+
+    def progresses(s: Hashable, a: Any) -> bool:
+        return any(
+            a in edge["probs"] and (t not in inside or t in policy) for t, edge in adj[s].items()
+        )
+
+    policy: dict[Hashable, Any] = {}
+    while len(policy) < len(component):
+        added = {}
+        for s in component:
+            if s not in policy:
+                first = next((a for a in nodes[s]["actions"] if progresses(s, a)), None)
+                if first is not None:
+                    added[s] = first
+        if not added:
+            stuck = [s for s in component if s not in policy][:3]
+            raise NonTerminationError(
+                f"states such as {', '.join(map(repr, stuck))} cannot leave their cycle under "
+                "any policy, so they never reach a terminal state"
+            )
+        policy.update(added)
+    return policy
 
 
 def _best_response(
