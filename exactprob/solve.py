@@ -435,20 +435,37 @@ def _component_values(
     reward: Exact = _ZERO,
 ) -> dict[Hashable, Exact]:
     """Solve ``(I - P_SS) x = r + P_SO v_O`` for the component under ``policy``."""
+    solved = _solve_component(G, field, component, policy, lambda t: {0: values[t]}, {0: reward})
+    return {s: vector.get(0, _ZERO) for s, vector in solved.items()}
+
+
+def _solve_component(
+    G: nx.DiGraph,
+    field: Field,
+    component: list[Hashable],
+    policy: Mapping[Hashable, Any],
+    exit_vector: Callable[[Hashable], Mapping[Hashable, Exact]],
+    reward: Mapping[Hashable, Exact],
+) -> dict[Hashable, dict[Hashable, Exact]]:
+    """Solve ``(I - P_SS) X = R + P_SO X_O`` with vector values (one column per key of
+    the exits' vectors): scalar values, or distributions over terminal states."""
     index = {s: i for i, s in enumerate(component)}
     rows: list[dict[int, Exact]] = []
-    rhs: list[list[Exact]] = []
+    exits: list[dict[Hashable, Exact]] = []
     for s in component:
         row: dict[int, Exact] = {index[s]: _ONE}
-        b = reward
+        out = dict(reward)
         for t, p in _edges(G, s, policy[s]):
             j = index.get(t)
             if j is None:
-                b = b + p * values[t]
+                for k, v in exit_vector(t).items():
+                    out[k] = out.get(k, _ZERO) + p * v
             else:
                 row[j] = row.get(j, _ZERO) - p
         rows.append(row)
-        rhs.append([b])
+        exits.append(out)
+    columns = list(dict.fromkeys(k for out in exits for k in out)) or [0]
+    rhs = [[out.get(k, _ZERO) for k in columns] for out in exits]
     try:
         x = solve_linear(field, rows, rhs)
     except NonTerminationError:
@@ -458,7 +475,7 @@ def _component_values(
             "can cycle forever without reaching a terminal state; every policy must terminate "
             "with probability 1"
         ) from None
-    return {s: x[i][0] for s, i in index.items()}
+    return {s: dict(zip(columns, x[i])) for s, i in index.items()}
 
 
 def _evaluate_scalar(
@@ -500,36 +517,9 @@ def _absorption(
                     acc[k] = acc.get(k, _ZERO) + p * v
             dists[s] = acc
             continue
-        dists.update(_component_absorption(G, field, component, policy, dists))
+        solved = _solve_component(G, field, component, policy, dists.__getitem__, {})
+        dists.update({u: {k: v for k, v in d.items() if v != 0} for u, d in solved.items()})
     return dists
-
-
-def _component_absorption(
-    G: nx.DiGraph,
-    field: Field,
-    component: list[Hashable],
-    policy: Mapping[Hashable, Any],
-    dists: Mapping[Hashable, dict[Hashable, Exact]],
-) -> dict[Hashable, dict[Hashable, Exact]]:
-    index = {s: i for i, s in enumerate(component)}
-    exits: dict[Hashable, dict[Hashable, Exact]] = {}
-    rows: list[dict[int, Exact]] = []
-    for s in component:
-        row: dict[int, Exact] = {index[s]: _ONE}
-        out: dict[Hashable, Exact] = {}
-        for t, p in _edges(G, s, policy[s]):
-            j = index.get(t)
-            if j is None:
-                for k, v in dists[t].items():
-                    out[k] = out.get(k, _ZERO) + p * v
-            else:
-                row[j] = row.get(j, _ZERO) - p
-        rows.append(row)
-        exits[s] = out
-    columns = sorted({k for out in exits.values() for k in out}, key=repr)
-    rhs = [[exits[s].get(k, _ZERO) for k in columns] for s in component]
-    x = solve_linear(field, rows, rhs)
-    return {s: {k: v for k, v in zip(columns, x[i]) if v != 0} for s, i in index.items()}
 
 
 def _reachable(G: nx.DiGraph, policy: Mapping[Hashable, Any], start: Hashable) -> set[Hashable]:
