@@ -97,14 +97,20 @@ class Dist(Mapping[T, Any], Generic[T]):
     @classmethod
     def _trusted(cls, weights: dict[T, Exact]) -> Dist[T]:
         """Build from weights already known to be exact and to sum to one."""
-        self = object.__new__(cls)
         symbolic = {type(q) for q in weights.values()} != {_MPQ}
         if symbolic:  # sympy rationals go back to mpq; symbolic only if something is left
             weights = {k: exact(q) for k, q in weights.items()}
             symbolic = {type(q) for q in weights.values()} != {_MPQ}
         if symbolic:
             weights = {k: to_sympy(q) for k, q in weights.items()}
-        self._p = {k: q for k, q in weights.items() if q != 0}
+        return cls._clean({k: q for k, q in weights.items() if q != 0}, symbolic)
+
+    @classmethod
+    def _clean(cls, weights: dict[T, Exact], symbolic: bool) -> Dist[T]:
+        """Wrap weights that are exact, positive, of one kind and sum to one (no checks:
+        the fast path for sums of positive rationals, as in :meth:`map`)."""
+        self = object.__new__(cls)
+        self._p = weights
         self._symbolic = symbolic
         self._hash = None
         self._order = None
@@ -191,7 +197,9 @@ class Dist(Mapping[T, Any], Generic[T]):
         for x, q in self._p.items():
             y = f(x)
             out[y] = out[y] + q if y in out else q
-        return Dist._trusted(out)
+        if self._symbolic:  # symbolic sums may cancel to zero or to plain rationals
+            return Dist._trusted(out)
+        return Dist._clean(out, False)
 
     def bind(self, f: Callable[[T], Dist[U]]) -> Dist[U]:
         """Chain a random step: ``f(x)`` is a ``Dist`` for each outcome ``x``; the

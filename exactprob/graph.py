@@ -22,8 +22,10 @@ The graph is a :class:`networkx.DiGraph`:
 
 from __future__ import annotations
 
+import gc
 from collections import deque
 from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import networkx as nx
@@ -47,6 +49,28 @@ def explore(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool 
     """
     if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
         raise StateLimitError(f"max_states must be a whole number >= 1, got {max_states!r}")
+    with paused_garbage_collection():
+        return _explore(model, max_states, progress)
+
+
+@contextmanager
+def paused_garbage_collection() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the duration of the block.
+
+    Exploring and solving allocate millions of small objects that all stay alive until
+    the end; the collector would scan them again and again (about 45% of the time of
+    exploring 100k states) and could free none of them.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _explore(model: Any, max_states: int, progress: bool) -> nx.DiGraph:
     player = player_function(model)
     G = nx.DiGraph(initial=model.initial, symbolic=False)
     G.add_node(model.initial)

@@ -40,7 +40,13 @@ import networkx as nx
 
 from .dist import Dist
 from .errors import ModelError, NonTerminationError
-from .graph import DEFAULT_MAX_STATES, components_in_solve_order, explore, progress_bar
+from .graph import (
+    DEFAULT_MAX_STATES,
+    components_in_solve_order,
+    explore,
+    paused_garbage_collection,
+    progress_bar,
+)
 from .linear import Field, field_for, solve_linear
 from .numbers import Exact, mpq
 
@@ -188,6 +194,11 @@ class _FixedPolicy:
 def solve_graph(G: nx.DiGraph, *, progress: bool = False) -> Solution:
     """Solve an explored graph (see :func:`~exactprob.graph.explore`) exactly;
     ``progress`` shows a bar on stderr."""
+    with paused_garbage_collection():
+        return _solve_graph(G, progress)
+
+
+def _solve_graph(G: nx.DiGraph, progress: bool) -> Solution:
     field = _field_of(G)
     original, G = G, (_in_field(G, field) if field.symbolic else G)
     values: dict[Hashable, Exact] = {}
@@ -325,14 +336,17 @@ def _solve_cyclic(
                 break
     else:
         local = _best_response(G, field, component, policy, deciders, values)
-    merged = {**values, **local}
+    merged = _Chain(local, values)
     for s in component:
-        q = {a: _q_value(G, s, a, merged) for a in nodes[s]["actions"]}
-        _pick(field, s, nodes[s], q, values, choice, ties)
+        if s in deciders:
+            q = {a: _q_value(G, s, a, merged) for a in nodes[s]["actions"]}
+            _pick(field, s, nodes[s], q, values, choice, ties)
+        else:
+            ties[s] = nodes[s]["actions"]
         # Inside a cycle, greedy choices among tied actions can cycle forever (two states
         # each "waiting" for the other); the policy iteration's own choice terminates.
         choice[s] = policy[s]
-        values[s] = local[s]
+    values.update(local)
 
 
 def _terminating_start(G: nx.DiGraph, component: list[Hashable]) -> dict[Hashable, Any]:

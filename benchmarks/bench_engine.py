@@ -1,0 +1,631 @@
+#!/usr/bin/env python
+"""Benchmark exactprob against its peers, measured in one run on one machine.
+
+Usage::
+
+    pip install -e .[bench]          # icepool and stormpy, the peers
+    python benchmarks/bench_engine.py [--quick] [--out FILE] [--repeat K]
+
+Two comparisons, each checked for exact agreement (``fractions.Fraction`` equality):
+
+1. Dice distributions against icepool: ``exactprob.Dist`` convolutions versus
+   ``icepool.Die`` arithmetic. Every timed call builds its dice from scratch (see
+   :func:`icepool_fresh_die` for icepool's caches); the reported time is the best of
+   ``K`` repeats, each repeat the mean of a calibrated number of calls.
+2. Markov decision processes and chains against Storm's exact engine (stormpy): the
+   graph explored by ``exactprob.explore`` is exported to DRN (``exactprob.storm``),
+   built by Storm with rational numbers and checked with Storm's exact environment.
+   Storm has no exact solver for two-player stochastic games, so the Pig cases fix
+   player 1's strategy (hold at 20) and two-player Pig is timed for exactprob only.
+
+``--quick`` uses small sizes (under 10 seconds in all) for a smoke test; the full run
+takes a few minutes. ``--out FILE`` also writes the report (plain-text markdown) to FILE.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.metadata
+import os
+import platform
+import subprocess
+import sys
+import time
+import timeit
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+try:  # the package imports from the repository root (no install needed)
+    import exactprob
+except ImportError:  # pragma: no cover - run from a checkout without an install
+    sys.path.insert(0, str(REPO))
+    import exactprob
+
+from exactprob import Dist, dice, die
+
+BENCH_HINT = "pip install -e .[bench]"
+
+try:
+    import icepool
+except ImportError:  # pragma: no cover - depends on the environment
+    icepool = None
+
+try:
+    import stormpy  # noqa: F401  (exactprob.storm imports it lazily; this only probes)
+
+    from exactprob.storm import storm_timed_value
+
+    HAVE_STORM = True
+except ImportError:  # pragma: no cover - depends on the environment
+    HAVE_STORM = False
+
+
+# ---------------------------------------------------------------------------------------
+# Models
+# ---------------------------------------------------------------------------------------
+class DiceRace:
+    """An acyclic MDP: race to square ``target`` within ``turns`` turns.
+
+    State ``(turn, position)``. Each turn the player rolls either one d6 or 2d3 and
+    moves that many squares. Landing on ``target .. target + slack`` wins (value 1);
+    overshooting further, or running out of turns, loses (value 0). Every move goes
+    forward, so the state graph has no cycle.
+    """
+
+    def __init__(self, target: int, turns: int, slack: int = 2) -> None:
+        self.target, self.turns, self.slack = target, turns, slack
+        self.initial = (0, 0)
+        self.moves = {"d6": die(6), "2d3": dice(2, 3)}
+
+    def outcome(self, s: tuple[int, int]) -> int | None:
+        t, pos = s
+        if pos >= self.target:
+            return 1 if pos <= self.target + self.slack else 0
+        if t == self.turns:
+            return 0
+        return None
+
+    def actions(self, s: tuple[int, int]) -> tuple[str, ...]:
+        return ("d6", "2d3")
+
+    def transition(self, s: tuple[int, int], a: str) -> Dist[tuple[int, int]]:
+        t, pos = s
+        return self.moves[a].map(lambda r: (t + 1, pos + r))
+
+
+_D6 = die(6)
+
+
+class Pig:
+    """Two-player Pig to ``goal`` with a d6.
+
+    State ``(mover, score0, score1, turn_total)``; a finished game is ``(2, winner, 0, 0)``
+    and is worth 1 when player 0 won, else 0. The mover rolls (a 1 loses the turn total
+    and passes the turn; reaching ``goal`` wins at once) or holds (banks the turn total
+    and passes; only with a positive turn total). ``hold[m]`` is ``None`` when player
+    ``m`` chooses freely, else the turn total at which ``m`` always holds.
+    Rolling a 1 returns to a state with the same scores, so the graph has cycles.
+    """
+
+    def __init__(self, goal: int, hold0: int | None, hold1: int | None) -> None:
+        self.goal = goal
+        self.hold = (hold0, hold1)
+        self.initial = (0, 0, 0, 0)
+
+    def outcome(self, s: tuple[int, int, int, int]) -> int | None:
+        if s[0] == 2:
+            return 1 if s[1] == 0 else 0
+        return None
+
+    def player(self, s: tuple[int, int, int, int]) -> int:
+        return s[0]
+
+    def actions(self, s: tuple[int, int, int, int]) -> tuple[str, ...]:
+        m, _, _, k = s
+        if k == 0:
+            return ("roll",)
+        h = self.hold[m]
+        if h is None:
+            return ("roll", "hold")
+        return ("hold",) if k >= h else ("roll",)
+
+    def transition(self, s: tuple[int, int, int, int], action: str) -> Dist[Any]:
+        m, a, b, k = s
+        if action == "hold":
+            return Dist({(1, a + k, b, 0) if m == 0 else (0, a, b + k, 0): 1})
+        mine = a if m == 0 else b
+        goal = self.goal
+
+        def roll(r: int) -> tuple[int, int, int, int]:
+            if r == 1:
+                return (1 - m, a, b, 0)
+            if mine + k + r >= goal:
+                return (2, m, 0, 0)
+            return (m, a, b, k + r)
+
+        return _D6.map(roll)
+
+
+# ---------------------------------------------------------------------------------------
+# Machine description
+# ---------------------------------------------------------------------------------------
+DEPENDENCIES = ["sympy", "mpmath", "networkx", "gmpy2", "python-flint", "numpy", "tqdm"]
+PEERS = ["icepool", "stormpy"]
+
+
+def _version(dist_name: str) -> str:
+    try:
+        return importlib.metadata.version(dist_name)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def _git_revision() -> str:
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(REPO), "status", "--porcelain", "--", "exactprob"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        return head + (" (exactprob/ has uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def machine_description() -> list[str]:
+    """Lines describing the machine and the software measured."""
+    lines = [
+        (
+            f"CPU: {_cpu_model()}, {os.cpu_count()} logical cores "
+            f"({platform.machine()}, {platform.system()} {platform.release()})"
+        ),
+        f"Python {platform.python_version()} ({platform.python_implementation()})",
+        f"exactprob {exactprob.__version__}, git {_git_revision()}",
+        "dependencies: " + ", ".join(f"{d} {_version(d)}" for d in DEPENDENCIES),
+        "peers: " + ", ".join(f"{p} {_version(p)}" for p in PEERS),
+    ]
+    extra = []
+    try:
+        import gmpy2
+
+        extra.append(gmpy2.mp_version())
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        import flint
+
+        extra.append(f"FLINT {flint.__FLINT_VERSION__}")
+    except (ImportError, AttributeError):  # pragma: no cover
+        pass
+    if HAVE_STORM:
+        import stormpy.info
+
+        numbers = "CLN" if stormpy.info.storm_exact_use_cln() else "GMP"
+        extra.append(f"Storm {stormpy.info.storm_version()} (exact numbers: {numbers})")
+    if extra:
+        lines.append("libraries: " + ", ".join(extra))
+    return lines
+
+
+# ---------------------------------------------------------------------------------------
+# Timing helpers
+# ---------------------------------------------------------------------------------------
+def best_time(fn: Callable[[], Any], repeat: int, min_time: float) -> float:
+    """Best of ``repeat`` runs of ``fn`` (seconds per call).
+
+    Each run calls ``fn`` a calibrated ``number`` of times (so that one run lasts at
+    least ``min_time``) with the garbage collector off, as :mod:`timeit` does.
+    """
+    timer = timeit.Timer(fn)
+    number = 1
+    while True:
+        t = timer.timeit(number)
+        if t >= min_time or number >= 1 << 20:
+            break
+        number = max(number * 2, int(number * min_time / max(t, 1e-9) * 1.1))
+    runs = timer.repeat(repeat=repeat, number=number)
+    return min(runs) / number
+
+
+def fmt_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "n/a"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def fmt_ratio(a: float | None, b: float | None) -> str:
+    if a is None or b is None or b == 0:
+        return "n/a"
+    return f"{a / b:.2f}x"
+
+
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """A markdown table with padded columns."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+
+    return [line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [
+        line(r) for r in rows
+    ]
+
+
+# ---------------------------------------------------------------------------------------
+# 1. Dice: exactprob vs icepool
+# ---------------------------------------------------------------------------------------
+def icepool_fresh_die(sides: int) -> Any:
+    """A new ``icepool.Die`` for 1..sides, sharing no cache with earlier calls.
+
+    icepool caches in two places that would turn repeats into dictionary lookups:
+    ``icepool.d(sides)`` (and so ``icepool.d6``) is ``functools.cache``-d, and each
+    ``Die`` memoises ``n @ die`` in its ``_sum_cache``. A fresh ``Die`` has an empty
+    ``_sum_cache``, and ``icepool.d`` is never called.
+    """
+    return icepool.Die(range(1, sides + 1))
+
+
+@dataclass
+class DiceCase:
+    name: str
+    ours: Callable[[], Dist[int]]
+    theirs: Callable[[], Any]
+
+
+def dice_cases(quick: bool) -> list[DiceCase]:
+    def diff() -> Dist[int]:
+        d6 = die(6)
+        return (4 @ d6) - (2 @ d6)
+
+    def diff_ip() -> Any:
+        d6 = icepool_fresh_die(6)
+        return (4 @ d6) - (2 @ d6)
+
+    many = 30 if quick else 100
+    return [
+        DiceCase("40d2", lambda: dice(40, 2), lambda: 40 @ icepool_fresh_die(2)),
+        DiceCase("4d6 - 2d6", diff, diff_ip),
+        DiceCase("10d10", lambda: dice(10, 10), lambda: 10 @ icepool_fresh_die(10)),
+        DiceCase("12 + 8d10", lambda: 12 + dice(8, 10), lambda: 12 + 8 @ icepool_fresh_die(10)),
+        DiceCase(f"{many}d6", lambda: dice(many, 6), lambda: many @ icepool_fresh_die(6)),
+    ]
+
+
+def as_fractions_ours(d: Dist[int]) -> dict[int, Fraction]:
+    return {k: Fraction(d[k]) for k in d}
+
+
+def as_fractions_icepool(d: Any) -> dict[int, Fraction]:
+    den = d.denominator()
+    return {k: Fraction(q, den) for k, q in d.items() if q}
+
+
+def run_dice(quick: bool, repeat: int, min_time: float, log: Callable[[str], None]) -> list[str]:
+    out = ["## 1. Dice distributions: exactprob.Dist vs icepool.Die", ""]
+    if icepool is None:
+        out += [
+            (
+                f"icepool is not installed, so only exactprob is timed: run `{BENCH_HINT}` "
+                "to install the benchmark extra (icepool, stormpy)."
+            ),
+            "",
+        ]
+    rows = []
+    for case in dice_cases(quick):
+        log(f"dice: {case.name}")
+        ours = case.ours()
+        t_ours = best_time(case.ours, repeat, min_time)
+        if icepool is not None:
+            theirs = case.theirs()
+            t_theirs = best_time(case.theirs, repeat, min_time)
+            same = as_fractions_ours(ours) == as_fractions_icepool(theirs)
+            verdict = "equal" if same else "DIFFERENT"
+        else:
+            t_theirs, verdict = None, "n/a"
+        rows.append(
+            [
+                case.name,
+                str(len(ours)),
+                fmt_time(t_ours),
+                fmt_time(t_theirs),
+                fmt_ratio(t_ours, t_theirs),
+                verdict,
+            ]
+        )
+    out += table(
+        ["case", "outcomes", "exactprob", "icepool", "exactprob/icepool", "exact check"], rows
+    )
+    out += [
+        "",
+        (
+            f"Time per call, best of {repeat} repeats; each repeat averages a calibrated number "
+            "of calls. Every call builds its dice from scratch (exactprob's die() is uncached; "
+            "for icepool a fresh icepool.Die(range(1, s + 1)) replaces the functools.cache-d "
+            "icepool.d(s), so each Die's n @ die memo `_sum_cache` starts empty). "
+            "exact check: both distributions converted to Fraction and compared with ==."
+        ),
+        "",
+    ]
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# 2. MDPs and DTMCs: exactprob vs Storm (exact)
+# ---------------------------------------------------------------------------------------
+@dataclass
+class MdpCase:
+    name: str
+    kind: str
+    make: Callable[[], Any]
+    storm: bool = True
+    note: str = ""
+
+
+def mdp_cases(quick: bool) -> list[MdpCase]:
+    if quick:
+        race, pig_mdp, pig_dtmc, pig_game = (150, 75), 25, 40, 15
+    else:
+        race, pig_mdp, pig_dtmc, pig_game = (600, 300), 50, 100, 30
+    target, turns = race
+    return [
+        MdpCase(
+            f"(a) dice race to {target} in {turns} turns, d6 or 2d3",
+            "acyclic MDP (max)",
+            lambda: DiceRace(target, turns),
+        ),
+        MdpCase(
+            f"(b) Pig to {pig_mdp}, player 0 optimal vs hold at 20",
+            "cyclic MDP (max)",
+            lambda: Pig(pig_mdp, None, 20),
+        ),
+        MdpCase(
+            f"(c) Pig to {pig_dtmc}, both hold at 20",
+            "cyclic DTMC",
+            lambda: Pig(pig_dtmc, 20, 20),
+        ),
+        MdpCase(
+            f"(d) Pig to {pig_game}, both players optimal",
+            "two-player game",
+            lambda: Pig(pig_game, None, None),
+            storm=False,
+            note="Storm: no exact solver for stochastic games",
+        ),
+    ]
+
+
+@dataclass
+class MdpResult:
+    states: int = 0
+    transitions: int = 0
+    explore: float = float("inf")
+    solve: float = float("inf")
+    value: Fraction | None = None
+    storm: dict[str, float] = field(default_factory=dict)
+    storm_value: Fraction | None = None
+
+    @property
+    def total(self) -> float:
+        return self.explore + self.solve
+
+
+def time_exactprob(case: MdpCase, repeat: int, result: MdpResult) -> Any:
+    """Best-of-``repeat`` explore and solve (phases from the fastest total); returns the
+    graph of the last repeat for the Storm side."""
+    G = None
+    for _ in range(repeat):
+        model = case.make()
+        G = None
+        gc.collect()
+        t0 = time.perf_counter()
+        G = exactprob.explore(model)
+        t1 = time.perf_counter()
+        solution = exactprob.solve_graph(G)
+        t2 = time.perf_counter()
+        if (t2 - t0) < result.total:
+            result.explore, result.solve = t1 - t0, t2 - t1
+        result.value = solution.value()
+        del solution
+    assert G is not None
+    result.states = G.number_of_nodes()
+    result.transitions = sum(len(e["probs"]) for _, _, e in G.edges(data=True))
+    return G
+
+
+def time_storm(G: Any, repeat: int, result: MdpResult) -> None:
+    best: dict[str, float] | None = None
+    for _ in range(repeat):
+        gc.collect()
+        value, t = storm_timed_value(G)
+        if best is None or t["build"] + t["check"] < best["build"] + best["check"]:
+            best = t
+        result.storm_value = value
+    assert best is not None
+    result.storm = best
+
+
+def run_mdps(quick: bool, repeat: int, log: Callable[[str], None]) -> list[str]:
+    out = ["## 2. MDPs and Markov chains: exactprob vs Storm (exact arithmetic)", ""]
+    if not HAVE_STORM:
+        out += [
+            (
+                f"stormpy is not installed, so only exactprob is timed: run `{BENCH_HINT}` "
+                "to install the benchmark extra (icepool, stormpy)."
+            ),
+            "",
+        ]
+    ours_rows, storm_rows, notes = [], [], []
+    for case in mdp_cases(quick):
+        log(f"mdp: {case.name}")
+        res = MdpResult()
+        G = time_exactprob(case, repeat, res)
+        use_storm = HAVE_STORM and case.storm
+        if use_storm:
+            log(f"storm: {case.name}")
+            time_storm(G, repeat, res)
+        del G
+        s = res.storm
+        bc = s["build"] + s["check"] if s else None
+        if use_storm:
+            verdict = "equal" if res.value == res.storm_value else "DIFFERENT"
+        else:
+            verdict = "n/a"
+        label = case.name.split(")")[0] + ")"
+        if case.note:
+            notes.append(f"{label}: {case.note}.")
+        assert res.value is not None
+        ours_rows.append(
+            [
+                case.name,
+                case.kind,
+                f"{res.states:,}",
+                f"{res.transitions:,}",
+                fmt_time(res.explore),
+                fmt_time(res.solve),
+                fmt_time(res.total),
+                f"{float(res.value):.6f} ({len(str(res.value))} chars)",
+            ]
+        )
+        storm_rows.append(
+            [
+                label,
+                fmt_time(s.get("export")),
+                fmt_time(s.get("build")),
+                fmt_time(s.get("check")),
+                fmt_time(bc),
+                fmt_ratio(res.solve, s.get("check")),
+                fmt_ratio(res.total, bc),
+                verdict,
+            ]
+        )
+    out += table(
+        [
+            "case",
+            "kind",
+            "states",
+            "transitions",
+            "ep explore",
+            "ep solve",
+            "ep total",
+            "value (length of p/q)",
+        ],
+        ours_rows,
+    )
+    out.append("")
+    out += table(
+        [
+            "case",
+            "DRN export",
+            "Storm build",
+            "Storm check",
+            "Storm build+check",
+            "ep solve / Storm check",
+            "ep total / Storm build+check",
+            "exact check",
+        ],
+        storm_rows,
+    )
+    out += [
+        "",
+        (
+            f"Best of {repeat} run(s) (fastest exactprob total; fastest Storm build+check). "
+            "ep explore: exactprob.explore(model), running the Python model into a networkx "
+            "graph. ep solve: exactprob.solve_graph(graph), exact values and policy. "
+            "DRN export: exactprob.storm.export_drn writing the graph as DRN text "
+            "(Python, reported apart, in no Storm total). Storm build: writing the "
+            "temporary file, parsing the DRN and building the sparse model with rational "
+            'numbers. Storm check: parsing the property R{"value"}max=? [F "sink"] (or the '
+            "DTMC one) and exact model checking (initial state only), returned as Fraction. "
+            "exact check: both initial-state values compared with == as Fraction. "
+            "transitions: (state, action, successor) triples. ep = exactprob."
+        ),
+        "",
+        (
+            "Storm has no exact solver for two-player stochastic games (exactprob.storm: DRN "
+            "has no state owners, and Storm's rPATL checker supports neither reachability "
+            "rewards nor exact numbers), so (b) and (c) fix player 1's strategy to 'hold at 20' "
+            "(one action per state) and (d) is timed for exactprob alone."
+        ),
+    ]
+    for note in notes:
+        out += ["", note]
+    out.append("")
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    parser.add_argument("--out", type=Path, help="also write the report to this file")
+    parser.add_argument(
+        "--repeat", type=int, help="repeats per dice case (default 3 quick, 7 full)"
+    )
+    parser.add_argument(
+        "--mdp-repeat", type=int, help="repeats per MDP case (default 1 quick, 2 full)"
+    )
+    parser.add_argument("--skip-dice", action="store_true")
+    parser.add_argument("--skip-mdp", action="store_true")
+    args = parser.parse_args(argv)
+    repeat = args.repeat or (3 if args.quick else 7)
+    mdp_repeat = args.mdp_repeat or (1 if args.quick else 2)
+    min_time = 0.02 if args.quick else 0.2
+
+    def log(msg: str) -> None:
+        print(f"  ... {msg}", file=sys.stderr, flush=True)
+
+    start = time.perf_counter()
+    report = [
+        (
+            f"# exactprob benchmark ({'quick' if args.quick else 'full'} run, "
+            f"{time.strftime('%Y-%m-%d %H:%M')})"
+        ),
+        "",
+    ]
+    report += ["Machine:", ""] + [f"- {line}" for line in machine_description()] + [""]
+    if icepool is None or not HAVE_STORM:
+        report += [f"Peers missing: `{BENCH_HINT}` installs icepool and stormpy.", ""]
+    if not args.skip_dice:
+        report += run_dice(args.quick, repeat, min_time, log)
+    if not args.skip_mdp:
+        report += run_mdps(args.quick, mdp_repeat, log)
+    report.append(f"Benchmark wall time: {time.perf_counter() - start:.1f} s")
+    text = "\n".join(report) + "\n"
+    print(text, end="")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+    bad = "DIFFERENT" in text
+    if bad:
+        print("ERROR: some exact results differ between exactprob and a peer", file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
