@@ -53,6 +53,14 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
     wins = sum(a + b + c > d for a, b, c in product(range(1, 7), repeat=3) for d in range(1, 21))
     assert Fraction(payload["three_d6_beats_d20"]) == Fraction(wins, 6**3 * 20)
     assert payload["ruin_closed_form_agrees"] is True
+    # gambler's ruin from 3 to 10 at p = 18/37: the textbook formulas, with r = q/p,
+    # P = (r^i - 1)/(r^N - 1) and E[bets] = i/(q - p) - N/(q - p) * (1 - r^i)/(1 - r^N)
+    p, i, n = Fraction(18, 37), 3, 10
+    q = 1 - p
+    r = q / p
+    assert Fraction(payload["ruin_roulette"]) == (r**i - 1) / (r**n - 1)
+    steps = i / (q - p) - n / (q - p) * (1 - r**i) / (1 - r**n)
+    assert Fraction(payload["ruin_roulette_steps"]) == steps
 
 
 @pytest.mark.parametrize(
