@@ -13,6 +13,11 @@ from fractions import Fraction as F
 import networkx as nx
 import pytest
 from gmpy2 import mpq
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from models import DoOver, GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, gauss_solve
+
+from exactprob import explore, solve
 
 pytest.importorskip("stormpy")
 
@@ -69,7 +74,8 @@ def solve_policy(g, policy):
     nonterm = [u for u in g.nodes if g.nodes[u]["outcome"] is None]
     pos = {u: i for i, u in enumerate(nonterm)}
     n = len(nonterm)
-    a = [[F(0)] * (n + 1) for _ in range(n)]
+    a = [[F(0)] * n for _ in range(n)]
+    b = [[F(0)] for _ in range(n)]
     for u in nonterm:
         i = pos[u]
         a[i][i] += 1
@@ -81,18 +87,9 @@ def solve_policy(g, policy):
             if v in pos:
                 a[i][pos[v]] -= p
             else:
-                o = g.nodes[v]["outcome"]
-                a[i][n] += fr(o) * p
-    for c in range(n):  # Gauss-Jordan elimination
-        r = next(r for r in range(c, n) if a[r][c] != 0)
-        a[c], a[r] = a[r], a[c]
-        piv = a[c][c]
-        a[c] = [x / piv for x in a[c]]
-        for r in range(n):
-            if r != c and a[r][c] != 0:
-                f = a[r][c]
-                a[r] = [x - f * y for x, y in zip(a[r], a[c])]
-    return {u: a[pos[u]][n] for u in nonterm}
+                b[i][0] += fr(g.nodes[v]["outcome"]) * p
+    x = gauss_solve(a, b)
+    return {u: x[pos[u]][0] for u in nonterm}
 
 
 def all_policies(g, player=None):
@@ -403,18 +400,6 @@ def test_two_player_game_not_supported_but_enumerable():
 # Both are exact, so the numbers must be identical. Models: tests/models.py.
 # ----------------------------------------------------------------------------
 
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
-from models import (
-    DoOver,
-    GamblersRuin,
-    Pig,
-    RedAndBlack,
-    TableModel,
-    TwoDice,
-)
-
-from exactprob import explore, solve
 
 
 def assert_engine_equals_storm(model, *, steps=True):
