@@ -118,9 +118,7 @@ class Solution:
         """Expected number of transitions from ``state`` to a terminal state."""
         s = self._state(state)
         if self._steps is None:
-            self._steps = _evaluate_scalar(
-                self._work, self.field, self._choice, reward=self.field.convert(1), terminal=False
-            )
+            self._steps = _expected_steps(self._work, self.field, self._choice)
         return self.field.public(self._steps[s])
 
     def absorption(self, state: Any = None) -> Dist[Any]:
@@ -241,12 +239,12 @@ def _in_field(G: nx.DiGraph, field: Field) -> nx.DiGraph:
 
 
 def _field_of(G: nx.DiGraph) -> Field:
-    if not G.graph.get("symbolic"):
-        outcomes = [d["outcome"] for _, d in G.nodes(data=True) if d["outcome"] is not None]
-        return field_for(outcomes)
+    """Rationals, or the rational functions in every symbol of the outcomes and
+    (for a symbolic graph) the probabilities."""
     values: list[Any] = [d["outcome"] for _, d in G.nodes(data=True) if d["outcome"] is not None]
-    for _, _, e in G.edges(data=True):
-        values.extend(e["probs"].values())
+    if G.graph.get("symbolic"):
+        for _, _, e in G.edges(data=True):
+            values.extend(e["probs"].values())
     return field_for(values)
 
 
@@ -492,17 +490,18 @@ def _solve_component(
     return {s: dict(zip(columns, x[i])) for s, i in index.items()}
 
 
-def _evaluate_scalar(
-    G: nx.DiGraph, field: Field, policy: Mapping[Hashable, Any], *, reward: Exact, terminal: bool
+def _expected_steps(
+    G: nx.DiGraph, field: Field, policy: Mapping[Hashable, Any]
 ) -> dict[Hashable, Exact]:
-    """Values of a fixed policy with ``reward`` per step; terminal states are worth their
-    outcome when ``terminal`` is true, else 0 (so reward 1 gives expected steps)."""
+    """Expected transitions to a terminal state under a fixed policy: the value with
+    reward 1 per step and 0 at terminal states, :math:`E(s) = 1 + \\sum_t P(t|s) E(t)`."""
     values: dict[Hashable, Exact] = {}
     nodes = G.nodes
+    reward = field.convert(1)
     for component in components_in_solve_order(G):
         s = component[0]
         if len(component) == 1 and not nodes[s]["actions"]:
-            values[s] = field.convert(nodes[s]["outcome"]) if terminal else field.convert(0)
+            values[s] = field.convert(0)
         elif len(component) == 1 and not G.has_edge(s, s):
             values[s] = reward + _q_value(G, s, policy[s], values)
         else:
