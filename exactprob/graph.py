@@ -31,7 +31,7 @@ from typing import Any
 import networkx as nx
 
 from .dist import Dist
-from .errors import ModelError, StateLimitError
+from .errors import InexactError, ModelError, StateLimitError
 from .model import player_function
 from .numbers import exact
 
@@ -84,7 +84,7 @@ def _explore(model: Any, max_states: int, progress: bool) -> nx.DiGraph:
         value = model.outcome(state)
         node = G._node[state]
         if value is not None:
-            node.update(outcome=exact(value), player=0, actions=())
+            node.update(outcome=_terminal_value(state, value), player=0, actions=())
             continue
         actions = tuple(model.actions(state))
         if not actions:
@@ -118,6 +118,13 @@ def _explore(model: Any, max_states: int, progress: bool) -> nx.DiGraph:
         bar.close()
     G.graph["symbolic"] = symbolic
     return G
+
+
+def _terminal_value(state: Hashable, value: Any) -> Any:
+    try:
+        return exact(value)
+    except InexactError as error:
+        raise ModelError(f"outcome({state!r}) is not an exact number: {error}") from None
 
 
 def progress_bar(enabled: bool, description: str, **options: Any) -> Any:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, probs, reachable
 
-from exactprob import Dist, InexactError, ModelError, StateLimitError, die, explore
+from exactprob import Dist, ModelError, StateLimitError, die, explore
 from exactprob.graph import components_in_solve_order
 
 
@@ -174,7 +174,7 @@ def test_bad_player_refused(who):
 
 def test_float_outcome_refused():
     model = TableModel("s", {"t": 0.5}, {"s": (0, {"a": {"t": 1}})})
-    with pytest.raises(InexactError):
+    with pytest.raises(ModelError, match=r"outcome\('t'\) is not an exact number: float 0.5"):
         explore(model)
 
 
@@ -209,3 +209,4 @@ def test_components_come_after_every_component_they_reach(graph):
         assert position[v] <= position[u]
         if position[v] == position[u]:
             assert nx.has_path(G, v, u)  # same component: mutually reachable
+
