@@ -8,31 +8,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
 from .errors import ExactProbError
-from .numbers import decimal_string, fraction_string
 
-__all__ = ["UsageError", "exact_fields", "main"]
+__all__ = ["UsageError", "main"]
 
 DECIMAL_DIGITS = 12
 
 
 class UsageError(ExactProbError, ValueError):
     """A command-line value that is not allowed."""
-
-
-def exact_fields(key: str, value: Any, digits: int = DECIMAL_DIGITS) -> dict[str, str]:
-    """``{key: "p/q", key_decimal: "0.…"}`` for an exact value.
-
-    >>> from fractions import Fraction
-    >>> exact_fields("win", Fraction(1, 8), 3)
-    {'win': '1/8', 'win_decimal': '0.125'}
-    """
-    return {key: fraction_string(value), f"{key}_decimal": decimal_string(value, digits)}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -80,9 +70,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         args.run(args)
+        sys.stdout.flush()
     except ExactProbError as error:
         sys.stderr.write(f"exactprob {args.command}: error: {error}\n")
         return 2
+    except BrokenPipeError:  # the reader went away (``exactprob ... | head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return 0
 
 

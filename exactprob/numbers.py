@@ -29,6 +29,7 @@ __all__ = [
     "Exact",
     "decimal_string",
     "exact",
+    "exact_fields",
     "fraction_string",
     "is_symbolic",
     "mpq",
@@ -187,9 +188,23 @@ def decimal_string(x: Any, digits: int = 12) -> str:
 def fraction_string(x: Any) -> str:
     """The exact value as a ``"p/q"`` string (``"p"`` for integers), or sympy's text.
 
+    Written by gmpy2, so it has no length limit (Python refuses to print integers of
+    more than 4300 digits, and exact results of long games have tens of thousands).
+
     >>> fraction_string(Fraction(7776, 10961)), fraction_string(mpq(2))
     ('7776/10961', '2')
+    >>> len(fraction_string(Fraction(1, 3**9000)))
+    4297
     """
     if is_symbolic(x):
         return str(x)
-    return str(to_fraction(exact(x)))
+    return str(exact(x))
+
+
+def exact_fields(key: str, value: Any, digits: int = 12) -> dict[str, str]:
+    """``{key: "p/q", key_decimal: "0.…"}``: an exact value as JSON fields.
+
+    >>> exact_fields("win", Fraction(1, 8), 3)
+    {'win': '1/8', 'win_decimal': '0.125'}
+    """
+    return {key: fraction_string(value), f"{key}_decimal": decimal_string(value, digits)}

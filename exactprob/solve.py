@@ -64,7 +64,7 @@ class Solution:
     always means the initial state.
     """
 
-    __slots__ = ("_absorption", "_choice", "_steps", "_ties", "_values", "_work", "field", "graph")
+    __slots__ = ("_absorption", "_choice", "_ties", "_values", "_work", "field", "graph")
 
     def __init__(
         self,
@@ -81,8 +81,7 @@ class Solution:
         self._values = values
         self._choice = choice
         self._ties = ties
-        self._steps: dict[Hashable, Exact] | None = None
-        self._absorption: dict[Hashable, dict[Hashable, Exact]] = {}
+        self._absorption: dict[Hashable, tuple[dict[Hashable, Exact], Exact]] = {}
 
     def _state(self, state: Any) -> Hashable:
         s = self.graph.graph["initial"] if state is None else state
@@ -115,19 +114,22 @@ class Solution:
         return self._values.keys()
 
     def expected_steps(self, state: Any = None) -> Any:
-        """Expected number of transitions from ``state`` to a terminal state."""
-        s = self._state(state)
-        if self._steps is None:
-            self._steps = _expected_steps(self._work, self.field, self._choice)
-        return self.field.public(self._steps[s])
+        """Expected number of transitions from ``state`` to a terminal state (the sum
+        of the expected visits to the non-terminal states)."""
+        return self.field.public(self._forward(state)[1])
 
     def absorption(self, state: Any = None) -> Dist[Any]:
         """The distribution of the terminal state reached from ``state``."""
+        absorbed = self._forward(state)[0]
+        public = self.field.public if self.field.symbolic else (lambda q: q)
+        return Dist._trusted({t: public(q) for t, q in absorbed.items()})
+
+    def _forward(self, state: Any) -> tuple[dict[Hashable, Exact], Exact]:
+        """Absorption probabilities and expected steps from ``state`` (computed once)."""
         s = self._state(state)
         if s not in self._absorption:
-            self._absorption.update(_absorption(self._work, self.field, self._choice, s))
-        public = self.field.public if self.field.symbolic else (lambda q: q)
-        return Dist._trusted({t: public(q) for t, q in self._absorption[s].items()})
+            self._absorption[s] = _absorption(self._work, self.field, self._choice, s)
+        return self._absorption[s]
 
     def outcome_distribution(self, state: Any = None) -> Dist[Any]:
         """The distribution of the terminal value reached from ``state``."""
@@ -444,42 +446,63 @@ def _component_values(
     component: list[Hashable],
     policy: Mapping[Hashable, Any],
     values: Mapping[Hashable, Exact],
-    reward: Exact = _ZERO,
+    reward: Exact | None = None,
 ) -> dict[Hashable, Exact]:
     """Solve ``(I - P_SS) x = r + P_SO v_O`` for the component under ``policy``."""
-    solved = _solve_component(G, field, component, policy, lambda t: {0: values[t]}, {0: reward})
-    return {s: vector.get(0, _ZERO) for s, vector in solved.items()}
+    index, rows, exits = _component_system(G, component, policy)
+    base = field.convert(0) if reward is None else reward
+    rhs = [[sum((p * values[t] for t, p in out), base)] for out in exits]
+    x = _solve_or_explain(field, component, rows, rhs)
+    return {s: x[i][0] for s, i in index.items()}
 
 
-def _solve_component(
+def _component_visits(
     G: nx.DiGraph,
     field: Field,
     component: list[Hashable],
     policy: Mapping[Hashable, Any],
-    exit_vector: Callable[[Hashable], Mapping[Hashable, Exact]],
-    reward: Mapping[Hashable, Exact],
-) -> dict[Hashable, dict[Hashable, Exact]]:
-    """Solve ``(I - P_SS) X = R + P_SO X_O`` with vector values (one column per key of
-    the exits' vectors): scalar values, or distributions over terminal states."""
+    entering: Mapping[Hashable, Exact],
+) -> tuple[dict[Hashable, Exact], list[list[tuple[Hashable, Exact]]]]:
+    """Expected visits :math:`x` to each state of the component, from the probability
+    mass :math:`m` entering it: :math:`x^T (I - P_{SS}) = m^T`; and each state's exits."""
+    index, rows, exits = _component_system(G, component, policy)
+    transposed: list[dict[int, Exact]] = [{} for _ in rows]
+    for i, row in enumerate(rows):
+        for j, a in row.items():
+            transposed[j][i] = a
+    zero = field.convert(0)
+    x = _solve_or_explain(field, component, transposed, [[entering.get(s, zero)] for s in component])
+    return {s: x[i][0] for s, i in index.items()}, exits
+
+
+def _component_system(
+    G: nx.DiGraph, component: list[Hashable], policy: Mapping[Hashable, Any]
+) -> tuple[dict[Hashable, int], list[dict[int, Exact]], list[list[tuple[Hashable, Exact]]]]:
+    """The rows of :math:`I - P_{SS}` (``{column: entry}``) and each state's moves out
+    of the component, under ``policy``."""
     index = {s: i for i, s in enumerate(component)}
     rows: list[dict[int, Exact]] = []
-    exits: list[dict[Hashable, Exact]] = []
+    exits: list[list[tuple[Hashable, Exact]]] = []
     for s in component:
         row: dict[int, Exact] = {index[s]: _ONE}
-        out = dict(reward)
+        out: list[tuple[Hashable, Exact]] = []
         for t, p in _edges(G, s, policy[s]):
             j = index.get(t)
             if j is None:
-                for k, v in exit_vector(t).items():
-                    out[k] = out.get(k, _ZERO) + p * v
+                out.append((t, p))
             else:
                 row[j] = row.get(j, _ZERO) - p
         rows.append(row)
         exits.append(out)
-    columns = list(dict.fromkeys(k for out in exits for k in out)) or [0]
-    rhs = [[out.get(k, _ZERO) for k in columns] for out in exits]
+    return index, rows, exits
+
+
+def _solve_or_explain(
+    field: Field, component: list[Hashable], rows: list[dict[int, Exact]], rhs: list[list[Exact]]
+) -> list[list[Exact]]:
+    """:func:`solve_linear`, with a singular system reported by its states."""
     try:
-        x = solve_linear(field, rows, rhs)
+        return solve_linear(field, rows, rhs)
     except NonTerminationError:
         shown = ", ".join(repr(s) for s in component[:3])
         raise NonTerminationError(
@@ -487,52 +510,47 @@ def _solve_component(
             "can cycle forever without reaching a terminal state; every policy must terminate "
             "with probability 1"
         ) from None
-    return {s: dict(zip(columns, x[i])) for s, i in index.items()}
-
-
-def _expected_steps(
-    G: nx.DiGraph, field: Field, policy: Mapping[Hashable, Any]
-) -> dict[Hashable, Exact]:
-    """Expected transitions to a terminal state under a fixed policy: the value with
-    reward 1 per step and 0 at terminal states, :math:`E(s) = 1 + \\sum_t P(t|s) E(t)`."""
-    values: dict[Hashable, Exact] = {}
-    nodes = G.nodes
-    reward = field.convert(1)
-    for component in components_in_solve_order(G):
-        s = component[0]
-        if len(component) == 1 and not nodes[s]["actions"]:
-            values[s] = field.convert(0)
-        elif len(component) == 1 and not G.has_edge(s, s):
-            values[s] = reward + _q_value(G, s, policy[s], values)
-        else:
-            values.update(_component_values(G, field, component, policy, values, reward))
-    return values
 
 
 def _absorption(
     G: nx.DiGraph, field: Field, policy: Mapping[Hashable, Any], start: Hashable
-) -> dict[Hashable, dict[Hashable, Exact]]:
-    """Distribution over terminal states for every state reachable from ``start`` under
-    ``policy``: the same component order, with vectors (dicts) for values."""
-    reachable = _reachable(G, policy, start)
-    H = G.subgraph(reachable)
+) -> tuple[dict[Hashable, Exact], Exact]:
+    """The distribution of the terminal state reached from ``start`` under ``policy``,
+    and the expected number of steps.
+
+    Probability mass is pushed forward from ``start`` through the components in
+    topological order; a cyclic component turns the mass entering it into expected
+    visits (one linear solve) and passes it on along its exits. One scalar per state,
+    where a backward pass would carry a whole distribution per state. The expected
+    number of steps is the sum of the expected visits to non-terminal states.
+    """
+    H = G.subgraph(_reachable(G, policy, start))
     nodes = G.nodes
-    dists: dict[Hashable, dict[Hashable, Exact]] = {}
-    for component in components_in_solve_order(H):
+    zero = field.convert(0)
+    mass: dict[Hashable, Exact] = {start: field.convert(1)}
+    absorbed: dict[Hashable, Exact] = {}
+    steps = zero
+
+    def send(t: Hashable, amount: Exact) -> None:
+        mass[t] = mass.get(t, zero) + amount
+
+    for component in reversed(list(components_in_solve_order(H))):
         s = component[0]
         if len(component) == 1 and not nodes[s]["actions"]:
-            dists[s] = {s: field.convert(1)}
-            continue
-        if len(component) == 1 and not G.has_edge(s, s):
-            acc: dict[Hashable, Exact] = {}
+            absorbed[s] = mass.pop(s)
+        elif len(component) == 1 and not G.has_edge(s, s):
+            m = mass.pop(s)
+            steps += m
             for t, p in _edges(G, s, policy[s]):
-                for k, v in dists[t].items():
-                    acc[k] = acc.get(k, _ZERO) + p * v
-            dists[s] = acc
-            continue
-        solved = _solve_component(G, field, component, policy, dists.__getitem__, {})
-        dists.update({u: {k: v for k, v in d.items() if v != 0} for u, d in solved.items()})
-    return dists
+                send(t, m * p)
+        else:
+            visits, exits = _component_visits(G, field, component, policy, mass)
+            for u, out in zip(component, exits):
+                steps += visits[u]
+                for t, p in out:
+                    send(t, visits[u] * p)
+                mass.pop(u, None)
+    return absorbed, steps
 
 
 def _reachable(G: nx.DiGraph, policy: Mapping[Hashable, Any], start: Hashable) -> set[Hashable]:

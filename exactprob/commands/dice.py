@@ -13,9 +13,9 @@ import argparse
 import re
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, exact_fields
+from ..cli import UsageError, add_json_flag, emit
 from ..dist import Dist, dice
-from ..numbers import decimal_string, fraction_string
+from ..numbers import decimal_string, exact_fields, fraction_string
 
 _TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+)|(\d+))\s*")
 MAX_DICE = 10_000

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli import add_json_flag, emit, exact_fields
+from ..cli import add_json_flag, emit
 from ..dist import dice, die
 from ..games.gamblers_ruin import GamblersRuin, closed_form
-from ..numbers import decimal_string, fraction_string
+from ..numbers import decimal_string, exact_fields, fraction_string
 from ..solve import solve
 
 
