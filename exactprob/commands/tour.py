@@ -7,7 +7,9 @@ from typing import Any
 
 from ..cli import add_json_flag, emit
 from ..dist import dice, die
+from ..games.fleet_battle import Fleet, battle
 from ..games.gamblers_ruin import GamblersRuin, closed_form
+from ..games.risk import risk_battle
 from ..numbers import decimal_string, exact_fields, fraction_string
 from ..solve import solve
 
@@ -18,6 +20,7 @@ def headlines() -> list[tuple[str, str, Any]]:
 
     p = sympy.Symbol("p", positive=True)
     ruin = solve(GamblersRuin(goal=10, start=3, p="18/37"))
+    fighters = battle(Fleet.of({"fighter": 5}), Fleet.of({"war-sun": 1}))
     return [
         ("two_dice_seven", "P(2d6 = 7)", (die(6) + die(6))[7]),
         ("sextinomial_zero", "P(2d6 - 2d6 = 0), the sextinomial row's centre", (dice(2, 6) - dice(2, 6))[0]),
@@ -27,13 +30,16 @@ def headlines() -> list[tuple[str, str, Any]]:
         ("ruin_symbolic", "gambler's ruin 2 -> 4 units as a function of p", solve(GamblersRuin(4, 2, p)).value()),
         ("ruin_closed_form_agrees", "  equals the closed form (rho^i - 1)/(rho^N - 1)",
          sympy.simplify(solve(GamblersRuin(4, 2, p)).value() - closed_form(4, 2, p)) == 0),
+        ("fighters_beat_war_sun", "P(5 fighters beat a war sun)", fighters.win),
+        ("fighters_war_sun_mutual", "  mutual destruction", fighters.mutual),
+        ("risk_10_v_10", "Risk 10 v 10 conquest", risk_battle(10, 10).win),
     ]
 
 
 def run(args: argparse.Namespace) -> None:
     rows = headlines()
     payload: dict[str, Any] = {}
-    lines = ["exactprob tour: exact results (games arrive with their issues)", ""]
+    lines = ["exactprob tour: headline exact results, each computed now", ""]
     for key, text, value in rows:
         if isinstance(value, bool):
             payload[key] = value

@@ -1,0 +1,78 @@
+"""``exactprob risk``: the exact outcome of a Risk dice battle.
+
+>>> armies("--attacker", "10", 2)
+10
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..cli import UsageError, add_json_flag, emit
+from ..games.risk import MAX_ARMIES, RiskResult, risk_battle
+from ..numbers import decimal_string
+from ._text import table_lines
+
+__all__ = ["armies", "register", "run"]
+
+DEFAULT_MAX_STATES = 100_000
+
+
+def armies(flag: str, text: str, minimum: int) -> int:
+    """A count of armies from the command line."""
+    if not text.strip().isdigit() or not minimum <= int(text) <= MAX_ARMIES:
+        raise UsageError(f"{flag} must be a whole number from {minimum} to {MAX_ARMIES}, got {text!r}")
+    return int(text)
+
+
+def text_of(result: RiskResult) -> str:
+    """The readable report."""
+    lines = [f"Risk: {result.attackers} attacking armies against {result.defenders} defending"]
+    lines += table_lines(
+        [
+            ("attacker conquers", result.win),
+            ("attack fails", result.lose),
+            ("expected rolls", result.expected_rolls),
+        ]
+    )
+    lines += ["", "attacker's armies left (1 after a failed attack):"]
+    lines += [f"  {k:>5}  {decimal_string(p, 10)}" for k, p in result.attacker_remaining.items()]
+    lines += ["", "defender's armies left (0 after a conquest):"]
+    lines += [f"  {k:>5}  {decimal_string(p, 10)}" for k, p in result.defender_remaining.items()]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> None:
+    attackers = armies("--attacker", args.attacker, 2)
+    defenders = armies("--defender", args.defender, 1)
+    states = attackers * (defenders + 1)
+    if states > args.max_states:
+        raise UsageError(
+            f"{attackers} against {defenders} has up to {states:,} states, more than the limit "
+            f"of {args.max_states:,}; pass --max-states {states} to solve it anyway"
+        )
+    result = risk_battle(attackers, defenders, max_states=max(args.max_states, 1))
+    emit(result.to_json(), text_of(result), args.json)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "risk",
+        help="exact outcome of a Risk dice battle (attacker up to 3 dice, defender up to 2)",
+        description=(
+            "The attacker rolls min(3, A-1) dice, the defender min(2, D); sorted dice are "
+            "compared in pairs, ties to the defender. Prints the exact chance of conquest "
+            "and the distribution of the armies left."
+        ),
+    )
+    parser.add_argument("--attacker", required=True, metavar="A", help="attacking armies (>= 2)")
+    parser.add_argument("--defender", required=True, metavar="D", help="defending armies (>= 1)")
+    parser.add_argument(
+        "--max-states",
+        type=int,
+        default=DEFAULT_MAX_STATES,
+        help=f"refuse battles with more states (default {DEFAULT_MAX_STATES:,})",
+    )
+    add_json_flag(parser)
+    parser.set_defaults(run=run)

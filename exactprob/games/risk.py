@@ -1,0 +1,238 @@
+r"""Risk's dice battle, exact: the chance of conquest and the armies left.
+
+The attacker has :math:`A` armies and the defender :math:`D`. Each roll the attacker
+throws :math:`\min(3, A - 1)` six-sided dice (one army stays behind) and the defender
+:math:`\min(2, D)`. Both sort their dice from high to low and compare them in pairs,
+as many pairs as the smaller number of dice; in each pair the higher die wins and a
+tie goes to the defender. Each lost pair costs its side one army. The battle ends when
+the defender has no armies left (conquest) or the attacker has one.
+
+One roll's losses come from the distribution of the top dice, built exactly with
+:class:`~exactprob.dist.Dist`; the battle is then a Markov chain on :math:`(A, D)` with
+no cycles (every roll costs at least one army), and
+
+.. math::
+
+    P(A, D) = \sum_{(l_a, l_d)} P_{n_a, n_d}(l_a, l_d)\; P(A - l_a,\, D - l_d), \qquad
+    P(a, 0) = 1,\ P(1, d) = 0 .
+
+>>> roll_losses(3, 2)[(0, 2)], roll_losses(3, 2)[(1, 1)], roll_losses(3, 2)[(2, 0)]
+(Fraction(1445, 3888), Fraction(2611, 7776), Fraction(2275, 7776))
+>>> risk_battle(3, 2).win
+Fraction(235, 648)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from ..dist import Dist, die, uniform
+from ..errors import ModelError
+from ..numbers import exact_fields
+from ..solve import Solution, solve
+
+__all__ = [
+    "MAX_ARMIES",
+    "RiskBattle",
+    "RiskResult",
+    "conquest_table",
+    "risk_battle",
+    "roll_losses",
+    "simulate_risk",
+]
+
+#: Largest army a side may have (the chain has about ``A * D`` states).
+MAX_ARMIES = 2000
+RiskState = tuple[int, int]
+
+
+def _armies(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAX_ARMIES:
+        raise ModelError(
+            f"{name} must be a whole number from {minimum} to {MAX_ARMIES}, got {value!r}"
+        )
+    return value
+
+
+@cache
+def top_dice(n: int, keep: int) -> Dist[tuple[int, ...]]:
+    """The ``keep`` highest of ``n`` d6, sorted high to low, as an exact distribution
+    (dice added one at a time, keeping only the top ``keep``)."""
+    nothing: tuple[int, ...] = ()
+    tops = Dist({nothing: 1})
+    for _ in range(n):
+        tops = tops.bind(lambda t: die(6).map(lambda x: tuple(sorted((*t, x), reverse=True))[:keep]))
+    return tops
+
+
+@cache
+def roll_losses(attacker_dice: int, defender_dice: int) -> Dist[tuple[int, int]]:
+    """The distribution of (attacker's losses, defender's losses) in one roll.
+
+    >>> roll_losses(1, 1)[(1, 0)]
+    Fraction(7, 12)
+    """
+    pairs = min(attacker_dice, defender_dice)
+    if pairs < 1 or attacker_dice > 3 or defender_dice > 2:
+        raise ModelError("the attacker rolls 1 to 3 dice and the defender 1 or 2")
+    defender = top_dice(defender_dice, pairs)
+
+    def losses(a: tuple[int, ...]) -> Dist[tuple[int, int]]:
+        def count(d: tuple[int, ...]) -> tuple[int, int]:
+            lost = sum(x <= y for x, y in zip(a, d))
+            return (lost, pairs - lost)
+
+        return defender.map(count)
+
+    return top_dice(attacker_dice, pairs).bind(losses)
+
+
+class RiskBattle:
+    """The dice battle as a Markov chain on (attacker armies, defender armies).
+
+    Parameters
+    ----------
+    attackers : int
+        Armies in the attacking territory, at least 2 (one stays behind).
+    defenders : int
+        Armies defending, at least 1.
+    """
+
+    def __init__(self, attackers: int, defenders: int) -> None:
+        self.initial: RiskState = (
+            _armies("the attacker's armies", attackers, 2),
+            _armies("the defender's armies", defenders, 1),
+        )
+
+    def outcome(self, state: Any) -> int | None:
+        """1 when the defender has no armies left, 0 when the attacker has one."""
+        a, d = state
+        if d == 0:
+            return 1
+        return 0 if a == 1 else None
+
+    def actions(self, state: Any) -> tuple[str]:
+        """One action: roll."""
+        return ("roll",)
+
+    def transition(self, state: Any, action: str) -> Dist[RiskState]:
+        """One roll with the most dice each side may throw."""
+        a, d = state
+        return roll_losses(min(3, a - 1), min(2, d)).map(lambda l: (a - l[0], d - l[1]))
+
+
+class _AllStarts(RiskBattle):
+    """Every start (a, d) with a <= A, d <= D behind one extra initial state, so that a
+    single exploration and solve gives the whole table."""
+
+    def __init__(self, attackers: int, defenders: int) -> None:
+        super().__init__(attackers, defenders)
+        self.starts = [(a, d) for a in range(2, attackers + 1) for d in range(1, defenders + 1)]
+        self.initial = ("all starts",)  # type: ignore[assignment]
+
+    def outcome(self, state: Any) -> int | None:
+        return None if len(state) == 1 else super().outcome(state)
+
+    def transition(self, state: Any, action: str) -> Dist[Any]:
+        return uniform(self.starts) if len(state) == 1 else super().transition(state, action)
+
+
+@dataclass(frozen=True)
+class RiskResult:
+    """The exact outcome of a Risk battle.
+
+    Attributes
+    ----------
+    attackers, defenders : int
+        Armies at the start.
+    win : Fraction
+        P(the attacker conquers); the attacker fails with ``1 - win``.
+    expected_rolls : Fraction
+        Expected number of rolls.
+    attacker_remaining : Dist
+        Armies left in the attacking territory at the end (1 when it fails; at
+        least 2 after a conquest, the army that stays behind included).
+    defender_remaining : Dist
+        Defending armies left (0 after a conquest).
+    """
+
+    attackers: int
+    defenders: int
+    win: Fraction
+    expected_rolls: Fraction
+    attacker_remaining: Dist[int]
+    defender_remaining: Dist[int]
+
+    @property
+    def lose(self) -> Fraction:
+        """P(the attack fails)."""
+        return 1 - self.win
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: exact values as ``"p/q"`` with ``*_decimal`` twins."""
+        payload: dict[str, Any] = {"attacker": self.attackers, "defender": self.defenders}
+        for key, value in (("win", self.win), ("lose", self.lose), ("expected_rolls", self.expected_rolls)):
+            payload.update(exact_fields(key, value))
+        for key, dist in (
+            ("attacker_remaining", self.attacker_remaining),
+            ("defender_remaining", self.defender_remaining),
+        ):
+            payload[key] = [{"armies": k, **exact_fields("probability", p)} for k, p in dist.items()]
+        return payload
+
+
+def result_of(model: RiskBattle, solution: Solution) -> RiskResult:
+    """The :class:`RiskResult` from the solver's absorption distribution."""
+    end: Dist[RiskState] = solution.absorption()
+    a, d = model.initial
+    return RiskResult(
+        attackers=a,
+        defenders=d,
+        win=solution.value(),
+        expected_rolls=solution.expected_steps(),
+        attacker_remaining=end.map(lambda s: s[0]),
+        defender_remaining=end.map(lambda s: s[1]),
+    )
+
+
+def risk_battle(attackers: int, defenders: int, *, max_states: int = 1_000_000) -> RiskResult:
+    """Solve one Risk battle exactly."""
+    model = RiskBattle(attackers, defenders)
+    return result_of(model, solve(model, max_states=max_states))
+
+
+def conquest_table(attackers: int, defenders: int) -> dict[RiskState, Fraction]:
+    """P(conquest) for every start with 2..``attackers`` and 1..``defenders`` armies,
+    from one exploration and one solve."""
+    model = _AllStarts(attackers, defenders)
+    solution = solve(model)
+    return {start: solution.value(start) for start in model.starts}
+
+
+def simulate_risk(
+    attackers: int | np.ndarray, defenders: int | np.ndarray, n: int, *, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``n`` battles (or one per entry of array starts) with
+    ``numpy.random.default_rng(seed)``, straight from the rules; returns the attacker's
+    and the defender's armies at the end."""
+    rng = np.random.default_rng(seed)
+    a = np.broadcast_to(np.asarray(attackers), (n,)).astype(np.int64)
+    d = np.broadcast_to(np.asarray(defenders), (n,)).astype(np.int64)
+    active = (a > 1) & (d > 0)
+    while active.any():
+        idx = np.flatnonzero(active)
+        n_att, n_def = np.minimum(3, a[idx] - 1), np.minimum(2, d[idx])
+        att = np.where(np.arange(3) < n_att[:, None], rng.integers(1, 7, (idx.size, 3)), 0)
+        dfd = np.where(np.arange(2) < n_def[:, None], rng.integers(1, 7, (idx.size, 2)), 0)
+        att, dfd = -np.sort(-att, axis=1)[:, :2], -np.sort(-dfd, axis=1)
+        compared = np.arange(2) < np.minimum(n_att, n_def)[:, None]
+        attacker_lost = ((att <= dfd) & compared).sum(axis=1)
+        a[idx] -= attacker_lost
+        d[idx] -= compared.sum(axis=1) - attacker_lost
+        active = (a > 1) & (d > 0)
+    return a, d
