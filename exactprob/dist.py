@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from .errors import DistributionError, ModelError
-from .numbers import Exact, exact, is_symbolic, mpq, to_public, to_sympy
+from .numbers import Exact, exact, is_symbolic, mpq, to_public, to_sympy, whole_number
 
 __all__ = [
     "Dist",
@@ -465,9 +465,7 @@ def _poly_convolve(a: Dist[Any], b: Dist[Any]) -> Dist[Any] | None:
 
 # -- constructors -------------------------------------------------------------------------
 def _positive_int(name: str, value: Any, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise DistributionError(f"{name} must be a whole number >= {minimum}, got {value!r}")
-    return value
+    return whole_number(name, value, minimum, error=DistributionError)
 
 
 def uniform(outcomes: Iterable[T]) -> Dist[T]:

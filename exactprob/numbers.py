@@ -23,7 +23,7 @@ from typing import Any, TypeAlias
 
 import gmpy2
 
-from .errors import InexactError
+from .errors import ExactProbError, InexactError, ModelError
 
 __all__ = [
     "Exact",
@@ -33,9 +33,11 @@ __all__ = [
     "fraction_string",
     "is_symbolic",
     "mpq",
+    "parse_whole",
     "to_fraction",
     "to_public",
     "to_sympy",
+    "whole_number",
 ]
 
 mpq = gmpy2.mpq
@@ -95,12 +97,64 @@ def exact(x: object, *, allow_float: bool = False) -> Exact:
             return mpq(int(expr.p), int(expr.q))
         if expr.is_Float:
             raise InexactError(f"sympy Float {expr} is not exact; use sympy.Rational")
-        if expr.is_number and not (expr.is_real and expr.is_finite):
-            raise InexactError(f"{expr} is not a finite real number")
+        if expr.is_number:  # a constant that is not rational: sqrt(2), pi, nan, I, ...
+            raise InexactError(
+                f"{expr} is not a rational number; exact values are rationals or expressions "
+                "in symbols"
+            )
         return expr
     if hasattr(x, "numerator") and hasattr(x, "denominator"):  # flint.fmpq and friends
         return mpq(int(x.numerator), int(x.denominator))
     raise InexactError(f"cannot use {x!r} of type {type(x).__name__} as an exact number")
+
+
+def whole_number(
+    name: str,
+    value: Any,
+    low: int = 0,
+    high: int | None = None,
+    error: type[ExactProbError] = ModelError,
+) -> int:
+    """``value`` if it is an ``int`` (not a bool) from ``low`` to ``high``; else ``error``
+    with a message naming ``name`` and the allowed range.
+
+    >>> whole_number("dice", 3, 1)
+    3
+    >>> whole_number("dice", 0, 1, 10)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: dice must be a whole number from 1 to 10, got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (
+        high is not None and value > high
+    ):
+        allowed = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise error(f"{name} must be a whole number {allowed}, got {value!r}")
+    return value
+
+
+def parse_whole(
+    name: str,
+    text: str,
+    low: int = 0,
+    high: int | None = None,
+    error: type[ExactProbError] = ModelError,
+) -> int:
+    """A whole number written in ASCII digits (at most 18 of them), checked by
+    :func:`whole_number`; anything else raises ``error`` naming ``name``.
+
+    >>> parse_whole("--attacker", " 12 ", 2, 100)
+    12
+    >>> parse_whole("--attacker", "²", 2)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: --attacker must be a whole number >= 2, got '²'
+    """
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
+        allowed = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise error(f"{name} must be a whole number {allowed}, got {text!r}")
+    return whole_number(name, int(digits), low, high, error)
 
 
 def _parse_string(text: str) -> Exact:
@@ -112,6 +166,8 @@ def _parse_string(text: str) -> Exact:
             d = Decimal(s)
             if not d.is_finite():
                 raise InexactError(f"{text!r} is not a finite number")
+            if abs(d.as_tuple().exponent) > 100_000:  # type: ignore[arg-type]
+                raise InexactError(f"{text!r} has an exponent beyond 10^100000")
             num, den = d.as_integer_ratio()
     except (ValueError, InvalidOperation) as error:
         if isinstance(error, InexactError):
@@ -167,6 +223,7 @@ def decimal_string(x: Any, digits: int = 12) -> str:
     >>> decimal_string(Fraction(-1, 8), 2)
     '-0.12'
     """
+    whole_number("digits", digits, 0, error=InexactError)
     if is_symbolic(x):
         import sympy
 
@@ -180,9 +237,10 @@ def decimal_string(x: Any, digits: int = 12) -> str:
     sign = "-" if n < 0 else ""
     n = abs(n)
     if digits == 0:
-        return f"{sign}{n}"
+        return f"{sign}{gmpy2.mpz(n)}"
     whole, frac = divmod(n, 10**digits)
-    return f"{sign}{whole}.{frac:0{digits}d}"
+    # gmpy2 prints integers of any length (Python's str() stops at 4300 digits)
+    return f"{sign}{gmpy2.mpz(whole)}.{str(gmpy2.mpz(frac)).zfill(digits)}"
 
 
 def fraction_string(x: Any) -> str:

@@ -220,8 +220,7 @@ def _solve_graph(G: nx.DiGraph, progress: bool) -> Solution:
         elif len(component) == 1:
             s = component[0]
             data = nodes[s]
-            q = {a: _do_over_value(G, s, a, values) for a in data["actions"]}
-            _pick(field, s, data, q, values, choice, ties)
+            _pick(field, s, data, _do_over_values(G, s, data["actions"], values), values, choice, ties)
         else:
             _solve_cyclic(G, field, component, values, choice, ties)
     if bar is not None:
@@ -267,18 +266,26 @@ def _q_value(G: nx.DiGraph, s: Hashable, a: Any, values: Mapping[Hashable, Exact
     return total
 
 
-def _do_over_value(G: nx.DiGraph, s: Hashable, a: Any, values: Mapping[Hashable, Exact]) -> Exact:
-    """Value of ``a`` in ``s`` with the self-loop renormalised away."""
-    stay = _ZERO
-    total = _ZERO
-    for t, p in _edges(G, s, a):
-        if t == s:
-            stay = stay + p
-        else:
-            total = total + p * values[t]
-    if stay == 1:
-        raise NonTerminationError(f"action {a!r} in state {s!r} returns to {s!r} with probability 1")
-    return total / (1 - stay)
+def _do_over_values(
+    G: nx.DiGraph, s: Hashable, actions: tuple[Any, ...], values: Mapping[Hashable, Exact]
+) -> dict[Any, Exact]:
+    """Values of the actions of ``s`` with the self-loop renormalised away. An action that
+    stays in ``s`` with probability one never terminates and is left out, as it is from
+    a cycle's start policy; if every action does, the state never terminates."""
+    q: dict[Any, Exact] = {}
+    for a in actions:
+        stay = _ZERO
+        total = _ZERO
+        for t, p in _edges(G, s, a):
+            if t == s:
+                stay = stay + p
+            else:
+                total = total + p * values[t]
+        if stay != 1:
+            q[a] = total / (1 - stay)
+    if not q:
+        raise NonTerminationError(f"every action in state {s!r} returns to {s!r} with probability 1")
+    return q
 
 
 def _pick(
@@ -290,8 +297,9 @@ def _pick(
     choice: dict[Hashable, Any],
     ties: dict[Hashable, tuple[Any, ...]],
 ) -> None:
-    """Store the optimal value, the first optimal action and every exactly tied one."""
-    actions = data["actions"]
+    """Store the optimal value, the first optimal action and every exactly tied one
+    (among the actions valued in ``q``, in the model's order)."""
+    actions = tuple(a for a in data["actions"] if a in q)
     if len(actions) == 1:
         best = q[actions[0]]
         best_actions: tuple[Any, ...] = actions
@@ -446,12 +454,11 @@ def _component_values(
     component: list[Hashable],
     policy: Mapping[Hashable, Any],
     values: Mapping[Hashable, Exact],
-    reward: Exact | None = None,
 ) -> dict[Hashable, Exact]:
-    """Solve ``(I - P_SS) x = r + P_SO v_O`` for the component under ``policy``."""
+    """Solve ``(I - P_SS) x = P_SO v_O`` for the component under ``policy``."""
     index, rows, exits = _component_system(G, component, policy)
-    base = field.convert(0) if reward is None else reward
-    rhs = [[sum((p * values[t] for t, p in out), base)] for out in exits]
+    zero = field.convert(0)
+    rhs = [[sum((p * values[t] for t, p in out), zero)] for out in exits]
     x = _solve_or_explain(field, component, rows, rhs)
     return {s: x[i][0] for s, i in index.items()}
 

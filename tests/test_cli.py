@@ -68,8 +68,11 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
     [
         (["dice", "2x6"], "cannot read '2x6'"),
         (["dice", ""], "empty dice expression"),
-        (["dice", "0d6"], "number of dice and of sides must be from 1 to 10000"),
+        (["dice", "0d6"], "the number of dice must be a whole number from 1 to 10000, got 0"),
         (["dice", "9000d9000"], "outcomes; at most"),
+        (["dice", "1000d1000"], "too large to write out exactly"),
+        (["dice", "2d6 3"], "spaces are allowed only around + and -"),
+        (["dice", "9" * 5000], "a constant must be a whole number"),
         (["nonsense"], "invalid choice"),
     ],
 )
@@ -90,6 +93,6 @@ def test_console_script_exit_status() -> None:
     )
     assert done.returncode == 2
     assert done.stderr.strip() == (
-        "exactprob dice: error: 1d0: the number of dice and of sides must be from 1 to 10000"
+        "exactprob dice: error: the number of sides must be a whole number from 1 to 10000, got 0"
     )
     assert done.stdout == ""

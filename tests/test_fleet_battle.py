@@ -339,8 +339,8 @@ def test_catalogue_matches_the_cited_calculator() -> None:
     "make, message",
     [
         (lambda: parse_fleet("2 fightr"), "known units: carrier, cruiser, destroyer, dreadnought, fighter, war-sun"),
-        (lambda: parse_fleet("0 fighter"), "positive whole number"),
-        (lambda: parse_fleet("-1 fighter"), "positive whole number"),
+        (lambda: parse_fleet("0 fighter"), "must be a whole number >= 1"),
+        (lambda: parse_fleet("-1 fighter"), "must be a whole number >= 1"),
         (lambda: parse_fleet("fighter"), "COUNT UNIT"),
         (lambda: parse_fleet(" "), "empty fleet"),
         (lambda: parse_fleet("1001 fighter"), "from 1 to 1000"),
@@ -432,14 +432,18 @@ def test_cli_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     "argv, fragment",
     [
         (["--attacker", "8 fightr", "--defender", "1 war-sun"], "known units: carrier, cruiser"),
-        (["--attacker", "0 fighter", "--defender", "1 war-sun"], "positive whole number"),
-        (["--attacker", "2.5 fighter", "--defender", "1 war-sun"], "positive whole number"),
+        (["--attacker", "0 fighter", "--defender", "1 war-sun"], "must be a whole number >= 1"),
+        (["--attacker", "2.5 fighter", "--defender", "1 war-sun"], "must be a whole number >= 1"),
         (["--attacker", "1 x", "--defender", "1 war-sun", "--unit", "x:1:11:1"], "from 1 to 10, got 11"),
         (["--attacker", "1 x", "--defender", "1 war-sun", "--unit", "x:1:1"], "NAME:HP:COMBAT:DICE"),
         (["--attacker", "1000 fighter", "--defender", "1000 fighter"], "pass --max-states 1002001"),
         (["--attacker", "9 war-sun", "--defender", "9 war-sun", "--optimal", "attacker", "--max-states", "50"],
-         "more than 50 states"),
+         "more than the limit of 50"),
         (["--attacker", "1 fighter"], "required"),
+        (["--attacker", "\u00b2 fighter", "--defender", "1 war-sun"], "must be a whole number >= 1"),
+        (["--attacker", "1 x", "--defender", "1 war-sun", "--unit", "x:\u00b2:5:1"], "HP in unit"),
+        (["--attacker", "1 war-sun", "--defender", "1 fighter", "--attacker-order", "war-sun/\u00b2"],
+         "hit points left"),
     ],
 )
 def test_cli_bad_input_is_one_line_with_status_2(

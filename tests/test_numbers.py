@@ -161,7 +161,24 @@ def test_sympy_expressions_stay_symbolic():
     p = sympy.Symbol("p")
     e = exact(1 - p)
     assert is_symbolic(e) and sympy.expand(e - (1 - p)) == 0
-    assert exact(sympy.sqrt(2)) == sympy.sqrt(2)
+
+
+@pytest.mark.parametrize("irrational", [sympy.sqrt(2), sympy.sqrt(2) / 2, sympy.pi])
+def test_irrational_constants_refused(irrational):
+    # no field of rational functions holds them: the solver would mix them into mpq
+    with pytest.raises(InexactError, match="is not a rational number"):
+        exact(irrational)
+
+
+def test_huge_decimal_exponent_refused_quickly():
+    with pytest.raises(InexactError, match="exponent"):
+        exact("1e-99999999")
+
+
+def test_decimal_string_of_huge_values_and_bad_digits():
+    assert decimal_string(F(10**5000, 3), 3) == "3" * 5000 + "." + "3" * 3
+    with pytest.raises(InexactError, match="digits must be a whole number >= 0"):
+        decimal_string(F(1, 3), -1)
 
 
 def test_is_symbolic():

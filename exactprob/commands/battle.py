@@ -30,7 +30,7 @@ from ..games.fleet_battle import (
     parse_order,
     parse_unit,
 )
-from ..numbers import decimal_string, exact_fields
+from ..numbers import decimal_string, exact_fields, whole_number
 from ._text import exact_text, table_lines
 
 __all__ = ["BattleOptions", "catalogue_with", "options_from", "register", "run"]
@@ -65,8 +65,7 @@ def _order(text: str | None, fleet: Fleet) -> HitOrder:
 
 def options_from(args: argparse.Namespace) -> BattleOptions:
     """Check every argument; errors name the bad value."""
-    if args.max_states < 1:
-        raise UsageError(f"--max-states must be at least 1, got {args.max_states}")
+    whole_number("--max-states", args.max_states, 1, error=UsageError)
     catalogue = catalogue_with(args.unit or [])
     attacker = parse_fleet(args.attacker, catalogue)
     defender = parse_fleet(args.defender, catalogue)
@@ -82,8 +81,9 @@ def options_from(args: argparse.Namespace) -> BattleOptions:
 
 def solve_options(options: BattleOptions) -> tuple[BattleResult, OptimalResult | None]:
     """The battle's result (under the optimal policy when one side optimises)."""
-    bound = battle_states_bound(options.attacker, options.defender)
-    if options.optimal is None and bound > options.max_states:
+    free_side = None if options.optimal is None else ("attacker", "defender").index(options.optimal)
+    bound = battle_states_bound(options.attacker, options.defender, free_side)
+    if bound > options.max_states:  # checked first: --optimal enumerates choices up front
         raise UsageError(
             f"this battle has up to {bound:,} states, more than the limit of "
             f"{options.max_states:,}; pass --max-states {bound} to solve it anyway"

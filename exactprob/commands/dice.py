@@ -10,22 +10,31 @@ Fraction(73, 648)
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from typing import Any
 
 from ..cli import UsageError, add_json_flag, emit
 from ..dist import Dist, dice
-from ..numbers import decimal_string, exact_fields, fraction_string
+from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole
 
-_TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+)|(\d+))\s*")
+_TERM = re.compile(r"([+-]?)(?:([0-9]*)d([0-9]+)|([0-9]+))")
+_INNER_SPACE = re.compile(r"[0-9d]\s+[0-9d]")
 MAX_DICE = 10_000
 MAX_SIDES = 10_000
 MAX_OUTCOMES = 1_000_000
+#: Outcomes times the digits of each probability's denominator (n log10 s): the size of
+#: the exact answer, which is what costs time and memory.
+MAX_DIGITS = 50_000_000
 
 
 def parse_dice(text: str) -> Dist[int]:
     """The distribution of a dice expression such as ``"12+8d10"``."""
-    expression = text.replace(" ", "")
+    if _INNER_SPACE.search(text):
+        raise UsageError(
+            f"cannot read {text!r}: spaces are allowed only around + and -, e.g. '2d6 + 3'"
+        )
+    expression = "".join(text.split())
     if not expression:
         raise UsageError("empty dice expression; write something like 2d6+3")
     total: Dist[int] = Dist({0: 1})
@@ -39,16 +48,20 @@ def parse_dice(text: str) -> Dist[int]:
             )
         sign, count, sides, constant = match.groups()
         if constant is not None:
-            term: Any = int(constant)
+            term: Any = parse_whole("a constant", constant, 0, 10**12, UsageError)
         else:
-            n, s = int(count or 1), int(sides)
-            if not 1 <= n <= MAX_DICE or not 1 <= s <= MAX_SIDES:
+            n = parse_whole("the number of dice", count or "1", 1, MAX_DICE, UsageError)
+            s = parse_whole("the number of sides", sides, 1, MAX_SIDES, UsageError)
+            outcomes = n * (s - 1) + 1
+            if outcomes > MAX_OUTCOMES:
                 raise UsageError(
-                    f"{n}d{s}: the number of dice and of sides must be from 1 to 10000"
+                    f"{n}d{s} has {outcomes:,} outcomes; at most {MAX_OUTCOMES:,} are allowed"
                 )
-            if n * (s - 1) + 1 > MAX_OUTCOMES:
+            if outcomes * n * math.log10(s) > MAX_DIGITS:
                 raise UsageError(
-                    f"{n}d{s} has {n * (s - 1) + 1:,} outcomes; at most {MAX_OUTCOMES:,} are allowed"
+                    f"{n}d{s} is too large to write out exactly ({outcomes:,} probabilities of "
+                    f"about {n * math.log10(s):,.0f} digits each); at most {MAX_DIGITS:,} digits "
+                    "in all are allowed"
                 )
             term = dice(n, s)
         total = total - term if sign == "-" else total + term

@@ -1,7 +1,13 @@
 """``exactprob risk``: the exact outcome of a Risk dice battle.
 
->>> armies("--attacker", "10", 2)
-10
+>>> from exactprob.cli import main
+>>> main(["risk", "--attacker", "2", "--defender", "1", "--json"])  # doctest: +ELLIPSIS
+{
+  "attacker": 2,
+  "defender": 1,
+  "win": "5/12",
+...
+0
 """
 
 from __future__ import annotations
@@ -11,19 +17,12 @@ from typing import Any
 
 from ..cli import UsageError, add_json_flag, emit
 from ..games.risk import MAX_ARMIES, RiskResult, risk_battle
-from ..numbers import decimal_string
+from ..numbers import decimal_string, parse_whole, whole_number
 from ._text import table_lines
 
-__all__ = ["armies", "register", "run"]
+__all__ = ["register", "run"]
 
 DEFAULT_MAX_STATES = 100_000
-
-
-def armies(flag: str, text: str, minimum: int) -> int:
-    """A count of armies from the command line."""
-    if not text.strip().isdigit() or not minimum <= int(text) <= MAX_ARMIES:
-        raise UsageError(f"{flag} must be a whole number from {minimum} to {MAX_ARMIES}, got {text!r}")
-    return int(text)
 
 
 def text_of(result: RiskResult) -> str:
@@ -44,15 +43,16 @@ def text_of(result: RiskResult) -> str:
 
 
 def run(args: argparse.Namespace) -> None:
-    attackers = armies("--attacker", args.attacker, 2)
-    defenders = armies("--defender", args.defender, 1)
+    attackers = parse_whole("--attacker", args.attacker, 2, MAX_ARMIES, UsageError)
+    defenders = parse_whole("--defender", args.defender, 1, MAX_ARMIES, UsageError)
+    whole_number("--max-states", args.max_states, 1, error=UsageError)
     states = attackers * (defenders + 1)
     if states > args.max_states:
         raise UsageError(
             f"{attackers} against {defenders} has up to {states:,} states, more than the limit "
             f"of {args.max_states:,}; pass --max-states {states} to solve it anyway"
         )
-    result = risk_battle(attackers, defenders, max_states=max(args.max_states, 1))
+    result = risk_battle(attackers, defenders, max_states=args.max_states)
     emit(result.to_json(), text_of(result), args.json)
 
 

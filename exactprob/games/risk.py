@@ -33,7 +33,7 @@ import numpy as np
 
 from ..dist import Dist, die, uniform
 from ..errors import ModelError
-from ..numbers import exact_fields
+from ..numbers import exact_fields, whole_number
 from ..solve import Solution, solve
 
 __all__ = [
@@ -49,14 +49,6 @@ __all__ = [
 #: Largest army a side may have (the chain has about ``A * D`` states).
 MAX_ARMIES = 2000
 RiskState = tuple[int, int]
-
-
-def _armies(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAX_ARMIES:
-        raise ModelError(
-            f"{name} must be a whole number from {minimum} to {MAX_ARMIES}, got {value!r}"
-        )
-    return value
 
 
 @cache
@@ -105,8 +97,8 @@ class RiskBattle:
 
     def __init__(self, attackers: int, defenders: int) -> None:
         self.initial: RiskState = (
-            _armies("the attacker's armies", attackers, 2),
-            _armies("the defender's armies", defenders, 1),
+            whole_number("the attacker's armies", attackers, 2, MAX_ARMIES),
+            whole_number("the defender's armies", defenders, 1, MAX_ARMIES),
         )
 
     def outcome(self, state: Any) -> int | None:

@@ -250,13 +250,31 @@ def result_of(model: FleetBattle, solution: Solution) -> BattleResult:
     )
 
 
-def battle_states_bound(attacker: Fleet, defender: Fleet) -> int:
-    """An upper bound on the states of a battle under fixed orders: a fixed order makes
-    a fleet a function of the hits it has taken, so there are at most
-    ``(hit points + 1)`` fleets a side."""
-    return (attacker.hit_points(attacker.initial_state) + 1) * (
-        defender.hit_points(defender.initial_state) + 1
-    )
+def battle_states_bound(attacker: Fleet, defender: Fleet, free_side: int | None = None) -> int:
+    """An upper bound on the battle states (pairs of fleets).
+
+    A fixed order makes a fleet a function of the hits it has taken: at most
+    ``hit points + 1`` fleets. A side that assigns its hits freely (``free_side`` 0 for
+    the attacker, 1 for the defender) can reach any spread of each type's :math:`c`
+    ships over its :math:`h + 1` damage levels (destroyed included):
+    :math:`\\prod \\binom{c + h}{h}` fleets.
+
+    >>> from exactprob.games.fleet_battle.units import parse_fleet
+    >>> ws, f = parse_fleet("3 war-sun"), parse_fleet("1 fighter")
+    >>> battle_states_bound(ws, f), battle_states_bound(ws, f, free_side=0)
+    (14, 20)
+    """
+    return _fleets_bound(attacker, free_side == 0) * _fleets_bound(defender, free_side == 1)
+
+
+def _fleets_bound(fleet: Fleet, free: bool) -> int:
+    if not free:
+        return fleet.hit_points(fleet.initial_state) + 1
+    bound = 1
+    for i, unit in enumerate(fleet.units):
+        ships = sum(n for n, (j, _) in zip(fleet.initial_state, fleet.slots) if j == i)
+        bound *= math.comb(ships + unit.hp, unit.hp)
+    return bound
 
 
 def battle(

@@ -40,6 +40,7 @@ from typing import Any, ClassVar, Protocol
 
 from ...dist import Dist, binomial
 from ...errors import ModelError
+from ...numbers import parse_whole
 from .units import Fleet, FleetState
 
 __all__ = ["Allocation", "HitOrder", "hit_distribution", "parse_order", "take_hit"]
@@ -199,12 +200,8 @@ def _slots_of_entry(fleet: Fleet, entry: str) -> list[int]:
     slots = [s for s, (i, _) in enumerate(fleet.slots) if fleet.units[i] is unit]
     if not level:
         return slots[::-1]  # fewest hit points left first
-    if not level.isdigit() or not 1 <= int(level) <= unit.hp:
-        raise ModelError(
-            f"in hit order entry {entry.strip()!r}, the hit points left must be a whole number "
-            f"from 1 to {unit.hp}"
-        )
-    return [s for s in slots if fleet.slots[s][1] == int(level)]
+    left = parse_whole(f"the hit points left in hit order entry {entry.strip()!r}", level, 1, unit.hp)
+    return [s for s in slots if fleet.slots[s][1] == left]
 
 
 def parse_order(text: str, fleet: Fleet) -> HitOrder:

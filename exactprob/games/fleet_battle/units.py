@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import ModelError
+from ...numbers import parse_whole, whole_number
 
 __all__ = [
     "CATALOGUE",
@@ -50,12 +51,6 @@ MAX_SHIPS = 1000
 MAX_HP = 10
 MAX_DICE = 20
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
-
-
-def _whole(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ModelError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
-    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +80,9 @@ class Unit:
                 f"unit name must start with a letter and hold only letters, digits, '-' "
                 f"and '_', got {self.name!r}"
             )
-        _whole(f"hp of {self.name}", self.hp, 1, MAX_HP)
-        _whole(f"combat value of {self.name}", self.combat, 1, 10)
-        _whole(f"dice of {self.name}", self.dice, 1, MAX_DICE)
+        whole_number(f"hp of {self.name}", self.hp, 1, MAX_HP)
+        whole_number(f"combat value of {self.name}", self.combat, 1, 10)
+        whole_number(f"dice of {self.name}", self.dice, 1, MAX_DICE)
 
     @property
     def hit_probability(self) -> Fraction:
@@ -152,7 +147,7 @@ class Fleet:
         if len(set(names)) != len(names):
             raise ModelError(f"a fleet lists a unit type twice: {names}")
         for unit, count in zip(self.units, self.counts):
-            _whole(f"count of {unit.name}", count, 1, MAX_SHIPS)
+            whole_number(f"count of {unit.name}", count, 1, MAX_SHIPS)
         if sum(self.counts) > MAX_SHIPS:
             raise ModelError(f"a fleet may hold at most {MAX_SHIPS} ships, got {sum(self.counts)}")
         order = sorted(range(len(names)), key=names.__getitem__)
@@ -272,12 +267,9 @@ def parse_fleet(text: str, catalogue: Mapping[str, Unit] = CATALOGUE) -> Fleet:
                 f"cannot read fleet item {item.strip()!r}; write COUNT UNIT, e.g. '3 fighter'"
             )
         count_text, name = match.groups()
-        if not count_text.isdigit() or int(count_text) < 1:
-            raise ModelError(
-                f"the count in {item.strip()!r} must be a positive whole number, got {count_text!r}"
-            )
+        count = parse_whole(f"the count in {item.strip()!r}", count_text, 1)
         lookup(name, catalogue)
-        counts[name] = counts.get(name, 0) + int(count_text)
+        counts[name] = counts.get(name, 0) + count
     return Fleet.of(counts, catalogue)
 
 
@@ -292,8 +284,7 @@ def parse_unit(text: str) -> Unit:
         raise ModelError(f"a unit is NAME:HP:COMBAT:DICE (four fields), got {text!r}")
     name, *numbers = (f.strip() for f in fields)
     labels = ("HP", "COMBAT", "DICE")
-    for label, value in zip(labels, numbers):
-        if not value.isdigit():
-            raise ModelError(f"{label} in unit {text!r} must be a whole number, got {value!r}")
-    hp, combat, dice = (int(v) for v in numbers)
+    hp, combat, dice = (
+        parse_whole(f"{label} in unit {text!r}", value) for label, value in zip(labels, numbers)
+    )
     return Unit(name, hp, combat, dice)
