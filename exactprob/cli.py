@@ -56,6 +56,16 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
 
+def add_max_states_flag(parser: argparse.ArgumentParser, default: int) -> None:
+    """The ``--max-states`` flag of the subcommands that explore a state graph."""
+    parser.add_argument(
+        "--max-states",
+        type=int,
+        default=default,
+        help=f"refuse problems with more states than this (default {default:,})",
+    )
+
+
 def emit(payload: dict[str, Any], text: str, as_json: bool) -> None:
     """Print ``payload`` as JSON or ``text`` for people."""
     print(json.dumps(payload, indent=2) if as_json else text)

@@ -7,18 +7,9 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+from cli_runner import run
 
 from exactprob import __version__
-from exactprob.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:  # argparse's own exits (--help, --version, usage errors)
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_help_lists_subcommands(capsys: pytest.CaptureFixture[str]) -> None:

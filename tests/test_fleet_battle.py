@@ -16,11 +16,11 @@ from functools import cache
 
 import numpy as np
 import pytest
+from cli_runner import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactprob import explore
-from exactprob.cli import main
 from exactprob.errors import ModelError
 from exactprob.games.fleet_battle import (
     CATALOGUE,
@@ -388,13 +388,6 @@ def test_optimal_assignment_sustains_damage_first() -> None:
 # ---------------------------------------------------------------------------------------
 # The battle subcommand
 # ---------------------------------------------------------------------------------------
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_cli_json_contract(capsys: pytest.CaptureFixture[str]) -> None:

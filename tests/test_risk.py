@@ -10,9 +10,9 @@ from functools import cache
 
 import numpy as np
 import pytest
+from cli_runner import run
 
 from exactprob import explore
-from exactprob.cli import main
 from exactprob.errors import ModelError
 from exactprob.games.risk import RiskBattle, conquest_table, risk_battle, roll_losses, simulate_risk
 from exactprob.simulate import agrees_with
@@ -122,13 +122,6 @@ def test_bad_armies(a: object, d: object) -> None:
 # ---------------------------------------------------------------------------------------
 # The risk subcommand
 # ---------------------------------------------------------------------------------------
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:

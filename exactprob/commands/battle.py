@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit
+from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..errors import StateLimitError
 from ..games.fleet_battle import (
     CATALOGUE,
@@ -187,12 +187,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("attacker", "defender"),
         help="let this side assign its hits optimally against the other's fixed order",
     )
-    parser.add_argument(
-        "--max-states",
-        type=int,
-        default=DEFAULT_MAX_STATES,
-        help=f"refuse battles with more states (default {DEFAULT_MAX_STATES:,})",
-    )
+    add_max_states_flag(parser, DEFAULT_MAX_STATES)
     add_json_flag(parser)
 
 

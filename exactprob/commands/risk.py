@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit
+from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..games.risk import MAX_ARMIES, RiskResult, risk_battle
 from ..numbers import decimal_string, parse_whole, whole_number
 from ._text import table_lines
@@ -68,11 +68,6 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--attacker", required=True, metavar="A", help="attacking armies (>= 2)")
     parser.add_argument("--defender", required=True, metavar="D", help="defending armies (>= 1)")
-    parser.add_argument(
-        "--max-states",
-        type=int,
-        default=DEFAULT_MAX_STATES,
-        help=f"refuse battles with more states (default {DEFAULT_MAX_STATES:,})",
-    )
+    add_max_states_flag(parser, DEFAULT_MAX_STATES)
     add_json_flag(parser)
     parser.set_defaults(run=run)
