@@ -615,16 +615,22 @@ def main(argv: list[str] | None = None) -> int:
         report += run_dice(args.quick, repeat, min_time, log)
     if not args.skip_mdp:
         report += run_mdps(args.quick, mdp_repeat, log)
+    return finish_report(report, start, args.out)
+
+
+def finish_report(report: list[str], start: float, out: Path | None) -> int:
+    """Print the report (and write it to ``out``); exit status 1 if any exact answer
+    differed from its peer's."""
     report.append(f"Benchmark wall time: {time.perf_counter() - start:.1f} s")
     text = "\n".join(report) + "\n"
     print(text, end="")
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text, encoding="utf-8")
-    bad = "DIFFERENT" in text
-    if bad:
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    if "DIFFERENT" in text:
         print("ERROR: some exact results differ between exactprob and a peer", file=sys.stderr)
-    return 1 if bad else 0
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ try:
 except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
-from bench_engine import best_time, fmt_time, icepool, machine_description, table
+from bench_engine import best_time, finish_report, fmt_time, icepool, machine_description, table
 
 from exactprob import Dist, explore, solve_graph
 from exactprob.games.fleet_battle import FleetBattle, hit_distribution, parse_fleet
@@ -197,16 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     report += run_hits(args.quick, repeat, min_time, log)
     report += run_battles(args.quick, log)
     report += run_risk(args.quick, repeat, min_time, log)
-    report.append(f"Benchmark wall time: {time.perf_counter() - start:.1f} s")
-    text = "\n".join(report) + "\n"
-    print(text, end="")
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text, encoding="utf-8")
-    if "DIFFERENT" in text:
-        print("ERROR: some exact results differ", file=sys.stderr)
-        return 1
-    return 0
+    return finish_report(report, start, args.out)
 
 
 if __name__ == "__main__":
