@@ -151,10 +151,9 @@ def parse_whole(
     exactprob.errors.ModelError: --attacker must be a whole number >= 2, got '²'
     """
     digits = text.strip()
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
-        allowed = f"from {low} to {high}" if high is not None else f">= {low}"
-        raise error(f"{name} must be a whole number {allowed}, got {text!r}")
-    return whole_number(name, int(digits), low, high, error)
+    readable = digits.isascii() and digits.isdigit() and len(digits) <= 18
+    # unreadable text goes to whole_number as it is, which refuses it with the one message
+    return whole_number(name, int(digits) if readable else text, low, high, error)
 
 
 def _parse_string(text: str) -> Exact:

@@ -20,6 +20,7 @@ def headlines() -> list[tuple[str, str, Any]]:
 
     p = sympy.Symbol("p", positive=True)
     ruin = solve(GamblersRuin(goal=10, start=3, p="18/37"))
+    ruin_p = solve(GamblersRuin(4, 2, p)).value()
     fighters = battle(Fleet.of({"fighter": 5}), Fleet.of({"war-sun": 1}))
     return [
         ("two_dice_seven", "P(2d6 = 7)", (die(6) + die(6))[7]),
@@ -27,9 +28,9 @@ def headlines() -> list[tuple[str, str, Any]]:
         ("three_d6_beats_d20", "P(3d6 > d20)", dice(3, 6).gt(die(20))[True]),
         ("ruin_roulette", "gambler's ruin, 3 -> 10 units betting red (p = 18/37)", ruin.value()),
         ("ruin_roulette_steps", "  expected number of bets", ruin.expected_steps()),
-        ("ruin_symbolic", "gambler's ruin 2 -> 4 units as a function of p", solve(GamblersRuin(4, 2, p)).value()),
+        ("ruin_symbolic", "gambler's ruin 2 -> 4 units as a function of p", ruin_p),
         ("ruin_closed_form_agrees", "  equals the closed form (rho^i - 1)/(rho^N - 1)",
-         sympy.simplify(solve(GamblersRuin(4, 2, p)).value() - closed_form(4, 2, p)) == 0),
+         sympy.simplify(ruin_p - closed_form(4, 2, p)) == 0),
         ("fighters_beat_war_sun", "P(5 fighters beat a war sun)", fighters.win),
         ("fighters_war_sun_mutual", "  mutual destruction", fighters.mutual),
         ("risk_10_v_10", "Risk 10 v 10 conquest", risk_battle(10, 10).win),
