@@ -1,0 +1,105 @@
+r"""Fighting Fantasy combat, solved exactly (I. G. Johnston, arXiv:2002.10172, 2020).
+
+The hero (skill, stamina, luck) fights an opponent (skill, stamina) in rounds of 2d6 +
+skill each; after a won or lost round the hero may *test luck* to amplify the blow or
+soften it. Only the skill difference :math:`\Delta` matters.
+
+* :mod:`.rules`: one round's chances from the sextinomial generating function, the luck
+  test, the rule variants (standard, lucky hit of 3, *Crypt of the Sorcerer*);
+* :mod:`.grid`: the fast path, every state of a fight in one exact backward sweep, under
+  optimal play or a fixed policy, for any :class:`~.grid.Objective`;
+* :mod:`.model`: the same fight as a :class:`~exactprob.model.Model` for the generic engine;
+* :mod:`.closed_forms`: the paper's formulas as sympy expressions;
+* :mod:`.heuristics`: the nine heuristics, their exact values, and the fold increase;
+* :mod:`.outcomes`: rounds, stamina left and luck spent;
+* :mod:`.atlas`: every state for :math:`\Delta \in -9..9`, and the exact ties in it;
+* :mod:`.simulator`: an independent numpy simulator written from the rules.
+
+>>> grid = solve_grid(0, 24, 24, 12)
+>>> grid.value(24, 24, 0)  # equal skills, no luck: a fair fight
+Fraction(1, 2)
+>>> grid.value(24, 24, 12) > grid.value(24, 24, 0)
+True
+"""
+
+from .atlas import TOLERANCE, Atlas, Decision, atlas
+from .closed_forms import (
+    Threshold,
+    constant_luck_win,
+    hits_to_kill,
+    no_luck_value,
+    no_luck_win,
+    thresholds,
+)
+from .grid import (
+    DEFAULT_MAX_STATES,
+    STRATEGY_CODES,
+    FightGrid,
+    LuckPolicy,
+    Objective,
+    resolve_rule,
+    solve_grid,
+)
+from .heuristics import (
+    HEURISTICS,
+    PAIRS,
+    BestHeuristic,
+    Fold,
+    best_heuristics,
+    fold_increases,
+    heuristic,
+)
+from .model import LUCK, NO_LUCK, FightModel, engine_policy
+from .outcomes import FightOutcomes, fight_outcomes
+from .rules import (
+    RULES,
+    RoundOdds,
+    Rule,
+    luck_probability,
+    round_counts,
+    round_odds,
+    sextinomial_row,
+)
+from .simulator import FightSimulation, simulate_fight
+
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "HEURISTICS",
+    "LUCK",
+    "NO_LUCK",
+    "PAIRS",
+    "RULES",
+    "STRATEGY_CODES",
+    "TOLERANCE",
+    "Atlas",
+    "BestHeuristic",
+    "Decision",
+    "FightGrid",
+    "FightModel",
+    "FightOutcomes",
+    "FightSimulation",
+    "Fold",
+    "LuckPolicy",
+    "Objective",
+    "RoundOdds",
+    "Rule",
+    "Threshold",
+    "atlas",
+    "best_heuristics",
+    "constant_luck_win",
+    "engine_policy",
+    "fight_outcomes",
+    "fold_increases",
+    "heuristic",
+    "hits_to_kill",
+    "luck_probability",
+    "no_luck_value",
+    "no_luck_win",
+    "resolve_rule",
+    "round_counts",
+    "round_odds",
+    "sextinomial_row",
+    "simulate_fight",
+    "solve_grid",
+    "thresholds",
+]

@@ -1,0 +1,331 @@
+r"""The fast path: every state of a fight, solved by one backward sweep in exact rationals.
+
+A state is (hero stamina :math:`h`, opponent stamina :math:`o`, luck :math:`l`, and under
+the *Crypt* rule a flag :math:`f` = "the opponent won the last round"). After a round the
+hero, knowing its outcome, tests luck or not (testing needs :math:`l \ge 1`; it succeeds
+with :math:`t_l = P(2d6 \le l)`). With :math:`w, d, \ell` the chances of winning, drawing
+and losing a round and :math:`g` the lucky hit (4, or 3 in the ``amplify3`` variant):
+
+.. math::
+
+    W(h, o, l) &= \max\bigl(V(h, o - 2, l),\ t_l V(h, o - g, l - 1) + (1 - t_l) V(h, o - 1, l - 1)\bigr), \\
+    L(h, o, l) &= \max\bigl(V(h - 2, o, l),\ t_l V(h - 1, o, l - 1) + (1 - t_l) V(h - 3, o, l - 1)\bigr), \\
+    V(h, o, l) &= \frac{w\,W(h, o, l) + \ell\,L(h, o, l)}{w + \ell},
+
+with :math:`V = 0` once :math:`h \le 0` and :math:`V` = the objective's score (1 for a
+plain win) once :math:`o \le 0`. Draws change nothing, so they are do-overs: the
+division by :math:`w + \ell` (paper Eq. 20-24). Under *Crypt*, the lost round's successors
+carry the flag, a round lost with the flag set kills the hero, and a draw clears it:
+:math:`V(h, o, l, 1) = w\,W + d\,V(h, o, l, 0)`.
+
+Every right-hand side has smaller :math:`h`, :math:`o` or :math:`l`, so one sweep in
+increasing :math:`l, h, o` solves the whole grid, in ``gmpy2.mpq``. The maximum is taken
+exactly; equal options are a *tie*, reported, and resolved to "no luck" (which keeps luck).
+The generic engine gives the same values on every state (``tests/test_fighting_fantasy.py``).
+
+>>> grid = solve_grid(0, 4, 4, 7)
+>>> grid.value(4, 4, 0), grid.value(4, 4, 7)
+(Fraction(1, 2), Fraction(9185, 13824))
+>>> grid.strategy(4, 4, 7), STRATEGY_CODES[3]
+(3, 'only after a won round')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from gmpy2 import mpq
+
+from ...errors import ModelError, StateLimitError
+from ...numbers import exact, to_fraction, whole_number
+from .rules import RULES, Rule, luck_probability, round_counts
+
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "STRATEGY_CODES",
+    "FightGrid",
+    "LuckPolicy",
+    "Objective",
+    "resolve_rule",
+    "solve_grid",
+]
+
+#: ``policy(won, hero, opponent, luck, streak) -> bool``: test luck after this round?
+#: Called with Python scalars by the exact solvers and with numpy arrays by the simulator.
+LuckPolicy = Callable[[Any, Any, Any, Any, Any], Any]
+
+#: Largest grid :func:`solve_grid` accepts by default (states, counting the Crypt flag).
+DEFAULT_MAX_STATES = 1_000_000
+
+#: The paper's strategy codes: when the hero tests luck in a state.
+STRATEGY_CODES = {
+    0: "never",
+    1: "whatever the outcome",
+    2: "only after a lost round",
+    3: "only after a won round",
+}
+
+_HERO_OFFSET = 2  # stamina -2..H is stored at index 0..H+2 (a lucky-less defence costs 3)
+_OPPONENT_OFFSET = 3  # stamina -3..O at index 0..O+3 (a lucky hit deals up to 4)
+
+
+@dataclass(frozen=True)
+class Objective:
+    r"""What a victory is worth: :math:`[h \ge r][l \ge m]\,(1 + a h + b l)` for a victory
+    with :math:`h` stamina and :math:`l` luck left; a defeat scores 0. The default is the
+    plain chance of winning.
+
+    >>> Objective(keep_stamina=5).score(4, 0), Objective(luck_weight=Fraction(1, 10)).score(4, 3)
+    (Fraction(0, 1), Fraction(13, 10))
+    """
+
+    keep_stamina: int = 0
+    keep_luck: int = 0
+    stamina_weight: Fraction = Fraction(0)
+    luck_weight: Fraction = Fraction(0)
+
+    def __post_init__(self) -> None:
+        whole_number("keep_stamina", self.keep_stamina, 0)
+        whole_number("keep_luck", self.keep_luck, 0)
+        for name in ("stamina_weight", "luck_weight"):
+            weight = to_fraction(exact(getattr(self, name)))
+            if weight < 0:
+                raise ModelError(f"{name} must be >= 0, got {weight}")
+            object.__setattr__(self, name, weight)
+
+    @property
+    def is_win(self) -> bool:
+        """True for the plain chance of winning."""
+        return self == Objective()
+
+    def score(self, hero_stamina: int, luck: int) -> Fraction:
+        """The score of a victory with ``hero_stamina`` and ``luck`` left."""
+        if hero_stamina < self.keep_stamina or luck < self.keep_luck:
+            return Fraction(0)
+        return 1 + self.stamina_weight * hero_stamina + self.luck_weight * luck
+
+
+def resolve_rule(rule: str | Rule) -> Rule:
+    """A :class:`~.rules.Rule` from its name (or itself)."""
+    if isinstance(rule, Rule):
+        return rule
+    if rule not in RULES:
+        raise ModelError(f"unknown rule {rule!r}; allowed: {', '.join(RULES)}")
+    return RULES[rule]
+
+
+def _mpq(value: Fraction) -> mpq:
+    return mpq(value.numerator, value.denominator)
+
+
+class FightGrid:
+    """The exact value and luck decisions of every state with hero stamina
+    ``1..hero_stamina``, opponent stamina ``1..opponent_stamina`` and luck ``0..luck``,
+    at skill difference ``delta``, under optimal play or a fixed ``policy``."""
+
+    def __init__(
+        self,
+        delta: int,
+        hero_stamina: int,
+        opponent_stamina: int,
+        luck: int,
+        rule: Rule,
+        objective: Objective,
+        policy: LuckPolicy | None,
+    ) -> None:
+        self.delta = delta
+        self.bounds = (hero_stamina, opponent_stamina, luck)
+        self.rule = rule
+        self.objective = objective
+        self.policy = policy
+        self.flags = (False, True) if rule.two_in_a_row_kills else (False,)
+        # per flag, per luck: rows by hero index, columns by opponent index
+        self._values: dict[bool, list[list[list[mpq]]]] = {f: [] for f in self.flags}
+        # options after a won / lost round: (no luck, luck or None); keyed (won, flag)
+        self._options: dict[tuple[bool, bool], list[list[list[tuple[mpq, mpq | None]]]]] = {}
+        self._uses: dict[tuple[bool, bool], np.ndarray] = {}
+        self._sweep()
+
+    # -- the sweep ------------------------------------------------------------------------
+    def _terminal_layer(self, luck: int) -> list[list[mpq]]:
+        H, O, _ = self.bounds
+        zero = mpq(0)
+        rows = [[zero] * (O + _OPPONENT_OFFSET + 1) for _ in range(H + _HERO_OFFSET + 1)]
+        for h in range(1, H + 1):
+            score = _mpq(self.objective.score(h, luck))
+            for o in range(_OPPONENT_OFFSET + 1):
+                rows[h + _HERO_OFFSET][o] = score
+        return rows
+
+    def _sweep(self) -> None:
+        H, O, L = self.bounds
+        win, draw, lose = (mpq(n) for n in round_counts(self.delta))
+        decisive, total = win + lose, win + draw + lose
+        hit = self.rule.lucky_hit
+        crypt = self.rule.two_in_a_row_kills
+        for key in ((True, False), (False, False), (True, True)):
+            self._options[key] = []
+            self._uses[key] = np.zeros((L + 1, H + 1, O + 1), dtype=bool)
+        for luck in range(L + 1):
+            t = _mpq(luck_probability(luck))
+            layers = {f: self._terminal_layer(luck) for f in self.flags}
+            for f in self.flags:
+                self._values[f].append(layers[f])
+            base, after_loss = layers[False], layers[crypt]
+            prev = self._values[False][luck - 1] if luck else None
+            prev_loss = self._values[crypt][luck - 1] if luck else None
+            options: dict[tuple[bool, bool], list[list[Any]]] = {
+                key: [[None] * (O + 1) for _ in range(H + 1)] for key in self._options
+            }
+            for h in range(1, H + 1):
+                hi = h + _HERO_OFFSET
+                for o in range(1, O + 1):
+                    oi = o + _OPPONENT_OFFSET
+                    won_no = base[hi][oi - 2]
+                    won_yes = lost_yes = None
+                    if prev is not None and prev_loss is not None:
+                        won_yes = prev[hi][oi - 1] + t * (prev[hi][oi - hit] - prev[hi][oi - 1])
+                        lost_yes = prev_loss[hi - 3][oi] + t * (
+                            prev_loss[hi - 1][oi] - prev_loss[hi - 3][oi]
+                        )
+                    lost_no = after_loss[hi - 2][oi]
+                    won = self._decide(True, h, o, luck, False, won_no, won_yes, options)
+                    lost = self._decide(False, h, o, luck, False, lost_no, lost_yes, options)
+                    base[hi][oi] = (win * won + lose * lost) / decisive
+                    if crypt:
+                        won_streak = self._decide(True, h, o, luck, True, won_no, won_yes, options)
+                        layers[True][hi][oi] = (win * won_streak + draw * base[hi][oi]) / total
+            for key, table in options.items():
+                self._options[key].append(table)
+
+    def _decide(
+        self,
+        won: bool,
+        h: int,
+        o: int,
+        luck: int,
+        streak: bool,
+        no: mpq,
+        yes: mpq | None,
+        options: dict[tuple[bool, bool], list[list[Any]]],
+    ) -> mpq:
+        """Record both options and return the chosen one's value."""
+        options[(won, streak)][h][o] = (no, yes)
+        if yes is None:
+            return no
+        if self.policy is None:
+            use = yes > no
+        else:
+            use = bool(self.policy(won, h, o, luck, streak))
+        self._uses[(won, streak)][luck, h, o] = use
+        return yes if use else no
+
+    # -- queries --------------------------------------------------------------------------
+    def _check(self, hero: int, opponent: int, luck: int, streak: bool) -> None:
+        H, O, L = self.bounds
+        for name, value, high in (("hero", hero, H), ("opponent", opponent, O), ("luck", luck, L)):
+            if not (isinstance(value, int) and (1 if name != "luck" else 0) <= value <= high):
+                low = 0 if name == "luck" else 1
+                raise ModelError(
+                    f"{name} must be an integer in {low}..{high} for this grid, got {value!r}"
+                )
+        if streak and not self.rule.two_in_a_row_kills:
+            raise ModelError("streak=True exists only under the crypt rule")
+
+    def value(self, hero: int, opponent: int, luck: int, streak: bool = False) -> Fraction:
+        """The exact value of a state (the start of a round)."""
+        self._check(hero, opponent, luck, streak)
+        return to_fraction(
+            self._values[streak][luck][hero + _HERO_OFFSET][opponent + _OPPONENT_OFFSET]
+        )
+
+    def options(
+        self, won: bool, hero: int, opponent: int, luck: int, streak: bool = False
+    ) -> tuple[Fraction, Fraction | None]:
+        """The values of (no luck, luck) after a won or lost round; luck is ``None``
+        without luck to test. After a lost round with the *Crypt* flag set there is no
+        decision: the hero is dead."""
+        self._check(hero, opponent, luck, streak)
+        if not won and streak:
+            raise ModelError("a round lost with the streak flag set kills the hero: no decision")
+        no, yes = self._options[(won, streak)][luck][hero][opponent]
+        return to_fraction(no), None if yes is None else to_fraction(yes)
+
+    def uses_luck(
+        self, won: bool, hero: int, opponent: int, luck: int, streak: bool = False
+    ) -> bool:
+        """Does the grid's policy test luck after this round?"""
+        self._check(hero, opponent, luck, streak)
+        return bool(self._uses[(won, streak)][luck, hero, opponent])
+
+    def is_tie(self, won: bool, hero: int, opponent: int, luck: int, streak: bool = False) -> bool:
+        """Are testing luck and not testing it exactly equally good here?"""
+        no, yes = self.options(won, hero, opponent, luck, streak)
+        return yes == no
+
+    def strategy(self, hero: int, opponent: int, luck: int) -> int:
+        """The paper's code (see :data:`STRATEGY_CODES`) of the state, flag clear."""
+        won = self.uses_luck(True, hero, opponent, luck)
+        lost = self.uses_luck(False, hero, opponent, luck)
+        return {(True, True): 1, (False, True): 2, (True, False): 3, (False, False): 0}[(won, lost)]
+
+    def states(self) -> Iterator[tuple[int, int, int]]:
+        """Every (hero, opponent, luck) of the grid."""
+        H, O, L = self.bounds
+        for luck in range(L + 1):
+            for h in range(1, H + 1):
+                for o in range(1, O + 1):
+                    yield h, o, luck
+
+    def policy_function(self) -> LuckPolicy:
+        """The grid's decisions as a vectorised :data:`LuckPolicy` (numpy lookups)."""
+        uses = self._uses
+        crypt = self.rule.two_in_a_row_kills
+
+        def policy(won: Any, hero: Any, opponent: Any, luck: Any, streak: Any) -> Any:
+            after_win = uses[(True, True)] if crypt else uses[(True, False)]
+            won_choice = np.where(
+                streak, after_win[luck, hero, opponent], uses[(True, False)][luck, hero, opponent]
+            )
+            return np.where(won, won_choice, uses[(False, False)][luck, hero, opponent])
+
+        return policy
+
+
+def solve_grid(
+    delta: int,
+    hero_stamina: int,
+    opponent_stamina: int,
+    luck: int,
+    *,
+    rule: str | Rule = "standard",
+    objective: Objective | None = None,
+    policy: LuckPolicy | None = None,
+    max_states: int = DEFAULT_MAX_STATES,
+) -> FightGrid:
+    """Solve every state up to the given staminas and luck (see the module docstring);
+    ``policy=None`` is optimal play. The size is checked before anything is allocated.
+
+    >>> solve_grid(0, 1, 1, 0).value(1, 1, 0)
+    Fraction(1, 2)
+    """
+    whole_number("delta", delta, -(10**6), 10**6)
+    whole_number("hero stamina", hero_stamina, 1)
+    whole_number("opponent stamina", opponent_stamina, 1)
+    whole_number("luck", luck, 0)
+    the_rule = resolve_rule(rule)
+    states = (
+        hero_stamina * opponent_stamina * (luck + 1) * (2 if the_rule.two_in_a_row_kills else 1)
+    )
+    if states > max_states:
+        raise StateLimitError(
+            f"the fight has {states:,} states (hero stamina x opponent stamina x (luck + 1)"
+            f"{' x 2' if the_rule.two_in_a_row_kills else ''}), more than the limit of {max_states:,}"
+        )
+    return FightGrid(
+        delta, hero_stamina, opponent_stamina, luck, the_rule, objective or Objective(), policy
+    )
