@@ -4,6 +4,6 @@ Each module has ``register(subparsers)``, which adds its parser and sets ``run``
 function of the parsed arguments) as the parser's default. A game adds its module here.
 """
 
-from . import battle, dice, risk, tour
+from . import battle, dice, ff, risk, tour
 
-COMMANDS = (tour, dice, battle, risk)
+COMMANDS = (tour, dice, battle, risk, ff)

@@ -41,6 +41,7 @@ import numpy as np
 from gmpy2 import mpq
 
 from ...errors import ModelError, StateLimitError
+from ...graph import progress_bar
 from ...numbers import exact, to_fraction, whole_number
 from .rules import RULES, Rule, luck_probability, round_counts
 
@@ -59,7 +60,7 @@ __all__ = [
 LuckPolicy = Callable[[Any, Any, Any, Any, Any], Any]
 
 #: Largest grid :func:`solve_grid` accepts by default (states, counting the Crypt flag).
-DEFAULT_MAX_STATES = 1_000_000
+DEFAULT_MAX_STATES = 2_000_000
 
 #: The paper's strategy codes: when the hero tests luck in a state.
 STRATEGY_CODES = {
@@ -136,6 +137,7 @@ class FightGrid:
         rule: Rule,
         objective: Objective,
         policy: LuckPolicy | None,
+        progress: bool = False,
     ) -> None:
         self.delta = delta
         self.bounds = (hero_stamina, opponent_stamina, luck)
@@ -148,7 +150,10 @@ class FightGrid:
         # options after a won / lost round: (no luck, luck or None); keyed (won, flag)
         self._options: dict[tuple[bool, bool], list[list[list[tuple[mpq, mpq | None]]]]] = {}
         self._uses: dict[tuple[bool, bool], np.ndarray] = {}
-        self._sweep()
+        bar = progress_bar(progress, "solving", total=(luck + 1) * hero_stamina, unit=" rows")
+        self._sweep(bar)
+        if bar is not None:
+            bar.close()
 
     # -- the sweep ------------------------------------------------------------------------
     def _terminal_layer(self, luck: int) -> list[list[mpq]]:
@@ -161,7 +166,7 @@ class FightGrid:
                 rows[h + _HERO_OFFSET][o] = score
         return rows
 
-    def _sweep(self) -> None:
+    def _sweep(self, bar: Any) -> None:
         H, O, L = self.bounds
         win, draw, lose = (mpq(n) for n in round_counts(self.delta))
         decisive, total = win + lose, win + draw + lose
@@ -183,6 +188,8 @@ class FightGrid:
             }
             for h in range(1, H + 1):
                 hi = h + _HERO_OFFSET
+                if bar is not None:
+                    bar.update(1)
                 for o in range(1, O + 1):
                     oi = o + _OPPONENT_OFFSET
                     won_no = base[hi][oi - 2]
@@ -306,9 +313,11 @@ def solve_grid(
     objective: Objective | None = None,
     policy: LuckPolicy | None = None,
     max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
 ) -> FightGrid:
     """Solve every state up to the given staminas and luck (see the module docstring);
-    ``policy=None`` is optimal play. The size is checked before anything is allocated.
+    ``policy=None`` is optimal play. The size is checked before anything is allocated;
+    ``progress`` shows a bar on stderr.
 
     >>> solve_grid(0, 1, 1, 0).value(1, 1, 0)
     Fraction(1, 2)
@@ -327,5 +336,12 @@ def solve_grid(
             f"{' x 2' if the_rule.two_in_a_row_kills else ''}), more than the limit of {max_states:,}"
         )
     return FightGrid(
-        delta, hero_stamina, opponent_stamina, luck, the_rule, objective or Objective(), policy
+        delta,
+        hero_stamina,
+        opponent_stamina,
+        luck,
+        the_rule,
+        objective or Objective(),
+        policy,
+        progress,
     )

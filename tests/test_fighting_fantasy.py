@@ -1,0 +1,287 @@
+"""Fighting Fantasy: the fast sweep against the generic engine, closed forms, outcomes, CLI.
+
+The independent numpy simulator is tested in ``test_ff_simulator.py``, the Fraction
+recursion oracle in ``test_ff_oracle.py`` and the formulas are proved in ``proofs/``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from cli_runner import run
+
+from exactprob import evaluate, solve
+from exactprob.errors import ModelError, StateLimitError
+from exactprob.games.fighting_fantasy import (
+    LUCK,
+    NO_LUCK,
+    FightModel,
+    Objective,
+    atlas,
+    best_heuristics,
+    engine_policy,
+    fight_outcomes,
+    fold_increases,
+    heuristic,
+    luck_probability,
+    no_luck_value,
+    round_counts,
+    round_odds,
+    solve_grid,
+)
+
+SMALL = (6, 5, 4)  # hero stamina, opponent stamina, luck of the equality grids
+
+
+def _two_dice_enumerated(delta: int) -> tuple[int, int, int]:
+    """Win / draw / lose counts by listing the 6**4 rolls."""
+    counts = [0, 0, 0]
+    for a, b, c, d in itertools.product(range(1, 7), repeat=4):
+        y = (c + d) - (a + b)
+        counts[0 if y < delta else 1 if y == delta else 2] += 1
+    return counts[0], counts[1], counts[2]
+
+
+@pytest.mark.parametrize("delta", range(-12, 13))
+def test_round_counts_equal_enumeration(delta: int) -> None:
+    assert round_counts(delta) == _two_dice_enumerated(delta)
+
+
+def test_spec_row_and_luck_probabilities() -> None:
+    assert round_odds(0).win == round_odds(0).lose == Fraction(575, 1296)
+    assert round_odds(0).draw == Fraction(146, 1296)
+    assert [luck_probability(l) * 36 for l in range(14)] == [
+        0,
+        0,
+        1,
+        3,
+        6,
+        10,
+        15,
+        21,
+        26,
+        30,
+        33,
+        35,
+        36,
+        36,
+    ]
+
+
+def _engine_values(delta: int, rule: str, objective: Objective | None = None, policy=None) -> dict:
+    """Every round-start state's value from the generic engine, from each grid state."""
+    values: dict = {}
+    H, O, L = SMALL
+    for h, o, l in itertools.product(range(1, H + 1), range(1, O + 1), range(L + 1)):
+        for streak in (False, True) if rule == "crypt" else (False,):
+            state = ("round", h, o, l, streak)
+            if state in values:
+                continue
+            model = FightModel(delta, h, o, l, rule=rule, objective=objective)
+            model.initial = state
+            solution = solve(model) if policy is None else evaluate(model, engine_policy(policy))
+            for s in solution.states():
+                if s[0] == "round" and s[1] > 0 and s[2] > 0:
+                    values[s] = solution.value(s)
+    return values
+
+
+@pytest.mark.parametrize("rule", ["standard", "amplify3", "crypt"])
+@pytest.mark.parametrize("delta", [-3, 0, 2])
+def test_grid_equals_generic_engine_on_every_state(rule: str, delta: int) -> None:
+    grid = solve_grid(delta, *SMALL, rule=rule)
+    values = _engine_values(delta, rule)
+    assert len(values) == SMALL[0] * SMALL[1] * (SMALL[2] + 1) * (2 if rule == "crypt" else 1)
+    for (_, h, o, l, streak), value in values.items():
+        assert grid.value(h, o, l, streak) == value, (h, o, l, streak)
+
+
+@pytest.mark.parametrize("pair", [(1, 3), (3, 6), (5, 2), (8, 7)])
+@pytest.mark.parametrize("rule", ["standard", "crypt"])
+def test_heuristic_values_equal_engine_evaluation(pair: tuple[int, int], rule: str) -> None:
+    policy = heuristic(*pair)
+    grid = solve_grid(1, *SMALL, rule=rule, policy=policy)
+    for (_, h, o, l, streak), value in _engine_values(1, rule, policy=policy).items():
+        assert grid.value(h, o, l, streak) == value
+
+
+def test_retention_objective_equals_engine() -> None:
+    objective = Objective(keep_stamina=3, luck_weight=Fraction(1, 7))
+    grid = solve_grid(0, *SMALL, objective=objective)
+    for (_, h, o, l, _), value in _engine_values(0, "standard", objective).items():
+        assert grid.value(h, o, l) == value
+
+
+def test_engine_decisions_and_ties_agree_with_grid() -> None:
+    grid = solve_grid(0, *SMALL)
+    solution = solve(FightModel(0, *SMALL))
+    for s in solution.states():
+        phase, h, o, l, streak = s
+        if phase in ("won", "lost") and h > 0 and o > 0 and l >= 1:
+            won = phase == "won"
+            tie = grid.is_tie(won, h, o, l)
+            assert tie == (solution.ties(s) == (NO_LUCK, LUCK))
+            if not tie:
+                assert (solution.policy(s) == LUCK) == grid.uses_luck(won, h, o, l)
+
+
+@pytest.mark.parametrize("delta", range(-9, 10))
+def test_no_luck_closed_form_equals_grid(delta: int) -> None:
+    grid = solve_grid(delta, 24, 24, 0)
+    odds = round_odds(delta)
+    for h, o, _ in grid.states():
+        assert grid.value(h, o, 0) == no_luck_value(odds.win, odds.lose, h, o)
+
+
+def test_hand_derived_values() -> None:
+    # one hit each, no luck: the first decisive round decides, p = w / (w + l)
+    w, _, l = round_counts(-3)
+    assert solve_grid(-3, 2, 2, 0).value(2, 2, 0) == Fraction(w, w + l)
+    # luck 12 always succeeds: against 4 stamina a won round with luck kills outright,
+    # and a lost round costs 1; hero with 1 stamina: only the first decisive round counts
+    w, _, l = round_counts(0)
+    assert solve_grid(0, 1, 4, 12).value(1, 4, 12) == Fraction(w, w + l)
+    # crypt: hero 3 stamina (two losses kill anyway), opponent 2 stamina, no luck
+    w, d, l = (Fraction(n, 1296) for n in round_counts(0))
+    first = w / (w + l)  # the first decisive round
+    # after a loss the streak flag is set: win w, draw d (flag cleared, then 1/2), loss kills
+    after_loss = w + d * Fraction(1, 2)
+    assert solve_grid(0, 3, 2, 0, rule="crypt").value(3, 2, 0) == first + (1 - first) * after_loss
+
+
+def test_outcomes_match_engine_absorption() -> None:
+    for rule in ("standard", "crypt"):
+        grid = solve_grid(1, 7, 8, 5, rule=rule)
+        result = fight_outcomes(grid, 7, 8, 5)
+        absorbed: dict = {}
+        for (_, h, o, l, _), p in solve(FightModel(1, 7, 8, 5, rule=rule)).absorption().items():
+            key = (o <= 0, max(h, 0), l)
+            absorbed[key] = absorbed.get(key, 0) + p
+        assert dict(result.final) == absorbed
+        assert result.win == grid.value(7, 8, 5)
+        assert sum(result.luck_spent.values()) == 1
+        assert max(result.decisive_rounds) <= 7 + 8
+
+
+def test_expected_rounds_without_luck_hand_derived() -> None:
+    # one hit each: a single decisive round, preceded by geometric draws
+    w, d, l = round_counts(0)
+    assert fight_outcomes(solve_grid(0, 2, 2, 0), 2, 2, 0).expected_rounds == Fraction(1296, w + l)
+
+
+def test_heuristics_never_beat_the_optimum() -> None:
+    best, histograms = best_heuristics(0, 6, 6, 12)
+    optimum = solve_grid(0, 6, 6, 12)
+    for state, choice in best.items():
+        assert choice.gap == optimum.value(*state) - choice.value >= 0
+    assert all(sum(h.values()) <= 6 * 6 * 13 for h in histograms.values())
+
+
+def test_fold_increase_is_optimum_over_no_luck() -> None:
+    grids = {d: solve_grid(d, 8, 8, 12) for d in (-2, 0)}
+    folds = fold_increases(grids)
+    top = folds["overall"]
+    grid = grids[top.delta]
+    assert top.fold == grid.value(*top.state) / grid.value(top.state[0], top.state[1], 0)
+    assert all(f.fold <= top.fold for f in folds.values())
+
+
+def test_certain_outcomes_beyond_the_dice() -> None:
+    assert solve_grid(10, 5, 30, 12).value(5, 30, 12) == 1
+    assert solve_grid(-10, 30, 1, 12).value(30, 1, 12) == 0
+
+
+def test_bad_grid_input() -> None:
+    with pytest.raises(ModelError, match="hero stamina"):
+        solve_grid(0, 0, 4, 0)
+    with pytest.raises(ModelError, match="unknown rule"):
+        solve_grid(0, 4, 4, 0, rule="house")
+    with pytest.raises(StateLimitError, match="1,000,000"):
+        solve_grid(0, 1000, 1000, 0, max_states=999_999)
+    with pytest.raises(ModelError, match="luck must be an integer in 0..2"):
+        solve_grid(0, 4, 4, 2).value(4, 4, 3)
+
+
+def test_atlas_summary_counts_every_state(tmp_path: Path) -> None:
+    small = atlas(deltas=[-1, 0], max_stamina=5, max_luck=3)
+    summary = small.summary()
+    assert summary["states"] == 2 * 5 * 5 * 4 == sum(summary["strategies"].values())
+    out = tmp_path / "atlas.csv"
+    small.write_csv(out)
+    rows = out.read_text().splitlines()
+    assert len(rows) == 1 + summary["states"]
+
+
+# -- CLI -----------------------------------------------------------------------------------
+def test_cli_fight_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "ff", "--hero", "10", "6", "7", "--opponent", "9", "5", "--json")
+    assert code == 0
+    payload = json.loads(out)
+    grid = solve_grid(1, 6, 5, 7)
+    assert Fraction(payload["win"]) == grid.value(6, 5, 7)
+    assert payload["strategy"] == grid.strategy(6, 5, 7)
+    w, _, l = round_counts(1)
+    assert Fraction(payload["no_luck_win"]) == no_luck_value(Fraction(w), Fraction(l), 6, 5)
+    assert sum(Fraction(p) for p in payload["luck_spent"].values()) == 1
+
+
+def test_cli_text_and_certain_note(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "ff", "--hero", "20", "10", "3", "--opponent", "10", "10")
+    assert code == 0 and "cannot lose" in out and "= 1" in out
+
+
+def test_cli_heuristic_and_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = (
+        "ff",
+        "--hero",
+        "9",
+        "8",
+        "9",
+        "--opponent",
+        "9",
+        "8",
+        "--rule",
+        "crypt",
+        "--policy",
+        "heuristic:2:7",
+        "--json",
+    )
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert Fraction(json.loads(out)["win"]) == solve_grid(
+        0, 8, 8, 9, rule="crypt", policy=heuristic(2, 7)
+    ).value(8, 8, 9)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--hero", "12", "24", "--opponent", "10", "10"), "--hero takes 3 numbers"),
+        (("--hero", "12", "24", "12", "1", "--opponent", "10", "10"), "got 4"),
+        (
+            ("--hero", "12", "-3", "12", "--opponent", "10", "10"),
+            "--hero STAMINA must be a whole number",
+        ),
+        (("--hero", "12", "24", "x", "--opponent", "10", "10"), "--hero LUCK"),
+        (("--hero", "12", "24", "12", "--opponent", "10.5", "10"), "--opponent SKILL"),
+        (("--hero", "12", "24", "12"), "--opponent SKILL STAMINA is required"),
+        (
+            ("--hero", "12", "24", "12", "--opponent", "1", "1", "--policy", "lucky"),
+            "--policy must be",
+        ),
+        (("--hero", "12", "24", "12", "--opponent", "1", "1", "--policy", "heuristic:2:0"), "TAU"),
+        (("--hero", "12", "400", "12", "--opponent", "10", "400"), "2,080,000 states"),
+        (("atlas",), "needs --out"),
+        (("atlas", "--out", "/nonexistent-dir/a.csv"), "does not exist"),
+    ],
+)
+def test_cli_bad_input(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+) -> None:
+    code, out, err = run(capsys, "ff", *argv)
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
