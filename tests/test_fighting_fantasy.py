@@ -120,7 +120,7 @@ def test_engine_decisions_and_ties_agree_with_grid() -> None:
     grid = solve_grid(0, *SMALL)
     solution = solve(FightModel(0, *SMALL))
     for s in solution.states():
-        phase, h, o, l, streak = s
+        phase, h, o, l, _streak = s
         if phase in ("won", "lost") and h > 0 and o > 0 and l >= 1:
             won = phase == "won"
             tie = grid.is_tie(won, h, o, l)
@@ -169,7 +169,7 @@ def test_outcomes_match_engine_absorption() -> None:
 
 def test_expected_rounds_without_luck_hand_derived() -> None:
     # one hit each: a single decisive round, preceded by geometric draws
-    w, d, l = round_counts(0)
+    w, _d, l = round_counts(0)
     assert fight_outcomes(solve_grid(0, 2, 2, 0), 2, 2, 0).expected_rounds == Fraction(1296, w + l)
 
 
