@@ -239,8 +239,11 @@ def _write_atomically(path: Path, write: Any) -> None:
     """Write through a temporary file in the same directory, renamed when complete."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(handle)
+    umask = os.umask(0)
+    os.umask(umask)
     try:
         write(Path(temporary))
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 is for the temporary only
         os.replace(temporary, path)
     except BaseException:
         os.unlink(temporary)

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..cli import add_json_flag, emit
 from ..dist import dice, die
+from ..games.fighting_fantasy import solve_grid
 from ..games.fleet_battle import Fleet, battle
 from ..games.gamblers_ruin import GamblersRuin, closed_form
 from ..games.risk import risk_battle
@@ -24,16 +25,28 @@ def headlines() -> list[tuple[str, str, Any]]:
     fighters = battle(Fleet.of({"fighter": 5}), Fleet.of({"war-sun": 1}))
     return [
         ("two_dice_seven", "P(2d6 = 7)", (die(6) + die(6))[7]),
-        ("sextinomial_zero", "P(2d6 - 2d6 = 0), the sextinomial row's centre", (dice(2, 6) - dice(2, 6))[0]),
+        (
+            "sextinomial_zero",
+            "P(2d6 - 2d6 = 0), the sextinomial row's centre",
+            (dice(2, 6) - dice(2, 6))[0],
+        ),
         ("three_d6_beats_d20", "P(3d6 > d20)", dice(3, 6).gt(die(20))[True]),
         ("ruin_roulette", "gambler's ruin, 3 -> 10 units betting red (p = 18/37)", ruin.value()),
         ("ruin_roulette_steps", "  expected number of bets", ruin.expected_steps()),
         ("ruin_symbolic", "gambler's ruin 2 -> 4 units as a function of p", ruin_p),
-        ("ruin_closed_form_agrees", "  equals the closed form (rho^i - 1)/(rho^N - 1)",
-         sympy.simplify(ruin_p - closed_form(4, 2, p)) == 0),
+        (
+            "ruin_closed_form_agrees",
+            "  equals the closed form (rho^i - 1)/(rho^N - 1)",
+            sympy.simplify(ruin_p - closed_form(4, 2, p)) == 0,
+        ),
         ("fighters_beat_war_sun", "P(5 fighters beat a war sun)", fighters.win),
         ("fighters_war_sun_mutual", "  mutual destruction", fighters.mutual),
         ("risk_10_v_10", "Risk 10 v 10 conquest", risk_battle(10, 10).win),
+        (
+            "ff_luck_7",
+            "Fighting Fantasy, equal skills, stamina 6 each, luck 7",
+            solve_grid(0, 6, 6, 7).value(6, 6, 7),
+        ),
     ]
 
 
