@@ -169,12 +169,15 @@ class FightGrid:
     def _sweep(self, bar: Any) -> None:
         H, O, L = self.bounds
         win, draw, lose = (mpq(n) for n in round_counts(self.delta))
-        decisive, total = win + lose, win + draw + lose
+        total = win + draw + lose
+        p_win, p_lose = win / (win + lose), lose / (win + lose)  # draws are do-overs
         hit = self.rule.lucky_hit
         crypt = self.rule.two_in_a_row_kills
-        for key in ((True, False), (False, False), (True, True)):
+        policy = self.policy
+        keys = ((True, False), (False, False), (True, True))
+        uses: dict[tuple[bool, bool], list[list[list[bool]]]] = {key: [] for key in keys}
+        for key in keys:
             self._options[key] = []
-            self._uses[key] = np.zeros((L + 1, H + 1, O + 1), dtype=bool)
         for luck in range(L + 1):
             t = _mpq(luck_probability(luck))
             layers = {f: self._terminal_layer(luck) for f in self.flags}
@@ -184,52 +187,47 @@ class FightGrid:
             prev = self._values[False][luck - 1] if luck else None
             prev_loss = self._values[crypt][luck - 1] if luck else None
             options: dict[tuple[bool, bool], list[list[Any]]] = {
-                key: [[None] * (O + 1) for _ in range(H + 1)] for key in self._options
+                key: [[None] * (O + 1) for _ in range(H + 1)] for key in keys
             }
+            layer_uses = {key: [[False] * (O + 1) for _ in range(H + 1)] for key in keys}
             for h in range(1, H + 1):
                 hi = h + _HERO_OFFSET
                 if bar is not None:
                     bar.update(1)
+                won_options, lost_options = options[(True, False)][h], options[(False, False)][h]
+                streak_options = options[(True, True)][h]
+                won_uses, lost_uses = layer_uses[(True, False)][h], layer_uses[(False, False)][h]
+                streak_uses = layer_uses[(True, True)][h]
                 for o in range(1, O + 1):
                     oi = o + _OPPONENT_OFFSET
-                    won_no = base[hi][oi - 2]
+                    won_no, lost_no = base[hi][oi - 2], after_loss[hi - 2][oi]
                     won_yes = lost_yes = None
+                    use_won = use_lost = use_streak = False
                     if prev is not None and prev_loss is not None:
                         won_yes = prev[hi][oi - 1] + t * (prev[hi][oi - hit] - prev[hi][oi - 1])
                         lost_yes = prev_loss[hi - 3][oi] + t * (
                             prev_loss[hi - 1][oi] - prev_loss[hi - 3][oi]
                         )
-                    lost_no = after_loss[hi - 2][oi]
-                    won = self._decide(True, h, o, luck, False, won_no, won_yes, options)
-                    lost = self._decide(False, h, o, luck, False, lost_no, lost_yes, options)
-                    base[hi][oi] = (win * won + lose * lost) / decisive
+                        if policy is None:  # exact comparisons; a tie keeps luck
+                            use_won = use_streak = won_yes > won_no
+                            use_lost = lost_yes > lost_no
+                        else:
+                            use_won = bool(policy(True, h, o, luck, False))
+                            use_lost = bool(policy(False, h, o, luck, False))
+                            use_streak = crypt and bool(policy(True, h, o, luck, True))
+                    won_options[o] = streak_options[o] = (won_no, won_yes)
+                    lost_options[o] = (lost_no, lost_yes)
+                    won_uses[o], lost_uses[o], streak_uses[o] = use_won, use_lost, use_streak
+                    won = won_yes if use_won else won_no
+                    lost = lost_yes if use_lost else lost_no
+                    base[hi][oi] = p_win * won + p_lose * lost
                     if crypt:
-                        won_streak = self._decide(True, h, o, luck, True, won_no, won_yes, options)
+                        won_streak = won_yes if use_streak else won_no
                         layers[True][hi][oi] = (win * won_streak + draw * base[hi][oi]) / total
-            for key, table in options.items():
-                self._options[key].append(table)
-
-    def _decide(
-        self,
-        won: bool,
-        h: int,
-        o: int,
-        luck: int,
-        streak: bool,
-        no: mpq,
-        yes: mpq | None,
-        options: dict[tuple[bool, bool], list[list[Any]]],
-    ) -> mpq:
-        """Record both options and return the chosen one's value."""
-        options[(won, streak)][h][o] = (no, yes)
-        if yes is None:
-            return no
-        if self.policy is None:
-            use = yes > no
-        else:
-            use = bool(self.policy(won, h, o, luck, streak))
-        self._uses[(won, streak)][luck, h, o] = use
-        return yes if use else no
+            for key in keys:
+                self._options[key].append(options[key])
+                uses[key].append(layer_uses[key])
+        self._uses = {key: np.array(layers, dtype=bool) for key, layers in uses.items()}
 
     # -- queries --------------------------------------------------------------------------
     def _check(self, hero: int, opponent: int, luck: int, streak: bool) -> None:
