@@ -316,15 +316,15 @@ def test_result_arrays_and_seeding() -> None:
 @pytest.mark.parametrize(
     "args, kwargs, message",
     [
-        ((0, 0, 5, 3), {}, "hero_stamina must be at least 1"),
-        ((0, 5, 0, 3), {}, "opponent_stamina must be at least 1"),
-        ((0, 5, 5, -1), {}, "luck must be at least 0"),
-        ((0.5, 5, 5, 3), {}, "delta must be an integer"),
-        ((0, 5, 5, True), {}, "luck must be an integer"),
-        ((0, "5", 5, 3), {}, "hero_stamina must be an integer"),
-        ((0, 5, 5, 3), {"n": 0}, "n must be at least 1"),
+        ((0, 0, 5, 3), {}, "hero_stamina must be a whole number >= 1"),
+        ((0, 5, 0, 3), {}, "opponent_stamina must be a whole number >= 1"),
+        ((0, 5, 5, -1), {}, "luck must be a whole number >= 0"),
+        ((0.5, 5, 5, 3), {}, "delta must be a whole number"),
+        ((0, 5, 5, True), {}, "luck must be a whole number"),
+        ((0, "5", 5, 3), {}, "hero_stamina must be a whole number"),
+        ((0, 5, 5, 3), {"n": 0}, "n must be a whole number >= 1"),
         ((0, 5, 5, 3), {"rule": "house"}, "rule must be one of standard, amplify3, crypt"),
-        ((0, 5, 5, 3), {"max_rounds": 0}, "max_rounds must be at least 1"),
+        ((0, 5, 5, 3), {"max_rounds": 0}, "max_rounds must be a whole number >= 1"),
     ],
 )
 def test_input_errors(args: tuple[object, ...], kwargs: dict[str, object], message: str) -> None:

@@ -31,6 +31,7 @@ from exactprob.games.fighting_fantasy import (
     no_luck_value,
     round_counts,
     round_odds,
+    simulate_fight,
     solve_grid,
 )
 
@@ -285,3 +286,19 @@ def test_cli_bad_input(
     code, out, err = run(capsys, "ff", *argv)
     assert code == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("rule", ["standard", "crypt"])
+def test_outcome_expectations_agree_with_simulation(rule: str) -> None:
+    """Mean rounds (draws included), mean luck spent and mean stamina left on victory
+    from the forward pass, against the independent simulator (5 standard errors)."""
+    grid = solve_grid(-1, 12, 10, 9, rule=rule)
+    exact = fight_outcomes(grid, 12, 10, 9)
+    simulated = simulate_fight(
+        -1, 12, 10, 9, rule=rule, policy=grid.policy_function(), n=40_000, seed=7
+    )
+    assert simulated.agrees_with(exact.win)
+    assert simulated.sample(simulated.rounds).agrees_with(exact.expected_rounds)
+    assert simulated.sample(simulated.luck_spent).agrees_with(exact.luck_spent.mean())
+    kept = simulated.hero_stamina * simulated.won
+    assert simulated.sample(kept).agrees_with(exact.final.map(lambda end: end[1] * end[0]).mean())

@@ -28,12 +28,12 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from numbers import Integral
 from typing import Any, TypeAlias
 
 import numpy as np
 
 from ...errors import ModelError
+from ...numbers import whole_number
 from ...simulate import Simulation
 from ...simulate import agrees_with as _agrees_with
 
@@ -110,12 +110,9 @@ class FightSimulation:
         return Simulation(self.n, Counter(np.asarray(values).tolist()), int(self.rounds.sum()))
 
 
-def _whole(name: str, value: object, low: int | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise ModelError(f"{name} must be an integer, got {value!r}")
-    if low is not None and value < low:
-        raise ModelError(f"{name} must be at least {low}, got {value}")
-    return int(value)
+def _whole(name: str, value: object, low: int) -> int:
+    """:func:`~exactprob.numbers.whole_number`, accepting numpy integers too."""
+    return whole_number(name, int(value) if isinstance(value, np.integer) else value, low)
 
 
 def simulate_fight(
@@ -138,7 +135,7 @@ def simulate_fight(
     :data:`SIMULATED_RULES`. Raises :class:`~exactprob.errors.ModelError` on bad input,
     a policy answer of the wrong shape, or a fight longer than ``max_rounds`` rounds.
     """
-    delta = _whole("delta", delta, None)
+    delta = _whole("delta", delta, -(10**18))
     hero_stamina = _whole("hero_stamina", hero_stamina, 1)
     opponent_stamina = _whole("opponent_stamina", opponent_stamina, 1)
     luck = _whole("luck", luck, 0)
