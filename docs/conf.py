@@ -59,3 +59,6 @@ html_theme_options = {
     "description": "Exact probabilities for games of chance",
     "fixed_sidebar": False,
 }
+
+# one PNG per figure (the default also writes a hi-res PNG and a PDF: slower builds)
+plot_formats = [("png", 100)]

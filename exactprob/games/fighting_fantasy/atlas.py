@@ -8,8 +8,9 @@ The paper's supplementary figure covers :math:`\Delta \in -9..9`, staminas 1..24
 Two kinds of decision are counted separately from the rest:
 
 * a **tie**: testing luck and not testing it give exactly the same value (the atlas keeps
-  luck then). *Forced* ties are those where the fight ends either way (a won round
-  against an opponent with 1 stamina, a lost round with 1 stamina left);
+  luck then). *Forced* ties are those where the fight ends after the round whatever
+  happens (a won round against an opponent with 1 stamina, or with 2 when luck 12 cannot
+  fail; a lost round with 1 stamina left, or with 2 when luck 1 cannot succeed);
 * a **near tie**: the two values differ, but by at most :data:`TOLERANCE` relative to the
   larger, so that a double-precision program with the paper's 1e-10 relative tolerance
   could not separate them.
@@ -33,6 +34,7 @@ from typing import Any
 from ...graph import progress_bar
 from ...numbers import decimal_string, fraction_string
 from .grid import FightGrid, solve_grid
+from .rules import luck_probability
 
 __all__ = ["TOLERANCE", "Atlas", "Decision", "atlas"]
 
@@ -51,11 +53,18 @@ class Decision:
     won: bool
     no_luck: Fraction
     luck_value: Fraction
+    lucky_hit: int = 4
 
     @property
     def forced(self) -> bool:
-        """The fight ends after this round either way."""
-        return self.opponent <= 1 if self.won else self.hero <= 1
+        """Every possible result of both choices ends the fight after this round (a
+        luck test that cannot fail or cannot succeed counts only its possible side)."""
+        t = luck_probability(self.luck)
+        # stamina lost by the side that lost the round: without luck, lucky, unlucky
+        without, lucky, unlucky = (2, self.lucky_hit, 1) if self.won else (2, 1, 3)
+        stamina = self.opponent if self.won else self.hero
+        possible = [without] + ([lucky] if t > 0 else []) + ([unlucky] if t < 1 else [])
+        return all(stamina - damage <= 0 for damage in possible)
 
 
 @dataclass
@@ -89,9 +98,10 @@ class Atlas:
             if luck == 0:
                 continue
             for won in (True, False):
-                no, yes = self.grids[delta].options(won, hero, opponent, luck)
+                grid = self.grids[delta]
+                no, yes = grid.options(won, hero, opponent, luck)
                 assert yes is not None
-                yield Decision(delta, hero, opponent, luck, won, no, yes)
+                yield Decision(delta, hero, opponent, luck, won, no, yes, grid.rule.lucky_hit)
 
     def write_csv(self, path: Path) -> None:
         """One row per state: delta, hero, opponent, luck, strategy, exact and decimal

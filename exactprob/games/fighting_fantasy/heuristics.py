@@ -112,10 +112,12 @@ def best_heuristics(
 ) -> tuple[dict[tuple[int, int, int], BestHeuristic], dict[int, dict[int, int]]]:
     """For every state of the grid: the best heuristic and its gap to the optimum; and
     per heuristic 1-8, the histogram {tau: number of states where that tau is best for
-    it} (the first best tau on ties).
+    it}, over the states where tau changes the heuristic's value (the smallest best tau
+    on ties). Where several heuristics tie, ``number``/``tau`` is the first in
+    :data:`PAIRS` order and ``tied`` lists them all.
 
     >>> best, taus = best_heuristics(0, 4, 4, 12)
-    >>> best[(4, 4, 12)].gap >= 0, sum(taus[3].values()) == 4 * 4 * 13
+    >>> best[(4, 4, 12)].gap >= 0, 0 < sum(taus[3].values()) < 4 * 4 * 13
     (True, True)
     """
     optimum = solve_grid(delta, hero, opponent, luck, rule=rule)
@@ -128,8 +130,9 @@ def best_heuristics(
         tied = tuple(pair for pair, v in values.items() if v == top)
         best[state] = BestHeuristic(*tied[0], top, optimum.value(*state) - top, tied)
         for n, histogram in histograms.items():
-            tau = max(range(1, 13), key=lambda t: (values[(n, t)], -t))
-            histogram[tau] += 1
+            by_tau = [values[(n, t)] for t in range(1, 13)]
+            if min(by_tau) < max(by_tau):  # states where tau makes no difference are skipped
+                histogram[1 + by_tau.index(max(by_tau))] += 1
     return best, histograms
 
 
