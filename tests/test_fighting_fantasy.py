@@ -302,3 +302,30 @@ def test_outcome_expectations_agree_with_simulation(rule: str) -> None:
     assert simulated.sample(simulated.luck_spent).agrees_with(exact.luck_spent.mean())
     kept = simulated.hero_stamina * simulated.won
     assert simulated.sample(kept).agrees_with(exact.final.map(lambda end: end[1] * end[0]).mean())
+
+
+def test_cli_atlas_writes_data_and_figures(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out, figures = tmp_path / "atlas.csv", tmp_path / "figures"
+    argv = (
+        "ff",
+        "atlas",
+        "--out",
+        str(out),
+        "--plot",
+        str(figures),
+        "--max-stamina",
+        "3",
+        "--max-luck",
+        "1",
+        "--json",
+    )
+    code, printed, _ = run(capsys, *argv)
+    assert code == 0
+    summary = json.loads(printed)
+    assert summary["states"] == 19 * 3 * 3 * 2 == len(out.read_text().splitlines()) - 1
+    assert sorted(p.name for p in figures.iterdir()) == sorted(
+        Path(p).name for p in summary["figures"]
+    )
+    assert not list(tmp_path.glob(".atlas.csv.*"))  # no temporary left behind

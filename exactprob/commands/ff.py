@@ -46,7 +46,7 @@ from ..games.fighting_fantasy import (
     round_odds,
     solve_grid,
 )
-from ..numbers import exact_fields, fraction_string, parse_whole
+from ..numbers import exact_fields, fraction_string, parse_whole, whole_number
 from ._text import table_lines
 
 __all__ = ["register", "run"]
@@ -221,7 +221,14 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     plot_dir = Path(args.plot) if args.plot else None
     if plot_dir is not None and plot_dir.exists() and not plot_dir.is_dir():
         raise UsageError(f"--plot: {str(plot_dir)!r} exists and is not a directory")
-    result = atlas(rule=args.rule, progress=True)
+    stamina = whole_number("--max-stamina", args.max_stamina, 1, 1000, UsageError)
+    luck = whole_number("--max-luck", args.max_luck, 0, 1000, UsageError)
+    states = 19 * stamina * stamina * (luck + 1)
+    if states > args.max_states:
+        raise UsageError(
+            f"the atlas has {states:,} states, more than --max-states {args.max_states:,}"
+        )
+    result = atlas(max_stamina=stamina, max_luck=luck, rule=args.rule, progress=True)
     _write_atomically(out, result.write_csv)
     summary = result.summary()
     summary["rule"] = args.rule
@@ -311,6 +318,16 @@ def register(sub: Any) -> None:
     parser.add_argument("--out", metavar="FILE", help="atlas: the CSV data file to write")
     parser.add_argument(
         "--plot", metavar="DIR", help="atlas: also write the policy-map figures here"
+    )
+    parser.add_argument(
+        "--max-stamina",
+        type=int,
+        default=24,
+        metavar="N",
+        help="atlas: staminas 1..N for both sides (default 24)",
+    )
+    parser.add_argument(
+        "--max-luck", type=int, default=12, metavar="N", help="atlas: luck 0..N (default 12)"
     )
     parser.add_argument(
         "--max-states",
