@@ -597,18 +597,8 @@ def main(argv: list[str] | None = None) -> int:
     mdp_repeat = args.mdp_repeat or (1 if args.quick else 2)
     min_time = 0.02 if args.quick else 0.2
 
-    def log(msg: str) -> None:
-        print(f"  ... {msg}", file=sys.stderr, flush=True)
-
     start = time.perf_counter()
-    report = [
-        (
-            f"# exactprob benchmark ({'quick' if args.quick else 'full'} run, "
-            f"{time.strftime('%Y-%m-%d %H:%M')})"
-        ),
-        "",
-    ]
-    report += ["Machine:", ""] + [f"- {line}" for line in machine_description()] + [""]
+    report = report_header("exactprob benchmark", args.quick)
     if icepool is None or not HAVE_STORM:
         report += [f"Peers missing: `{BENCH_HINT}` installs icepool and stormpy.", ""]
     if not args.skip_dice:
@@ -616,6 +606,18 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_mdp:
         report += run_mdps(args.quick, mdp_repeat, log)
     return finish_report(report, start, args.out)
+
+
+def log(msg: str) -> None:
+    """A progress line on stderr (the report goes to stdout)."""
+    print(f"  ... {msg}", file=sys.stderr, flush=True)
+
+
+def report_header(title: str, quick: bool) -> list[str]:
+    """The report's first lines: title, kind of run, date, and the machine."""
+    run = "quick" if quick else "full"
+    lines = [f"# {title} ({run} run, {time.strftime('%Y-%m-%d %H:%M')})", ""]
+    return lines + ["Machine:", ""] + [f"- {line}" for line in machine_description()] + [""]
 
 
 def finish_report(report: list[str], start: float, out: Path | None) -> int:

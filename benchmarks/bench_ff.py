@@ -41,7 +41,14 @@ try:
 except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
-from bench_engine import best_time, finish_report, fmt_time, machine_description, table
+from bench_engine import (
+    best_time,
+    finish_report,
+    fmt_time,
+    log,
+    report_header,
+    table,
+)
 
 State = tuple[int, int, int, int]  # (delta, hero stamina, opponent stamina, luck)
 
@@ -329,15 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     repeat = max(args.repeat or 3, 1)
 
-    def log(msg: str) -> None:
-        print(f"  ... {msg}", file=sys.stderr, flush=True)
-
     start = time.perf_counter()
-    report = [
-        f"# exactprob Fighting Fantasy atlas ({'quick' if args.quick else 'full'} run, {time.strftime('%Y-%m-%d %H:%M')})",
-        "",
-    ]
-    report += ["Machine:", ""] + [f"- {line}" for line in machine_description()] + [""]
+    report = report_header("exactprob Fighting Fantasy atlas", args.quick)
     report += run_atlas(args.quick, repeat, log)
     return finish_report(report, start, args.out)
 

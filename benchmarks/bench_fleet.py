@@ -33,7 +33,7 @@ try:
 except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
-from bench_engine import best_time, finish_report, fmt_time, icepool, machine_description, table
+from bench_engine import best_time, finish_report, fmt_time, icepool, log, report_header, table
 
 from exactprob import Dist, explore, solve_graph
 from exactprob.games.fleet_battle import FleetBattle, hit_distribution, parse_fleet
@@ -188,12 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     repeat = args.repeat or (3 if args.quick else 7)
     min_time = 0.02 if args.quick else 0.2
 
-    def log(msg: str) -> None:
-        print(f"  ... {msg}", file=sys.stderr, flush=True)
-
     start = time.perf_counter()
-    report = [f"# exactprob fleet battles and Risk ({'quick' if args.quick else 'full'} run, {time.strftime('%Y-%m-%d %H:%M')})", ""]
-    report += ["Machine:", ""] + [f"- {line}" for line in machine_description()] + [""]
+    report = report_header("exactprob fleet battles and Risk", args.quick)
     report += run_hits(args.quick, repeat, min_time, log)
     report += run_battles(args.quick, log)
     report += run_risk(args.quick, repeat, min_time, log)
