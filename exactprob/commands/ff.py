@@ -33,6 +33,7 @@ from typing import Any
 from ..cli import UsageError, add_json_flag, emit
 from ..errors import StateLimitError
 from ..games.fighting_fantasy import (
+    ATLAS_DELTAS,
     DEFAULT_MAX_STATES,
     RULES,
     STRATEGY_CODES,
@@ -223,7 +224,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         raise UsageError(f"--plot: {str(plot_dir)!r} exists and is not a directory")
     stamina = whole_number("--max-stamina", args.max_stamina, 1, 1000, UsageError)
     luck = whole_number("--max-luck", args.max_luck, 0, 1000, UsageError)
-    states = 19 * stamina * stamina * (luck + 1)
+    states = len(ATLAS_DELTAS) * stamina * stamina * (luck + 1)
     if states > args.max_states:
         raise UsageError(
             f"the atlas has {states:,} states, more than --max-states {args.max_states:,}"

@@ -22,7 +22,7 @@ Fraction(1, 2)
 True
 """
 
-from .atlas import TOLERANCE, Atlas, Decision, atlas
+from .atlas import ATLAS_DELTAS, TOLERANCE, Atlas, Decision, atlas
 from .closed_forms import (
     Threshold,
     constant_luck_win,
@@ -63,6 +63,7 @@ from .rules import (
 from .simulator import FightSimulation, simulate_fight
 
 __all__ = [
+    "ATLAS_DELTAS",
     "DEFAULT_MAX_STATES",
     "HEURISTICS",
     "LUCK",

@@ -36,7 +36,10 @@ from ...numbers import decimal_string, fraction_string
 from .grid import FightGrid, solve_grid
 from .rules import luck_probability
 
-__all__ = ["TOLERANCE", "Atlas", "Decision", "atlas"]
+__all__ = ["ATLAS_DELTAS", "TOLERANCE", "Atlas", "Decision", "atlas"]
+
+#: The skill differences of the paper's atlas.
+ATLAS_DELTAS = range(-9, 10)
 
 #: The relative tolerance of the double-precision original.
 TOLERANCE = Fraction(1, 10**10)
@@ -168,7 +171,7 @@ class Atlas:
 
 
 def atlas(
-    deltas: Iterable[int] = range(-9, 10),
+    deltas: Iterable[int] = ATLAS_DELTAS,
     max_stamina: int = 24,
     max_luck: int = 12,
     *,

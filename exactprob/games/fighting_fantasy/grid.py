@@ -51,6 +51,7 @@ __all__ = [
     "FightGrid",
     "LuckPolicy",
     "Objective",
+    "check_fight",
     "resolve_rule",
     "solve_grid",
 ]
@@ -117,6 +118,21 @@ def resolve_rule(rule: str | Rule) -> Rule:
     if rule not in RULES:
         raise ModelError(f"unknown rule {rule!r}; allowed: {', '.join(RULES)}")
     return RULES[rule]
+
+
+def check_fight(delta: int, hero_stamina: int, opponent_stamina: int, luck: int) -> None:
+    """Refuse a starting state that is not whole numbers in range (one line naming the
+    field).
+
+    >>> check_fight(0, 0, 5, 0)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: hero stamina must be a whole number >= 1, got 0
+    """
+    whole_number("delta", delta, -(10**6), 10**6)
+    whole_number("hero stamina", hero_stamina, 1)
+    whole_number("opponent stamina", opponent_stamina, 1)
+    whole_number("luck", luck, 0)
 
 
 def _mpq(value: Fraction) -> mpq:
@@ -320,10 +336,7 @@ def solve_grid(
     >>> solve_grid(0, 1, 1, 0).value(1, 1, 0)
     Fraction(1, 2)
     """
-    whole_number("delta", delta, -(10**6), 10**6)
-    whole_number("hero stamina", hero_stamina, 1)
-    whole_number("opponent stamina", opponent_stamina, 1)
-    whole_number("luck", luck, 0)
+    check_fight(delta, hero_stamina, opponent_stamina, luck)
     the_rule = resolve_rule(rule)
     states = (
         hero_stamina * opponent_stamina * (luck + 1) * (2 if the_rule.two_in_a_row_kills else 1)

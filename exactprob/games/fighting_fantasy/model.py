@@ -25,8 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...dist import Dist
-from ...numbers import whole_number
-from .grid import LuckPolicy, Objective, resolve_rule
+from .grid import LuckPolicy, Objective, check_fight, resolve_rule
 from .rules import Rule, luck_probability, round_odds
 
 __all__ = ["LUCK", "NO_LUCK", "FightModel", "FightState", "engine_policy"]
@@ -49,10 +48,7 @@ class FightModel:
         rule: str | Rule = "standard",
         objective: Objective | None = None,
     ) -> None:
-        whole_number("delta", delta, -(10**6), 10**6)
-        whole_number("hero stamina", hero_stamina, 1)
-        whole_number("opponent stamina", opponent_stamina, 1)
-        whole_number("luck", luck, 0)
+        check_fight(delta, hero_stamina, opponent_stamina, luck)
         self.rule = resolve_rule(rule)
         self.objective = objective or Objective()
         self.odds = round_odds(delta)
