@@ -33,6 +33,7 @@ __all__ = [
     "fraction_string",
     "is_symbolic",
     "mpq",
+    "parse_fraction",
     "parse_whole",
     "to_fraction",
     "to_public",
@@ -154,6 +155,40 @@ def parse_whole(
     readable = digits.isascii() and digits.isdigit() and len(digits) <= 18
     # unreadable text goes to whole_number as it is, which refuses it with the one message
     return whole_number(name, int(digits) if readable else text, low, high, error)
+
+
+def parse_fraction(
+    name: str,
+    text: str,
+    low: Fraction | int | None = None,
+    high: Fraction | int | None = None,
+    error: type[ExactProbError] = ModelError,
+) -> Fraction:
+    """An exact number written as a decimal (``0.03``) or a ratio (``3/100``), from ``low``
+    to ``high`` when given; anything else raises ``error`` naming ``name``. A float's
+    decimal is read as the number it shows, never as a binary double.
+
+    >>> parse_fraction("--odds", "0.03", 0, 1)
+    Fraction(3, 100)
+    >>> parse_fraction("--odds", "1.5", 0, 1)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: --odds must be a decimal or p/q from 0 to 1, got '1.5'
+    """
+    if low is not None and high is not None:
+        allowed = f"from {low} to {high}"
+    elif low is not None:
+        allowed = f">= {low}"
+    else:
+        allowed = f"<= {high}" if high is not None else "(any)"
+    message = f"{name} must be a decimal or p/q {allowed}, got {text!r}"
+    try:
+        value = to_fraction(_parse_string(text))
+    except InexactError:
+        raise error(message) from None
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise error(message)
+    return value
 
 
 def _parse_string(text: str) -> Exact:
