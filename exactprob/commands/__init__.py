@@ -4,6 +4,13 @@ Each module has ``register(subparsers)``, which adds its parser and sets ``run``
 function of the parsed arguments) as the parser's default. A game adds its module here.
 """
 
-from . import battle, dice, ff, risk, tour
+from . import (
+    battle,
+    dice,
+    ff,
+    risk,
+    rogue_rng,
+    tour,
+)
 
-COMMANDS = (tour, dice, battle, risk, ff)
+COMMANDS = (tour, dice, battle, risk, ff, rogue_rng)

@@ -29,6 +29,8 @@ from typing import Protocol
 import numpy as np
 
 __all__ = [
+    "INCREMENT",
+    "MULTIPLIER",
     "RN_RANGE",
     "NumpyRandom",
     "RandomSource",
@@ -128,14 +130,19 @@ class RogueRandom:
         return ((seeds & np.uint64(0x7FFF)) >> np.uint64(1)).astype(np.int64)
 
     def _jump_tables(self, size: int) -> tuple[np.ndarray, np.ndarray]:
-        """:math:`a^k` and :math:`c(1 + \\dots + a^{k-1})` mod :math:`2^{32}`, k = 1..size."""
+        """:math:`A_k = a^k` and :math:`C_k = c(1 + \\dots + a^{k-1})` mod :math:`2^{32}` for
+        k = 1..size, by doubling: :math:`A_{m+j} = A_j A_m`, :math:`C_{m+j} = A_j C_m + C_j`
+        (products of two 32-bit numbers fit in uint64)."""
         if self._jumps is None or len(self._jumps[0]) < size:
-            multipliers = np.empty(size, dtype=np.uint64)
-            offsets = np.empty(size, dtype=np.uint64)
-            a_k, c_k = 1, 0
-            for k in range(size):
-                a_k, c_k = (a_k * MULTIPLIER) & MASK32, (c_k * MULTIPLIER + INCREMENT) & MASK32
-                multipliers[k], offsets[k] = a_k, c_k
+            mask = np.uint64(MASK32)
+            multipliers = np.array([MULTIPLIER], dtype=np.uint64)
+            offsets = np.array([INCREMENT], dtype=np.uint64)
+            while len(multipliers) < size:
+                a_m, c_m = multipliers[-1], offsets[-1]
+                multipliers = np.concatenate([multipliers, (multipliers * a_m) & mask])
+                offsets = np.concatenate(
+                    [offsets, (multipliers[: len(offsets)] * c_m + offsets) & mask]
+                )
             self._jumps = (multipliers, offsets)
         return self._jumps
 
