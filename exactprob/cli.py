@@ -10,13 +10,15 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .errors import ExactProbError
 
-__all__ = ["UsageError", "main"]
+__all__ = ["UsageError", "main", "write_atomically"]
 
 DECIMAL_DIGITS = 12
 
@@ -64,6 +66,21 @@ def add_max_states_flag(parser: argparse.ArgumentParser, default: int) -> None:
         default=default,
         help=f"refuse problems with more states than this (default {default:,})",
     )
+
+
+def write_atomically(path: Path, write: Any) -> None:
+    """Write through a temporary file in the same directory, renamed when complete."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        write(Path(temporary))
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 is for the temporary only
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def emit(payload: dict[str, Any], text: str, as_json: bool) -> None:

@@ -24,13 +24,11 @@
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit
+from ..cli import UsageError, add_json_flag, emit, write_atomically
 from ..errors import StateLimitError
 from ..games.fighting_fantasy import (
     ATLAS_DELTAS,
@@ -230,7 +228,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             f"the atlas has {states:,} states, more than --max-states {args.max_states:,}"
         )
     result = atlas(max_stamina=stamina, max_luck=luck, rule=args.rule, progress=True)
-    _write_atomically(out, result.write_csv)
+    write_atomically(out, result.write_csv)
     summary = result.summary()
     summary["rule"] = args.rule
     summary["data_file"] = str(out)
@@ -241,21 +239,6 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         summary["figures"] = [str(p) for p in write_atlas_figures(result, plot_dir)]
     text = "Fighting Fantasy atlas\n" + "\n".join(f"  {k}: {v}" for k, v in summary.items())
     return summary, text
-
-
-def _write_atomically(path: Path, write: Any) -> None:
-    """Write through a temporary file in the same directory, renamed when complete."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        write(Path(temporary))
-        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 is for the temporary only
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 def run(args: argparse.Namespace) -> None:
