@@ -8,9 +8,10 @@ from . import (
     battle,
     dice,
     ff,
+    hp,
     risk,
     rogue_rng,
     tour,
 )
 
-COMMANDS = (tour, dice, battle, risk, ff, rogue_rng)
+COMMANDS = (tour, dice, battle, risk, ff, rogue_rng, hp)

@@ -1,0 +1,229 @@
+#!/usr/bin/env python
+"""Benchmark the roguelike luck mechanics (issue 6), measured in one run on one machine.
+
+Usage::
+
+    python benchmarks/bench_roguelike.py [--quick] [--out FILE] [--repeat K]
+
+1. Dice sums for hit points against icepool: the source's ``12 + 8d10``, ``12 + 40d2``,
+   ``3d6`` and ``1d20``, and larger sums (``12 + 100d10``, ``12 + 500d2``, ``50d6``; smaller
+   ones in a quick run). Both
+   engines build every sum from scratch in each call; both results are converted to
+   ``Fraction`` dictionaries and compared with ``==``.
+2. "Everything in the issue runs in seconds": one row per computation the issue asks
+   for, each a ``(name, callable)`` pair. Each mechanic contributes a function of
+   ``quick`` returning its rows, listed in :data:`ISSUE_TIMINGS`.
+
+``--quick`` uses fewer repeats, smaller large sums and smaller simulations (a few
+seconds) for a smoke test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # bench_engine: timing helpers and the machine description
+try:
+    import exactprob  # noqa: F401
+except ImportError:  # pragma: no cover - run from a checkout without an install
+    sys.path.insert(0, str(HERE.parent))
+
+from bench_engine import (
+    BENCH_HINT,
+    as_fractions_icepool,
+    as_fractions_ours,
+    best_time,
+    finish_report,
+    fmt_ratio,
+    fmt_time,
+    icepool,
+    icepool_fresh_die,
+    log,
+    report_header,
+    table,
+)
+
+from exactprob.cli import main as exactprob_main
+from exactprob.games.roguelike.hit_points import (
+    ROGUE_BASE,
+    ROGUE_LEVELS,
+    DistributionSummary,
+    compare,
+    hit_points,
+    simulate_hit_points,
+)
+from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
+
+Timing = tuple[str, Callable[[], Any]]
+
+#: The source's sums: (label, dice per level, levels, base), each computed by exactprob's
+#: hit_points and by icepool's ``base + (levels * count) @ Die(1..sides)``.
+SOURCE_SUMS = [
+    ("12 + 8d10", "1d10", ROGUE_LEVELS, ROGUE_BASE),
+    ("12 + 40d2", "5d2", ROGUE_LEVELS, ROGUE_BASE),
+    ("3d6", "3d6", 1, 0),
+    ("1d20", "1d20", 1, 0),
+]
+
+
+def dice_sums(quick: bool) -> list[tuple[str, str, int, int]]:
+    """The source's sums and larger ones (smaller in a quick run: icepool takes ~1 s on
+    ``12 + 500d2``)."""
+    tens, twos, sixes = (30, 100, 20) if quick else (100, 500, 50)
+    return SOURCE_SUMS + [
+        (f"12 + {tens}d10", "1d10", tens, ROGUE_BASE),
+        (f"12 + {twos}d2", "1d2", twos, ROGUE_BASE),
+        (f"{sixes}d6", f"{sixes}d6", 1, 0),
+    ]
+
+
+def icepool_sum(per_level: str, levels: int, base: int) -> Any:
+    """The same total with icepool, from a fresh die (no cache shared between calls)."""
+    count, sides = (int(part or 1) for part in per_level.split("d"))
+    return base + (levels * count) @ icepool_fresh_die(sides)
+
+
+def run_dice(quick: bool, repeat: int, min_time: float) -> list[str]:
+    out = ["## 1. Dice sums for hit points: exactprob vs icepool", ""]
+    if icepool is None:
+        out += [f"icepool is not installed, so only exactprob is timed: run `{BENCH_HINT}`.", ""]
+    rows = []
+    for label, per_level, levels, base in dice_sums(quick):
+        log(f"dice: {label}")
+
+        def ours(per_level: str = per_level, levels: int = levels, base: int = base) -> Any:
+            return hit_points(per_level, levels, base)
+
+        def theirs(per_level: str = per_level, levels: int = levels, base: int = base) -> Any:
+            return icepool_sum(per_level, levels, base)
+
+        result = ours()
+        t_ours = best_time(ours, repeat, min_time)
+        if icepool is None:
+            t_theirs, verdict = None, "n/a"
+        else:
+            same = as_fractions_ours(result) == as_fractions_icepool(theirs())
+            verdict = "equal" if same else "DIFFERENT"
+            t_theirs = best_time(theirs, repeat, min_time)
+        rows.append(
+            [
+                label,
+                str(len(result)),
+                fmt_time(t_ours),
+                fmt_time(t_theirs),
+                fmt_ratio(t_ours, t_theirs),
+                verdict,
+            ]
+        )
+    out += table(
+        ["sum", "outcomes", "exactprob", "icepool", "exactprob/icepool", "exact check"], rows
+    )
+    out += [
+        "",
+        (
+            f"Time per call, best of {repeat} repeats; each repeat averages a calibrated number "
+            "of calls. exactprob: hit_points(dice per level, levels, base), parsing included. "
+            "icepool: base + n @ Die(range(1, sides + 1)), a fresh die each call (icepool "
+            "caches icepool.d(s) and each die's n @ die). exact check: both distributions as "
+            "Fraction dictionaries, compared with ==."
+        ),
+        "",
+    ]
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# 2. Everything in the issue runs in seconds
+# ---------------------------------------------------------------------------------------
+def _cli(*argv: str) -> Callable[[], Any]:
+    """A call of the console script in this process, its output discarded."""
+
+    def call() -> Any:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return exactprob_main(list(argv))
+
+    return call
+
+
+def hp_timings(quick: bool) -> list[Timing]:
+    """Hit-point dice: the summaries, the comparisons, the source's simulations, the CLI."""
+    heroes = 10_000 if quick else 100_000
+
+    def summary() -> Any:
+        return DistributionSummary.of(hit_points("1d10", ROGUE_LEVELS, ROGUE_BASE))
+
+    def rogue_levels() -> Any:
+        return compare(
+            hit_points("1d10", ROGUE_LEVELS, ROGUE_BASE),
+            hit_points("5d2", ROGUE_LEVELS, ROGUE_BASE),
+        )
+
+    def simulate(source: Any) -> Callable[[], Any]:
+        return lambda: simulate_hit_points(source, "5d2", ROGUE_LEVELS, ROGUE_BASE, heroes)
+
+    return [
+        ("hp: summary of 12 + 8d10 (mean, sd, quantiles, modes)", summary),
+        ("hp: 12 + 8d10 against 12 + 40d2 (summaries, P(A > B), sd ratio)", rogue_levels),
+        (
+            "hp: 3d6 against 1d20",
+            lambda: compare(hit_points("3d6", 1, 0), hit_points("1d20", 1, 0)),
+        ),
+        (f"hp: simulate {heroes:,} heroes of 12 + 40d2 on numpy", simulate(NumpyRandom(1))),
+        (f"hp: simulate {heroes:,} heroes of 12 + 40d2 on Rogue's", simulate(RogueRandom(1))),
+        (
+            "hp: exactprob hp --compare 5d2 --full --json (in process)",
+            _cli("hp", "--compare", "5d2", "--full", "--json"),
+        ),
+    ]
+
+
+#: The rows of the second table: each mechanic's function of ``quick`` -> [(name, callable)].
+ISSUE_TIMINGS: list[Callable[[bool], list[Timing]]] = [hp_timings]
+
+
+def run_issue(quick: bool, repeat: int, min_time: float) -> list[str]:
+    rows = []
+    for timings in ISSUE_TIMINGS:
+        for name, call in timings(quick):
+            log(name)
+            rows.append([name, fmt_time(best_time(call, repeat, min_time))])
+    out = ["## 2. Everything in the issue runs in seconds", ""]
+    out += table(["computation", "time per call"], rows)
+    out += [
+        "",
+        (
+            f"Best of {repeat} repeats, each the mean of a calibrated number of calls "
+            "(at least one). Each row is one computation the issue asks for, exact unless "
+            "it says simulate."
+        ),
+        "",
+    ]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, for a smoke test")
+    parser.add_argument("--out", type=Path, help="also write the report to this file")
+    parser.add_argument("--repeat", type=int, help="repeats per timing (default 3 quick, 7 full)")
+    args = parser.parse_args(argv)
+    repeat = max(args.repeat or (3 if args.quick else 7), 1)
+    min_time = 0.02 if args.quick else 0.2
+
+    start = time.perf_counter()
+    report = report_header("exactprob roguelike benchmark", args.quick)
+    report += run_dice(args.quick, repeat, min_time)
+    report += run_issue(args.quick, repeat, min_time)
+    return finish_report(report, start, args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
