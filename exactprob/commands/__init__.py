@@ -11,7 +11,9 @@ from . import (
     hp,
     risk,
     rogue_rng,
+    rubber_band,
     tour,
+    waffles,
 )
 
-COMMANDS = (tour, dice, battle, risk, ff, rogue_rng, hp)
+COMMANDS = (tour, dice, battle, risk, ff, rogue_rng, hp, rubber_band, waffles)

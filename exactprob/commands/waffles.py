@@ -1,0 +1,87 @@
+"""``exactprob waffles``: the exact chance that a hungry hero starves, and how often a
+revived hero would.
+
+>>> from exactprob.cli import main
+>>> main(["waffles", "--every", "1", "--levels", "2", "--json"])  # doctest: +ELLIPSIS
+{
+  "start": "7/10",
+...
+  "waffles": 2,
+  "every": 1,
+  "starve": "0",
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..cli import UsageError, add_json_flag, emit
+from ..games.roguelike.rubber_band import (
+    MAX_LEVELS,
+    MAX_WAFFLES,
+    RubberBand,
+    Waffles,
+    starvation_distribution,
+)
+from ..numbers import exact_fields, parse_whole
+from ._text import table_lines
+from .rubber_band import (
+    add_band_flags,
+    band_fields,
+    band_from_args,
+    band_line,
+    distribution_lines,
+    distribution_rows,
+)
+
+__all__ = ["register", "run"]
+
+
+def run(args: argparse.Namespace) -> None:
+    band = band_from_args(args, RubberBand())
+    game = Waffles(
+        band=band,
+        waffles=parse_whole("--waffles", args.waffles, 0, MAX_WAFFLES, UsageError),
+        every=parse_whole("--every", args.every, 1, MAX_LEVELS, UsageError),
+    )
+    starvations = starvation_distribution(game, args.max_states)
+    starve = 1 - starvations[0]
+    payload = band_fields(band) | {"waffles": game.waffles, "every": game.every}
+    payload |= exact_fields("starve", starve)
+    payload |= exact_fields("expected_starvations", starvations.mean())
+    payload["starvations"] = distribution_rows(starvations, "starvations")
+    lines = [
+        (
+            f"Waffles: {game.waffles} at the start, one eaten on every level i with i % "
+            f"{game.every} == 0; found with {band_line(band)}"
+        ),
+        *table_lines(
+            [
+                (f"P(starve within {band.levels} levels)", starve),
+                ("expected starvations (revived)", starvations.mean()),
+            ]
+        ),
+    ]
+    lines += distribution_lines("starvations of a revived hero (count reset to 0):", starvations)
+    emit(payload, "\n".join(lines), args.json)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "waffles",
+        help="exact chance that a hero fed by rubber-band waffles starves",
+        description=(
+            "The hero starts with W waffles; on each level whose index is a multiple of E one "
+            "is eaten first, and below zero the hero starves; then a waffle found on the level "
+            "(rubber-band odds) adds one. Prints P(starve) and the distribution of the number "
+            "of starvations of a hero revived with 0 waffles each time (our reading)."
+        ),
+    )
+    add_band_flags(parser, RubberBand())
+    parser.add_argument("--waffles", default="2", metavar="W", help="waffles at the start (2)")
+    parser.add_argument("--every", default="3", metavar="E", help="one is eaten every E levels (3)")
+    add_json_flag(parser)
+    parser.set_defaults(run=run)
