@@ -214,13 +214,36 @@ def _parse_string(text: str) -> Exact:
     return mpq(num, den)
 
 
+def _coprime_fraction_maker() -> Any:
+    """A constructor of ``Fraction(p, q)`` for ``p/q`` already in lowest terms.
+
+    ``Fraction(p, q)`` reduces with ``math.gcd``, quadratic in the digits (a second for
+    200,000 digits), although an mpq is always reduced; Python 3.12 has
+    ``Fraction._from_coprime_ints`` and 3.11 ``Fraction(p, q, _normalize=False)`` to skip
+    that. Both are private, so this falls back to the reducing constructor."""
+    maker = getattr(Fraction, "_from_coprime_ints", None)
+    if maker is not None:
+        return maker
+    try:
+        Fraction(1, 1, _normalize=False)  # type: ignore[call-overload]
+    except TypeError:
+        return Fraction
+    return lambda p, q: Fraction(p, q, _normalize=False)  # type: ignore[call-overload]
+
+
+_coprime_fraction = _coprime_fraction_maker()
+
+
 def to_fraction(x: Exact) -> Fraction:
     """Convert an exact rational scalar to :class:`fractions.Fraction`.
 
     >>> to_fraction(mpq(2, 6))
     Fraction(1, 3)
     """
-    return Fraction(int(x.numerator), int(x.denominator))
+    if isinstance(x, Fraction):
+        return x
+    q = x if isinstance(x, type(mpq())) else mpq(int(x.numerator), int(x.denominator))
+    return _coprime_fraction(int(q.numerator), int(q.denominator))
 
 
 def to_public(x: Exact) -> Any:
@@ -265,9 +288,11 @@ def decimal_string(x: Any, digits: int = 12) -> str:
         if not value.is_real:
             raise InexactError(f"{x} has no real decimal value")
         x = Fraction(str(value)) if value.is_Rational else Fraction(Decimal(str(value)))
-    q = to_fraction(exact(x))
-    scaled = q * 10**digits
-    n = round(scaled)  # Fraction rounding is exact, half to even
+    scaled = exact(x) * 10**digits
+    n, twice_rest = divmod(scaled.numerator, scaled.denominator)
+    twice_rest *= 2  # round half to even, in integers (gmpy2: fast for huge values)
+    if twice_rest > scaled.denominator or (twice_rest == scaled.denominator and n % 2):
+        n += 1
     sign = "-" if n < 0 else ""
     n = abs(n)
     if digits == 0:
