@@ -9,6 +9,7 @@ from . import (
     dice,
     ff,
     hp,
+    prd,
     risk,
     rogue_rng,
     rubber_band,
@@ -16,4 +17,4 @@ from . import (
     waffles,
 )
 
-COMMANDS = (tour, dice, battle, risk, ff, rogue_rng, hp, rubber_band, waffles)
+COMMANDS = (tour, dice, battle, risk, ff, rogue_rng, hp, rubber_band, waffles, prd)

@@ -1,0 +1,276 @@
+"""``exactprob prd``: what a pseudo-random distribution table really gives.
+
+>>> from exactprob.cli import main
+>>> main(["prd", "--odds", "0.25,1", "--trials", "4", "--json"])  # doctest: +ELLIPSIS
+{
+  "odds": [
+    "1/4",
+    "1"
+  ],
+  "rate": "4/7",
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..cli import UsageError, add_json_flag, emit, write_atomically
+from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
+from ..games.roguelike.prd_bounds import hits_enclosure
+from ..games.roguelike.prd_inverse import linear_constant
+from ..games.roguelike.prd_simulator import simulate_hits
+from ..games.roguelike.prd_trials import (
+    hit_moments,
+    hits_distribution,
+    hits_range,
+    longest_miss_run,
+)
+from ..games.roguelike.rng import random_source
+from ..numbers import (
+    exact,
+    exact_fields,
+    fraction_string,
+    parse_fraction,
+    parse_whole,
+    to_fraction,
+)
+from ._text import table_lines
+
+__all__ = ["register", "run"]
+
+MAX_CLI_TRIALS = 100_000
+EXACT_DISTRIBUTION_TRIALS = 200
+"""Up to this many trials the distribution is exact by default; beyond, certified bounds."""
+QUANTILES = (0, 25, 50, 75, 100)
+
+
+def _entries(flag: str, text: str) -> list[str]:
+    entries = [part.strip() for part in text.split(",")]
+    if not text.strip() or any(not part for part in entries):
+        raise UsageError(f"{flag} must be a comma-separated list with no empty entry, got {text!r}")
+    return entries
+
+
+def parse_table(args: argparse.Namespace) -> tuple[PRDTable, dict[str, Any]]:
+    """The table from ``--odds`` or ``--thresholds``, and how it was given (for the JSON)."""
+    if args.odds is not None:
+        odds = [
+            parse_fraction(f"--odds entry {k + 1}", text, 0, 1, UsageError)
+            for k, text in enumerate(_entries("--odds", args.odds))
+        ]
+        given: dict[str, Any] = {}
+    else:
+        thresholds = [
+            parse_whole(f"--thresholds entry {k + 1}", text, 0, THRESHOLD_SCALE - 1, UsageError)
+            for k, text in enumerate(_entries("--thresholds", args.thresholds))
+        ]
+        odds = [Fraction(t + 1, THRESHOLD_SCALE) for t in thresholds]
+        given = {"thresholds": thresholds}
+    if not any(odds):
+        raise UsageError("the PRD table needs a positive entry (all zeros never activate)")
+    return PRDTable(tuple(odds)), given
+
+
+def distribution_summary(table: PRDTable, trials: int, force_exact: bool) -> dict[str, Any]:
+    """Quantiles of the hit count (0% and 100%: the fewest and most hits possible); the
+    others exact up to a size, else certified from the bounds."""
+    fewest, most = hits_range(table, trials)
+    summary: dict[str, Any]
+    inner: dict[str, Any]
+    if force_exact or trials <= EXACT_DISTRIBUTION_TRIALS:
+        exact_dist = hits_distribution(
+            table, trials, max_trials=max(trials, EXACT_DISTRIBUTION_TRIALS)
+        )
+        summary = {"exact": True}
+        inner = {str(q): exact_dist.quantile(Fraction(q, 100)) for q in QUANTILES[1:-1]}
+    else:
+        box = hits_enclosure(table, trials)
+        summary = {
+            "exact": False,
+            "certified_bounds": "every probability enclosed; see docs/roguelike/prd",
+            "max_relative_width": float(f"{box.widest_relative():.3g}"),
+        }
+        inner = {}
+        for q in QUANTILES[1:-1]:
+            low, high = box.quantile_range(Fraction(q, 100))
+            inner[str(q)] = low if low == high else [low, high]
+    summary["quantiles"] = {"0": fewest, **inner, "100": most}
+    return summary
+
+
+def analyse(args: argparse.Namespace) -> tuple[dict[str, Any], list[tuple[str, Fraction]]]:
+    """The JSON payload and the exact rows of the readable report."""
+    table, given = parse_table(args)
+    trials = parse_whole("--trials", args.trials, 1, MAX_CLI_TRIALS, UsageError)
+    rate = table.rate()
+    result: dict[str, Any] = {"odds": [fraction_string(p) for p in table.odds], **given}
+    result |= exact_fields("rate", rate)
+    result["wraps"] = table.wraps
+    result |= exact_fields("wrap_probability", table.wrap_probability)
+    result |= exact_fields("gap_mean", table.gap_mean())
+    result |= exact_fields("gap_variance", table.gap_variance())
+    gaps = table.gaps(args.gaps or 2 * table.size)
+    result["gaps"] = {str(g): fraction_string(p) for g, p in gaps.exact_items()}
+    mean, variance = hit_moments(table, trials)
+    # the ratios in gmpy2: Fraction arithmetic reduces 100,000-digit numbers slowly
+    exact_rate, exact_variance = exact(rate), exact(variance)
+    bernoulli = trials * exact_rate * (1 - exact_rate)
+    result["trials"] = trials
+    result |= exact_fields("hits_mean", mean)
+    result |= exact_fields("hits_variance", variance)
+    result |= exact_fields("bernoulli_variance", bernoulli)
+    result |= exact_fields("variance_ratio", exact_variance / bernoulli)
+    result |= exact_fields(
+        "asymptotic_variance_ratio",
+        exact(table.asymptotic_variance_per_trial()) / (exact_rate * (1 - exact_rate)),
+    )
+    result["hits_distribution"] = distribution_summary(table, trials, args.exact_distribution)
+    if args.longest_run:
+        runs = longest_miss_run(table, trials)
+        result["longest_miss_run_at_least"] = {str(k): fraction_string(p) for k, p in runs.items()}
+    if args.simulate:
+        result["simulation"] = simulation(table, trials, args, mean, variance)
+    rows = [
+        ("activation rate", rate),
+        ("mean gap", table.gap_mean()),
+        (f"mean hits in {trials}", mean),
+        ("variance of hits", variance),
+        ("Bernoulli variance", to_fraction(bernoulli)),
+        ("variance ratio", to_fraction(exact_variance / bernoulli)),
+    ]
+    return result, rows
+
+
+def simulation(
+    table: PRDTable, trials: int, args: argparse.Namespace, mean: Fraction, variance: Fraction
+) -> dict[str, Any]:
+    """The source's experiment on the chosen generator, next to the exact moments."""
+    runs = parse_whole("--simulate", args.simulate, 2, 1_000_000, UsageError)
+    counts = simulate_hits(table, trials, runs, random_source(args.generator, args.seed))
+    sample_mean, sample_variance = float(counts.mean()), float(counts.var(ddof=1))
+    return {
+        "generator": args.generator,
+        "runs": runs,
+        "mean": sample_mean,
+        "mean_z": (sample_mean - float(mean)) / (float(variance) / runs) ** 0.5,
+        "variance": sample_variance,
+        "variance_over_exact": sample_variance / float(variance),
+    }
+
+
+def inverse(args: argparse.Namespace) -> dict[str, Any]:
+    target = parse_fraction("--target-rate", args.target_rate, 0, 1, UsageError)
+    if target == 0:
+        raise UsageError("--target-rate must be above 0 (a rate of 0 needs no table)")
+    constant = linear_constant(target)
+    low, high = constant.interval
+    expression = constant.expression
+    if expression is None:
+        form = "interval"
+    elif expression.is_Rational:
+        form = "rational"
+    else:
+        form = "root_of" if expression.has(__import__("sympy").CRootOf) else "radicals"
+    return {
+        "shape": "p_k = min(1, C*(k+1))",
+        "target_rate": fraction_string(target),
+        "constant": None if expression is None else str(expression),
+        "constant_decimal": constant.decimal(30),
+        "constant_interval": [fraction_string(low), fraction_string(high)],
+        "form": form,
+        "entries": constant.entries,
+        "minimal_polynomial": str(constant.minimal_polynomial.as_expr()),
+    }
+
+
+def text_of(result: dict[str, Any], rows: list[tuple[str, Fraction]]) -> str:
+    if "target_rate" in result:
+        lines = [f"PRD constant C for a rate of {result['target_rate']} with p_k = min(1, C(k+1))"]
+        lines.append(f"  C = {result['constant_decimal']} ({result['form']})")
+        if result["constant"] is not None:
+            lines.append(f"  exactly {result['constant']}")
+        lines.append(f"  table of {result['entries']} entries")
+        return "\n".join(lines)
+    lines = [
+        f"PRD table of {len(result['odds'])} entries ({'wraps' if result['wraps'] else 'never wraps'})"
+    ]
+    lines += table_lines(rows)
+    dist = result["hits_distribution"]
+    kind = "exact" if dist["exact"] else "certified"
+    lines.append(
+        f"  hit quantiles ({kind}): "
+        + ", ".join(f"{q}%: {v}" for q, v in dist["quantiles"].items())
+    )
+    if "simulation" in result:
+        sim = result["simulation"]
+        lines.append(
+            f"  simulated on {sim['generator']} ({sim['runs']} runs): mean {sim['mean']:.3f} "
+            f"(z = {sim['mean_z']:.2f}), variance {sim['variance']:.2f} "
+            f"= {sim['variance_over_exact']:.3f} x exact"
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> None:
+    result, rows = (inverse(args), []) if args.target_rate is not None else analyse(args)
+    if args.plot:
+        write_plot(args)
+    emit(result, text_of(result, rows), args.json)
+
+
+def write_plot(args: argparse.Namespace) -> None:
+    import matplotlib.pyplot as plt
+
+    from ..games.roguelike.prd_figures import hits_figure
+
+    table, _ = parse_table(args)
+    ax = hits_figure(table, int(args.trials))
+    path = Path(args.plot)
+    write_atomically(
+        path, lambda temporary: ax.figure.savefig(temporary, format=path.suffix[1:] or "png")
+    )
+    plt.close(ax.figure)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "prd",
+        help="pseudo-random distribution tables: exact rate, hits in N trials, inverse",
+        description=(
+            "What a PRD table really gives: the chance of activation is read from a table "
+            "at a counter that advances after each miss (wrapping) and resets after a hit. "
+            "Prints the exact long-run rate (renewal argument), the gap distribution, the "
+            "exact mean and variance of hits in N trials next to Bernoulli trials at the same "
+            "rate, and the hit quantiles (exact up to 200 trials, certified bounds beyond). "
+            "With --target-rate, solves for the constant C of the table min(1, C(k+1))."
+        ),
+    )
+    table = parser.add_mutually_exclusive_group(required=True)
+    table.add_argument("--odds", metavar="P,P,...", help="exact probabilities: 0.03,0.17 or 1/3,1")
+    table.add_argument(
+        "--thresholds", metavar="T,T,...", help="uint32 thresholds t (activate iff u <= t)"
+    )
+    table.add_argument("--target-rate", metavar="R", help="find C for p_k = min(1, C(k+1))")
+    parser.add_argument("--trials", default="10000", help="trials N per run (default 10000)")
+    parser.add_argument("--gaps", type=int, default=None, help="gaps listed (default 2 x table)")
+    parser.add_argument(
+        "--exact-distribution",
+        action="store_true",
+        help="the exact distribution even above 200 trials (slow: N^2 digits)",
+    )
+    parser.add_argument(
+        "--longest-run",
+        action="store_true",
+        help="P(longest run of misses >= L) for L up to 3 passes of the table",
+    )
+    parser.add_argument("--simulate", metavar="RUNS", help="also simulate RUNS runs")
+    parser.add_argument("--generator", choices=("numpy", "rogue"), default="numpy")
+    parser.add_argument("--seed", type=int, default=0, help="simulation seed (default 0)")
+    parser.add_argument("--plot", metavar="FILE", help="write the hits-vs-Bernoulli figure")
+    add_json_flag(parser)
+    parser.set_defaults(run=run)

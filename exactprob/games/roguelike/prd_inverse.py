@@ -1,0 +1,176 @@
+r"""The inverse PRD problem: which constant :math:`C` gives a table a target rate?
+
+For the table :math:`p_k = \min(1, C(k+1))` (Dota 2's PRD) the counter never passes
+:math:`m = \lceil 1/C \rceil` entries, so the mean gap is a polynomial in :math:`C`,
+
+.. math::
+
+   E[G](C) = \sum_{k=0}^{m-1} \prod_{i=1}^{k} (1 - iC), \qquad
+   C \in \left[\tfrac1m, \tfrac1{m-1}\right],
+
+one polynomial on each such interval (the term :math:`k = m-1` vanishes at the right end,
+so the pieces join continuously). Every factor decreases in :math:`C`, so the rate
+:math:`1/E[G]` increases: a target rate :math:`r = a/b` has exactly one constant,
+the root of :math:`a\,E[G](C) - b` in the interval where the rate crosses :math:`r`.
+That root is an algebraic number: a rational, a radical when its minimal polynomial has
+degree at most 4, else a sympy ``CRootOf``; it is always given with a rational interval of
+width at most :math:`10^{-\text{digits}}` that provably contains it (a sign change of the
+exact polynomial).
+
+>>> constant = linear_constant(Fraction(7, 10))  # p = (4/7, 1): gaps 1 or 2, mean 10/7
+>>> constant.expression
+4/7
+>>> linear_table(Fraction(4, 7)).rate()
+Fraction(7, 10)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import ceil
+from typing import Any
+
+import sympy as sp
+from flint import fmpq, fmpz_poly
+
+from ...numbers import decimal_string
+from .prd import PRDError, PRDTable
+
+__all__ = ["PRDConstant", "linear_constant", "linear_table", "mean_gap_polynomial"]
+
+MAX_ENTRIES = 100_000
+ROOT_OF_DEGREE = 32
+"""Above this degree the constant is given by its interval only: sympy's ``CRootOf`` took
+0.9 s at degree 31 (rate 15%) but 145 s at degree 67 (rate 10%)."""
+
+
+def linear_table(constant: Fraction) -> PRDTable:
+    """The table :math:`p_k = \\min(1, C(k+1))`, :math:`k < \\lceil 1/C \\rceil`.
+
+    >>> linear_table(Fraction(2, 5)).odds
+    (Fraction(2, 5), Fraction(4, 5), Fraction(1, 1))
+    """
+    if not 0 < constant <= 1:
+        raise PRDError(f"the PRD constant must be in (0, 1], got {constant}")
+    entries = ceil(1 / constant)
+    if entries > MAX_ENTRIES:
+        raise PRDError(
+            f"a constant of {constant} needs {entries:,} entries (at most {MAX_ENTRIES:,})"
+        )
+    return PRDTable(tuple(min(Fraction(1), constant * (k + 1)) for k in range(entries)))
+
+
+def mean_gap_polynomial(entries: int) -> fmpz_poly:
+    """:math:`\\sum_{k<m}\\prod_{i\\le k}(1 - iC)` as an integer polynomial in :math:`C`.
+
+    >>> mean_gap_polynomial(3)  # 1 + (1 - C) + (1 - C)(1 - 2C)
+    2*x^2 + (-4)*x + 3
+    """
+    total, term = fmpz_poly([1]), fmpz_poly([1])
+    for i in range(1, entries):
+        term *= fmpz_poly([1, -i])
+        total += term
+    return total
+
+
+@dataclass(frozen=True)
+class PRDConstant:
+    """The constant :math:`C` of a linear PRD table with a given rate, exactly."""
+
+    rate: Fraction
+    entries: int
+    """:math:`m = \\lceil 1/C \\rceil`, the length of the table."""
+    minimal_polynomial: Any
+    """The irreducible integer polynomial (sympy ``Poly`` in ``C``) whose root :math:`C` is."""
+    interval: tuple[Fraction, Fraction]
+    """A rational interval that provably contains :math:`C`."""
+    expression: Any
+    """sympy: a Rational, radicals, a ``CRootOf``, or ``None`` above degree 32."""
+
+    def decimal(self, digits: int = 30) -> str:
+        """:math:`C` to ``digits`` significant digits, from the interval's midpoint."""
+        low, high = self.interval
+        return decimal_string((low + high) / 2, digits)
+
+
+def linear_constant(rate: Fraction, digits: int = 40) -> PRDConstant:
+    """The constant :math:`C` with :math:`\\mathrm{rate}(\\min(1, C(k+1))) = r`.
+
+    >>> c = linear_constant(Fraction(1, 4))
+    >>> c.entries, c.minimal_polynomial.degree(), c.decimal(6)
+    (12, 11, '0.084744')
+    """
+    if not 0 < rate <= 1:
+        raise PRDError(f"the target rate must be in (0, 1], got {rate}")
+    entries = _entries_for(rate)
+    polynomial = mean_gap_polynomial(entries) * int(rate.numerator) - int(rate.denominator)
+    low, high = Fraction(1, entries), Fraction(1, max(entries - 1, 1))
+    factor = next(f for f, _ in polynomial.factor()[1] if _changes_sign(f, low, high))
+    low, high = _bisect(factor, low, high, Fraction(1, 10**digits))
+    poly = sp.Poly(list(reversed([int(c) for c in factor.coeffs()])), sp.Symbol("C"))
+    return PRDConstant(rate, entries, poly, (low, high), _expression(poly, low, high))
+
+
+def _entries_for(rate: Fraction) -> int:
+    """The table length :math:`m` with :math:`r(1/m) \\le r \\le r(1/(m-1))` (the rate
+    falls as :math:`m` grows: doubling, then bisection)."""
+    if rate == 1:
+        return 1
+
+    def rate_at(m: int) -> Fraction:
+        return linear_table(Fraction(1, m)).rate()
+
+    high = 2
+    while rate_at(high) > rate:
+        high *= 2
+        if high > MAX_ENTRIES:
+            raise PRDError(f"a rate of {rate} needs a table of more than {MAX_ENTRIES:,} entries")
+    low = high // 2  # rate_at(low) > rate >= rate_at(high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if rate_at(middle) > rate else (low, middle)
+    return high
+
+
+def _value(poly: fmpz_poly, x: Fraction) -> Fraction:
+    result = poly(fmpq(x.numerator, x.denominator))
+    return Fraction(int(result.p), int(result.q))
+
+
+def _changes_sign(poly: fmpz_poly, low: Fraction, high: Fraction) -> bool:
+    return _value(poly, low) * _value(poly, high) <= 0
+
+
+def _bisect(
+    poly: fmpz_poly, low: Fraction, high: Fraction, width: Fraction
+) -> tuple[Fraction, Fraction]:
+    """Halve ``[low, high]`` keeping a sign change until it is narrower than ``width``; an
+    exact rational root collapses it to a point."""
+    for end in (low, high):
+        if _value(poly, end) == 0:
+            return end, end
+    while high - low > width:
+        middle = (low + high) / 2
+        at_middle = _value(poly, middle)
+        if at_middle == 0:
+            return middle, middle
+        if (at_middle > 0) == (_value(poly, low) > 0):
+            low = middle
+        else:
+            high = middle
+    return low, high
+
+
+def _expression(poly: sp.Poly, low: Fraction, high: Fraction) -> Any:
+    """The root of the irreducible ``poly`` in ``[low, high]`` as a sympy number."""
+    if poly.degree() > ROOT_OF_DEGREE:
+        return None
+    if poly.degree() <= 4:
+        for root in sp.roots(poly, multiple=True):
+            if root.is_real and sp.Rational(low) <= root <= sp.Rational(high):
+                return root
+    index = poly.count_roots(None, sp.Rational(low)) - (
+        1 if poly.eval(sp.Rational(low)) == 0 else 0
+    )
+    return sp.CRootOf(poly, index)
