@@ -26,6 +26,7 @@ import io
 import sys
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,20 @@ from exactprob.games.roguelike.hit_points import (
     hit_points,
     simulate_hit_points,
 )
+from exactprob.games.roguelike.prd import PRDTable
+from exactprob.games.roguelike.prd_bounds import hits_enclosure
+from exactprob.games.roguelike.prd_inverse import linear_constant
+from exactprob.games.roguelike.prd_simulator import simulate_hits
+from exactprob.games.roguelike.prd_trials import hit_moments, hits_distribution
 from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
+from exactprob.games.roguelike.rubber_band import (
+    RubberBand,
+    Waffles,
+    count_distribution,
+    longest_dry_streak,
+    staircakes,
+    starvation_distribution,
+)
 
 Timing = tuple[str, Callable[[], Any]]
 
@@ -185,8 +199,92 @@ def hp_timings(quick: bool) -> list[Timing]:
     ]
 
 
+SOURCE_ODDS = ("0.03", "0.17", "0.29", "0.37", "0.43", "0.59", "0.83")
+SOURCE_THRESHOLDS = (
+    128849018,
+    730144440,
+    1245540515,
+    1589137899,
+    1846835937,
+    2534030704,
+    3564822855,
+)
+
+
+def prd_timings(quick: bool) -> list[Timing]:
+    """PRD: rate, hits in 10,000 trials (exact moments, certified distribution), the exact
+    distribution for moderate N, the inverse problem, the source's simulation."""
+    decimal = PRDTable.from_odds(SOURCE_ODDS)
+    thresholds = PRDTable.from_thresholds(SOURCE_THRESHOLDS)
+    trials = 1_000 if quick else 10_000
+    exact_trials = 100 if quick else 500
+    runs = 200 if quick else 2_000
+    return [
+        ("prd: rate of the source's decimal table", decimal.rate),
+        (
+            f"prd: exact mean and variance of hits in {trials:,} trials (decimal)",
+            lambda: hit_moments(decimal, trials),
+        ),
+        (
+            f"prd: exact mean and variance of hits in {trials:,} trials (uint32)",
+            lambda: hit_moments(thresholds, trials),
+        ),
+        (
+            f"prd: certified distribution of hits in {trials:,} trials",
+            lambda: hits_enclosure(decimal, trials),
+        ),
+        (
+            f"prd: exact distribution of hits in {exact_trials} trials (decimal)",
+            lambda: hits_distribution(decimal, exact_trials),
+        ),
+        (
+            "prd: constant C for a rate of 25% (degree-11 algebraic number)",
+            lambda: linear_constant(Fraction(1, 4)),
+        ),
+        (
+            f"prd: simulate {runs:,} runs of {trials:,} trials on Rogue's generator",
+            lambda: simulate_hits(decimal, trials, runs, RogueRandom(1)),
+        ),
+        (
+            f"prd: exactprob prd --thresholds ... --trials {trials} --json (in process)",
+            _cli(
+                "prd",
+                "--thresholds",
+                ",".join(map(str, SOURCE_THRESHOLDS)),
+                "--trials",
+                str(trials),
+                "--json",
+            ),
+        ),
+    ]
+
+
+def rubber_band_timings(quick: bool) -> list[Timing]:
+    """Rubber-band odds over 20 levels (and 1,000), waffles, staircakes."""
+    band = RubberBand()
+    long_band = RubberBand(levels=200 if quick else 1_000)
+    hungry = Waffles(every=2)
+    return [
+        ("rubber band: count distribution, 20 levels", lambda: count_distribution(band)),
+        ("rubber band: longest dry streak, 20 levels", lambda: longest_dry_streak(band)),
+        (
+            f"rubber band: count distribution, {long_band.levels} levels",
+            lambda: count_distribution(long_band),
+        ),
+        (
+            "waffles: starvations if revived, eating every 2 levels",
+            lambda: starvation_distribution(hungry),
+        ),
+        ("staircakes: expected number and P(none)", staircakes),
+    ]
+
+
 #: The rows of the second table: each mechanic's function of ``quick`` -> [(name, callable)].
-ISSUE_TIMINGS: list[Callable[[bool], list[Timing]]] = [hp_timings]
+ISSUE_TIMINGS: list[Callable[[bool], list[Timing]]] = [
+    hp_timings,
+    prd_timings,
+    rubber_band_timings,
+]
 
 
 def run_issue(quick: bool, repeat: int, min_time: float) -> list[str]:
