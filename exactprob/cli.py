@@ -18,7 +18,7 @@ from typing import Any
 from . import __version__
 from .errors import ExactProbError
 
-__all__ = ["UsageError", "main", "write_atomically"]
+__all__ = ["PLOT_FORMATS", "UsageError", "main", "plot_path", "write_atomically"]
 
 DECIMAL_DIGITS = 12
 
@@ -66,6 +66,24 @@ def add_max_states_flag(parser: argparse.ArgumentParser, default: int) -> None:
         default=default,
         help=f"refuse problems with more states than this (default {default:,})",
     )
+
+
+PLOT_FORMATS = (".png", ".svg", ".pdf")
+
+
+def plot_path(text: str | None) -> Path | None:
+    """The ``--plot FILE`` of a subcommand, checked before any work: a known image format
+    and an existing directory (else one line naming the problem)."""
+    if text is None:
+        return None
+    path = Path(text)
+    if path.suffix.lower() not in PLOT_FORMATS:
+        raise UsageError(
+            f"--plot: the file name must end in {', '.join(PLOT_FORMATS)}, got {text!r}"
+        )
+    if not path.parent.is_dir():
+        raise UsageError(f"--plot: directory {str(path.parent)!r} does not exist")
+    return path
 
 
 def write_atomically(path: Path, write: Any) -> None:

@@ -18,7 +18,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, write_atomically
+from ..cli import UsageError, add_json_flag, emit, plot_path, write_atomically
 from ..dist import Dist
 from ..errors import ModelError
 from ..games.roguelike.hit_points import (
@@ -38,8 +38,6 @@ from ..numbers import exact_fields, parse_whole
 from ._text import exact_text, table_lines
 
 __all__ = ["register", "run"]
-
-PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 
 def _spec(flag: str, text: str) -> DiceSpec:
@@ -91,19 +89,6 @@ def _side(
     return dist, label, payload, _block(title, dist, summary, full)
 
 
-def _plot_path(text: str | None) -> Path | None:
-    if text is None:
-        return None
-    path = Path(text)
-    if path.suffix.lower() not in PLOT_FORMATS:
-        raise UsageError(
-            f"--plot: the file name must end in {', '.join(PLOT_FORMATS)}, got {text!r}"
-        )
-    if not path.parent.is_dir():
-        raise UsageError(f"--plot: directory {str(path.parent)!r} does not exist")
-    return path
-
-
 def _save_plot(path: Path, named: list[tuple[str, Dist[int]]]) -> None:
     import matplotlib
 
@@ -126,7 +111,7 @@ def run(args: argparse.Namespace) -> None:
     specs = [_spec("--dice", args.dice)]
     if args.compare is not None:
         specs.append(_spec("--compare", args.compare))
-    plot = _plot_path(args.plot)
+    plot = plot_path(args.plot)
     try:  # every number is computed before anything is written
         sides = [_side(spec, levels, base, args.full) for spec in specs]
         relation = compare(sides[0][0], sides[1][0]) if len(sides) == 2 else None
