@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, write_atomically
+from ..cli import UsageError, add_json_flag, emit, plot_path, write_atomically
 from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
 from ..games.roguelike.prd_bounds import hits_enclosure
 from ..games.roguelike.prd_inverse import linear_constant
@@ -114,7 +114,12 @@ def analyse(args: argparse.Namespace) -> tuple[dict[str, Any], list[tuple[str, F
     result |= exact_fields("wrap_probability", table.wrap_probability)
     result |= exact_fields("gap_mean", table.gap_mean())
     result |= exact_fields("gap_variance", table.gap_variance())
-    gaps = table.gaps(args.gaps or 2 * table.size)
+    listed = (
+        2 * table.size
+        if args.gaps is None
+        else parse_whole("--gaps", args.gaps, 1, 10_000, UsageError)
+    )
+    gaps = table.gaps(listed)
     result["gaps"] = {str(g): fraction_string(p) for g, p in gaps.exact_items()}
     mean, variance = hit_moments(table, trials)
     # the ratios in gmpy2: Fraction arithmetic reduces 100,000-digit numbers slowly
@@ -217,24 +222,31 @@ def text_of(result: dict[str, Any], rows: list[tuple[str, Fraction]]) -> str:
 
 
 def run(args: argparse.Namespace) -> None:
+    plot = plot_path(args.plot)
+    if plot is not None and args.target_rate is not None:
+        raise UsageError("--plot draws a table's hits: give --odds or --thresholds with it")
     result, rows = (inverse(args), []) if args.target_rate is not None else analyse(args)
-    if args.plot:
-        write_plot(args)
+    if plot is not None:
+        write_plot(args, plot)
     emit(result, text_of(result, rows), args.json)
 
 
-def write_plot(args: argparse.Namespace) -> None:
+def write_plot(args: argparse.Namespace, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     from ..games.roguelike.prd_figures import hits_figure
 
     table, _ = parse_table(args)
     ax = hits_figure(table, int(args.trials))
-    path = Path(args.plot)
-    write_atomically(
-        path, lambda temporary: ax.figure.savefig(temporary, format=path.suffix[1:] or "png")
-    )
-    plt.close(ax.figure)
+    try:
+        write_atomically(
+            path, lambda temporary: ax.figure.savefig(temporary, format=path.suffix[1:].lower())
+        )
+    finally:
+        plt.close(ax.figure)
 
 
 def register(sub: Any) -> None:
@@ -257,7 +269,7 @@ def register(sub: Any) -> None:
     )
     table.add_argument("--target-rate", metavar="R", help="find C for p_k = min(1, C(k+1))")
     parser.add_argument("--trials", default="10000", help="trials N per run (default 10000)")
-    parser.add_argument("--gaps", type=int, default=None, help="gaps listed (default 2 x table)")
+    parser.add_argument("--gaps", default=None, help="gaps listed (default 2 x table)")
     parser.add_argument(
         "--exact-distribution",
         action="store_true",

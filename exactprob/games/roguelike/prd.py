@@ -92,7 +92,7 @@ class PRDTable:
     @classmethod
     def from_odds(cls, odds: Iterable[Any]) -> PRDTable:
         """A table from exact probabilities (``Fraction``, ``int``, or strings such as
-        ``"0.03"`` or ``"3/100"``); floats are refused unless they are exact."""
+        ``"0.03"`` or ``"3/100"``); floats are refused."""
         return cls(tuple(to_fraction(exact(p)) for p in odds))
 
     @classmethod
@@ -109,9 +109,18 @@ class PRDTable:
         return len(self.odds)
 
     @property
+    def first_certain(self) -> int | None:
+        """The first entry equal to 1 (a run of misses stops there), or ``None``.
+
+        >>> PRDTable.from_odds(["1/2", "1", "1/3"]).first_certain
+        1
+        """
+        return next((k for k, p in enumerate(self.odds) if p == 1), None)
+
+    @property
     def wraps(self) -> bool:
-        """Whether a run of misses can pass the last entry (its chance is below 1)."""
-        return self.odds[-1] < 1
+        """Whether a run of misses can pass the last entry (no entry is certain)."""
+        return self.first_certain is None
 
     @cached_property
     def reach(self) -> tuple[Fraction, ...]:

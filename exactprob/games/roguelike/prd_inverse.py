@@ -89,7 +89,7 @@ class PRDConstant:
     """sympy: a Rational, radicals, a ``CRootOf``, or ``None`` above degree 32."""
 
     def decimal(self, digits: int = 30) -> str:
-        """:math:`C` to ``digits`` significant digits, from the interval's midpoint."""
+        """:math:`C` to ``digits`` places after the point, from the interval's midpoint."""
         low, high = self.interval
         return decimal_string((low + high) / 2, digits)
 
@@ -103,6 +103,9 @@ def linear_constant(rate: Fraction, digits: int = 40) -> PRDConstant:
     """
     if not 0 < rate <= 1:
         raise PRDError(f"the target rate must be in (0, 1], got {rate}")
+    if rate == 1:  # the one-entry table (1,): E[G] is the constant 1, no equation to solve
+        one = sp.Poly(sp.Symbol("C") - 1, sp.Symbol("C"))
+        return PRDConstant(rate, 1, one, (Fraction(1), Fraction(1)), sp.Integer(1))
     entries = _entries_for(rate)
     polynomial = mean_gap_polynomial(entries) * int(rate.numerator) - int(rate.denominator)
     low, high = Fraction(1, entries), Fraction(1, max(entries - 1, 1))
@@ -145,8 +148,12 @@ def _changes_sign(poly: fmpz_poly, low: Fraction, high: Fraction) -> bool:
 def _bisect(
     poly: fmpz_poly, low: Fraction, high: Fraction, width: Fraction
 ) -> tuple[Fraction, Fraction]:
-    """Halve ``[low, high]`` keeping a sign change until it is narrower than ``width``; an
-    exact rational root collapses it to a point."""
+    """Halve ``[low, high]`` keeping a sign change until it is narrower than ``width``; a
+    rational root (a linear factor, or one met on the way) collapses it to a point."""
+    if poly.degree() == 1:
+        constant, slope = (int(c) for c in poly.coeffs())
+        root = Fraction(-constant, slope)
+        return root, root
     for end in (low, high):
         if _value(poly, end) == 0:
             return end, end
@@ -162,14 +169,26 @@ def _bisect(
     return low, high
 
 
+def _numerically_in(root: Any, low: Fraction, high: Fraction) -> bool:
+    """Whether ``root``, to 60 digits, is real and in ``[low, high]`` (widened by 1e-50)."""
+    value = sp.N(root, 60)
+    real, imaginary = sp.re(value), sp.im(value)
+    slack = sp.Rational(1, 10**50)
+    return bool(abs(imaginary) < slack and low - slack <= real <= high + slack)
+
+
 def _expression(poly: sp.Poly, low: Fraction, high: Fraction) -> Any:
     """The root of the irreducible ``poly`` in ``[low, high]`` as a sympy number."""
     if poly.degree() > ROOT_OF_DEGREE:
         return None
     if poly.degree() <= 4:
-        for root in sp.roots(poly, multiple=True):
-            if root.is_real and sp.Rational(low) <= root <= sp.Rational(high):
-                return root
+        # sympy cannot always decide that a radical is real (casus irreducibilis), so the
+        # root is picked numerically: the certified interval holds exactly one real root
+        inside = [
+            root for root in sp.roots(poly, multiple=True) if _numerically_in(root, low, high)
+        ]
+        if len(inside) == 1:
+            return inside[0]
     index = poly.count_roots(None, sp.Rational(low)) - (
         1 if poly.eval(sp.Rational(low)) == 0 else 0
     )

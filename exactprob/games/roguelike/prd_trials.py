@@ -70,7 +70,7 @@ def hits_range(table: PRDTable, trials: int) -> tuple[int, int]:
     """
     check_trials(trials)
     first_possible = next(k for k, p in enumerate(table.odds) if p > 0)
-    first_certain = next((k for k, p in enumerate(table.odds) if p == 1), None)
+    first_certain = table.first_certain
     fewest = 0 if first_certain is None else trials // (first_certain + 1)
     return fewest, trials // (first_possible + 1)
 
@@ -146,23 +146,25 @@ def hits_distribution(
 def longest_miss_run(table: PRDTable, trials: int, up_to: int | None = None) -> dict[int, Fraction]:
     """``{L: P(some run of at least L misses in a row)}`` for ``L = 1 .. up_to``.
 
-    ``up_to`` defaults to the table's length when it cannot wrap (no run is that long) and
-    to three passes through it when it can; it is cut at ``trials``.
+    No run is longer than the first certain entry :math:`j^*` when there is one (the rows
+    stop at :math:`j^*+1`, with 0); ``up_to`` defaults to three passes through a table
+    that wraps, and is cut at ``trials``.
 
     >>> longest_miss_run(PRDTable.from_odds(["1/2", "1"]), 4)
     {1: Fraction(15, 16), 2: Fraction(0, 1)}
     """
     check_trials(trials)
     n = table.size
+    certain = table.first_certain
     if up_to is None:
-        up_to = 3 * n if table.wraps else n
+        up_to = 3 * n if certain is None else certain + 1
     whole_number("the longest run asked for", up_to, 1, MAX_TRIALS, PRDError)
     up_to = min(up_to, trials)
     hit, miss, d = table.integer_weights()
     scale = d**trials
     result: dict[int, Fraction] = {}
     for length in range(1, up_to + 1):
-        if not table.wraps and length >= n:
+        if certain is not None and length > certain:
             result[length] = Fraction(0)
             break
         result[length] = 1 - Fraction(_runs_shorter_than(length, trials, hit, miss), scale)
