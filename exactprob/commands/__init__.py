@@ -13,8 +13,9 @@ from . import (
     risk,
     rogue_rng,
     rubber_band,
+    softlock,
     tour,
     waffles,
 )
 
-COMMANDS = (tour, dice, battle, risk, ff, rogue_rng, hp, rubber_band, waffles, prd)
+COMMANDS = (tour, dice, battle, risk, ff, rogue_rng, hp, rubber_band, waffles, prd, softlock)

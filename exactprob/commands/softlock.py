@@ -1,0 +1,194 @@
+"""``exactprob softlock``: the chance that floating eyes keep the hero paralysed.
+
+Without ``--limit``: the limit as the turns go to infinity, an algebraic number given as a
+sympy expression (radicals, or a ``CRootOf`` when no radicals exist). With ``--limit N``: the
+exact rational for up to ``EXACT_LIMIT`` turns (or any ``N`` with ``--exact``), else a
+certified enclosure with exact rational ends, marked ``"exact": false``.
+
+>>> from exactprob.cli import main
+>>> main(["softlock", "--ac", "10", "--json"])  # doctest: +ELLIPSIS
+{
+  "ac": 10,
+  "eyes": 1,
+  "limit": null,
+  "gaze": "11/20",
+...
+  "locked": "2 - sqrt(319)/11",
+  "locked_decimal": "0.37631171822802257324...",
+  "exact": true
+}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from fractions import Fraction
+from typing import Any
+
+from ..cli import UsageError, add_json_flag, emit
+from ..games.roguelike.softlock import (
+    ENCLOSURE_BITS,
+    EXACT_LIMIT,
+    MAX_AC,
+    Enclosure,
+    drift,
+    drift_threshold,
+    gaze_probability,
+    locked_enclosure,
+    locked_forever,
+    locked_within,
+    return_probability,
+)
+from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole, whole_number
+from ._text import exact_text
+
+__all__ = ["register", "run"]
+
+#: Decimal places of the algebraic numbers.
+CLOSED_FORM_DIGITS = 40
+#: Runs with at least this many turns show a progress bar on stderr.
+LONG_RUN_TURNS = 4000
+
+
+def _digits(n: int) -> int:
+    """Decimal digits of ``n > 0`` (``len(str(n))`` refuses more than 4300 digits)."""
+    return len(decimal_string(Fraction(n), 0))
+
+
+def certified_decimal(box: Enclosure, max_places: int = CLOSED_FORM_DIGITS) -> str:
+    """The decimal digits shared by both ends of ``box``, so certain for the value inside.
+
+    >>> certified_decimal(Enclosure(Fraction(1234, 10**4), Fraction(1239, 10**4)))
+    '0.123'
+    """
+    places = 0
+    while places < max_places and math.floor(box.low * 10 ** (places + 1)) == math.floor(
+        box.high * 10 ** (places + 1)
+    ):
+        places += 1
+    whole, digits = divmod(math.floor(box.low * 10**places), 10**places)
+    return f"{whole}.{str(digits).zfill(places)}" if places else str(whole)
+
+
+def closed_form_payload(ac: int, eyes: int) -> dict[str, Any]:
+    """The walk and the locked-forever value (without ``--limit``)."""
+    rho = return_probability(ac, eyes)
+    return {
+        **exact_fields("gaze", gaze_probability(ac)),
+        **exact_fields("drift", drift(ac, eyes)),
+        "drift_threshold_ac": drift_threshold(eyes),
+        "rho": str(rho.value),
+        "rho_decimal": decimal_string(rho.value, CLOSED_FORM_DIGITS),
+        "form": rho.form,
+        "minimal_polynomial": str(rho.minimal_polynomial.as_expr()),
+        "galois_group": rho.galois_group,
+        "solvable": rho.solvable,
+    }
+
+
+def limit_payload(value: Fraction | Enclosure, bits: int) -> dict[str, Any]:
+    """The JSON fields of the locked probability for ``--limit`` turns."""
+    if isinstance(value, Fraction):
+        return {
+            **exact_fields("locked", value),
+            "exact": True,
+            "locked_digits": {
+                "numerator": _digits(value.numerator),
+                "denominator": _digits(value.denominator),
+            },
+        }
+    return {
+        "locked": f"Interval({fraction_string(value.low)}, {fraction_string(value.high)})",
+        "locked_decimal": certified_decimal(value),
+        "exact": False,
+        "locked_low": fraction_string(value.low),
+        "locked_high": fraction_string(value.high),
+        "locked_width_decimal": f"{float(value.width):.3e}",
+        "certificate": (
+            f"fixed-point DP with {bits} bits, rounded down; the truth lies above the low end "
+            "by less than the width (pass --exact for the exact rational)"
+        ),
+    }
+
+
+def text_of(payload: dict[str, Any], value: Fraction | Enclosure | None) -> str:
+    """The readable report (``value``: the result for ``--limit`` turns, if asked)."""
+    eyes = "1 eye" if payload["eyes"] == 1 else f"{payload['eyes']} eyes"
+    threshold = payload["drift_threshold_ac"]
+    lines = [
+        f"Floating-eye softlock: AC {payload['ac']}, {eyes}, gaze {payload['gaze']} per eye",
+        f"  drift E[J] - 1        {payload['drift']} (positive from AC {threshold})",
+        f"  rho = P(free, ever)   {payload['rho']}",
+        f"                        = {payload['rho_decimal']} ({payload['form']})",
+        f"  locked forever        {payload['locked_forever']}",
+        f"                        = {payload['locked_forever_decimal']}",
+    ]
+    if payload["galois_group"] is not None:
+        solvable = "solvable" if payload["solvable"] else "not solvable: no radicals exist"
+        lines.append(f"  Galois group          {payload['galois_group']} ({solvable})")
+    label = f"  locked {payload['limit']} turns"
+    if isinstance(value, Fraction):
+        lines.append(f"{label:<24}{exact_text(value)}")
+    elif value is not None:
+        lines.append(
+            f"{label:<24}{payload['locked_decimal']}... (certified enclosure, width "
+            f"{payload['locked_width_decimal']}; not exact: pass --exact)"
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> None:
+    ac = parse_whole("--ac", args.ac, 0, MAX_AC, UsageError)
+    eyes = parse_whole("--eyes", args.eyes, 1, 2, UsageError)
+    limit = None if args.limit is None else parse_whole("--limit", args.limit, 1, None, UsageError)
+    bits = whole_number("--bits", args.bits, 8, 4096, UsageError)
+    forever = locked_forever(ac, eyes)
+    payload: dict[str, Any] = {"ac": ac, "eyes": eyes, "limit": limit}
+    payload.update(closed_form_payload(ac, eyes))
+    payload["locked_forever"] = str(forever)
+    payload["locked_forever_decimal"] = decimal_string(forever, CLOSED_FORM_DIGITS)
+    value: Fraction | Enclosure | None = None
+    if limit is None:
+        payload["locked"] = payload["locked_forever"]
+        payload["locked_decimal"] = payload["locked_forever_decimal"]
+        payload["exact"] = True
+    else:
+        progress = limit >= LONG_RUN_TURNS
+        if args.exact or limit <= EXACT_LIMIT:
+            value = locked_within(ac, limit, eyes, progress=progress)
+        else:
+            value = locked_enclosure(ac, limit, eyes, bits, progress=progress)
+        payload.update(limit_payload(value, bits))
+    emit(payload, text_of(payload, value), args.json)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "softlock",
+        help="chance that floating eyes keep the hero paralysed (exact, or as turns -> oo)",
+        description=(
+            "Each turn each eye's gaze succeeds with probability min(1, (1+AC)/20) and adds 2 "
+            "or 3 to a paralysis counter; then a positive counter drops by 1, and a zero one "
+            "frees the hero. Prints the chance of staying paralysed for --limit turns "
+            "(exact rational, or a certified enclosure beyond "
+            f"{EXACT_LIMIT} turns unless --exact), or forever (an algebraic number)."
+        ),
+    )
+    parser.add_argument("--ac", required=True, help=f"armour class, 0 to {MAX_AC}")
+    parser.add_argument("--limit", metavar="N", help="turns (>= 1); omit for the limit N -> oo")
+    parser.add_argument("--eyes", default="1", help="gazing eyes, 1 or 2 (default 1)")
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help=f"exact rational even beyond {EXACT_LIMIT} turns (time grows as N^3)",
+    )
+    parser.add_argument(
+        "--bits",
+        type=int,
+        default=ENCLOSURE_BITS,
+        help=f"fixed-point bits of the certified enclosure (default {ENCLOSURE_BITS})",
+    )
+    add_json_flag(parser)
+    parser.set_defaults(run=run)

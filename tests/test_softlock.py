@@ -1,0 +1,231 @@
+"""Floating-eye softlock: every exact number against an oracle written here from the rules."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy
+
+from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
+from exactprob.games.roguelike.softlock import (
+    drift,
+    jump_distribution,
+    locked_enclosure,
+    locked_forever,
+    locked_within,
+    return_probability,
+    simulate_locked,
+)
+from exactprob.simulate import agrees_with
+from tests.cli_runner import run
+
+
+def gaze_chance(ac: int) -> Fraction:
+    """The d20 rolls 1..20 that reach 20 - AC, counted."""
+    return Fraction(sum(1 for roll in range(1, 21) if roll >= 20 - ac), 20)
+
+
+def oracle_locked(ac: int, limit: int, eyes: int) -> Fraction:
+    """Enumerate every sequence of per-eye gaze outcomes (miss, +2, +3) and play the rules:
+    the counter starts at 0; each turn the eyes gaze, then a positive counter drops by 1
+    and a zero counter frees the hero."""
+    g = gaze_chance(ac)
+    outcomes = [(0, 1 - g), (2, g / 2), (3, g / 2)]
+    total = Fraction(0)
+    for sequence in itertools.product(outcomes, repeat=limit * eyes):
+        counter, probability, free = 0, Fraction(1), False
+        for turn in range(limit):
+            for added, p in sequence[turn * eyes : (turn + 1) * eyes]:
+                counter += added
+                probability *= p
+            if counter > 0:
+                counter -= 1
+            else:
+                free = True
+                break
+        if not free:
+            total += probability
+    return total
+
+
+@pytest.mark.parametrize("ac", [0, 5, 7, 10, 18, 19, 20])
+def test_exact_dp_equals_brute_force_one_eye(ac: int) -> None:
+    for limit in range(1, 7):
+        assert locked_within(ac, limit) == oracle_locked(ac, limit, 1), (ac, limit)
+
+
+@pytest.mark.parametrize("ac", [0, 3, 9, 12, 20])
+def test_exact_dp_equals_brute_force_two_eyes(ac: int) -> None:
+    for limit in range(1, 4):
+        assert locked_within(ac, limit, eyes=2) == oracle_locked(ac, limit, 2), (ac, limit)
+
+
+def test_small_values_by_hand() -> None:
+    # one turn: locked iff a gaze succeeds; two eyes: 1 - (1 - g)^2
+    assert locked_within(10, 1) == Fraction(11, 20)
+    assert locked_within(10, 1, eyes=2) == 1 - Fraction(9, 20) ** 2
+    # every gaze succeeds from AC 19 on: locked for sure
+    assert locked_within(19, 25) == 1 == locked_within(20, 25, eyes=2)
+
+
+def test_jumps_and_drift_by_hand() -> None:
+    assert dict(jump_distribution(9).items()) == {
+        0: Fraction(1, 2),
+        2: Fraction(1, 4),
+        3: Fraction(1, 4),
+    }
+    # drift 5g/2 - 1 for one eye (AC 8: 9/8 - 1), 5g - 1 for two (zero at g = 1/5, AC 3)
+    assert drift(8) == Fraction(1, 8) and drift(7) == 0 and drift(3, eyes=2) == 0
+    assert drift(4, eyes=2) == Fraction(1, 4)
+
+
+@pytest.mark.parametrize(("ac", "limit"), [(7, 120), (10, 200), (12, 90)])
+def test_enclosure_contains_the_exact_value(ac: int, limit: int) -> None:
+    for eyes in (1, 2):
+        box = locked_enclosure(ac, limit, eyes, bits=64)
+        exact = locked_within(ac, limit, eyes)
+        assert box.low <= exact <= box.high
+        assert 0 < box.width < Fraction(limit * limit, 2**64)
+
+
+def test_enclosure_refuses_bad_bits() -> None:
+    with pytest.raises(ValueError, match="bits"):
+        locked_enclosure(10, 5, bits=2)
+
+
+def test_closed_forms_by_hand() -> None:
+    # AC 9: g = 1/2, rho solves (x^2 + 2x - 2)/4 = 0, rho = sqrt(3) - 1, locked 2 - sqrt(3)
+    assert sympy.simplify(locked_forever(9) - (2 - sympy.sqrt(3))) == 0
+    assert locked_forever(7) == 0 and locked_forever(3, eyes=2) == 0
+    assert locked_forever(19, eyes=2) == 1
+
+
+@pytest.mark.parametrize("ac", [4, 8, 12, 18])
+def test_two_eye_root_solves_the_ruin_equation(ac: int) -> None:
+    """E[rho^J] = rho, with E computed here from the rules at 60 digits."""
+    mpmath.mp.dps = 60
+    g = mpmath.mpf(gaze_chance(ac).numerator) / gaze_chance(ac).denominator
+    rho = mpmath.mpf(str(sympy.N(return_probability(ac, eyes=2).value, 70)))
+    one_eye = (1 - g) + g / 2 * (rho**2 + rho**3)
+    assert abs(one_eye**2 - rho) < mpmath.mpf(10) ** -55
+    locked = sympy.N(locked_forever(ac, eyes=2), 60)
+    assert abs(mpmath.mpf(str(locked)) - (1 - rho)) < mpmath.mpf(10) ** -55
+    assert 0 < rho < 1
+
+
+@pytest.mark.parametrize(
+    ("eyes", "ac", "limit"), [(1, 8, 1500), (1, 10, 1500), (1, 12, 800), (2, 4, 1000), (2, 10, 600)]
+)
+def test_closed_form_is_below_the_dp_and_close(eyes: int, ac: int, limit: int) -> None:
+    """Locked for ``limit`` turns >= locked forever, exactly, and within 10^-6 of it (the gap
+    shrinks geometrically, slowest next to the critical AC: 7e-7 at AC 8, 1,500 turns)."""
+    value = locked_within(ac, limit, eyes)
+    forever = locked_forever(ac, eyes)
+    x = sympy.Symbol("x")
+    poly = sympy.Poly(sympy.minimal_polynomial(forever, x), x)
+    ((low, high),) = [
+        iv
+        for iv, _ in poly.intervals(eps=sympy.Rational(1, 10**12))
+        if iv[0] <= sympy.N(forever, 30) <= iv[1]
+    ]
+    target = sympy.Rational(value.numerator, value.denominator)
+    while low <= target <= high:  # refine until the rational value leaves the interval
+        low, high = poly.refine_root(low, high, eps=(high - low) ** 2)
+    assert target > high
+    assert target - low < sympy.Rational(1, 10**6)
+
+
+@pytest.mark.parametrize(
+    ("ac", "limit", "eyes"), [(10, 30, 1), (7, 60, 1), (12, 20, 2), (3, 40, 2)]
+)
+def test_simulator_agrees(ac: int, limit: int, eyes: int) -> None:
+    runs = 20_000
+    hits = simulate_locked(ac, limit, runs, NumpyRandom(2018), eyes)
+    assert agrees_with(locked_within(ac, limit, eyes), hits, runs, z=5)
+
+
+def test_simulator_detects_a_wrong_value() -> None:
+    hits = simulate_locked(10, 30, 20_000, NumpyRandom(7))
+    assert not agrees_with(locked_within(11, 30), hits, 20_000, z=5)
+
+
+def test_simulator_consumes_the_stream_as_the_c_loop_does() -> None:
+    """Rogue's generator, scalar: per run, per turn, per eye rnd(20) then rnd(2), always."""
+    ac, limit, runs, eyes = 10, 40, 300, 2
+    rogue = RogueRandom(42)
+    locked = 0
+    for _ in range(runs):
+        counter, free = 0, False
+        for _ in range(limit):
+            for _ in range(eyes):
+                roll, coin = rogue.rnd(20) + 1, rogue.rnd(2)
+                if roll >= 20 - ac:
+                    counter += 2 + coin
+            if counter > 0:
+                counter -= 1
+            else:
+                free = True  # keep drawing: the vectorised simulator draws a fixed number
+        locked += not free
+    assert simulate_locked(ac, limit, runs, RogueRandom(42), eyes) == locked
+
+
+def test_cli_closed_form(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "softlock", "--ac", "9", "--json")
+    payload = json.loads(out)
+    assert status == 0
+    assert sympy.simplify(sympy.sympify(payload["locked"]) - (2 - sympy.sqrt(3))) == 0
+    assert payload["locked_decimal"].startswith("0.26794919243112270647255365849412763305")
+    assert payload["form"] == "radicals" and payload["drift_threshold_ac"] == 8
+    assert payload["exact"] is True and payload["limit"] is None
+
+
+def test_cli_two_eyes_root_of(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "softlock", "--ac", "10", "--eyes", "2", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["form"] == "root_of" and payload["galois_group"] == "S5"
+    assert payload["solvable"] is False and payload["drift_threshold_ac"] == 4
+    assert "CRootOf" in payload["locked"] and len(payload["locked_decimal"]) >= 32
+
+
+def test_cli_finite_limit_exact_and_enclosure(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "softlock", "--ac", "10", "--limit", "3", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["exact"] is True
+    assert Fraction(payload["locked"]) == oracle_locked(10, 3, 1)
+    status, out, _ = run(capsys, "softlock", "--ac", "10", "--limit", "2100", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["exact"] is False and payload["locked"].startswith("Interval(")
+    low, high = Fraction(payload["locked_low"]), Fraction(payload["locked_high"])
+    assert low < high and payload["locked_decimal"].startswith("0.3763117182280225")
+    status, out, _ = run(capsys, "softlock", "--ac", "10", "--limit", "2100", "--exact", "--json")
+    payload = json.loads(out)
+    assert payload["exact"] is True
+    assert low <= Fraction(payload["locked"]) <= high  # the certificate holds
+
+
+def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "softlock", "--ac", "12", "--limit", "10")
+    assert status == 0 and "locked 10 turns" in out and "2 - 3*sqrt(39)/13" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "field"),
+    [
+        (["--ac", "21"], "--ac"),
+        (["--ac", "-1"], "--ac"),
+        (["--ac", "7.5"], "--ac"),
+        (["--ac", "5", "--eyes", "3"], "--eyes"),
+        (["--ac", "5", "--eyes", "0"], "--eyes"),
+        (["--ac", "5", "--limit", "0"], "--limit"),
+        (["--ac", "5", "--limit", "ten"], "--limit"),
+        (["--ac", "5", "--limit", "5000", "--bits", "4"], "--bits"),
+    ],
+)
+def test_cli_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], field: str) -> None:
+    status, out, err = run(capsys, "softlock", *argv)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and field in err
