@@ -75,6 +75,7 @@ from exactprob.games.roguelike.rubber_band import (
     staircakes,
     starvation_distribution,
 )
+from exactprob.games.roguelike.softlock import locked_enclosure, locked_forever, locked_within
 
 Timing = tuple[str, Callable[[], Any]]
 
@@ -279,11 +280,33 @@ def rubber_band_timings(quick: bool) -> list[Timing]:
     ]
 
 
+def softlock_timings(quick: bool) -> list[Timing]:
+    """Floating-eye softlock: the closed forms, exact and certified finite limits."""
+    exact_limit = 500 if quick else 2_000
+    certified_limit = 1_000 if quick else 10_000
+    return [
+        ("softlock: locked forever, AC 10, one eye (radicals)", lambda: locked_forever(10)),
+        (
+            "softlock: locked forever, AC 10, two eyes (quintic, CRootOf)",
+            lambda: locked_forever(10, eyes=2),
+        ),
+        (
+            f"softlock: exact P(locked {exact_limit:,} turns), AC 10",
+            lambda: locked_within(10, exact_limit),
+        ),
+        (
+            f"softlock: certified P(locked {certified_limit:,} turns), AC 10, 128 bits",
+            lambda: locked_enclosure(10, certified_limit),
+        ),
+    ]
+
+
 #: The rows of the second table: each mechanic's function of ``quick`` -> [(name, callable)].
 ISSUE_TIMINGS: list[Callable[[bool], list[Timing]]] = [
     hp_timings,
     prd_timings,
     rubber_band_timings,
+    softlock_timings,
 ]
 
 

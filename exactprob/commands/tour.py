@@ -11,6 +11,8 @@ from ..games.fighting_fantasy import solve_grid
 from ..games.fleet_battle import Fleet, battle
 from ..games.gamblers_ruin import GamblersRuin, closed_form
 from ..games.risk import risk_battle
+from ..games.roguelike.prd import PRDTable
+from ..games.roguelike.softlock import locked_forever
 from ..numbers import decimal_string, exact_fields, fraction_string
 from ..solve import solve
 
@@ -47,6 +49,12 @@ def headlines() -> list[tuple[str, str, Any]]:
             "Fighting Fantasy, equal skills, stamina 6 each, luck 7",
             solve_grid(0, 6, 6, 7).value(6, 6, 7),
         ),
+        (
+            "prd_rate",
+            "PRD table 0.03, 0.17, ..., 0.83: long-run activation rate",
+            PRDTable.from_odds(("0.03", "0.17", "0.29", "0.37", "0.43", "0.59", "0.83")).rate(),
+        ),
+        ("softlock_ac10", "floating eye, AC 10: P(paralysed forever)", locked_forever(10)),
     ]
 
 

@@ -10,7 +10,9 @@ here each is answered exactly, and each simulator runs on either generator.
   :mod:`.prd_simulator`, :mod:`.prd_figures`: pseudo-random distribution tables (rate, gaps,
   hits in N trials exactly or with certified bounds, longest miss runs, the inverse problem);
 * :mod:`.hit_points`: hit-point dice (12 + 8d10 against 12 + 40d2, 3d6 against 1d20);
-* :mod:`.rubber_band`: rubber-band odds, waffles (starvation) and staircakes.
+* :mod:`.rubber_band`: rubber-band odds, waffles (starvation) and staircakes;
+* :mod:`.softlock`: the floating eye's paralysis as a random walk, locked for ``limit`` turns
+  (exact, or certified beyond 2,000 turns) and forever (an algebraic number).
 
 >>> PRDTable.from_odds(["1/4", "1"]).rate()
 Fraction(4, 7)
@@ -22,6 +24,7 @@ from .prd_inverse import linear_constant
 from .prd_trials import hit_moments, hits_distribution, longest_miss_run
 from .rng import NumpyRandom, RandomSource, RogueRandom, random_source
 from .rubber_band import RubberBand, Waffles, count_distribution, staircakes, starve_probability
+from .softlock import locked_enclosure, locked_forever, locked_within
 
 __all__ = [
     "DistributionSummary",
@@ -37,6 +40,9 @@ __all__ = [
     "hit_points",
     "hits_distribution",
     "linear_constant",
+    "locked_enclosure",
+    "locked_forever",
+    "locked_within",
     "longest_miss_run",
     "random_source",
     "staircakes",
