@@ -36,6 +36,7 @@ from flint import fmpq, fmpq_poly, fmpz_poly
 from gmpy2 import mpq
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from models import gauss_solve
 
 from exactprob.errors import ExactProbError
 from exactprob.games.roguelike.prd import PRDTable, threshold_probability
@@ -69,19 +70,10 @@ Matrix = list[list[F]]
 
 
 def solve(matrix: Matrix, rhs: Sequence[F]) -> list[F]:
-    """The solution of ``matrix @ x = rhs`` by Gauss-Jordan elimination in Fractions."""
-    size = len(rhs)
-    rows = [list(row) + [b] for row, b in zip(matrix, rhs)]
-    for col in range(size):
-        pivot = next(r for r in range(col, size) if rows[r][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        lead = rows[col][col]
-        rows[col] = [x / lead for x in rows[col]]
-        for r in range(size):
-            if r != col and rows[r][col] != 0:
-                factor = rows[r][col]
-                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col])]
-    return [row[-1] for row in rows]
+    """The solution of ``matrix @ x = rhs`` in Fractions (the shared Gauss-Jordan oracle)."""
+    solution = gauss_solve(matrix, [[b] for b in rhs])
+    assert solution is not None, "singular system"
+    return [row[0] for row in solution]
 
 
 def stationary(chain: Matrix) -> list[F]:
