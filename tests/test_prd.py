@@ -826,3 +826,22 @@ def test_quartic_constants_come_as_radicals_inside_the_interval(rate: F) -> None
 def test_gaps_zero_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "prd", "--odds", "0.5", "--trials", "5", "--gaps", "0")
     assert status == 2 and "--gaps" in err and err.count("\n") == 1
+
+
+def test_rates_needing_over_a_thousand_entries_are_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 1%: Dota's constant 0.000156 needs a table of about 6,400 entries; refused in one line
+    status, _, err = run(capsys, "prd", "--target-rate", "0.01")
+    assert status == 2 and err.count("\n") == 1 and "1,000 entries" in err
+
+
+def test_high_degree_constants_report_their_degree_not_their_polynomial(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 5%: 264 entries, so a*E[G](C) - b has degree 263 with integers of thousands of digits
+    status, out, _ = run(capsys, "prd", "--target-rate", "0.05", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["form"] == "interval" and payload["constant"] is None
+    assert payload["minimal_polynomial"] is None and payload["minimal_polynomial_degree"] == 263
+    assert payload["constant_decimal"].startswith("0.003801")  # the Dota 2 Wiki's 0.003802

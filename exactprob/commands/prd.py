@@ -22,7 +22,7 @@ from typing import Any
 from ..cli import UsageError, add_json_flag, emit, plot_path, write_atomically
 from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
 from ..games.roguelike.prd_bounds import hits_enclosure
-from ..games.roguelike.prd_inverse import linear_constant
+from ..games.roguelike.prd_inverse import ROOT_OF_DEGREE, linear_constant
 from ..games.roguelike.prd_simulator import simulate_hits
 from ..games.roguelike.prd_trials import (
     hit_moments,
@@ -189,7 +189,14 @@ def inverse(args: argparse.Namespace) -> dict[str, Any]:
         "constant_interval": [fraction_string(low), fraction_string(high)],
         "form": form,
         "entries": constant.entries,
-        "minimal_polynomial": str(constant.minimal_polynomial.as_expr()),
+        "minimal_polynomial_degree": constant.minimal_polynomial.degree(),
+        # written out while it is the expression's own polynomial (its integers run to
+        # thousands of digits at high degree)
+        "minimal_polynomial": (
+            str(constant.minimal_polynomial.as_expr())
+            if constant.minimal_polynomial.degree() <= ROOT_OF_DEGREE
+            else None
+        ),
     }
 
 

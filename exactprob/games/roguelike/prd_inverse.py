@@ -33,6 +33,7 @@ from typing import Any
 
 import sympy as sp
 from flint import fmpq, fmpz_poly
+from gmpy2 import mpq
 
 from ...numbers import decimal_string
 from .prd import PRDError, PRDTable
@@ -40,6 +41,9 @@ from .prd import PRDError, PRDTable
 __all__ = ["PRDConstant", "linear_constant", "linear_table", "mean_gap_polynomial"]
 
 MAX_ENTRIES = 100_000
+MAX_INVERSE_ENTRIES = 1_000
+"""The longest table the inverse problem solves for: the constant then has degree up to
+999 and takes seconds (rates down to about 2.5%)."""
 ROOT_OF_DEGREE = 32
 """Above this degree the constant is given by its interval only: sympy's ``CRootOf`` took
 0.9 s at degree 31 (rate 15%) but 145 s at degree 67 (rate 10%)."""
@@ -115,24 +119,33 @@ def linear_constant(rate: Fraction, digits: int = 40) -> PRDConstant:
     return PRDConstant(rate, entries, poly, (low, high), _expression(poly, low, high))
 
 
+def _mean_gap_at(entries: int) -> mpq:
+    r""":math:`E[G](1/m) = 1 + (1 - \tfrac1m)(1 + (1 - \tfrac2m)(1 + \dots))`, by Horner."""
+    total = mpq(1)
+    for i in range(entries - 1, 0, -1):
+        total = 1 + (1 - mpq(i, entries)) * total
+    return total
+
+
 def _entries_for(rate: Fraction) -> int:
-    """The table length :math:`m` with :math:`r(1/m) \\le r \\le r(1/(m-1))` (the rate
-    falls as :math:`m` grows: doubling, then bisection)."""
+    r"""The table length :math:`m` with :math:`r(1/m) \le r \le r(1/(m-1))` (the rate
+    falls as :math:`m` grows: doubling, then bisection), at most
+    :data:`MAX_INVERSE_ENTRIES`."""
     if rate == 1:
         return 1
-
-    def rate_at(m: int) -> Fraction:
-        return linear_table(Fraction(1, m)).rate()
-
-    high = 2
-    while rate_at(high) > rate:
-        high *= 2
-        if high > MAX_ENTRIES:
-            raise PRDError(f"a rate of {rate} needs a table of more than {MAX_ENTRIES:,} entries")
-    low = high // 2  # rate_at(low) > rate >= rate_at(high)
+    mean_gap = 1 / mpq(rate.numerator, rate.denominator)
+    if _mean_gap_at(MAX_INVERSE_ENTRIES) < mean_gap:
+        raise PRDError(
+            f"a rate of {rate} needs a table of more than {MAX_INVERSE_ENTRIES:,} entries, a "
+            f"constant of degree above {MAX_INVERSE_ENTRIES - 1:,}; the inverse problem is "
+            f"solved for rates down to {float(1 / _mean_gap_at(MAX_INVERSE_ENTRIES)):.4f}"
+        )
+    low, high = 1, 2  # the rate at 1/m falls as m grows: E[G](1/m) rises
+    while _mean_gap_at(high) < mean_gap:
+        low, high = high, min(2 * high, MAX_INVERSE_ENTRIES)
     while high - low > 1:
         middle = (low + high) // 2
-        low, high = (middle, high) if rate_at(middle) > rate else (low, middle)
+        low, high = (middle, high) if _mean_gap_at(middle) < mean_gap else (low, middle)
     return high
 
 
