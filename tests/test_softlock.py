@@ -229,3 +229,23 @@ def test_cli_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], fiel
     status, out, err = run(capsys, "softlock", *argv)
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and field in err
+
+
+def test_certified_decimal_of_a_sure_lock_reads_one(capsys: pytest.CaptureFixture[str]) -> None:
+    # AC 19: every gaze succeeds ((1 + 19)/20 = 1), so the hero is locked with probability 1;
+    # the enclosure must not read as "0" (its ends straddle 1 before clipping)
+    status, out, _ = run(capsys, "softlock", "--ac", "19", "--limit", "2001", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["exact"] is False
+    assert payload["locked_decimal"].startswith("1.000000000000000000000000000")
+    assert Fraction(payload["locked_high"]) == 1
+
+
+@pytest.mark.parametrize(
+    "argv", [("--limit", "100001"), ("--limit", "10001", "--exact"), ("--limit", "10**9",)]
+)
+def test_limits_beyond_the_caps_are_refused(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    status, _, err = run(capsys, "softlock", "--ac", "10", *argv)
+    assert status == 2 and err.count("\n") == 1 and "--" in err

@@ -319,7 +319,7 @@ def locked_enclosure(
     whole_number("limit", limit, 1)
     whole_number("bits", bits, 8, 4096)
     low, scale, roundings = _survival(ac, limit, eyes, bits, progress)
-    return Enclosure(Fraction(low, scale), Fraction(low + roundings, scale))
+    return Enclosure(Fraction(low, scale), min(Fraction(low + roundings, scale), Fraction(1)))
 
 
 def simulate_locked(ac: int, limit: int, runs: int, source: RandomSource, eyes: int = 1) -> int:
