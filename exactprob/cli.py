@@ -87,8 +87,14 @@ def plot_path(text: str | None) -> Path | None:
 
 
 def write_atomically(path: Path, write: Any) -> None:
-    """Write through a temporary file in the same directory, renamed when complete."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write through a temporary file in the same directory, renamed when complete; a file
+    that cannot be written there is a :class:`UsageError` (one line), nothing left behind."""
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+        )
+    except OSError as error:
+        raise UsageError(f"cannot write {str(path)!r}: {error.strerror}") from None
     os.close(handle)
     umask = os.umask(0)
     os.umask(umask)
@@ -96,8 +102,10 @@ def write_atomically(path: Path, write: Any) -> None:
         write(Path(temporary))
         os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 is for the temporary only
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise UsageError(f"cannot write {str(path)!r}: {error.strerror}") from None
         raise
 
 

@@ -180,8 +180,8 @@ def parse_fraction(
     elif low is not None:
         allowed = f">= {low}"
     else:
-        allowed = f"<= {high}" if high is not None else "(any)"
-    message = f"{name} must be a decimal or p/q {allowed}, got {text!r}"
+        allowed = f"<= {high}" if high is not None else ""
+    message = f"{name} must be a decimal or p/q {allowed}".rstrip() + f", got {text!r}"
     try:
         value = to_fraction(_parse_string(text))
     except InexactError:

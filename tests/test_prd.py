@@ -845,3 +845,41 @@ def test_high_degree_constants_report_their_degree_not_their_polynomial(
     assert status == 0 and payload["form"] == "interval" and payload["constant"] is None
     assert payload["minimal_polynomial"] is None and payload["minimal_polynomial_degree"] == 263
     assert payload["constant_decimal"].startswith("0.003801")  # the Dota 2 Wiki's 0.003802
+
+
+def test_a_table_that_always_hits_has_no_variance_ratio(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # (1,): every trial hits, so Bernoulli at rate 1 has variance 0 and no ratio exists;
+    # (0, 1): hits every other trial, variance 0, so a simulation has no z-score either
+    status, out, _ = run(capsys, "prd", "--odds", "1", "--trials", "5", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["rate"] == "1" and payload["variance_ratio"] is None
+    status, out, _ = run(capsys, "prd", "--odds", "0,1", "--trials", "10", "--simulate", "5")
+    assert status == 0 and "mean 5.000" in out
+    # a rate that is 1 as a float (not exactly) still plots
+    plot = tmp_path / "a.png"
+    status, _, _ = run(
+        capsys, "prd", "--odds", "0.99999999999999999999", "--trials", "10", "--plot", str(plot)
+    )
+    assert status == 0 and plot.stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--odds", "1e-300,0.5"),  # 300-digit denominators at 10,000 trials: minutes
+        ("--odds", "1e-20000,0.5", "--trials", "200"),  # the exact distribution: gigabytes
+        ("--odds", "0.5", "--trials", "100000"),  # the certified distribution: 10^10 floats
+        ("--odds", "0.5", "--trials", "1000", "--simulate", "1000000"),  # 10^9 draws
+        ("--odds", "0.5", "--trials", "10", "--simulate", "10", "--seed", "-1"),
+        ("--odds", "0.5", "--trials", "2000", "--exact-distribution"),
+        ("--odds", ",".join(["0.5"] * 1001), "--trials", "1"),
+        ("--odds", "0.5", "--trials", "10", "--plot", "/proc/x/a.png"),
+    ],
+)
+def test_work_beyond_the_budgets_is_refused_before_it_starts(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    status, out, err = run(capsys, "prd", *argv)
+    assert status == 2 and out == "" and err.count("\n") == 1, err

@@ -386,3 +386,9 @@ def test_cli_state_limit_is_one_line(capsys: pytest.CaptureFixture[str]) -> None
     ]
     status, _, err = run(capsys, *argv)
     assert status == 2 and err.count("\n") == 1 and "max_states" in err
+
+
+def test_steps_too_fine_for_the_levels_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # a step of 1e-2000 over 1,000 levels scales every probability by 10^2,000,000
+    status, _, err = run(capsys, "rubber-band", "--up", "1e-2000", "--levels", "1000")
+    assert status == 2 and err.count("\n") == 1 and "digit" in err

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,12 @@ from ._text import table_lines
 __all__ = ["register", "run"]
 
 MAX_CLI_TRIALS = 100_000
+MAX_WORK = 2e10
+"""Digit operations allowed for an exact computation (:func:`check_work`): about 5 s."""
+MAX_FLOAT_WORK = 5e9
+"""Float operations allowed for the certified distribution: about 10 s."""
+MAX_ENTRIES = 1_000
+MAX_DRAWS = 200_000_000
 EXACT_DISTRIBUTION_TRIALS = 200
 """Up to this many trials the distribution is exact by default; beyond, certified bounds."""
 QUANTILES = (0, 25, 50, 75, 100)
@@ -73,19 +80,19 @@ def parse_table(args: argparse.Namespace) -> tuple[PRDTable, dict[str, Any]]:
         given = {"thresholds": thresholds}
     if not any(odds):
         raise UsageError("the PRD table needs a positive entry (all zeros never activate)")
+    if len(odds) > MAX_ENTRIES:
+        raise UsageError(f"a PRD table has at most {MAX_ENTRIES:,} entries here, got {len(odds):,}")
     return PRDTable(tuple(odds)), given
 
 
-def distribution_summary(table: PRDTable, trials: int, force_exact: bool) -> dict[str, Any]:
+def distribution_summary(table: PRDTable, trials: int, exact: bool) -> dict[str, Any]:
     """Quantiles of the hit count (0% and 100%: the fewest and most hits possible); the
     others exact up to a size, else certified from the bounds."""
     fewest, most = hits_range(table, trials)
     summary: dict[str, Any]
     inner: dict[str, Any]
-    if force_exact or trials <= EXACT_DISTRIBUTION_TRIALS:
-        exact_dist = hits_distribution(
-            table, trials, max_trials=max(trials, EXACT_DISTRIBUTION_TRIALS)
-        )
+    if exact:
+        exact_dist = hits_distribution(table, trials)
         summary = {"exact": True}
         inner = {str(q): exact_dist.quantile(Fraction(q, 100)) for q in QUANTILES[1:-1]}
     else:
@@ -103,10 +110,42 @@ def distribution_summary(table: PRDTable, trials: int, force_exact: bool) -> dic
     return summary
 
 
+def check_work(table: PRDTable, trials: int, exact_distribution: bool) -> None:
+    r"""Refuse, before any work, a report that would take minutes. With :math:`n` entries,
+    :math:`N` trials and denominators of :math:`d` digits, the exact moments cost about
+    :math:`nN^2d` digit operations (0.3 s for the source's decimal table at 10,000 trials,
+    1.4 s for its uint32 table), the exact distribution :math:`nN^3d/3`, the certified one
+    :math:`nN^2` float operations."""
+    digits = max(1.0, math.log10(table.common_denominator()))
+    n = table.size
+    costs = [("exact moments", n * trials**2 * digits, MAX_WORK)]
+    if exact_distribution:
+        costs.append(("the exact distribution", n * trials**3 * digits / 3, MAX_WORK))
+    else:
+        costs.append(("the certified distribution", float(n * trials**2), MAX_FLOAT_WORK))
+    for what, work, limit in costs:
+        if work > limit:
+            raise UsageError(
+                f"{what} of {trials:,} trials of a {n}-entry table with {digits:.0f}-digit "
+                f"denominators needs about {work:.1e} operations, more than {limit:.0e}; "
+                "use fewer --trials"
+            )
+
+
+def ratio_fields(key: str, numerator: Any, denominator: Any) -> dict[str, Any]:
+    """``exact_fields`` of a ratio, or ``None`` when the denominator is 0."""
+    if denominator == 0:
+        return {key: None, f"{key}_decimal": None}
+    return exact_fields(key, numerator / denominator)
+
+
 def analyse(args: argparse.Namespace) -> tuple[dict[str, Any], list[tuple[str, Fraction]]]:
     """The JSON payload and the exact rows of the readable report."""
     table, given = parse_table(args)
     trials = parse_whole("--trials", args.trials, 1, MAX_CLI_TRIALS, UsageError)
+    exact_distribution = args.exact_distribution or trials <= EXACT_DISTRIBUTION_TRIALS
+    check_work(table, trials, exact_distribution)
+    runs = None if args.simulate is None else check_simulation(args, trials)
     rate = table.rate()
     result: dict[str, Any] = {"odds": [fraction_string(p) for p in table.odds], **given}
     result |= exact_fields("rate", rate)
@@ -115,7 +154,7 @@ def analyse(args: argparse.Namespace) -> tuple[dict[str, Any], list[tuple[str, F
     result |= exact_fields("gap_mean", table.gap_mean())
     result |= exact_fields("gap_variance", table.gap_variance())
     listed = (
-        2 * table.size
+        min(2 * table.size, 40)
         if args.gaps is None
         else parse_whole("--gaps", args.gaps, 1, 10_000, UsageError)
     )
@@ -129,42 +168,66 @@ def analyse(args: argparse.Namespace) -> tuple[dict[str, Any], list[tuple[str, F
     result |= exact_fields("hits_mean", mean)
     result |= exact_fields("hits_variance", variance)
     result |= exact_fields("bernoulli_variance", bernoulli)
-    result |= exact_fields("variance_ratio", exact_variance / bernoulli)
-    result |= exact_fields(
+    # a table that always hits (rate 1) has Bernoulli variance 0: no ratio to give
+    result |= ratio_fields("variance_ratio", exact_variance, bernoulli)
+    result |= ratio_fields(
         "asymptotic_variance_ratio",
-        exact(table.asymptotic_variance_per_trial()) / (exact_rate * (1 - exact_rate)),
+        exact(table.asymptotic_variance_per_trial()),
+        exact_rate * (1 - exact_rate),
     )
-    result["hits_distribution"] = distribution_summary(table, trials, args.exact_distribution)
+    result["hits_distribution"] = distribution_summary(table, trials, exact_distribution)
     if args.longest_run:
-        runs = longest_miss_run(table, trials)
-        result["longest_miss_run_at_least"] = {str(k): fraction_string(p) for k, p in runs.items()}
-    if args.simulate:
-        result["simulation"] = simulation(table, trials, args, mean, variance)
+        longest = longest_miss_run(table, trials)
+        result["longest_miss_run_at_least"] = {
+            str(k): fraction_string(p) for k, p in longest.items()
+        }
+    if runs is not None:
+        result["simulation"] = simulation(table, trials, runs, args, mean, variance)
     rows = [
         ("activation rate", rate),
         ("mean gap", table.gap_mean()),
         (f"mean hits in {trials}", mean),
         ("variance of hits", variance),
         ("Bernoulli variance", to_fraction(bernoulli)),
-        ("variance ratio", to_fraction(exact_variance / bernoulli)),
     ]
+    if bernoulli:
+        rows.append(("variance ratio", to_fraction(exact_variance / bernoulli)))
     return result, rows
 
 
+def check_simulation(args: argparse.Namespace, trials: int) -> int:
+    """The number of runs asked for, within :data:`MAX_DRAWS` draws in all."""
+    runs = parse_whole("--simulate", args.simulate, 2, MAX_DRAWS, UsageError)
+    if runs * trials > MAX_DRAWS:
+        raise UsageError(
+            f"--simulate {runs:,} runs of {trials:,} trials is {runs * trials:,} draws; "
+            f"at most {MAX_DRAWS:,} (the source's 10,000 x 10,000 is 10^8)"
+        )
+    if args.generator == "numpy" and args.seed < 0:
+        raise UsageError(f"--seed must be >= 0 for numpy's generator, got {args.seed}")
+    return runs
+
+
 def simulation(
-    table: PRDTable, trials: int, args: argparse.Namespace, mean: Fraction, variance: Fraction
+    table: PRDTable,
+    trials: int,
+    runs: int,
+    args: argparse.Namespace,
+    mean: Fraction,
+    variance: Fraction,
 ) -> dict[str, Any]:
-    """The source's experiment on the chosen generator, next to the exact moments."""
-    runs = parse_whole("--simulate", args.simulate, 2, 1_000_000, UsageError)
+    """The source's experiment on the chosen generator, next to the exact moments (the
+    standardised differences are left out when the exact variance is 0)."""
     counts = simulate_hits(table, trials, runs, random_source(args.generator, args.seed))
     sample_mean, sample_variance = float(counts.mean()), float(counts.var(ddof=1))
+    spread = float(variance)
     return {
         "generator": args.generator,
         "runs": runs,
         "mean": sample_mean,
-        "mean_z": (sample_mean - float(mean)) / (float(variance) / runs) ** 0.5,
+        "mean_z": (sample_mean - float(mean)) / (spread / runs) ** 0.5 if spread else None,
         "variance": sample_variance,
-        "variance_over_exact": sample_variance / float(variance),
+        "variance_over_exact": sample_variance / spread if spread else None,
     }
 
 
@@ -220,11 +283,13 @@ def text_of(result: dict[str, Any], rows: list[tuple[str, Fraction]]) -> str:
     )
     if "simulation" in result:
         sim = result["simulation"]
-        lines.append(
-            f"  simulated on {sim['generator']} ({sim['runs']} runs): mean {sim['mean']:.3f} "
-            f"(z = {sim['mean_z']:.2f}), variance {sim['variance']:.2f} "
-            f"= {sim['variance_over_exact']:.3f} x exact"
-        )
+        line = f"  simulated on {sim['generator']} ({sim['runs']} runs): mean {sim['mean']:.3f}"
+        if sim["mean_z"] is not None:  # None: the exact variance is 0
+            line += (
+                f" (z = {sim['mean_z']:.2f}), variance {sim['variance']:.2f} "
+                f"= {sim['variance_over_exact']:.3f} x exact"
+            )
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -276,11 +341,13 @@ def register(sub: Any) -> None:
     )
     table.add_argument("--target-rate", metavar="R", help="find C for p_k = min(1, C(k+1))")
     parser.add_argument("--trials", default="10000", help="trials N per run (default 10000)")
-    parser.add_argument("--gaps", default=None, help="gaps listed (default 2 x table)")
+    parser.add_argument(
+        "--gaps", default=None, help="gaps listed (default twice the table, at most 40)"
+    )
     parser.add_argument(
         "--exact-distribution",
         action="store_true",
-        help="the exact distribution even above 200 trials (slow: N^2 digits)",
+        help="the exact distribution above 200 trials too, up to 1,000 (slow: N^3)",
     )
     parser.add_argument(
         "--longest-run",

@@ -29,7 +29,10 @@ def _axes(ax: Any) -> Any:
 
 
 def _binomial_pmf(trials: int, rate: float, hits: np.ndarray) -> np.ndarray:
-    """Binomial probabilities in floats (a picture, not an exact result)."""
+    """Binomial probabilities in floats (a picture, not an exact result); a rate that is 0
+    or 1 as a float puts everything on 0 or ``trials`` hits."""
+    if rate <= 0 or rate >= 1:
+        return (hits == (trials if rate >= 1 else 0)).astype(float)
     logs = [
         lgamma(trials + 1)
         - lgamma(h + 1)

@@ -119,6 +119,12 @@ def linear_constant(rate: Fraction, digits: int = 40) -> PRDConstant:
     return PRDConstant(rate, entries, poly, (low, high), _expression(poly, low, high))
 
 
+def _short(rate: Fraction) -> str:
+    """``rate`` for a message: as a fraction when short, else as a decimal."""
+    text = str(rate)
+    return text if len(text) <= 40 else f"{decimal_string(rate, 12)}..."
+
+
 def _mean_gap_at(entries: int) -> mpq:
     r""":math:`E[G](1/m) = 1 + (1 - \tfrac1m)(1 + (1 - \tfrac2m)(1 + \dots))`, by Horner."""
     total = mpq(1)
@@ -136,7 +142,7 @@ def _entries_for(rate: Fraction) -> int:
     mean_gap = 1 / mpq(rate.numerator, rate.denominator)
     if _mean_gap_at(MAX_INVERSE_ENTRIES) < mean_gap:
         raise PRDError(
-            f"a rate of {rate} needs a table of more than {MAX_INVERSE_ENTRIES:,} entries, a "
+            f"a rate of {_short(rate)} needs a table of more than {MAX_INVERSE_ENTRIES:,} entries, a "
             f"constant of degree above {MAX_INVERSE_ENTRIES - 1:,}; the inverse problem is "
             f"solved for rates down to {float(1 / _mean_gap_at(MAX_INVERSE_ENTRIES)):.4f}"
         )

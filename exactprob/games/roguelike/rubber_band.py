@@ -85,6 +85,9 @@ MAX_GRID = 2**32
 MAX_WAFFLES = 1000
 #: Default bound on the states the recursion holds at one level (see ``max_states``).
 MAX_STATES = 5_000
+MAX_SCALE_DIGITS = 50_000
+"""The exact walk keeps integers scaled by the steps' denominator to the power of the levels;
+their digits are capped here (a step of 1e-2000 over 1,000 levels would need two million)."""
 
 _ZERO = mpq(0)
 _ONE = mpq(1)
@@ -134,6 +137,14 @@ class RubberBand:
         whole_number("levels", self.levels, 1, MAX_LEVELS)
         if self.grid is not None:
             whole_number("grid", self.grid, 1, MAX_GRID)
+        unit = math.lcm(self.start.denominator, self.up.denominator, self.down.denominator)
+        digits = self.levels * math.log10(unit)
+        if digits > MAX_SCALE_DIGITS:
+            raise ModelError(
+                f"{self.levels} levels with steps of denominator about 10^{math.log10(unit):.0f} need "
+                f"{digits:,.0f}-digit integers (at most {MAX_SCALE_DIGITS:,}); use coarser "
+                "start, up and down or fewer levels"
+            )
 
 
 def _draw_counts(odds: int, unit: int, grid: int | None) -> tuple[int, int]:
