@@ -242,7 +242,7 @@ def test_certified_decimal_of_a_sure_lock_reads_one(capsys: pytest.CaptureFixtur
 
 
 @pytest.mark.parametrize(
-    "argv", [("--limit", "100001"), ("--limit", "10001", "--exact"), ("--limit", "10**9",)]
+    "argv", [("--limit", "100001"), ("--limit", "10001", "--exact"), ("--limit", "10**9")]
 )
 def test_limits_beyond_the_caps_are_refused(
     capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
