@@ -468,20 +468,3 @@ def test_console_script_exit_status() -> None:
         "exactprob hp: error: --dice: the number of sides must be a whole number from 1 to "
         "10000, got 0"
     )
-
-
-@pytest.mark.slow
-def test_roguelike_benchmark_quick_runs(tmp_path: Path) -> None:
-    pytest.importorskip("icepool")
-    script = Path(__file__).parent.parent / "benchmarks" / "bench_roguelike.py"
-    report = tmp_path / "bench.md"
-    done = subprocess.run(
-        [sys.executable, str(script), "--quick", "--out", str(report)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr  # exit 1 when answers differ
-    text = report.read_text()
-    assert "equal" in text and "DIFFERENT" not in text
-    assert "Everything in the issue runs in seconds" in text and "hp: 3d6 against 1d20" in text
