@@ -193,6 +193,10 @@ def parse_fraction(
 
 def _parse_string(text: str) -> Exact:
     s = text.strip()
+    if not s.isascii() or "_" in s:  # int() and Decimal() also read '１' and '1_0'
+        raise InexactError(
+            f"cannot read {text!r} as an exact number; write 'p/q' or a decimal such as '0.125'"
+        )
     try:
         if "/" in s:
             num, den = (int(part) for part in s.split("/"))

@@ -18,12 +18,14 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from exactprob import ExactProbError, InexactError
+from exactprob.errors import ModelError
 from exactprob.numbers import (
     decimal_string,
     exact,
     fraction_string,
     is_symbolic,
     mpq,
+    parse_fraction,
     to_fraction,
     to_public,
     to_sympy,
@@ -308,3 +310,12 @@ def test_fraction_string_symbolic():
 def test_fraction_string_round_trips(q):
     assert F(fraction_string(q)) == q
     assert same(exact(fraction_string(q)), q)
+
+
+@pytest.mark.parametrize("text", ["１/2", "0.5_0", "1_0", "٣/4"])
+def test_exact_numbers_are_written_in_ascii_digits(text: str) -> None:
+    # the same rule as parse_whole: int() and Decimal() would read these silently
+    with pytest.raises(InexactError):
+        exact(text)
+    with pytest.raises(ModelError):
+        parse_fraction("--odds", text, 0, 1)
