@@ -883,3 +883,11 @@ def test_work_beyond_the_budgets_is_refused_before_it_starts(
 ) -> None:
     status, out, err = run(capsys, "prd", *argv)
     assert status == 2 and out == "" and err.count("\n") == 1, err
+
+
+def test_a_quantile_on_an_exact_tie_is_settled_exactly(capsys: pytest.CaptureFixture[str]) -> None:
+    # a fair coin over 201 trials: by symmetry P(H <= 100) = 1/2 exactly, so the median (the
+    # smallest h with P(H <= h) >= 1/2) is 100; bounds alone can only say 100 or 101
+    status, out, _ = run(capsys, "prd", "--odds", "1/2", "--trials", "201", "--json")
+    summary = json.loads(out)["hits_distribution"]
+    assert status == 0 and summary["exact"] is True and summary["quantiles"]["50"] == 100

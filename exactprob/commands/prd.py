@@ -26,6 +26,7 @@ from ..games.roguelike.prd_bounds import hits_enclosure
 from ..games.roguelike.prd_inverse import ROOT_OF_DEGREE, linear_constant
 from ..games.roguelike.prd_simulator import simulate_hits
 from ..games.roguelike.prd_trials import (
+    DEFAULT_MAX_EXACT_TRIALS,
     hit_moments,
     hits_distribution,
     hits_range,
@@ -87,7 +88,9 @@ def parse_table(args: argparse.Namespace) -> tuple[PRDTable, dict[str, Any]]:
 
 def distribution_summary(table: PRDTable, trials: int, exact: bool) -> dict[str, Any]:
     """Quantiles of the hit count (0% and 100%: the fewest and most hits possible); the
-    others exact up to a size, else certified from the bounds."""
+    others exact up to a size, else certified from the bounds. Bounds cannot settle a
+    quantile whose level the exact CDF meets exactly (a fair coin's median); then the exact
+    distribution is computed when it is affordable, else the range is given."""
     fewest, most = hits_range(table, trials)
     summary: dict[str, Any]
     inner: dict[str, Any]
@@ -106,8 +109,24 @@ def distribution_summary(table: PRDTable, trials: int, exact: bool) -> dict[str,
         for q in QUANTILES[1:-1]:
             low, high = box.quantile_range(Fraction(q, 100))
             inner[str(q)] = low if low == high else [low, high]
+        undecided = any(isinstance(value, list) for value in inner.values())
+        if undecided and exact_distribution_affordable(table, trials):
+            return distribution_summary(table, trials, exact=True)
     summary["quantiles"] = {"0": fewest, **inner, "100": most}
     return summary
+
+
+def exact_distribution_cost(table: PRDTable, trials: int) -> float:
+    """About :math:`nN^3d/3` digit operations for the exact distribution."""
+    return table.size * trials**3 * denominator_digits(table) / 3
+
+
+def exact_distribution_affordable(table: PRDTable, trials: int) -> bool:
+    return trials <= DEFAULT_MAX_EXACT_TRIALS and exact_distribution_cost(table, trials) <= MAX_WORK
+
+
+def denominator_digits(table: PRDTable) -> float:
+    return max(1.0, math.log10(table.common_denominator()))
 
 
 def check_work(table: PRDTable, trials: int, exact_distribution: bool) -> None:
@@ -116,11 +135,11 @@ def check_work(table: PRDTable, trials: int, exact_distribution: bool) -> None:
     :math:`nN^2d` digit operations (0.3 s for the source's decimal table at 10,000 trials,
     1.4 s for its uint32 table), the exact distribution :math:`nN^3d/3`, the certified one
     :math:`nN^2` float operations."""
-    digits = max(1.0, math.log10(table.common_denominator()))
+    digits = denominator_digits(table)
     n = table.size
     costs = [("exact moments", n * trials**2 * digits, MAX_WORK)]
     if exact_distribution:
-        costs.append(("the exact distribution", n * trials**3 * digits / 3, MAX_WORK))
+        costs.append(("the exact distribution", exact_distribution_cost(table, trials), MAX_WORK))
     else:
         costs.append(("the certified distribution", float(n * trials**2), MAX_FLOAT_WORK))
     for what, work, limit in costs:
