@@ -1,5 +1,10 @@
 """Gamebooks: the generic choices-and-chance solver of the "solving a gamebook" series.
 
+* :mod:`.solver`: ``solve(choices, score, state)``, the solution tree, the walkthrough and the
+  most-likely-situations report;
+* :mod:`.combat`: Lone Wolf style combat from a combat results table loaded from TOML (an
+  original example table ships in ``data/``).
+
 >>> from exactprob.gamebook import solve
 >>> solve(lambda s: [("open the door", [("win", "1/3"), ("lose", "2/3")])],
 ...       lambda s: {"win": 1, "lose": 0}.get(s), "hall").score
@@ -8,6 +13,19 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
+from .combat import CombatResultsTable, column_index, example_crt, fight, fight_sequence, load_crt
 from .solver import Leaf, SolutionNode, situations, solve, walkthrough
 
-__all__ = ["Leaf", "SolutionNode", "situations", "solve", "walkthrough"]
+__all__ = [
+    "CombatResultsTable",
+    "Leaf",
+    "SolutionNode",
+    "column_index",
+    "example_crt",
+    "fight",
+    "fight_sequence",
+    "load_crt",
+    "situations",
+    "solve",
+    "walkthrough",
+]
