@@ -8,6 +8,7 @@ from . import (
     battle,
     dice,
     ff,
+    gamebook,
     hp,
     prd,
     risk,
@@ -18,4 +19,4 @@ from . import (
     waffles,
 )
 
-COMMANDS = (tour, dice, battle, risk, ff, rogue_rng, hp, rubber_band, waffles, prd, softlock)
+COMMANDS = (tour, dice, battle, risk, ff, rogue_rng, hp, rubber_band, waffles, prd, softlock, gamebook)

@@ -3,7 +3,9 @@
 * :mod:`.solver`: ``solve(choices, score, state)``, the solution tree, the walkthrough and the
   most-likely-situations report;
 * :mod:`.combat`: Lone Wolf style combat from a combat results table loaded from TOML (an
-  original example table ships in ``data/``).
+  original example table ships in ``data/``);
+* :mod:`.book`: the TOML book format (sections, effects, conditions, random branches,
+  combat), validated with the file, section and field of every mistake.
 
 >>> from exactprob.gamebook import solve
 >>> solve(lambda s: [("open the door", [("win", "1/3"), ("lose", "2/3")])],
@@ -13,17 +15,22 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
+from .book import Book, BookError, Hero, load_book
 from .combat import CombatResultsTable, column_index, example_crt, fight, fight_sequence, load_crt
 from .solver import Leaf, SolutionNode, situations, solve, walkthrough
 
 __all__ = [
+    "Book",
+    "BookError",
     "CombatResultsTable",
+    "Hero",
     "Leaf",
     "SolutionNode",
     "column_index",
     "example_crt",
     "fight",
     "fight_sequence",
+    "load_book",
     "load_crt",
     "situations",
     "solve",

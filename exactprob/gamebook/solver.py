@@ -41,7 +41,7 @@ from ..numbers import exact, is_symbolic, to_fraction
 from ..solve import Solution
 from ..solve import solve as solve_model
 
-__all__ = ["Leaf", "SolutionNode", "situations", "solve", "walkthrough"]
+__all__ = ["Leaf", "SolutionNode", "reachable_nodes", "situations", "solve", "walkthrough"]
 
 #: A choice's outcomes: a ``Dist`` of next states or ``(next_state, probability)`` pairs.
 Outcomes: TypeAlias = Dist[Any] | Iterable[tuple[Any, Any]]
@@ -217,7 +217,7 @@ def _tree(book: _Book, solution: Solution) -> Tree:
     return nodes[book.initial]
 
 
-def _reachable(tree: Tree) -> Iterator[Tree]:
+def reachable_nodes(tree: Tree) -> Iterator[Tree]:
     """Every node of the tree, breadth-first, each state once."""
     seen = {id(tree)}
     queue: deque[Tree] = deque([tree])
@@ -243,7 +243,7 @@ def walkthrough(tree: Tree) -> list[tuple[Any, Any, Fraction]]:
     """
     return [
         (node.state, node.description, node.score)
-        for node in _reachable(tree)
+        for node in reachable_nodes(tree)
         if isinstance(node, SolutionNode)
     ]
 
@@ -254,7 +254,7 @@ class _StopAt:
 
     def __init__(self, tree: Tree, where: Callable[[Any], bool]) -> None:
         self.initial = tree.state
-        self._nodes = {node.state: node for node in _reachable(tree)}
+        self._nodes = {node.state: node for node in reachable_nodes(tree)}
         self._where = where
 
     def __len__(self) -> int:

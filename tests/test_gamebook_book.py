@@ -1,0 +1,430 @@
+"""The gamebook file format: every validation error (file, section, field), a tiny book
+derived by hand (with a tiny CRT), and the example book against an oracle written here
+from the format's rules (transitions state by state, plain recursion on an acyclic variant,
+and the Bellman optimality certificate on the full book with its loops)."""
+
+from __future__ import annotations
+
+import tomllib
+from collections import deque
+from fractions import Fraction as F
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from exactprob.errors import ModelError
+from exactprob.gamebook import fight, solve
+from exactprob.gamebook.book import BookError, Hero, load_book
+from exactprob.gamebook.combat import COLUMN_LABELS
+from exactprob.solve import solve as solve_model
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "books" / "the_salt_mine.toml"
+
+# ======================================================================================
+# Validation errors
+# ======================================================================================
+
+VALID = """
+[book]
+title = "Tiny"
+start = 1
+endurance = 5
+combat_skill = 10
+[section.1]
+text = "start"
+[[section.1.choices]]
+text = "toss"
+random = [{ p = "1/2", goto = 2 }, { p = "1/2", goto = 3 }]
+[[section.1.choices]]
+text = "fight"
+combat = { enemy = "Rat", combat_skill = 8, endurance = 3, win = 2 }
+[section.2]
+win = true
+[section.3]
+death = true
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "broken.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_the_valid_base_book_loads(tmp_path):
+    book = load_book(write(tmp_path, VALID))
+    assert book.title == "Tiny" and book.initial == Hero("1", 5, frozenset(), 0)
+
+
+BROKEN = [
+    # (replace this, with this, fragments the message must hold)
+    (
+        "goto = 2 }, { p",
+        "goto = 9 }, { p",
+        ["section 1", "choices[1].random[1].goto", "unknown section 9"],
+    ),
+    ("start = 1\n", "", ["[book] start", "missing"]),
+    ("start = 1\n", "start = 7\n", ["[book] start", "unknown section"]),
+    ('p = "1/2", goto = 3', 'p = "1/3", goto = 3', ["section 1", "choices[1].random", "5/6"]),
+    ('p = "1/2", goto = 3', 'p = "one half", goto = 3', ["section 1", "choices[1].random[2].p"]),
+    ('p = "1/2", goto = 3', "p = 0.5, goto = 3", ["section 1", "choices[1].random[2].p"]),
+    ('p = "1/2", goto = 3', 'p = "0", goto = 3', ["section 1", "choices[1].random[2].p", "> 0"]),
+    ("endurance = 5", "endurance = -5", ["[book] endurance", ">= 1"]),
+    ("endurance = 3, win", "endurance = -3, win", ["section 1", "choices[2].combat.endurance"]),
+    ('text = "start"', 'txet = "start"', ["section 1", "txet", "unknown key"]),
+    ('text = "toss"', 'text = "toss"\nif_iten = "x"', ["section 1", "choices[1].if_iten"]),
+    ('title = "Tiny"', 'titel = "Tiny"', ["[book] titel", "unknown key"]),
+    ('enemy = "Rat"', 'enemy = "Rat", skill = 3', ["section 1", "choices[2].combat.skill"]),
+    ("[section.2]\nwin", "[section.2]\nwinn", ["section 2", "winn", "unknown key"]),
+    ("win = 2 }", "win = 2, evade_after = 1 }", ["section 1", "choices[2].combat.evade"]),
+    ('text = "fight"', 'text = "fight"\ngoto = 3', ["section 1", "choices[2].goto", "exactly one"]),
+    ("[section.3]\ndeath = true", "[section.3]\ntext = 'x'", ["section 3", "choices", "missing"]),
+    ("[section.3]\ndeath", "[section.3]\nwin = true\ndeath", ["section 3", "death", "both"]),
+    ("[section.2]\nwin = true", "[section.2]\ndeath = true", ["section", "no section has win"]),
+    (
+        'text = "toss"',
+        'text = "toss"\nif_gold_at_least = -1',
+        ["section 1", "choices[1].if_gold_at_least", ">= 0"],
+    ),
+]
+
+
+@pytest.mark.parametrize("old, new, fragments", BROKEN)
+def test_every_mistake_names_file_section_and_field(tmp_path, old, new, fragments):
+    assert old in VALID
+    path = write(tmp_path, VALID.replace(old, new, 1))
+    with pytest.raises(BookError) as caught:
+        load_book(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ")
+    for fragment in fragments:
+        assert fragment in message, (fragment, message)
+
+
+def test_a_win_section_unreachable_from_the_start_is_refused(tmp_path):
+    # section 4 wins but nothing leads there (section 2 is now a death)
+    text = VALID.replace("[section.2]\nwin", "[section.2]\ndeath") + "[section.4]\nwin = true\n"
+    path = write(tmp_path, text)
+    with pytest.raises(BookError, match=r"broken\.toml: section 4, win: unreachable"):
+        load_book(path)
+
+
+def test_invalid_toml_a_missing_file_and_a_bad_crt_name_the_file(tmp_path):
+    with pytest.raises(BookError, match="broken.toml: not valid TOML"):
+        load_book(write(tmp_path, VALID + "[section.9\n"))
+    with pytest.raises(BookError, match="nowhere.toml: cannot read"):
+        load_book(tmp_path / "nowhere.toml")
+    write(tmp_path, 'name = "bad"\ncolumn = []\n', "crt.toml")
+    text = VALID.replace("combat_skill = 10", 'combat_skill = 10\ncrt = "crt.toml"')
+    with pytest.raises(BookError, match=r"broken\.toml: \[book\] crt: .*crt\.toml: 'column'"):
+        load_book(write(tmp_path, text))
+
+
+def test_book_errors_are_model_errors():
+    assert issubclass(BookError, ModelError)
+
+
+# ======================================================================================
+# A tiny book derived by hand, with a tiny CRT
+# ======================================================================================
+
+# The tiny CRT: in every column, random numbers 0-4 cost the enemy 1 point, 5-9 the hero 1.
+COIN_CRT = "\n".join(
+    f'[[column]]\nratio = "{label}"\nresults = [{", ".join(["[1, 0]"] * 5 + ["[0, 1]"] * 5)}]'
+    for label in COLUMN_LABELS
+)
+
+TINY = """
+[book]
+start = "hall"
+endurance = 2
+combat_skill = 10
+gold = 4
+crt = "coin.toml"
+[section.hall]
+[[section.hall.choices]]
+text = "bribe"
+if_gold_at_least = 5
+goto = "gate"
+[[section.hall.choices]]
+text = "fight"
+combat = { enemy = "Imp", combat_skill = 30, endurance = 1, win = "stair" }
+[[section.hall.choices]]
+text = "toss"
+random = [{ p = "2/5", goto = "gate" }, { p = "3/5", goto = "pit" }]
+[section.stair]
+endurance = -1
+[[section.stair.choices]]
+text = "climb"
+random = [{ p = "2/3", goto = "gate" }, { p = "1/3", goto = "pit" }]
+[section.gate]
+win = true
+[section.pit]
+death = true
+"""
+
+
+def test_tiny_book_by_hand(tmp_path):
+    """Hand derivation. The bribe needs 5 gold (the hero has 4): not offered.
+    Fight (each round a fair coin: enemy -1 or hero -1; the ratio does not matter here):
+    won with endurance 2 if the first round hits the imp (1/2), won with 1 if the hero is
+    hit once then hits (1/4), lost (1/4). The stair costs 1 endurance on arrival, so a win
+    with 1 point left dies there; with 2 it climbs with 1 and reaches the gate with 2/3.
+    Fight = 1/2 * 2/3 = 1/3 < toss = 2/5, so the answer is 2/5, by tossing."""
+    (tmp_path / "coin.toml").write_text(COIN_CRT)
+    book = load_book(write(tmp_path, TINY, "tiny.toml"))
+    start = book.initial
+    listed = dict(book.choices(start))
+    assert list(listed) == ["fight", "toss"]
+    assert dict(listed["fight"].items()) == {
+        Hero("stair", 1, frozenset(), 4): F(1, 2),
+        Hero("stair", 0): F(1, 4),
+        Hero("hall", 0): F(1, 4),
+    }
+    tree = solve(book.choices, book.score, start)
+    assert (tree.description, tree.score) == ("toss", F(2, 5))
+    assert book.score(Hero("gate", 0)) == 1 and book.score(Hero("stair", 0)) == 0
+
+
+def test_endurance_gold_caps_and_dead_ends(tmp_path):
+    """Arrival effects are clamped: endurance to [0, start], gold to [0, max_gold]; a
+    section whose every choice fails its condition is a dead end scored 0."""
+    text = VALID.replace("[section.2]\nwin", "[section.4]\nendurance = 9\ngold = -9\n"
+                         "[[section.4.choices]]\ntext = 'x'\nif_item = 'key'\ngoto = 2\n"
+                         "[section.2]\nwin")  # fmt: skip
+    book = load_book(write(tmp_path, text, "caps.toml"))
+    hero = book.arrive(Hero("1", 2, frozenset(), 3), "4")
+    assert hero == Hero("4", 5, frozenset(), 0)
+    assert book.offered(hero) == () and book.score(hero) == 0
+    assert book.score(book.arrive(hero, "2")) == 1
+
+
+# ======================================================================================
+# The example book against an oracle written from the format's rules
+# ======================================================================================
+
+
+class Oracle:
+    """The format's semantics straight from the parsed TOML (no exactprob.gamebook.book):
+    states are (section, endurance, items, gold) tuples."""
+
+    def __init__(self, data: dict) -> None:
+        self.book = data["book"]
+        self.sections = {str(k): v for k, v in data["section"].items()}
+        self.max_e = self.book["endurance"]
+
+    def ending(self, name):
+        return (name, 0, frozenset(), 0)
+
+    def arrive(self, state, target):
+        target = str(target)
+        sec = self.sections[target]
+        if sec.get("win") or sec.get("death"):
+            return self.ending(target)
+        e = min(self.max_e, max(0, state[1] + sec.get("endurance", 0)))
+        if e == 0:
+            return self.ending(target)
+        items = (state[2] | set(sec.get("gain", []))) - set(sec.get("lose", []))
+        gold = min(self.book.get("max_gold", 50), max(0, state[3] + sec.get("gold", 0)))
+        return (target, e, frozenset(items), gold)
+
+    def offered(self, state):
+        out = []
+        for c in self.sections[state[0]].get("choices", []):
+            if "if_item" in c and c["if_item"] not in state[2]:
+                continue
+            if "if_not_item" in c and c["if_not_item"] in state[2]:
+                continue
+            if "if_discipline" in c and c["if_discipline"] not in self.book["disciplines"]:
+                continue
+            if "if_gold_at_least" in c and state[3] < c["if_gold_at_least"]:
+                continue
+            out.append(c)
+        return out
+
+    def score(self, state):
+        sec = self.sections[state[0]]
+        if sec.get("win"):
+            return F(1)
+        if sec.get("death") or state[1] == 0 or not self.offered(state):
+            return F(0)
+        return None
+
+    def choices(self, state, crt):
+        listed = []
+        for c in self.offered(state):
+            if "goto" in c:
+                listed.append((c["text"], {self.arrive(state, c["goto"]): F(1)}))
+            elif "random" in c:
+                out: dict = {}
+                for b in c["random"]:
+                    t = self.arrive(state, b["goto"])
+                    out[t] = out.get(t, 0) + F(b["p"])
+                listed.append((c["text"], out))
+            else:
+                enemy = c["combat"]
+                bonus = sum(
+                    v
+                    for k, v in self.book.get("combat_bonus", {}).items()
+                    if k in state[2] or (k in self.book["disciplines"] and k not in enemy.get("immune", []))
+                )  # fmt: skip
+                ratio = self.book["combat_skill"] + bonus - enemy["combat_skill"]
+                rounds = [None] + ([enemy["evade_after"]] if "evade_after" in enemy else [])
+                for k in rounds:
+                    text = c["text"] if k is None else f"{c['text']} (evade after {k} rounds)"
+                    out = {}
+                    for result, p in fight(crt, state[1], enemy["endurance"], ratio,
+                                           evade_after=k).items():  # fmt: skip
+                        if result == ("lost",):
+                            t = self.ending(state[0])
+                        else:
+                            goal = enemy["win"] if result[0] == "won" else enemy["evade"]
+                            t = self.arrive((state[0], result[1], state[2], state[3]), goal)
+                        out[t] = out.get(t, 0) + p
+                    listed.append((text, out))
+        return listed
+
+
+def as_tuple(hero: Hero):
+    return (hero.section, hero.endurance, hero.items, hero.gold)
+
+
+def example_oracle(text: str | None = None):
+    data = tomllib.loads(text if text is not None else EXAMPLE.read_text())
+    return Oracle(data)
+
+
+def test_example_book_transitions_equal_the_oracle_in_every_reachable_state():
+    book = load_book(EXAMPLE)
+    oracle = example_oracle()
+    start = as_tuple(book.initial)
+    assert start == ("1", 16, frozenset({"pick"}), 4)
+    seen, queue = {start}, deque([book.initial])
+    while queue:
+        hero = queue.popleft()
+        state = as_tuple(hero)
+        assert book.score(hero) == oracle.score(state)
+        if oracle.score(state) is not None:
+            continue
+        mine = [(text, {as_tuple(h): p for h, p in d.items()}) for text, d in book.choices(hero)]
+        assert mine == oracle.choices(state, book.crt)
+        for _, dist in book.choices(hero):
+            for nxt in dist:
+                if as_tuple(nxt) not in seen:
+                    seen.add(as_tuple(nxt))
+                    queue.append(nxt)
+    assert 200 < len(seen) < 20_000
+
+
+def without(text: str, lines: list[str]) -> str:
+    for line in lines:
+        assert text.count(line) == 1, line
+        text = text.replace(line, "")
+    return text
+
+
+# The loops of the example: the corridor (6 -> 5, 8 -> 6 back away, the spring 6 -> 9 -> 6)
+# and the evasion loop 21 -> 23 -> 21. Cutting them leaves an acyclic book.
+ACYCLIC_CUTS = [
+    '[[section.6.choices]]\ntext = "Walk back west"\ngoto = 5\n',
+    '[[section.8.choices]]\ntext = "Back away to the gallery"\ngoto = 6\n',
+    '[[section.6.choices]]\ntext = "Follow the trickle of water"\ngoto = 9\n',
+]
+
+
+def test_acyclic_variant_equals_plain_recursion(tmp_path):
+    text = without(EXAMPLE.read_text(), ACYCLIC_CUTS).replace(
+        '{ p = "3/5", goto = 21 }', '{ p = "3/5", goto = 29 }'
+    )
+    book = load_book(write(tmp_path, text, "acyclic.toml"))
+    oracle = example_oracle(text)
+
+    @cache
+    def value(state):
+        known = oracle.score(state)
+        if known is not None:
+            return known
+        return max(
+            sum(p * value(t) for t, p in dist.items())
+            for _, dist in oracle.choices(state, book.crt)
+        )
+
+    expected = value(as_tuple(book.initial))
+    assert 0 < expected < 1
+    assert solve(book.choices, book.score, book.initial).score == expected
+
+
+class Model:
+    """The book as an engine model, to get the value of every reachable state."""
+
+    def __init__(self, book):
+        self.book, self.initial = book, book.initial
+
+    def outcome(self, s):
+        return self.book.score(s)
+
+    def actions(self, s):
+        return range(len(self.book.choices(s)))
+
+    def transition(self, s, a):
+        return self.book.choices(s)[a][1]
+
+
+def test_example_book_value_is_certified_optimal_with_its_loops():
+    """With the loops, the oracle certifies the solver's values V: (1) Bellman optimality
+    V(s) = max_c sum_t P_c(t) V(t) exactly at every reachable state, with the oracle's
+    transitions; (2) the chosen policy is proper (from every state it reaches a known
+    state), so V is that policy's value (the unique solution of its equations) and a
+    fixed point of the Bellman operator; the optimum is its least fixed point and at least
+    any policy's value, hence V is the optimum."""
+    book = load_book(EXAMPLE)
+    oracle = example_oracle()
+    solution = solve_model(Model(book))
+    value = {as_tuple(s): solution.value(s) for s in solution.states()}
+    chosen: dict = {}
+    for state, v in value.items():
+        if oracle.score(state) is not None:
+            assert v == oracle.score(state)
+            continue
+        listed = oracle.choices(state, book.crt)
+        totals = [sum(p * value[t] for t, p in dist.items()) for _, dist in listed]
+        assert v == max(totals)
+        chosen[state] = set(listed[solution.policy(Hero(*state))][1])
+        assert totals[solution.policy(Hero(*state))] == v
+    # properness: backwards search from the known states over the policy's edges
+    parents: dict = {}
+    for s, targets in chosen.items():
+        for t in targets:
+            parents.setdefault(t, set()).add(s)
+    done = {s for s in value if s not in chosen}
+    queue = deque(done)
+    while queue:
+        for s in parents.get(queue.popleft(), ()):
+            if s not in done:
+                done.add(s)
+                queue.append(s)
+    assert done == set(value)
+    tree = solve(book.choices, book.score, book.initial)
+    assert tree.score == value[as_tuple(book.initial)]
+    assert 0 < tree.score < 1
+    # the book really loops: some state is its own grandchild (the corridor 5 -> 6 -> 5)
+    successors = {s: {t for _, d in oracle.choices(s, book.crt) for t in d} for s in chosen}
+    assert any(s in successors.get(t, ()) for s in chosen for t in successors[s])
+
+
+def test_example_book_uses_every_feature():
+    data = tomllib.loads(EXAMPLE.read_text())
+    sections = data["section"]
+    assert 20 <= len(sections) <= 40
+    choices = [c for s in sections.values() for c in s.get("choices", [])]
+    combats = [c["combat"] for c in choices if "combat" in c]
+    assert any("evade" in c for c in combats) and any("evade" not in c for c in combats)
+    assert any("immune" in c for c in combats) and any("random" in c for c in choices)
+    for key in ("if_item", "if_not_item", "if_discipline", "if_gold_at_least"):
+        assert any(key in c for c in choices), key
+    assert any("gain" in s for s in sections.values())
+    assert any("gold" in s for s in sections.values())
+    assert sum(bool(s.get("win")) for s in sections.values()) == 1
+    assert any(s.get("death") for s in sections.values())
+    assert "crt" not in data["book"]  # the shipped example table

@@ -1,0 +1,91 @@
+"""``exactprob gamebook``: the JSON contract, the report and the walkthrough, bad input."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from cli_runner import run
+
+BOOK = str(Path(__file__).parent.parent / "examples" / "books" / "the_salt_mine.toml")
+
+TINY = """
+[book]
+title = "Two doors"
+start = "1"
+endurance = 5
+combat_skill = 10
+
+[section.1]
+[[section.1.choices]]
+text = "Left door"
+random = [{p = "1/3", goto = "2"}, {p = "2/3", goto = "3"}]
+[[section.1.choices]]
+text = "Right door"
+random = [{p = "1/2", goto = "2"}, {p = "1/2", goto = "3"}]
+
+[section.2]
+win = true
+
+[section.3]
+death = true
+"""
+
+
+def test_json_contract_on_a_book_solved_by_hand(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # left wins with 1/3, right with 1/2: the right door, win 1/2
+    book = tmp_path / "tiny.toml"
+    book.write_text(TINY)
+    status, out, _ = run(capsys, "gamebook", str(book), "--json", "--walkthrough")
+    payload = json.loads(out)
+    assert status == 0 and payload["win"] == "1/2" and payload["win_decimal"] == "0.500000000000"
+    assert payload["first_choice"] == "Right door"
+    assert [step["choice"] for step in payload["walkthrough"]] == ["Right door"]
+
+
+def test_report_covers_every_way_play_can_go(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "gamebook", BOOK, "--report", "5", "--json")
+    payload = json.loads(out)
+    report = [Fraction(entry["probability"]) for entry in payload["report"]]
+    assert status == 0 and payload["report_section"] == "5"
+    # first arrival at section 5, or an ending without passing it: together, certain
+    assert sum(report) == 1 and report == sorted(report, reverse=True)
+    assert all(entry["situation"].startswith("section 5 ") for entry in payload["report"][:2])
+
+
+def test_walkthrough_starts_at_the_start(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "gamebook", BOOK, "--walkthrough", "--json")
+    payload = json.loads(out)
+    first = payload["walkthrough"][0]
+    assert status == 0 and first["situation"] == payload["start"]
+    assert first["choice"] == payload["first_choice"] and first["win"] == payload["win"]
+    assert 0 < Fraction(payload["win"]) < 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (("/no/such/book.toml",), "cannot read"),
+        ((BOOK, "--report", "999"), "no section '999'"),
+        ((BOOK, "--max-states", "10"), "10"),
+    ],
+)
+def test_bad_input_is_one_line(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], says: str
+) -> None:
+    status, out, err = run(capsys, "gamebook", *argv)
+    assert status == 2 and out == "" and err.count("\n") == 1 and says in err
+
+
+def test_a_broken_book_names_file_section_and_field(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    book = tmp_path / "broken.toml"
+    book.write_text(TINY.replace('{p = "2/3", goto = "3"}', '{p = "0.6666", goto = "3"}'))
+    status, _, err = run(capsys, "gamebook", str(book))
+    assert status == 2 and err.count("\n") == 1
+    assert "broken.toml" in err and "section 1" in err and "random" in err
