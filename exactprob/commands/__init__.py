@@ -19,4 +19,17 @@ from . import (
     waffles,
 )
 
-COMMANDS = (tour, dice, battle, risk, ff, rogue_rng, hp, rubber_band, waffles, prd, softlock, gamebook)
+COMMANDS = (
+    tour,
+    dice,
+    battle,
+    risk,
+    ff,
+    rogue_rng,
+    hp,
+    rubber_band,
+    waffles,
+    prd,
+    softlock,
+    gamebook,
+)
