@@ -100,7 +100,6 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -112,6 +111,7 @@ from ..dist import Dist
 from ..errors import ModelError
 from ..numbers import parse_fraction
 from .combat import LOST, CombatResultsTable, example_crt, fight, load_crt
+from .toml_file import read_toml
 
 __all__ = [
     "Book",
@@ -326,14 +326,7 @@ def load_book(path: str | Path) -> Book:
     """Read and check a book file (the format is this module's docstring); the CRT named
     by ``crt`` is read relative to the book, else the shipped example table is used."""
     path = Path(path)
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as error:
-        raise BookError(f"{path}: cannot read the book: {error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise BookError(f"{path}: not valid TOML: {error}") from None
-    return parse_book(data, str(path), path.parent)
+    return parse_book(read_toml(path, "the book", BookError), str(path), path.parent)
 
 
 _BOOK_KEYS = {

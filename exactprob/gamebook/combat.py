@@ -32,7 +32,6 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -43,6 +42,7 @@ from typing import Any, Final, Literal, TypeAlias
 from ..dist import Dist, uniform
 from ..errors import DistributionError, ModelError
 from ..numbers import Exact, mpq, whole_number
+from .toml_file import read_toml
 
 __all__ = [
     "COLUMN_LABELS",
@@ -124,14 +124,7 @@ def load_crt(path: str | Path) -> CombatResultsTable:
     ``example_crt.toml``). Every mistake raises :class:`~exactprob.errors.ModelError`
     naming the file, and the column, row and field where it applies."""
     path = Path(path)
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as error:
-        raise ModelError(f"{path}: cannot read the combat results table: {error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ModelError(f"{path}: not valid TOML: {error}") from None
-    return parse_crt(data, str(path))
+    return parse_crt(read_toml(path, "the combat results table"), str(path))
 
 
 @cache
