@@ -71,19 +71,19 @@ def parse_table(args: argparse.Namespace) -> tuple[PRDTable, dict[str, Any]]:
             parse_fraction(f"--odds entry {k + 1}", text, 0, 1, UsageError)
             for k, text in enumerate(_entries("--odds", args.odds))
         ]
-        given: dict[str, Any] = {}
+        table, given = PRDTable(tuple(odds)), {}
     else:
         thresholds = [
             parse_whole(f"--thresholds entry {k + 1}", text, 0, THRESHOLD_SCALE - 1, UsageError)
             for k, text in enumerate(_entries("--thresholds", args.thresholds))
         ]
-        odds = [Fraction(t + 1, THRESHOLD_SCALE) for t in thresholds]
-        given = {"thresholds": thresholds}
-    if not any(odds):
-        raise UsageError("the PRD table needs a positive entry (all zeros never activate)")
-    if len(odds) > MAX_ENTRIES:
-        raise UsageError(f"a PRD table has at most {MAX_ENTRIES:,} entries here, got {len(odds):,}")
-    return PRDTable(tuple(odds)), given
+        table, given = PRDTable.from_thresholds(thresholds), {"thresholds": thresholds}
+    # PRDTable itself refuses an all-zero table; the CLI's size limit is stricter than its own
+    if table.size > MAX_ENTRIES:
+        raise UsageError(
+            f"a PRD table has at most {MAX_ENTRIES:,} entries here, got {table.size:,}"
+        )
+    return table, given
 
 
 def distribution_summary(table: PRDTable, trials: int, exact: bool) -> dict[str, Any]:
@@ -158,10 +158,10 @@ def ratio_fields(key: str, numerator: Any, denominator: Any) -> dict[str, Any]:
     return exact_fields(key, numerator / denominator)
 
 
-def analyse(args: argparse.Namespace) -> tuple[dict[str, Any], list[tuple[str, Fraction]]]:
+def analyse(
+    args: argparse.Namespace, table: PRDTable, given: dict[str, Any], trials: int
+) -> tuple[dict[str, Any], list[tuple[str, Fraction]]]:
     """The JSON payload and the exact rows of the readable report."""
-    table, given = parse_table(args)
-    trials = parse_whole("--trials", args.trials, 1, MAX_CLI_TRIALS, UsageError)
     exact_distribution = args.exact_distribution or trials <= EXACT_DISTRIBUTION_TRIALS
     check_work(table, trials, exact_distribution)
     runs = None if args.simulate is None else check_simulation(args, trials)
@@ -316,13 +316,19 @@ def run(args: argparse.Namespace) -> None:
     plot = plot_path(args.plot)
     if plot is not None and args.target_rate is not None:
         raise UsageError("--plot draws a table's hits: give --odds or --thresholds with it")
-    result, rows = (inverse(args), []) if args.target_rate is not None else analyse(args)
+    if args.target_rate is not None:
+        constant = inverse(args)
+        emit(constant, text_of(constant, []), args.json)
+        return
+    table, given = parse_table(args)
+    trials = parse_whole("--trials", args.trials, 1, MAX_CLI_TRIALS, UsageError)
+    result, rows = analyse(args, table, given, trials)
     if plot is not None:
-        write_plot(args, plot)
+        write_plot(table, trials, plot)
     emit(result, text_of(result, rows), args.json)
 
 
-def write_plot(args: argparse.Namespace, path: Path) -> None:
+def write_plot(table: PRDTable, trials: int, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -330,8 +336,7 @@ def write_plot(args: argparse.Namespace, path: Path) -> None:
 
     from ..games.roguelike.prd_figures import hits_figure
 
-    table, _ = parse_table(args)
-    ax = hits_figure(table, int(args.trials))
+    ax = hits_figure(table, trials)
     try:
         write_atomically(
             path, lambda temporary: ax.figure.savefig(temporary, format=path.suffix[1:].lower())
