@@ -324,7 +324,35 @@ def as_fractions_ours(d: Dist[int]) -> dict[int, Fraction]:
 
 def as_fractions_icepool(d: Any) -> dict[int, Fraction]:
     den = d.denominator()
-    return {k: Fraction(q, den) for k, q in d.items() if q}
+    return {int(k): Fraction(q, den) for k, q in d.items() if q}
+
+
+def icepool_row(
+    label: str,
+    ours: Callable[[], Dist[int]],
+    theirs: Callable[[], Any],
+    repeat: int,
+    min_time: float,
+) -> list[str]:
+    """One row of an exactprob-vs-icepool table: the label, the number of outcomes, both
+    times, their ratio, and whether both distributions are equal as ``Fraction``
+    dictionaries ("n/a" and exactprob alone when icepool is not installed)."""
+    result = ours()
+    t_ours = best_time(ours, repeat, min_time)
+    if icepool is None:
+        t_theirs, verdict = None, "n/a"
+    else:
+        same = as_fractions_ours(result) == as_fractions_icepool(theirs())
+        verdict = "equal" if same else "DIFFERENT"
+        t_theirs = best_time(theirs, repeat, min_time)
+    return [
+        label,
+        str(len(result)),
+        fmt_time(t_ours),
+        fmt_time(t_theirs),
+        fmt_ratio(t_ours, t_theirs),
+        verdict,
+    ]
 
 
 def run_dice(quick: bool, repeat: int, min_time: float, log: Callable[[str], None]) -> list[str]:
@@ -340,25 +368,7 @@ def run_dice(quick: bool, repeat: int, min_time: float, log: Callable[[str], Non
     rows = []
     for case in dice_cases(quick):
         log(f"dice: {case.name}")
-        ours = case.ours()
-        t_ours = best_time(case.ours, repeat, min_time)
-        if icepool is not None:
-            theirs = case.theirs()
-            t_theirs = best_time(case.theirs, repeat, min_time)
-            same = as_fractions_ours(ours) == as_fractions_icepool(theirs)
-            verdict = "equal" if same else "DIFFERENT"
-        else:
-            t_theirs, verdict = None, "n/a"
-        rows.append(
-            [
-                case.name,
-                str(len(ours)),
-                fmt_time(t_ours),
-                fmt_time(t_theirs),
-                fmt_ratio(t_ours, t_theirs),
-                verdict,
-            ]
-        )
+        rows.append(icepool_row(case.name, case.ours, case.theirs, repeat, min_time))
     out += table(
         ["case", "outcomes", "exactprob", "icepool", "exactprob/icepool", "exact check"], rows
     )

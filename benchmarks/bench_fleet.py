@@ -22,7 +22,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,16 @@ try:
 except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
-from bench_engine import best_time, finish_report, fmt_time, icepool, log, report_header, table
+from bench_engine import (
+    best_time,
+    finish_report,
+    fmt_time,
+    icepool,
+    icepool_row,
+    log,
+    report_header,
+    table,
+)
 
 from exactprob import Dist, explore, solve_graph
 from exactprob.games.fleet_battle import FleetBattle, hit_distribution, parse_fleet
@@ -62,26 +71,14 @@ def exactprob_hits(fleet_text: str) -> Dist[int]:
     return hit_distribution(fleet, fleet.initial_state)
 
 
-def same(ours: Dist[int], theirs: Any) -> bool:
-    den = theirs.denominator()
-    return {k: Fraction(ours[k]) for k in ours} == {int(k): Fraction(q, den) for k, q in theirs.items() if q}
-
-
 def run_hits(quick: bool, repeat: int, min_time: float, log: Callable[[str], None]) -> list[str]:
     fleets = ["8 fighter", "2 war-sun, 3 fighter", "2 war-sun, 4 dreadnought, 6 cruiser, 8 fighter"]
     fleets.append("20 war-sun, 100 fighter" if not quick else "5 war-sun, 20 fighter")
     rows = []
     for text in fleets:
         log(f"hits: {text}")
-        ours = exactprob_hits(text)
-        t_ours = best_time(lambda text=text: exactprob_hits(text), repeat, min_time)
-        if icepool is None:
-            t_theirs, verdict = None, "n/a"
-        else:
-            verdict = "equal" if same(ours, icepool_hits(text)) else "DIFFERENT"
-            t_theirs = best_time(lambda text=text: icepool_hits(text), repeat, min_time)
-        ratio = f"{t_ours / t_theirs:.2f}x" if t_theirs else "n/a"
-        rows.append([text, str(len(ours)), fmt_time(t_ours), fmt_time(t_theirs), ratio, verdict])
+        ours = partial(exactprob_hits, text)
+        rows.append(icepool_row(text, ours, partial(icepool_hits, text), repeat, min_time))
     out = ["## 1. Hit distribution of a fleet: exactprob vs icepool", ""]
     out += table(["fleet", "outcomes", "exactprob", "icepool", "exactprob/icepool", "exact check"], rows)
     out += [

@@ -39,14 +39,12 @@ except ImportError:  # pragma: no cover - run from a checkout without an install
 
 from bench_engine import (
     BENCH_HINT,
-    as_fractions_icepool,
-    as_fractions_ours,
     best_time,
     finish_report,
-    fmt_ratio,
     fmt_time,
     icepool,
     icepool_fresh_die,
+    icepool_row,
     log,
     report_header,
     table,
@@ -120,24 +118,7 @@ def run_dice(quick: bool, repeat: int, min_time: float) -> list[str]:
         def theirs(per_level: str = per_level, levels: int = levels, base: int = base) -> Any:
             return icepool_sum(per_level, levels, base)
 
-        result = ours()
-        t_ours = best_time(ours, repeat, min_time)
-        if icepool is None:
-            t_theirs, verdict = None, "n/a"
-        else:
-            same = as_fractions_ours(result) == as_fractions_icepool(theirs())
-            verdict = "equal" if same else "DIFFERENT"
-            t_theirs = best_time(theirs, repeat, min_time)
-        rows.append(
-            [
-                label,
-                str(len(result)),
-                fmt_time(t_ours),
-                fmt_time(t_theirs),
-                fmt_ratio(t_ours, t_theirs),
-                verdict,
-            ]
-        )
+        rows.append(icepool_row(label, ours, theirs, repeat, min_time))
     out += table(
         ["sum", "outcomes", "exactprob", "icepool", "exactprob/icepool", "exact check"], rows
     )
