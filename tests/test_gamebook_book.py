@@ -15,8 +15,10 @@ import pytest
 
 from exactprob.errors import ModelError
 from exactprob.gamebook import fight, solve
-from exactprob.gamebook.book import BookError, Hero, load_book
+from exactprob.gamebook.book import BookError, Fight, Hero, load_book
 from exactprob.gamebook.combat import COLUMN_LABELS
+from exactprob.gamebook.solver import SolutionNode, reachable_nodes
+from exactprob.solve import evaluate
 from exactprob.solve import solve as solve_model
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "books" / "the_salt_mine.toml"
@@ -86,6 +88,29 @@ BROKEN = [
         'text = "toss"',
         'text = "toss"\nif_gold_at_least = -1',
         ["section 1", "choices[1].if_gold_at_least", ">= 0"],
+    ),
+    (
+        'enemy = "Rat"',
+        'enemies = [{ enemy = "Rat", combat_skill = 8, endurance = 3 }], enemy = "Rat"',
+        ["section 1", "choices[2].combat.combat_skill", "not both"],
+    ),
+    (
+        'enemy = "Rat", combat_skill = 8, endurance = 3,',
+        "enemies = [],",
+        ["section 1", "choices[2].combat.enemies", "non-empty"],
+    ),
+    (
+        'enemy = "Rat", combat_skill = 8, endurance = 3,',
+        (
+            'enemies = [{ enemy = "Rat", combat_skill = 8, endurance = 3 }, '
+            '{ enemy = "Bat", combat_skill = 8, endurance = 0 }],'
+        ),
+        ["section 1", "choices[2].combat.enemies[2].endurance", ">= 1"],
+    ),
+    (
+        'enemy = "Rat", combat_skill = 8, endurance = 3,',
+        'enemies = [{ enemy = "Rat", combat_skill = 8, endurance = 3, win = 2 }],',
+        ["section 1", "choices[2].combat.enemies[1].win", "unknown key"],
     ),
 ]
 
@@ -187,6 +212,88 @@ def test_tiny_book_by_hand(tmp_path):
     assert book.score(Hero("gate", 0)) == 1 and book.score(Hero("stair", 0)) == 0
 
 
+EVADE = """
+[book]
+start = "hall"
+endurance = 2
+combat_skill = 10
+crt = "coin.toml"
+[section.hall]
+[[section.hall.choices]]
+text = "fight"
+combat = { enemy = "Imp", combat_skill = 10, endurance = 2, win = "gate", evade_after = 1, evade = "door" }
+[section.door]
+[[section.door.choices]]
+text = "run"
+random = [{ p = "3/5", goto = "gate" }, { p = "2/5", goto = "pit" }]
+[section.gate]
+win = true
+[section.pit]
+death = true
+"""
+
+
+def test_when_to_evade_is_chosen_round_by_round_by_hand(tmp_path):
+    """Hand derivation with the coin CRT (each round: the imp loses 1 or the hero loses 1,
+    1/2 each; evading costs the hero 1 with probability 1/2, then the door wins with 3/5).
+    Fighting to the end from (hero, imp) endurances: W(1,1) = 1/2, W(2,1) = 3/4,
+    W(1,2) = 1/4, W(2,2) = 1/2. Evading from hero endurance 2 gives 3/5, from 1 gives
+    3/10. Evasion is allowed after the first round, which is fought: from (2,1) fight on
+    (3/4 > 3/5), from (1,2) evade (3/10 > 1/4), so the value is (3/4 + 3/10)/2 = 21/40,
+    more than fighting to the end (1/2) or evading at the first chance ((3/5 + 3/10)/2 =
+    9/20)."""
+    (tmp_path / "coin.toml").write_text(COIN_CRT)
+    book = load_book(write(tmp_path, EVADE, "evade.toml"))
+    tree = solve(book.choices, book.score, book.initial)
+    assert tree.score == F(21, 40)
+    decisions = {
+        (node.state.endurance, node.state.fight.enemy_endurance): node.ties
+        for node in reachable_nodes(tree)
+        if isinstance(node, SolutionNode) and node.state.fight and node.state.fight.rounds
+    }
+    assert decisions == {
+        (2, 1): ("fight on",),
+        (1, 1): ("fight on",),  # reached from (2, 1): 1/2 > 3/10
+        (1, 2): ("evade to section door",),
+    }
+    hero = Hero("hall", 1, fight=Fight(0, 0, 2, 1))
+    assert book.describe(hero) == (
+        "section hall with endurance 1, 0 gold, no items, fighting Imp (endurance 2) after 1 rounds"
+    )
+    assert str(hero).endswith("fighting enemy 1 (endurance 2) after 1 rounds")
+
+
+def always_evade(book):
+    """The policy "evade at the first chance" (the last choice offered in a fight)."""
+    return lambda hero: len(book.choices(hero)) - 1 if hero.fight else 0
+
+
+@pytest.mark.parametrize(
+    "hero, enemy, ratio, rounds", [(9, 8, 0, 2), (12, 10, -4, 0), (6, 9, 5, 3)]
+)
+def test_evading_at_the_first_chance_is_combat_fight_with_evade_after(
+    tmp_path, hero, enemy, ratio, rounds
+):
+    """The round-by-round fight under the policy "evade as soon as allowed" has the value
+    combat.fight(..., evade_after=k) gives (forward propagation, tested on its own): P(won)
+    + 3/5 P(evaded); the optimum is at least that and at least fighting to the end."""
+    text = (
+        EVADE.replace('crt = "coin.toml"\n', "")
+        .replace("endurance = 2\n", f"endurance = {hero}\n")
+        .replace("combat_skill = 10, endurance = 2", f"combat_skill = {10 - ratio}, endurance = {enemy}")
+        .replace("evade_after = 1", f"evade_after = {rounds}")
+    )  # fmt: skip
+    book = load_book(write(tmp_path, text, "evade.toml"))
+    worth = {"won": F(1), "evaded": F(3, 5), "lost": F(0)}
+    fought = fight(book.crt, hero, enemy, ratio, evade_after=rounds)
+    first_chance = sum(p * worth[outcome[0]] for outcome, p in fought.items())
+    assert evaluate(Model(book), always_evade(book)).value() == first_chance
+    to_the_end = sum(p for outcome, p in fight(book.crt, hero, enemy, ratio).items()
+                     if outcome[0] == "won")  # fmt: skip
+    optimum = solve(book.choices, book.score, book.initial).score
+    assert optimum >= max(first_chance, to_the_end) and 0 < optimum < 1
+
+
 def test_endurance_gold_caps_and_dead_ends(tmp_path):
     """Arrival effects are clamped: endurance to [0, start], gold to [0, max_gold]; a
     section whose every choice fails its condition is a dead end scored 0."""
@@ -207,7 +314,10 @@ def test_endurance_gold_caps_and_dead_ends(tmp_path):
 
 class Oracle:
     """The format's semantics straight from the parsed TOML (no exactprob.gamebook.book):
-    states are (section, endurance, items, gold) tuples."""
+    states are (section, endurance, items, gold, fight) tuples, fight None or (choice
+    position, enemy position, enemy endurance, rounds fought up to evade_after). Fights
+    without evasion compose combat.fight (tested on its own against enumeration); fights
+    with evasion are played here round by round from the table's cells."""
 
     def __init__(self, data: dict) -> None:
         self.book = data["book"]
@@ -215,7 +325,7 @@ class Oracle:
         self.max_e = self.book["endurance"]
 
     def ending(self, name):
-        return (name, 0, frozenset(), 0)
+        return (name, 0, frozenset(), 0, None)
 
     def arrive(self, state, target):
         target = str(target)
@@ -227,11 +337,11 @@ class Oracle:
             return self.ending(target)
         items = (state[2] | set(sec.get("gain", []))) - set(sec.get("lose", []))
         gold = min(self.book.get("max_gold", 50), max(0, state[3] + sec.get("gold", 0)))
-        return (target, e, frozenset(items), gold)
+        return (target, e, frozenset(items), gold, None)
 
     def offered(self, state):
         out = []
-        for c in self.sections[state[0]].get("choices", []):
+        for position, c in enumerate(self.sections[state[0]].get("choices", [])):
             if "if_item" in c and c["if_item"] not in state[2]:
                 continue
             if "if_not_item" in c and c["if_not_item"] in state[2]:
@@ -240,10 +350,12 @@ class Oracle:
                 continue
             if "if_gold_at_least" in c and state[3] < c["if_gold_at_least"]:
                 continue
-            out.append(c)
+            out.append((position, c))
         return out
 
     def score(self, state):
+        if state[4] is not None:
+            return None
         sec = self.sections[state[0]]
         if sec.get("win"):
             return F(1)
@@ -251,43 +363,96 @@ class Oracle:
             return F(0)
         return None
 
+    def enemies(self, combat):
+        return combat.get("enemies", [combat])
+
+    def ratio(self, state, enemy):
+        bonus = sum(
+            v
+            for k, v in self.book.get("combat_bonus", {}).items()
+            if k in state[2] or (k in self.book["disciplines"] and k not in enemy.get("immune", []))
+        )  # fmt: skip
+        return self.book["combat_skill"] + bonus - enemy["combat_skill"]
+
+    def with_endurance(self, state, e, goal):
+        return self.arrive((state[0], e, state[2], state[3], None), goal)
+
     def choices(self, state, crt):
+        if state[4] is not None:
+            return self.fight_choices(state, crt)
         listed = []
-        for c in self.offered(state):
+        for position, c in self.offered(state):
+            out: dict = {}
             if "goto" in c:
-                listed.append((c["text"], {self.arrive(state, c["goto"]): F(1)}))
+                out[self.arrive(state, c["goto"])] = F(1)
             elif "random" in c:
-                out: dict = {}
                 for b in c["random"]:
                     t = self.arrive(state, b["goto"])
                     out[t] = out.get(t, 0) + F(b["p"])
-                listed.append((c["text"], out))
+            elif "evade" in c["combat"]:
+                first = self.enemies(c["combat"])[0]["endurance"]
+                out[state[:4] + ((position, 0, first, 0),)] = F(1)
             else:
-                enemy = c["combat"]
-                bonus = sum(
-                    v
-                    for k, v in self.book.get("combat_bonus", {}).items()
-                    if k in state[2] or (k in self.book["disciplines"] and k not in enemy.get("immune", []))
-                )  # fmt: skip
-                ratio = self.book["combat_skill"] + bonus - enemy["combat_skill"]
-                rounds = [None] + ([enemy["evade_after"]] if "evade_after" in enemy else [])
-                for k in rounds:
-                    text = c["text"] if k is None else f"{c['text']} (evade after {k} rounds)"
-                    out = {}
-                    for result, p in fight(crt, state[1], enemy["endurance"], ratio,
-                                           evade_after=k).items():  # fmt: skip
-                        if result == ("lost",):
-                            t = self.ending(state[0])
-                        else:
-                            goal = enemy["win"] if result[0] == "won" else enemy["evade"]
-                            t = self.arrive((state[0], result[1], state[2], state[3]), goal)
-                        out[t] = out.get(t, 0) + p
-                    listed.append((text, out))
+                alive = {state[1]: F(1)}
+                for enemy in self.enemies(c["combat"]):
+                    after: dict = {}
+                    for e, p in alive.items():
+                        if e == 0:  # lost to an earlier enemy
+                            after[0] = after.get(0, 0) + p
+                            continue
+                        for result, q in fight(crt, e, enemy["endurance"],
+                                               self.ratio(state, enemy)).items():  # fmt: skip
+                            key = 0 if result == ("lost",) else result[1]
+                            after[key] = after.get(key, 0) + p * q
+                    alive = after
+                for e, p in alive.items():
+                    t = self.ending(state[0]) if e == 0 else self.with_endurance(
+                        state, e, c["combat"]["win"])  # fmt: skip
+                    out[t] = out.get(t, 0) + p
+            listed.append((c["text"], out))
+        return listed
+
+    def fight_choices(self, state, crt):
+        position, which, enemy_e, rounds = state[4]
+        combat = self.sections[state[0]]["choices"][position]["combat"]
+        enemies = self.enemies(combat)
+        cells = crt.cells(self.ratio(state, enemies[which]))
+        rounds = min(rounds + 1, combat["evade_after"])
+        fight_on: dict = {}
+        for enemy_loss, hero_loss in cells:
+            h = 0 if hero_loss == "K" else max(0, state[1] - hero_loss)
+            e = 0 if enemy_loss == "K" else max(0, enemy_e - enemy_loss)
+            if h == 0:
+                t = self.ending(state[0])
+            elif e > 0:
+                t = (state[0], h, state[2], state[3], (position, which, e, rounds))
+            elif which + 1 < len(enemies):
+                following = (position, which + 1, enemies[which + 1]["endurance"], rounds)
+                t = (state[0], h, state[2], state[3], following)
+            else:
+                t = self.with_endurance(state, h, combat["win"])
+            fight_on[t] = fight_on.get(t, 0) + F(1, 10)
+        listed = [("fight on", fight_on)]
+        if state[4][3] >= combat["evade_after"]:
+            evade: dict = {}
+            for _, hero_loss in cells:
+                h = 0 if hero_loss == "K" else max(0, state[1] - hero_loss)
+                t = self.ending(state[0]) if h == 0 else self.with_endurance(
+                    state, h, combat["evade"])  # fmt: skip
+                evade[t] = evade.get(t, 0) + F(1, 10)
+            listed.append((f"evade to section {combat['evade']}", evade))
         return listed
 
 
 def as_tuple(hero: Hero):
-    return (hero.section, hero.endurance, hero.items, hero.gold)
+    fight = hero.fight
+    if fight is not None:
+        fight = (fight.choice, fight.enemy, fight.enemy_endurance, fight.rounds)
+    return (hero.section, hero.endurance, hero.items, hero.gold, fight)
+
+
+def as_hero(state) -> Hero:
+    return Hero(*state[:4], None if state[4] is None else Fight(*state[4]))
 
 
 def example_oracle(text: str | None = None):
@@ -295,12 +460,9 @@ def example_oracle(text: str | None = None):
     return Oracle(data)
 
 
-def test_example_book_transitions_equal_the_oracle_in_every_reachable_state():
-    book = load_book(EXAMPLE)
-    oracle = example_oracle()
-    start = as_tuple(book.initial)
-    assert start == ("1", 16, frozenset({"pick"}), 4)
-    seen, queue = {start}, deque([book.initial])
+def assert_transitions_match(book, oracle) -> int:
+    """The book's choices equal the oracle's in every reachable state; returns the count."""
+    seen, queue = {as_tuple(book.initial)}, deque([book.initial])
     while queue:
         hero = queue.popleft()
         state = as_tuple(hero)
@@ -314,7 +476,27 @@ def test_example_book_transitions_equal_the_oracle_in_every_reachable_state():
                 if as_tuple(nxt) not in seen:
                     seen.add(as_tuple(nxt))
                     queue.append(nxt)
-    assert 200 < len(seen) < 20_000
+    return len(seen)
+
+
+def test_example_book_transitions_equal_the_oracle_in_every_reachable_state():
+    book = load_book(EXAMPLE)
+    assert as_tuple(book.initial) == ("1", 16, frozenset({"pick"}), 4, None)
+    assert 200 < assert_transitions_match(book, example_oracle()) < 20_000
+
+
+KEEPER = 'enemy = "Keeper", combat_skill = 14, immune = ["Mind Strike"], endurance = 10,'
+TWO_KEEPERS = (
+    'enemies = [{ enemy = "Keeper", combat_skill = 14, immune = ["Mind Strike"], endurance = 6 },'
+    ' { enemy = "Ward", combat_skill = 9, endurance = 5 }],'
+)
+
+
+def test_two_enemies_with_evasion_match_the_oracle(tmp_path):
+    """Evasion counted over both enemies, the keeper's immunity only against him."""
+    text = EXAMPLE.read_text().replace(KEEPER, TWO_KEEPERS)
+    book = load_book(write(tmp_path, text, "two_keepers.toml"))
+    assert 200 < assert_transitions_match(book, example_oracle(text)) < 40_000
 
 
 def without(text: str, lines: list[str]) -> str:
@@ -390,8 +572,8 @@ def test_example_book_value_is_certified_optimal_with_its_loops():
         listed = oracle.choices(state, book.crt)
         totals = [sum(p * value[t] for t, p in dist.items()) for _, dist in listed]
         assert v == max(totals)
-        chosen[state] = set(listed[solution.policy(Hero(*state))][1])
-        assert totals[solution.policy(Hero(*state))] == v
+        chosen[state] = set(listed[solution.policy(as_hero(state))][1])
+        assert totals[solution.policy(as_hero(state))] == v
     # properness: backwards search from the known states over the policy's edges
     parents: dict = {}
     for s, targets in chosen.items():
@@ -420,6 +602,7 @@ def test_example_book_uses_every_feature():
     choices = [c for s in sections.values() for c in s.get("choices", [])]
     combats = [c["combat"] for c in choices if "combat" in c]
     assert any("evade" in c for c in combats) and any("evade" not in c for c in combats)
+    assert any(len(c.get("enemies", [])) > 1 for c in combats)
     assert any("immune" in c for c in combats) and any("random" in c for c in choices)
     for key in ("if_item", "if_not_item", "if_discipline", "if_gold_at_least"):
         assert any(key in c for c in choices), key

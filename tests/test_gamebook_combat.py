@@ -29,8 +29,10 @@ from exactprob.gamebook.combat import (
     KILL,
     column_index,
     column_label,
+    evasion_round,
     example_crt,
     fight,
+    fight_round,
     fight_sequence,
     load_crt,
     parse_crt,
@@ -353,6 +355,35 @@ def test_evasion_equals_the_enumeration(evade_after: int) -> None:
         assert fight(example_crt(), hero, enemy, ratio, evade_after=evade_after) == Dist(found)
     found, _ = brute_force(as_column(DO_OVER), 2, 2, 9, evade_after)
     assert fight(crt_of(DO_OVER), 2, 2, 0, evade_after=evade_after) == Dist(found)
+
+
+@pytest.mark.parametrize("ratio", A_RATIO_PER_COLUMN)
+def test_one_round_and_the_evasion_round_count_the_file_cells(ratio: int) -> None:
+    """Each of the 10 cells read from the file with tomllib adds 1/10 (losses floored at 0,
+    "K" takes everything); a round where nobody loses gives the state back."""
+    column = read_columns(EXAMPLE)[band_of(ratio)]
+    for hero, enemy in [(1, 1), (5, 3), (30, 30)]:
+        rounds: Counter[tuple[int, int]] = Counter()
+        evasions: Counter[int] = Counter()
+        for enemy_loss, hero_loss in column:
+            h = max(0, after(hero, hero_loss))
+            rounds[(h, max(0, after(enemy, enemy_loss)))] += 1
+            evasions[h] += 1
+        tenths = {k: Fraction(v, 10) for k, v in rounds.items()}
+        assert fight_round(example_crt(), hero, enemy, ratio) == Dist(tenths)
+        assert evasion_round(example_crt(), hero, ratio) == Dist(
+            {k: Fraction(v, 10) for k, v in evasions.items()}
+        )
+    assert fight_round(crt_of(DO_OVER), 2, 2, 0)[(2, 2)] == Fraction(4, 5)
+
+
+def test_a_round_of_a_fight_that_never_ends_is_refused() -> None:
+    data = same_everywhere(COIN)
+    data["column"][6] = {"ratio": "0", "results": [[0, 0]] * 10}
+    with pytest.raises(ModelError, match="never ends"):
+        fight_round(parse_crt(data, "dead.toml"), 3, 3, 0)
+    with pytest.raises(ModelError, match="hero endurance"):
+        evasion_round(example_crt(), 0, 0)
 
 
 def test_sequences_equal_the_enumeration() -> None:

@@ -4,7 +4,7 @@
 >>> main(["gamebook", "examples/books/the_salt_mine.toml", "--json"])  # doctest: +ELLIPSIS
 {
   "title": "The Salt Mine",
-  "win": "207859356687/312500000000",
+  "win": "41614300923/62500000000",
 ...
 0
 """
@@ -40,7 +40,7 @@ def situation(book: Book, hero: Hero) -> str:
     """A state in words; an ending says whether the hero won or lost there."""
     score = book.score(hero)
     if score is None:
-        return str(hero)
+        return book.describe(hero)
     return f"{'won' if score == 1 else 'lost'} at section {hero.section}"
 
 
@@ -55,7 +55,7 @@ def payload_of(book: Book, tree: Tree, args: argparse.Namespace) -> dict[str, An
         payload["report"] = report(book, tree, args.report)
     if args.walkthrough:
         payload["walkthrough"] = [
-            {"situation": str(hero), "choice": choice, **exact_fields("win", value)}
+            {"situation": book.describe(hero), "choice": choice, **exact_fields("win", value)}
             for hero, choice, value in walkthrough(tree)
         ]
     return payload

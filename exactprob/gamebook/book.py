@@ -55,15 +55,23 @@ Rules (the semantics :class:`Book` gives the solver):
 * **Choices** (``[[section.N.choices]]``, counted from 1 in error messages) have a ``text``
   and exactly one of ``goto = ID``; ``random = [{p = "3/10", goto = ID}, ...]`` (exact
   probabilities written as strings ``"p/q"`` or decimals, each in :math:`(0, 1]`, summing
-  to exactly 1); ``combat = {enemy, combat_skill, endurance, win, evade_after, evade,
-  immune}``. Optional conditions, all of which must hold for the choice to be offered:
-  ``if_item``, ``if_not_item``, ``if_discipline``, ``if_gold_at_least``.
-* **Combat** (:mod:`.combat`): ratio :math:`r = CS_{\text{hero}} + \sum \text{bonuses} -
-  CS_{\text{enemy}}`, a bonus counting when its item is held or its discipline known,
-  except disciplines listed in the enemy's ``immune``. Winning goes to ``win`` with the
-  endurance left; losing is death. With ``evade_after = k`` and ``evade = ID`` the choice
-  is offered twice: fight to the end, or "(evade after k rounds)": fight at most ``k``
-  rounds, then evade to ``evade`` (see :func:`~exactprob.gamebook.combat.fight`).
+  to exactly 1); ``combat = {enemy, combat_skill, endurance, immune, win, evade_after,
+  evade}``, or for several enemies fought one after another ``combat = {enemies = [{enemy,
+  combat_skill, endurance, immune}, ...], win, evade_after, evade}``. Optional conditions,
+  all of which must hold for the choice to be offered: ``if_item``, ``if_not_item``,
+  ``if_discipline``, ``if_gold_at_least``.
+* **Combat** (:mod:`.combat`): against each enemy the ratio is :math:`r = CS_{\text{hero}}
+  + \sum \text{bonuses} - CS_{\text{enemy}}`, a bonus counting when its item is held or its
+  discipline known, except disciplines listed in that enemy's ``immune``. The hero keeps
+  the endurance left from one enemy to the next; beating the last goes to ``win`` with the
+  endurance left; losing is death. Without evasion the whole fight is one distribution
+  (:func:`~exactprob.gamebook.combat.fight_sequence`). With ``evade_after = k`` and
+  ``evade = ID`` the fight is played round by round as states of the book,
+  :class:`Hero` with a :class:`Fight`: before every round from round :math:`k + 1` on
+  (counted over all the enemies; from the start when :math:`k = 0`) the hero chooses
+  between "fight on" and "evade to section ID": one more round where only his own
+  losses count (:func:`~exactprob.gamebook.combat.evasion_round`), then ``evade`` if he
+  is alive. The solver finds the best moment to evade.
 * **Scores**: 1 at a win section, 0 at a death section, at endurance 0, and at a *dead end*
   (a section none of whose choices is offered). Known states are collapsed to
   ``Hero(section, 0, frozenset(), 0)`` so that equal endings regroup.
@@ -110,7 +118,15 @@ from typing import Any, TypeAlias
 from ..dist import Dist
 from ..errors import ModelError
 from ..numbers import parse_fraction
-from .combat import LOST, CombatResultsTable, example_crt, fight, load_crt
+from .combat import (
+    LOST,
+    CombatResultsTable,
+    evasion_round,
+    example_crt,
+    fight_round,
+    fight_sequence,
+    load_crt,
+)
 from .toml_file import read_toml
 
 __all__ = [
@@ -120,6 +136,8 @@ __all__ = [
     "Choice",
     "Combat",
     "Condition",
+    "Enemy",
+    "Fight",
     "Hero",
     "Section",
     "load_book",
@@ -133,19 +151,41 @@ class BookError(ModelError):
     """A mistake in a book file; the message names the file, the section and the field."""
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
+class Fight:
+    """Where a fight played round by round stands (a combat the hero may evade): the
+    combat's position among its section's choices (from 0), the enemy fought (from 0), his
+    endurance left, and the rounds fought, counted up to the combat's ``evade_after`` (all
+    that matters: evasion is allowed from then on)."""
+
+    choice: int
+    enemy: int
+    enemy_endurance: int
+    rounds: int
+
+
+@dataclass(frozen=True)
 class Hero:
     """A state of the book: the section the hero has just arrived at (effects applied),
-    his endurance, his items and his gold."""
+    his endurance, his items and his gold, and the fight he is in, if any."""
 
     section: str
     endurance: int
     items: frozenset[str] = frozenset()
     gold: int = 0
+    fight: Fight | None = None
 
     def __str__(self) -> str:
         items = ", ".join(sorted(self.items)) or "no items"
-        return f"section {self.section} with endurance {self.endurance}, {self.gold} gold, {items}"
+        where = f"section {self.section} with endurance {self.endurance}, {self.gold} gold, {items}"
+        if self.fight is None:
+            return where
+        return f"{where}, fighting enemy {self.fight.enemy + 1} " + _fight_text(self.fight)
+
+
+def _fight_text(fight: Fight) -> str:
+    """The enemy's endurance and the rounds fought, in words."""
+    return f"(endurance {fight.enemy_endurance}) after {fight.rounds} rounds"
 
 
 @dataclass(frozen=True)
@@ -176,17 +216,26 @@ class Branch:
 
 
 @dataclass(frozen=True)
-class Combat:
-    """A fight: won -> ``win`` with the endurance left; lost -> death; with ``evade_after``
-    the hero may instead fight at most that many rounds and escape to ``evade``."""
+class Enemy:
+    """An enemy: his name, combat skill and endurance, and the disciplines whose combat
+    bonus does not count against him."""
 
-    enemy: str
+    name: str
     combat_skill: int
     endurance: int
+    immune: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Combat:
+    """A fight against ``enemies`` one after another: won -> ``win`` with the endurance
+    left; lost -> death; with ``evade_after`` the hero may evade to ``evade`` once that
+    many rounds have been fought."""
+
+    enemies: tuple[Enemy, ...]
     win: str
     evade_after: int | None = None
     evade: str | None = None
-    immune: frozenset[str] = frozenset()
 
 
 Move: TypeAlias = tuple[Branch, ...] | Combat
@@ -268,7 +317,9 @@ class Book:
 
     def score(self, hero: Hero) -> int | None:
         """1 at a win section; 0 at a death section, at endurance 0 or at a dead end; None
-        while the adventure goes on."""
+        while the adventure goes on (in a fight, too)."""
+        if hero.fight is not None:
+            return None
         section = self.sections[hero.section]
         if section.win:
             return 1
@@ -276,49 +327,94 @@ class Book:
             return 0
         return None
 
-    def ratio(self, hero: Hero, combat: Combat) -> int:
+    def ratio(self, hero: Hero, enemy: Enemy) -> int:
         """The combat ratio: the hero's skill plus the bonuses that count, minus the enemy's."""
         bonus = sum(
             value
             for name, value in self.combat_bonus.items()
-            if name in hero.items or (name in self.disciplines and name not in combat.immune)
+            if name in hero.items or (name in self.disciplines and name not in enemy.immune)
         )
-        return self.combat_skill + bonus - combat.combat_skill
+        return self.combat_skill + bonus - enemy.combat_skill
 
     def choices(self, hero: Hero) -> list[tuple[str, Dist[Hero]]]:
-        """The offered choices of ``hero`` as ``(text, distribution of next states)``; a
-        combat with evasion is offered twice (to the end, and evading)."""
+        """The offered choices of ``hero`` as ``(text, distribution of next states)``. A
+        combat without evasion is one distribution; a combat with evasion is played round
+        by round (its first step enters the fight), so that when to evade is chosen."""
+        if hero.fight is not None:
+            return self._fight_choices(hero, hero.fight)
         listed = []
-        for choice in self.offered(hero):
+        for position, choice in enumerate(self.sections[hero.section].choices):
+            if not choice.condition.holds(hero, self.disciplines):
+                continue
             move = choice.move
-            if isinstance(move, Combat):
-                listed.append((choice.text, self._fight(hero, move, None)))
-                if move.evade_after is not None:
-                    text = f"{choice.text} (evade after {move.evade_after} rounds)"
-                    listed.append((text, self._fight(hero, move, move.evade_after)))
+            if not isinstance(move, Combat):
+                outcomes = Dist((self.arrive(hero, b.goto), b.p) for b in move)
+            elif move.evade is None:
+                outcomes = self._fight_to_the_end(hero, move)
             else:
-                listed.append((choice.text, Dist((self.arrive(hero, b.goto), b.p) for b in move)))
+                start = Fight(position, 0, move.enemies[0].endurance, 0)
+                outcomes = Dist({replace(hero, fight=start): 1})
+            listed.append((choice.text, outcomes))
         return listed
 
-    def _fight(self, hero: Hero, combat: Combat, evade_after: int | None) -> Dist[Hero]:
-        outcomes = _fight(self.crt, hero.endurance, combat.endurance, self.ratio(hero, combat),
-                          evade_after)  # fmt: skip
+    def describe(self, hero: Hero) -> str:
+        """``hero`` in words, the enemy named in a fight."""
+        if hero.fight is None:
+            return str(hero)
+        enemy = self._combat(hero, hero.fight).enemies[hero.fight.enemy]
+        return f"{replace(hero, fight=None)}, fighting {enemy.name} {_fight_text(hero.fight)}"
 
-        def after(outcome: tuple[Any, ...]) -> Hero:
-            if outcome == LOST:
-                return Hero(hero.section, 0)
-            target = combat.win if outcome[0] == "won" else combat.evade
-            assert target is not None
-            return self.arrive(replace(hero, endurance=outcome[1]), target)
+    def _combat(self, hero: Hero, fight: Fight) -> Combat:
+        combat = self.sections[hero.section].choices[fight.choice].move
+        assert isinstance(combat, Combat)
+        return combat
 
-        return outcomes.map(after)
+    def _fight_to_the_end(self, hero: Hero, combat: Combat) -> Dist[Hero]:
+        """Every enemy in turn, no evasion: ``("won", h)`` arrives at ``win``."""
+        enemies = tuple((enemy.endurance, self.ratio(hero, enemy)) for enemy in combat.enemies)
+        dead = Hero(hero.section, 0)
+        return _fight_sequence(self.crt, hero.endurance, enemies).map(
+            lambda outcome: dead if outcome == LOST else self._won(hero, combat, outcome[1])
+        )
+
+    def _won(self, hero: Hero, combat: Combat, endurance: int) -> Hero:
+        return self.arrive(replace(hero, endurance=endurance, fight=None), combat.win)
+
+    def _fight_choices(self, hero: Hero, fight: Fight) -> list[tuple[str, Dist[Hero]]]:
+        """In a fight: play a round, or (once ``evade_after`` rounds are fought) evade:
+        one round where only the hero's losses count, then ``evade`` if he is alive."""
+        combat = self._combat(hero, fight)
+        assert combat.evade_after is not None and combat.evade is not None
+        evade, rounds = combat.evade, min(fight.rounds + 1, combat.evade_after)
+        ratio = self.ratio(hero, combat.enemies[fight.enemy])
+        dead = Hero(hero.section, 0)
+
+        def after_round(endurances: tuple[int, int]) -> Hero:
+            h, e = endurances
+            if h == 0:
+                return dead
+            if e > 0:
+                return replace(hero, endurance=h, fight=Fight(fight.choice, fight.enemy, e, rounds))
+            if fight.enemy + 1 == len(combat.enemies):
+                return self._won(hero, combat, h)
+            following = combat.enemies[fight.enemy + 1].endurance
+            return replace(hero, endurance=h, fight=Fight(fight.choice, fight.enemy + 1,
+                                                          following, rounds))  # fmt: skip
+
+        def after_evading(h: int) -> Hero:
+            return self.arrive(replace(hero, endurance=h, fight=None), evade) if h > 0 else dead
+
+        played = _fight_round(self.crt, hero.endurance, fight.enemy_endurance, ratio)
+        listed = [("fight on", played.map(after_round))]
+        if fight.rounds >= combat.evade_after:
+            escape = _evasion_round(self.crt, hero.endurance, ratio).map(after_evading)
+            listed.append((f"evade to section {evade}", escape))
+        return listed
 
 
-@cache
-def _fight(
-    crt: CombatResultsTable, hero: int, enemy: int, ratio: int, evade_after: int | None
-) -> Dist[tuple[Any, ...]]:
-    return fight(crt, hero, enemy, ratio, evade_after=evade_after)
+_fight_sequence = cache(fight_sequence)
+_fight_round = cache(fight_round)
+_evasion_round = cache(evasion_round)
 
 
 # -- loading and checking -------------------------------------------------------------------
@@ -336,7 +432,8 @@ _BOOK_KEYS = {
 _SECTION_KEYS = {"text", "win", "death", "endurance", "gain", "lose", "gold", "choices"}
 _CHOICE_KEYS = {"text", "goto", "random", "combat", *(f"if_{c}" for c in
                 ("item", "not_item", "discipline", "gold_at_least"))}  # fmt: skip
-_COMBAT_KEYS = {"enemy", "combat_skill", "endurance", "win", "evade_after", "evade", "immune"}
+_ENEMY_KEYS = {"enemy", "combat_skill", "endurance", "immune"}
+_COMBAT_KEYS = {*_ENEMY_KEYS, "enemies", "win", "evade_after", "evade"}
 
 
 class _Checker:
@@ -540,13 +637,37 @@ def _parse_combat(raw: Any, check: _Checker, sections: Mapping[str, Any]) -> Com
     if (evade_after is None) != ("evade" not in data):
         raise fight_check.fail("evade", "evade_after and evade go together")
     return Combat(
-        enemy=fight_check.text(data, "enemy"),
-        combat_skill=fight_check.whole(data, "combat_skill", None),
-        endurance=fight_check.whole(data, "endurance", 1),
+        enemies=_parse_enemies(data, fight_check),
         win=fight_check.section_id(data, "win", sections),
         evade_after=evade_after,
         evade=None if evade_after is None else fight_check.section_id(data, "evade", sections),
-        immune=fight_check.names(data, "immune"),
+    )
+
+
+def _parse_enemies(data: Mapping[str, Any], check: _Checker) -> tuple[Enemy, ...]:
+    """One enemy written inline in the combat table, or ``enemies = [{...}, ...]`` fought
+    one after another."""
+    if "enemies" not in data:
+        return (_parse_enemy(data, check),)
+    inline = sorted(_ENEMY_KEYS & set(data))
+    if inline:
+        raise check.fail(inline[0], "give the enemy inline or in enemies, not both")
+    raw = data["enemies"]
+    if not isinstance(raw, list) or not raw:
+        raise check.fail("enemies", f"must be a non-empty list of enemy tables, got {raw!r}")
+    enemies = []
+    for i, item in enumerate(raw, 1):
+        enemy = _Checker(f"{check.where}enemies[{i}].")
+        enemies.append(_parse_enemy(enemy.table(item, "", _ENEMY_KEYS), enemy))
+    return tuple(enemies)
+
+
+def _parse_enemy(data: Mapping[str, Any], check: _Checker) -> Enemy:
+    return Enemy(
+        name=check.text(data, "enemy"),
+        combat_skill=check.whole(data, "combat_skill", None),
+        endurance=check.whole(data, "endurance", 1),
+        immune=check.names(data, "immune"),
     )
 
 

@@ -32,7 +32,7 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -51,8 +51,10 @@ __all__ = [
     "CombatResultsTable",
     "column_index",
     "column_label",
+    "evasion_round",
     "example_crt",
     "fight",
+    "fight_round",
     "fight_sequence",
     "load_crt",
     "parse_crt",
@@ -350,10 +352,49 @@ def _fight_then_evade(
                 _add(after, next_state, q)
         standing = after
     for (h, _e), p in standing.items():
-        for (_enemy_loss, hero_loss), q in rounds:
-            h2 = _after(h, hero_loss)
+        for h2, q in _evasion(rounds, h):
             _add(outcomes, ("evaded", h2) if h2 > 0 else LOST, p * q)
     return Dist(outcomes)
+
+
+def _evasion(rounds: list[tuple[Cell, Exact]], hero: int) -> Iterator[tuple[int, Exact]]:
+    """The hero's endurance after an evasion round (only his own losses count)."""
+    for (_enemy_loss, hero_loss), q in rounds:
+        yield _after(hero, hero_loss), q
+
+
+def fight_round(
+    crt: CombatResultsTable, hero_endurance: int, enemy_endurance: int, ratio: int
+) -> Dist[tuple[int, int]]:
+    r"""The endurances ``(hero, enemy)`` after one round, each of the 10 random numbers
+    with probability 1/10: :math:`(h - \ell_h, e - \ell_e)` floored at 0, ``"K"`` taking
+    all. A round where nobody loses gives back ``(h, e)``; the caller decides who lost
+    (the hero at 0 has lost, even if the enemy is at 0 too). For fights played round by
+    round, where the hero may choose to evade (:func:`evasion_round`).
+
+    >>> coin = [[1, 0]] * 5 + [[0, 1]] * 5
+    >>> crt = parse_crt({"column": [{"ratio": x, "results": coin} for x in COLUMN_LABELS]})
+    >>> fight_round(crt, 2, 1, 0)
+    Dist({(1, 1): '1/2', (2, 0): '1/2'})
+    """
+    hero = whole_number("hero endurance", hero_endurance, 1)
+    enemy = whole_number("enemy endurance", enemy_endurance, 1)
+    cells = round_outcome(crt, ratio)
+    _without_do_overs(cells, ratio)  # refuses a fight that never ends
+    return cells.map(lambda cell: (_after(hero, cell[1]), _after(enemy, cell[0])))
+
+
+def evasion_round(crt: CombatResultsTable, hero_endurance: int, ratio: int) -> Dist[int]:
+    """The hero's endurance after evading: one more round in which only his own losses
+    count (0 means he died evading).
+
+    >>> coin = [[1, 0]] * 5 + [[0, 1]] * 5
+    >>> crt = parse_crt({"column": [{"ratio": x, "results": coin} for x in COLUMN_LABELS]})
+    >>> evasion_round(crt, 1, 0)
+    Dist({0: '1/2', 1: '1/2'})
+    """
+    hero = whole_number("hero endurance", hero_endurance, 1)
+    return Dist(_evasion(list(round_outcome(crt, ratio).exact_items()), hero))
 
 
 def fight_sequence(
