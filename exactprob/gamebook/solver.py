@@ -41,7 +41,15 @@ from ..numbers import exact, is_symbolic, to_fraction
 from ..solve import Solution
 from ..solve import solve as solve_model
 
-__all__ = ["Leaf", "SolutionNode", "reachable_nodes", "situations", "solve", "walkthrough"]
+__all__ = [
+    "BookModel",
+    "Leaf",
+    "SolutionNode",
+    "reachable_nodes",
+    "situations",
+    "solve",
+    "walkthrough",
+]
 
 #: A choice's outcomes: a ``Dist`` of next states or ``(next_state, probability)`` pairs.
 Outcomes: TypeAlias = Dist[Any] | Iterable[tuple[Any, Any]]
@@ -92,9 +100,17 @@ class SolutionNode:
 Tree: TypeAlias = SolutionNode | Leaf
 
 
-class _Book:
+class BookModel:
     """The engine model of a book: actions are choice indices; ``choices`` is called once
-    per state and kept (descriptions and distributions are needed again for the tree)."""
+    per state and kept (descriptions and distributions are needed again for the tree).
+    :func:`exactprob.solve.solve` on it gives the value and the choices of *every*
+    reachable state, not only those met along optimal play.
+
+    >>> from exactprob.solve import solve as solve_model
+    >>> model = BookModel(lambda s: [("go", [("end", 1)])], lambda s: 1 if s == "end" else None, 0)
+    >>> solve_model(model).value(0), model.choices_of(0)[0][0]
+    (Fraction(1, 1), 'go')
+    """
 
     def __init__(self, choices: Choices, score: Score, initial: Any) -> None:
         self._choices = choices
@@ -181,7 +197,7 @@ def solve(
     ...       lambda s: Fraction(s, 4) if s >= 2 else None, 0).score
     Fraction(9, 16)
     """
-    book = _Book(choices, score, state)
+    book = BookModel(choices, score, state)
     try:
         solution = solve_model(book, max_states=max_states)
     except NonTerminationError as error:
@@ -191,7 +207,7 @@ def solve(
     return _tree(book, solution)
 
 
-def _tree(book: _Book, solution: Solution) -> Tree:
+def _tree(book: BookModel, solution: Solution) -> Tree:
     """One node per state reachable under the solution's choices; outcomes filled last,
     so that loops refer to the shared nodes."""
     nodes: dict[Hashable, Tree] = {}
