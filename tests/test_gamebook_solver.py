@@ -361,3 +361,10 @@ def test_bad_books_are_rejected_with_the_state_named():
         solve(one_choice(Dist({"gold": p, "snake": 1 - p})), SCORES, "x")
     with pytest.raises(StateLimitError):
         solve(lambda s: [("on", [(s + 1, 1)])], lambda s: 1 if s == 100 else None, 0, max_states=10)
+
+
+def test_progress_shows_the_engine_bars_on_stderr(capsys):
+    tree = solve(lambda s: [("step", [(s + 1, 1)])], lambda s: 1 if s == 50 else None, 0,
+                 progress=True)  # fmt: skip
+    assert tree.score == 1
+    assert "exploring" in capsys.readouterr().err

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
@@ -77,7 +78,13 @@ def text_of(payload: dict[str, Any], tree: Tree) -> str:
 def run(args: argparse.Namespace) -> None:
     whole_number("--max-states", args.max_states, 1, error=UsageError)
     book = load_book(args.book)
-    tree = solve(book.choices, book.score, book.initial, max_states=args.max_states)
+    tree = solve(
+        book.choices,
+        book.score,
+        book.initial,
+        max_states=args.max_states,
+        progress=sys.stderr.isatty(),  # a bar while exploring and solving, for a terminal
+    )
     payload = payload_of(book, tree, args)
     emit(payload, text_of(payload, tree), args.json)
 

@@ -176,7 +176,12 @@ def _choice(state: Any, choice: Any) -> tuple[Any, Dist[Any]]:
 
 
 def solve(
-    choices: Choices, score: Score, state: Any, *, max_states: int = DEFAULT_MAX_STATES
+    choices: Choices,
+    score: Score,
+    state: Any,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
 ) -> Tree:
     """Solve the book from ``state``; returns its solution tree (a :class:`Leaf` if
     ``state`` is known).
@@ -187,7 +192,8 @@ def solve(
     Raises :class:`~exactprob.errors.ModelError` for a bad choice list or a loop that can
     never reach a known state, :class:`~exactprob.errors.DistributionError` for
     probabilities that do not sum to exactly one, and
-    :class:`~exactprob.errors.StateLimitError` past ``max_states`` states. Every reachable
+    :class:`~exactprob.errors.StateLimitError` past ``max_states`` states; ``progress``
+    shows the engine's progress bars on stderr. Every reachable
     state needs a value, so a dead loop is rejected even where the best play avoids it.
 
     Below, :math:`V(s) = s/4` for :math:`s \\ge 2`, :math:`V(1) = (2/4 + 3/4)/2 = 5/8` and
@@ -199,7 +205,7 @@ def solve(
     """
     book = BookModel(choices, score, state)
     try:
-        solution = solve_model(book, max_states=max_states)
+        solution = solve_model(book, max_states=max_states, progress=progress)
     except NonTerminationError as error:
         raise ModelError(
             f"no solution is well defined: a loop never reaches a known state ({error})"
