@@ -6,6 +6,7 @@ function of the parsed arguments) as the parser's default. A game adds its modul
 
 from . import (
     battle,
+    cartwheel,
     dice,
     ff,
     gamebook,
@@ -32,4 +33,5 @@ COMMANDS = (
     prd,
     softlock,
     gamebook,
+    cartwheel,
 )

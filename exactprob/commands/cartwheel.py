@@ -1,0 +1,284 @@
+"""``exactprob cartwheel``: the best chance of gambling a purse up to a target on a tavern
+wheel, the optimal stake at every amount with exact ties, and bold and timid play.
+
+Three slots, one covered at even money, target 3 (gambler's ruin with ratio 2: from 2 gold,
+staking 1 wins with 3/7, going all in with 1/3):
+
+>>> from exactprob.cli import main
+>>> main(["cartwheel", "--gold", "2", "--target", "3", "--numbers", "3", "--bet", "1:1"])
+Wheel of 3 slots: from 2 gold to 3, stakes up to the whole purse
+  bet 1:1  covers 1 slot, pays 1 to 1: wins 1/3, -1/3 per gold staked
+  best chance  0.4285714286 = 3/7
+  bold play    0.4285714286 = 3/7
+  timid play   0.4285714286 = 3/7
+Optimal stakes at every amount (all exactly tied stakes):
+  gold  best chance   stakes
+     1  0.1428571429  1
+     2  0.4285714286  1
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..cli import UsageError, add_json_flag, emit, plot_path, write_atomically
+from ..gamebook.minigames import (
+    CARTWHEEL,
+    CARTWHEEL_NUMBERS,
+    MAX_CHOICES,
+    MAX_TARGET,
+    Bet,
+    Stake,
+    Wheel,
+    WheelSolution,
+    bold_play,
+    policy_values,
+    solve_wheel,
+    stake_choices,
+    timid_play,
+)
+from ..numbers import decimal_string, exact_fields, parse_whole
+from ._text import table_lines
+
+__all__ = ["parse_bet", "register", "run", "stakes_text"]
+
+TABLE_DIGITS = 10
+
+
+def parse_bet(text: str, numbers: int) -> Bet:
+    """``"K:M"``: a bet covering K of the ``numbers`` slots and paying M to 1.
+
+    >>> parse_bet("2:3", 10)
+    Bet(covers=2, pays=3)
+    >>> parse_bet("10:1", 10)
+    Traceback (most recent call last):
+    ...
+    exactprob.cli.UsageError: --bet 10:1: covered slots must be a whole number from 1 to 9, got 10
+    """
+    covers, colon, pays = text.partition(":")
+    if not colon:
+        raise UsageError(f"--bet must be K:M (K covered slots, paying M to 1), got {text!r}")
+    flag = f"--bet {text}: "
+    return Bet(
+        parse_whole(f"{flag}covered slots", covers, 1, numbers - 1, UsageError),
+        parse_whole(f"{flag}payout", pays, 1, None, UsageError),
+    )
+
+
+def stakes_text(stakes: tuple[Stake, ...], single_bet: bool) -> str:
+    """Tied stakes with runs of amounts joined: ``"1-3, 5"`` (``"1-3 on 1:8"`` with
+    several bets).
+
+    >>> stakes_text((Stake(1, CARTWHEEL), Stake(2, CARTWHEEL), Stake(4, CARTWHEEL)), True)
+    '1-2, 4'
+    """
+    parts = []
+    for bet in dict.fromkeys(stake.bet for stake in stakes):
+        amounts = [stake.amount for stake in stakes if stake.bet == bet]
+        runs: list[list[int]] = []
+        for amount in amounts:
+            if runs and amount == runs[-1][-1] + 1:
+                runs[-1].append(amount)
+            else:
+                runs.append([amount])
+        text = ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+        parts.append(text if single_bet else f"{text} on {bet}")
+    return "; ".join(parts)
+
+
+def _strategies(wheel: Wheel) -> list[tuple[str, Bet, dict[int, Fraction]]]:
+    """Bold and timid play on every bet kind, valued at every amount."""
+    return [
+        (name, bet, policy_values(wheel, play(wheel, bet)))
+        for bet in wheel.bets
+        for name, play in (("bold", bold_play), ("timid", timid_play))
+    ]
+
+
+def payload_of(
+    wheel: Wheel,
+    gold: int,
+    best: WheelSolution,
+    strategies: list[tuple[str, Bet, dict[int, Fraction]]],
+) -> dict[str, Any]:
+    """The JSON report: the wheel, the win chance from ``gold``, each strategy's chance from
+    every amount, and the optimal stakes at every amount."""
+    return {
+        "gold": gold,
+        "target": wheel.target,
+        "numbers": wheel.numbers,
+        "max_stake": wheel.max_stake,
+        "bets": [
+            {
+                "bet": str(bet),
+                "covers": bet.covers,
+                "pays": bet.pays,
+                **exact_fields("chance", wheel.chance(bet)),
+                **exact_fields("edge", wheel.edge(bet)),
+            }
+            for bet in wheel.bets
+        ],
+        **exact_fields("win", best.values[gold]),
+        "strategies": [
+            {
+                "strategy": name,
+                "bet": str(bet),
+                **exact_fields("win", values[gold]),
+                "win_by_gold": [str(values[g]) for g in sorted(values)],
+            }
+            for name, bet, values in strategies
+        ],
+        "by_gold": [
+            {
+                "gold": g,
+                **exact_fields("win", best.values[g]),
+                "stakes": [{"amount": s.amount, "bet": str(s.bet)} for s in best.stakes[g]],
+            }
+            for g in sorted(best.values)
+        ],
+    }
+
+
+def text_of(
+    wheel: Wheel,
+    gold: int,
+    best: WheelSolution,
+    strategies: list[tuple[str, Bet, dict[int, Fraction]]],
+) -> str:
+    """The readable report: the wheel, the chances from ``gold``, the table of stakes."""
+    single = len(wheel.bets) == 1
+    limit = "the whole purse" if wheel.max_stake is None else str(wheel.max_stake)
+    lines = [
+        f"Wheel of {wheel.numbers} slots: from {gold} gold to {wheel.target}, stakes up to {limit}"
+    ]
+    for bet in wheel.bets:
+        slots = "slot" if bet.covers == 1 else "slots"
+        lines.append(
+            f"  bet {bet}  covers {bet.covers} {slots}, pays {bet.pays} to 1: wins "
+            f"{wheel.chance(bet)}, {wheel.edge(bet)} per gold staked"
+        )
+    rows: list[tuple[str, Any]] = [("best chance", best.values[gold])]
+    for name, bet, values in strategies:
+        rows.append((f"{name} play" if single else f"{name} play on {bet}", values[gold]))
+    lines += table_lines(rows)
+    lines += [
+        "Optimal stakes at every amount (all exactly tied stakes):",
+        f"  {'gold':>4}  {'best chance':<{TABLE_DIGITS + 2}}  stakes",
+    ]
+    lines += [
+        f"  {g:>4}  {decimal_string(best.values[g], TABLE_DIGITS)}  "
+        f"{stakes_text(best.stakes[g], single)}"
+        for g in sorted(best.values)
+    ]
+    return "\n".join(lines)
+
+
+def _wheel(args: argparse.Namespace) -> tuple[Wheel, int]:
+    """The wheel and the purse from the arguments, every check before any work."""
+    gold = parse_whole("--gold", args.gold, 1, None, UsageError)
+    target = parse_whole("--target", args.target, 2, MAX_TARGET, UsageError)
+    if target <= gold:
+        raise UsageError(f"--target must be greater than --gold ({gold}), got {target}")
+    numbers = parse_whole("--numbers", args.numbers, 2, None, UsageError)
+    max_stake = (
+        None
+        if args.max_stake is None
+        else parse_whole("--max-stake", args.max_stake, 1, None, UsageError)
+    )
+    bets = tuple(parse_bet(text, numbers) for text in args.bet) if args.bet else (CARTWHEEL,)
+    repeated = [str(bet) for i, bet in enumerate(bets) if bet in bets[:i]]
+    if repeated:
+        raise UsageError(f"--bet lists {repeated[0]} more than once")
+    count = stake_choices(target, max_stake, len(bets))
+    if count > MAX_CHOICES:
+        raise UsageError(
+            f"the wheel has {count:,} (gold, stake) choices, more than {MAX_CHOICES:,}: lower "
+            "--target or --max-stake, or give fewer --bet"
+        )
+    return Wheel(target, numbers, bets, max_stake), gold
+
+
+def write_plot(
+    wheel: Wheel,
+    gold: int,
+    best: WheelSolution,
+    strategies: list[tuple[str, Bet, dict[int, Fraction]]],
+    path: Path,
+) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..gamebook.minigame_figures import win_chance_figure
+
+    single = len(wheel.bets) == 1
+    curves = {"optimal": best.values}
+    curves.update(
+        {(name if single else f"{name} on {bet}"): values for name, bet, values in strategies}
+    )
+    ax = win_chance_figure(wheel, curves, gold)
+    try:
+        write_atomically(
+            path, lambda temporary: ax.figure.savefig(temporary, format=path.suffix[1:].lower())
+        )
+    finally:
+        plt.close(ax.figure)
+
+
+def run(args: argparse.Namespace) -> None:
+    wheel, gold = _wheel(args)
+    plot = plot_path(args.plot)
+    best = solve_wheel(wheel)
+    strategies = _strategies(wheel)
+    payload = payload_of(wheel, gold, best, strategies)
+    text = text_of(wheel, gold, best, strategies)
+    if plot is not None:
+        write_plot(wheel, gold, best, strategies, plot)
+        payload["plot"] = str(plot)
+        text += f"\nplot written to {plot}"
+    emit(payload, text, args.json)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "cartwheel",
+        help="a tavern wheel: best chance to gamble gold up to a target, optimal stakes, ties",
+        description=(
+            "A wheel of --numbers equally likely slots; the hero holds --gold and needs "
+            "--target, and before each spin stakes 1 to min(gold, --max-stake) on a bet kind "
+            "K:M (covers K slots, pays M to 1: +M*stake on a covered slot, -stake otherwise) "
+            "or walks away (and has lost). Prints the exact best chance of reaching the target, "
+            "every optimal stake at each amount (exact ties), and bold play (stake what one win "
+            "needs) and timid play (stake 1) on each bet. Default: the cartwheel, 10 slots, "
+            "one number paying 8 to 1."
+        ),
+    )
+    parser.add_argument("--gold", required=True, help="gold in hand, at least 1")
+    parser.add_argument(
+        "--target", required=True, help=f"gold needed, more than --gold (at most {MAX_TARGET:,})"
+    )
+    parser.add_argument(
+        "--max-stake", metavar="M", help="the table's largest stake (default: the whole purse)"
+    )
+    parser.add_argument(
+        "--numbers",
+        default=str(CARTWHEEL_NUMBERS),
+        help=f"slots on the wheel, at least 2 (default {CARTWHEEL_NUMBERS})",
+    )
+    parser.add_argument(
+        "--bet",
+        nargs="+",
+        action="extend",
+        metavar="K:M",
+        help=f"bet kinds offered: K slots covered, paying M to 1 (default {CARTWHEEL})",
+    )
+    parser.add_argument(
+        "--plot", metavar="FILE", help="write win chance against gold (.png, .svg, .pdf)"
+    )
+    add_json_flag(parser)
+    parser.set_defaults(run=run)
