@@ -7,6 +7,7 @@ from typing import Any
 
 from ..cli import add_json_flag, emit
 from ..dist import dice, die
+from ..gamebook.minigames import Wheel, solve_wheel
 from ..games.fighting_fantasy import solve_grid
 from ..games.fleet_battle import Fleet, battle
 from ..games.gamblers_ruin import GamblersRuin, closed_form
@@ -55,6 +56,11 @@ def headlines() -> list[tuple[str, str, Any]]:
             PRDTable.from_odds(("0.03", "0.17", "0.29", "0.37", "0.43", "0.59", "0.83")).rate(),
         ),
         ("softlock_ac10", "floating eye, AC 10: P(paralysed forever)", locked_forever(10)),
+        (
+            "cartwheel_10_to_20",
+            "tavern wheel (8 to 1 on one number of 10): 10 -> 20 gold",
+            solve_wheel(Wheel(target=20, max_stake=5)).values[10],
+        ),
     ]
 
 

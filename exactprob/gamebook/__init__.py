@@ -5,7 +5,10 @@
 * :mod:`.combat`: Lone Wolf style combat from a combat results table loaded from TOML (an
   original example table ships in ``data/``);
 * :mod:`.book`: the TOML book format (sections, effects, conditions, random branches,
-  combat), validated with the file, section and field of every mistake.
+  combat against one enemy or several, evasion chosen round by round), validated with the
+  file, section and field of every mistake;
+* :mod:`.minigames`: a tavern wheel game (the cartwheel) as a gamebook model, with
+  :mod:`.minigame_figures`.
 
 >>> from exactprob.gamebook import solve
 >>> solve(lambda s: [("open the door", [("win", "1/3"), ("lose", "2/3")])],
@@ -16,19 +19,31 @@ Fraction(1, 3)
 from __future__ import annotations
 
 from .book import Book, BookError, Hero, load_book
-from .combat import CombatResultsTable, column_index, example_crt, fight, fight_sequence, load_crt
-from .solver import Leaf, SolutionNode, situations, solve, walkthrough
+from .combat import (
+    CombatResultsTable,
+    column_index,
+    evasion_round,
+    example_crt,
+    fight,
+    fight_round,
+    fight_sequence,
+    load_crt,
+)
+from .solver import BookModel, Leaf, SolutionNode, situations, solve, walkthrough
 
 __all__ = [
     "Book",
     "BookError",
+    "BookModel",
     "CombatResultsTable",
     "Hero",
     "Leaf",
     "SolutionNode",
     "column_index",
+    "evasion_round",
     "example_crt",
     "fight",
+    "fight_round",
     "fight_sequence",
     "load_book",
     "load_crt",
