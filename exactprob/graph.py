@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import gc
 from collections import deque
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -35,13 +35,15 @@ from .errors import InexactError, ModelError, StateLimitError
 from .model import player_function
 from .numbers import exact
 
-__all__ = ["DEFAULT_MAX_STATES", "components_in_solve_order", "explore"]
+__all__ = ["DEFAULT_MAX_STATES", "components_in_solve_order", "components_reached", "explore"]
 
 #: Default cap on reachable states; pass ``max_states`` to go further.
 DEFAULT_MAX_STATES = 2_000_000
 
 
-def explore(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False) -> nx.DiGraph:
+def explore(
+    model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+) -> nx.DiGraph:
     """Breadth-first exploration of every state reachable from ``model.initial``.
 
     Raises :class:`~exactprob.errors.StateLimitError` as soon as more than
@@ -141,33 +143,48 @@ def components_in_solve_order(G: nx.DiGraph) -> Iterator[list[Hashable]]:
 
     This is the reverse topological order of the condensation: when a component comes
     up, the value of every state outside it that it can move to is already known.
-    Tarjan's algorithm emits components in exactly this order; it runs iteratively here
-    (no recursion limit) on the graph's successor dictionaries.
 
     >>> G = nx.DiGraph([(1, 2), (2, 1), (2, 3)])
     >>> [sorted(c) for c in components_in_solve_order(G)]
     [[3], [1, 2]]
     """
     adj = G._adj
+    return components_reached(adj, adj.__getitem__)
+
+
+def components_reached(
+    roots: Iterable[Hashable], successors: Callable[[Hashable], Iterable[Hashable]]
+) -> Iterator[list[Hashable]]:
+    """The strongly connected components of the states reached from ``roots``, each after
+    every component it can reach, for a graph given by its ``successors`` function.
+
+    Tarjan's algorithm emits components in exactly this order; it runs iteratively here
+    (no recursion limit). It is lazy: ``successors(v)`` is called once, when ``v`` is
+    first reached, and a component is yielded as soon as it is complete, so a consumer
+    can solve it before the search goes on, and the graph need never be stored.
+
+    >>> [sorted(c) for c in components_reached([0], lambda v: {0: [1], 1: [0, 2]}.get(v, []))]
+    [[2], [0, 1]]
+    """
     index: dict[Hashable, int] = {}
     low: dict[Hashable, int] = {}
     stack: list[Hashable] = []
     on_stack: set[Hashable] = set()
-    for root in adj:
+    for root in roots:
         if root in index:
             continue
         index[root] = low[root] = len(index)
         stack.append(root)
         on_stack.add(root)
-        work = [(root, iter(adj[root]))]
+        work = [(root, iter(successors(root)))]
         while work:
-            v, successors = work[-1]
-            for w in successors:
+            v, following = work[-1]
+            for w in following:
                 if w not in index:
                     index[w] = low[w] = len(index)
                     stack.append(w)
                     on_stack.add(w)
-                    work.append((w, iter(adj[w])))
+                    work.append((w, iter(successors(w))))
                     break
                 if w in on_stack and index[w] < low[v]:
                     low[v] = index[w]

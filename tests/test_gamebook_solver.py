@@ -222,8 +222,11 @@ def test_each_state_solved_once_and_shared():
         return [("up", [(s + 1, "1/2"), (s + 2, "1/2")]), ("jump", [(s + 2, 1)])]
 
     tree = solve(choices, lambda s: F(s % 3, 2) if s >= 40 else None, 0)
-    assert set(calls.values()) == {1} and len(calls) == 40
     nodes = nodes_by_state(tree)
+    # once while solving, and once more for the states of the tree (their choices are
+    # not kept, to save memory)
+    asked_again = {s for s, node in nodes.items() if isinstance(node, SolutionNode)}
+    assert calls == {s: 1 + (s in asked_again) for s in range(40)}
     assert len(nodes) <= 42
     assert len(walkthrough(tree)) == len([n for n in nodes.values() if isinstance(n, SolutionNode)])
 
@@ -367,4 +370,4 @@ def test_progress_shows_the_engine_bars_on_stderr(capsys):
     tree = solve(lambda s: [("step", [(s + 1, 1)])], lambda s: 1 if s == 50 else None, 0,
                  progress=True)  # fmt: skip
     assert tree.score == 1
-    assert "exploring" in capsys.readouterr().err
+    assert "solving" in capsys.readouterr().err

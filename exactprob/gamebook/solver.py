@@ -38,8 +38,8 @@ from ..dist import Dist
 from ..errors import ExactProbError, ModelError, NonTerminationError
 from ..graph import DEFAULT_MAX_STATES
 from ..numbers import exact, is_symbolic, to_fraction
-from ..solve import Solution
 from ..solve import solve as solve_model
+from .depth_first import BookValues, solve_depth_first
 
 __all__ = [
     "BookModel",
@@ -205,7 +205,7 @@ def solve(
     """
     book = BookModel(choices, score, state)
     try:
-        solution = solve_model(book, max_states=max_states, progress=progress)
+        solution = solve_depth_first(book, max_states=max_states, progress=progress)
     except NonTerminationError as error:
         raise ModelError(
             f"no solution is well defined: a loop never reaches a known state ({error})"
@@ -213,10 +213,11 @@ def solve(
     return _tree(book, solution)
 
 
-def _tree(book: BookModel, solution: Solution) -> Tree:
+def _tree(book: BookModel, solution: BookValues) -> Tree:
     """One node per state reachable under the solution's choices; outcomes filled last,
     so that loops refer to the shared nodes."""
     nodes: dict[Hashable, Tree] = {}
+    chosen: list[tuple[SolutionNode, Dist[Any]]] = []
     queue: deque[Hashable] = deque([book.initial])
     while queue:
         s = queue.popleft()
@@ -226,16 +227,15 @@ def _tree(book: BookModel, solution: Solution) -> Tree:
         if action is None:
             nodes[s] = Leaf(s, solution.value(s))
             continue
-        listed = book.known[s]
+        listed = book.choices_of(s)
         ties = (action, *(a for a in solution.ties(s) if a != action))
-        nodes[s] = SolutionNode(
+        node = nodes[s] = SolutionNode(
             s, listed[action][0], solution.value(s), tuple(listed[a][0] for a in ties)
         )
+        chosen.append((node, listed[action][1]))
         queue.extend(listed[action][1])
-    for s, node in nodes.items():
-        if isinstance(node, SolutionNode):
-            dist = book.known[s][solution.policy(s)][1]
-            node.outcomes = tuple((nodes[t], p) for t, p in dist.items())
+    for node, dist in chosen:
+        node.outcomes = tuple((nodes[t], p) for t, p in dist.items())
     return nodes[book.initial]
 
 
