@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,36 @@ def test_roguelike_benchmark_quick_runs(tmp_path: Path) -> None:
     assert "equal" in text and "DIFFERENT" not in text
     assert "Everything in the issue runs in seconds" in text and "hp: 3d6 against 1d20" in text
     assert "prd: certified distribution" in text and "softlock: locked forever" in text
+
+
+@pytest.mark.slow
+def test_gamebook_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_gamebook.py", tmp_path)
+    # both list solvers (regrouped or not) on both quick books give exactprob's exact win
+    # probability and state count; each "equal" is a Fraction == in the script
+    assert text.count("| equal ") == 4 and "DIFFERENT" not in text
+    assert "1,161" in text  # the generated 7-section book is the same on every run
+    assert "Where exactprob's time goes" in text and "solve_graph" in text
+
+
+def test_gamebook_benchmark_fights_round_by_round_equal_exactprob() -> None:
+    """The benchmark's peer enumerates a fight round by round (regrouped or not); summed,
+    both equal exactprob's fight (forward propagation by decreasing h + e) on every column
+    of the example table."""
+    sys.path.insert(0, str(BENCHMARKS))
+    from bench_gamebook import ListBackend
+
+    from exactprob.gamebook.combat import LOST, example_crt, fight
+
+    crt = example_crt()
+    regrouped, listed = ListBackend(crt, regroup=True), ListBackend(crt, regroup=False)
+    for ratio in range(-12, 13, 2):
+        for hero, enemy in [(1, 1), (3, 8), (12, 5), (9, 9)]:
+            expected = {
+                0 if o == LOST else o[1]: p for o, p in fight(crt, hero, enemy, ratio).items()
+            }
+            assert dict(regrouped.fight(hero, enemy, ratio)) == expected
+            summed: dict[int, Fraction] = {}
+            for left, p in listed.fight(hero, enemy, ratio):
+                summed[left] = summed.get(left, Fraction(0)) + p
+            assert summed == expected

@@ -73,6 +73,8 @@ BROKEN = [
     ('p = "1/2", goto = 3', "p = 0.5, goto = 3", ["section 1", "choices[1].random[2].p"]),
     ('p = "1/2", goto = 3', 'p = "0", goto = 3', ["section 1", "choices[1].random[2].p", "> 0"]),
     ("endurance = 5", "endurance = -5", ["[book] endurance", ">= 1"]),
+    ("endurance = 5", "endurance = 1001", ["[book] endurance", "<= 1,000"]),
+    ("endurance = 3, win", "endurance = 10000, win", ["choices[2].combat.endurance", "<= 1,000"]),
     ("endurance = 3, win", "endurance = -3, win", ["section 1", "choices[2].combat.endurance"]),
     ('text = "start"', 'txet = "start"', ["section 1", "txet", "unknown key"]),
     ('text = "toss"', 'text = "toss"\nif_iten = "x"', ["section 1", "choices[1].if_iten"]),
@@ -301,10 +303,12 @@ def test_endurance_gold_caps_and_dead_ends(tmp_path):
                          "[[section.4.choices]]\ntext = 'x'\nif_item = 'key'\ngoto = 2\n"
                          "[section.2]\nwin")  # fmt: skip
     book = load_book(write(tmp_path, text, "caps.toml"))
-    hero = book.arrive(Hero("1", 2, frozenset(), 3), "4")
-    assert hero == Hero("4", 5, frozenset(), 0)
-    assert book.offered(hero) == () and book.score(hero) == 0
-    assert book.score(book.arrive(hero, "2")) == 1
+    hero = book.arrive(Hero("1", 2, frozenset({"key"}), 3), "4")
+    assert hero == Hero("4", 5, frozenset({"key"}), 0)  # 2 + 9 kept at 5, 3 - 9 kept at 0
+    assert book.score(hero) is None and book.score(book.arrive(hero, "2")) == 1
+    # without the key nothing is offered: a dead end, collapsed like every ending
+    assert book.offered(Hero("4", 5)) == () and book.score(Hero("4", 5)) == 0
+    assert book.arrive(Hero("1", 2, frozenset(), 3), "4") == Hero("4", 0)
 
 
 # ======================================================================================
@@ -337,7 +341,8 @@ class Oracle:
             return self.ending(target)
         items = (state[2] | set(sec.get("gain", []))) - set(sec.get("lose", []))
         gold = min(self.book.get("max_gold", 50), max(0, state[3] + sec.get("gold", 0)))
-        return (target, e, frozenset(items), gold, None)
+        arrived = (target, e, frozenset(items), gold, None)
+        return arrived if self.offered(arrived) else self.ending(target)  # a dead end
 
     def offered(self, state):
         out = []

@@ -71,7 +71,7 @@ def test_walkthrough_starts_at_the_start(capsys: pytest.CaptureFixture[str]) -> 
     [
         (("/no/such/book.toml",), "cannot read"),
         ((BOOK, "--report", "999"), "no section '999'"),
-        ((BOOK, "--max-states", "10"), "10"),
+        ((BOOK, "--max-states", "10"), "more than 10 reachable states; pass --max-states"),
     ],
 )
 def test_bad_input_is_one_line(
@@ -89,3 +89,32 @@ def test_a_broken_book_names_file_section_and_field(
     status, _, err = run(capsys, "gamebook", str(book))
     assert status == 2 and err.count("\n") == 1
     assert "broken.toml" in err and "section 1" in err and "random" in err
+
+
+def test_files_that_are_not_utf8_or_loop_forever_are_one_line_naming_the_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    status, _, err = run(capsys, "gamebook", str(binary))
+    assert status == 2 and err.count("\n") == 1 and "binary.toml: not valid TOML" in err
+    trap = tmp_path / "trap.toml"  # section 4 only leads back to itself
+    trap.write_text(
+        TINY.replace('goto = "3"}]\n\n[section.2]', 'goto = "4"}]\n\n[section.2]')
+        + '[section.4]\n[[section.4.choices]]\ntext = "Wait"\ngoto = "4"\n'
+    )
+    status, _, err = run(capsys, "gamebook", str(trap))
+    assert status == 2 and err.count("\n") == 1
+    assert "trap.toml: no solution is well defined" in err and "section='4'" in err
+
+
+def test_a_section_never_reached_is_said_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    book = tmp_path / "unreached.toml"  # section 4 is reached by the worse door only
+    book.write_text(
+        TINY.replace('{p = "2/3", goto = "3"}', '{p = "2/3", goto = "4"}')
+        + '[section.4]\n[[section.4.choices]]\ntext = "Fall"\ngoto = "3"\n'
+    )
+    status, out, _ = run(capsys, "gamebook", str(book), "--report", "4")
+    assert status == 0 and "section 4 is never reached with optimal play" in out

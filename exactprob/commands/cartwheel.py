@@ -41,7 +41,7 @@ from ..gamebook.minigames import (
     stake_choices,
     timid_play,
 )
-from ..numbers import decimal_string, exact_fields, parse_whole
+from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole
 from ._text import table_lines
 
 __all__ = ["parse_bet", "register", "run", "stakes_text"]
@@ -128,7 +128,7 @@ def payload_of(
                 "strategy": name,
                 "bet": str(bet),
                 **exact_fields("win", values[gold]),
-                "win_by_gold": [str(values[g]) for g in sorted(values)],
+                "win_by_gold": [fraction_string(values[g]) for g in sorted(values)],
             }
             for name, bet, values in strategies
         ],

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
+from ..errors import ModelError, StateLimitError
 from ..gamebook.book import Book, Hero, load_book
 from ..gamebook.solver import SolutionNode, Tree, reachable_nodes, situations, solve, walkthrough
 from ..numbers import decimal_string, exact_fields, whole_number
@@ -33,7 +34,12 @@ def report(book: Book, tree: Tree, section: str) -> list[dict[str, Any]]:
         raise UsageError(f"--report: the book has no section {section!r}")
     found = situations(tree, lambda hero: hero.section == section or book.score(hero) is not None)
     return [
-        {"situation": situation(book, hero), **exact_fields("probability", p)} for hero, p in found
+        {
+            "situation": situation(book, hero),
+            "ending": book.score(hero) is not None,
+            **exact_fields("probability", p),
+        }
+        for hero, p in found
     ]
 
 
@@ -68,8 +74,8 @@ def text_of(payload: dict[str, Any], tree: Tree) -> str:
     lines.append(f"  first choice           {payload['first_choice']}")
     for entry in payload.get("report", []):
         lines.append(f"  {entry['situation']}: {decimal_string(entry['probability'], 4)}")
-    if "report" in payload and not payload["report"]:
-        lines.append(f"  section {payload['report_section']} is never reached")
+    if "report" in payload and all(entry["ending"] for entry in payload["report"]):
+        lines.append(f"  section {payload['report_section']} is never reached with optimal play")
     for step in payload.get("walkthrough", []):
         lines.append(f"  {step['situation']}: {step['choice']} ({step['win_decimal'][:8]})")
     return "\n".join(lines)
@@ -78,13 +84,21 @@ def text_of(payload: dict[str, Any], tree: Tree) -> str:
 def run(args: argparse.Namespace) -> None:
     whole_number("--max-states", args.max_states, 1, error=UsageError)
     book = load_book(args.book)
-    tree = solve(
-        book.choices,
-        book.score,
-        book.initial,
-        max_states=args.max_states,
-        progress=sys.stderr.isatty(),  # a bar while exploring and solving, for a terminal
-    )
+    try:
+        tree = solve(
+            book.choices,
+            book.score,
+            book.initial,
+            max_states=args.max_states,
+            progress=sys.stderr.isatty(),  # a bar while solving, for a terminal
+        )
+    except StateLimitError:
+        raise UsageError(
+            f"{args.book}: more than {args.max_states:,} reachable states; "
+            "pass --max-states N with a larger N to go on"
+        ) from None
+    except ModelError as error:  # a loop that can never be left
+        raise UsageError(f"{args.book}: {error}") from None
     payload = payload_of(book, tree, args)
     emit(payload, text_of(payload, tree), args.json)
 

@@ -75,6 +75,8 @@ Rules (the semantics :class:`Book` gives the solver):
 * **Scores**: 1 at a win section, 0 at a death section, at endurance 0, and at a *dead end*
   (a section none of whose choices is offered). Known states are collapsed to
   ``Hero(section, 0, frozenset(), 0)`` so that equal endings regroup.
+* **Sizes**: endurances (the hero's and every enemy's) are at most
+  :data:`MAX_ENDURANCE`, so that a fight's exact distribution stays small.
 
 :func:`load_book` checks everything and raises :class:`BookError` naming the file, the
 section and the field: unknown keys, unknown sections, missing fields, bad numbers,
@@ -130,6 +132,7 @@ from .combat import (
 from .toml_file import read_toml
 
 __all__ = [
+    "MAX_ENDURANCE",
     "Book",
     "BookError",
     "Branch",
@@ -145,6 +148,9 @@ __all__ = [
 ]
 
 _DEFAULT_MAX_GOLD = 50
+#: The largest endurance a book may give the hero or an enemy (books use a few dozen); a
+#: fight's distribution has up to hero x enemy states and exact numbers that grow with them.
+MAX_ENDURANCE = 1_000
 
 
 class BookError(ModelError):
@@ -298,14 +304,15 @@ class Book:
 
     def arrive(self, hero: Hero, name: str) -> Hero:
         """The state after arriving at section ``name`` from ``hero``: effects applied; a
-        win, a death or endurance 0 collapse to ``Hero(section, 0)``."""
+        win, a death, endurance 0 or a dead end collapse to ``Hero(section, 0)``."""
         section = self.sections[name]
         endurance = min(max(hero.endurance + section.endurance, 0), self.endurance)
         if section.win or section.death or endurance == 0:
             return Hero(name, 0)
         items = (hero.items | section.gain) - section.lose
         gold = min(max(hero.gold + section.gold, 0), self.max_gold)
-        return Hero(name, endurance, items, gold)
+        arrived = Hero(name, endurance, items, gold)
+        return arrived if self.offered(arrived) else Hero(name, 0)
 
     def offered(self, hero: Hero) -> tuple[Choice, ...]:
         """The choices of ``hero``'s section whose conditions hold."""
@@ -456,7 +463,14 @@ class _Checker:
             )
         return value
 
-    def whole(self, data: Mapping[str, Any], name: str, low: int | None, default: Any = ...) -> Any:
+    def whole(
+        self,
+        data: Mapping[str, Any],
+        name: str,
+        low: int | None,
+        default: Any = ...,
+        high: int | None = None,
+    ) -> Any:
         value = data.get(name, default)
         if value is ...:
             raise self.fail(name, "missing (a whole number)")
@@ -466,6 +480,8 @@ class _Checker:
             raise self.fail(name, f"must be a whole number, got {value!r}")
         if low is not None and value < low:
             raise self.fail(name, f"must be >= {low}, got {value}")
+        if high is not None and value > high:
+            raise self.fail(name, f"must be <= {high:,}, got {value}")
         return value
 
     def text(self, data: Mapping[str, Any], name: str, default: Any = ...) -> Any:
@@ -523,7 +539,7 @@ def parse_book(data: Mapping[str, Any], source: str = "<book>", folder: Path | N
     parsed = Book(
         title=meta.text(book, "title", ""),
         start=meta.section_id(book, "start", raw_sections),
-        endurance=meta.whole(book, "endurance", 1),
+        endurance=meta.whole(book, "endurance", 1, high=MAX_ENDURANCE),
         combat_skill=meta.whole(book, "combat_skill", None),
         items=meta.names(book, "items"),
         gold=meta.whole(book, "gold", 0, 0),
@@ -666,7 +682,7 @@ def _parse_enemy(data: Mapping[str, Any], check: _Checker) -> Enemy:
     return Enemy(
         name=check.text(data, "enemy"),
         combat_skill=check.whole(data, "combat_skill", None),
-        endurance=check.whole(data, "endurance", 1),
+        endurance=check.whole(data, "endurance", 1, high=MAX_ENDURANCE),
         immune=check.names(data, "immune"),
     )
 

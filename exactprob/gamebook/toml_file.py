@@ -28,3 +28,5 @@ def read_toml(path: Path, what: str, error: type[ExactProbError] = ModelError) -
         raise error(f"{path}: cannot read {what}: {problem}") from None
     except tomllib.TOMLDecodeError as problem:
         raise error(f"{path}: not valid TOML: {problem}") from None
+    except UnicodeDecodeError as problem:
+        raise error(f"{path}: not valid TOML: not UTF-8 text ({problem.reason})") from None
