@@ -46,7 +46,7 @@ def test_gamebook_benchmark_quick_runs(tmp_path: Path) -> None:
     # probability and state count; each "equal" is a Fraction == in the script
     assert text.count("| equal ") == 4 and "DIFFERENT" not in text
     assert "1,161" in text  # the generated 7-section book is the same on every run
-    assert "Where exactprob's time goes" in text and "solve_graph" in text
+    assert "Where exactprob's time goes" in text and "depth-first search" in text
 
 
 def test_gamebook_benchmark_fights_round_by_round_equal_exactprob() -> None:
