@@ -74,6 +74,8 @@ BROKEN = [
     ('p = "1/2", goto = 3', 'p = "0", goto = 3', ["section 1", "choices[1].random[2].p", "> 0"]),
     ("endurance = 5", "endurance = -5", ["[book] endurance", ">= 1"]),
     ("endurance = 5", "endurance = 1001", ["[book] endurance", "<= 1,000"]),
+    ("combat_skill = 10\n", "combat_skill = 10\ncombat_bonus = { a = 'x' }\n", ["combat_bonus.a"]),
+    ("[section.3]\ndeath = true", "[section.3]\nchoices = [7]", ["section 3, choices[1]: must be"]),
     ("endurance = 3, win", "endurance = 10000, win", ["choices[2].combat.endurance", "<= 1,000"]),
     ("endurance = 3, win", "endurance = -3, win", ["section 1", "choices[2].combat.endurance"]),
     ('text = "start"', 'txet = "start"', ["section 1", "txet", "unknown key"]),

@@ -450,7 +450,9 @@ class _Checker:
         self.where = where
 
     def fail(self, field_name: str, message: str) -> BookError:
-        return BookError(f"{self.where}{field_name}: {message}")
+        """The error for ``field_name`` (empty: the whole entry ``where`` names)."""
+        place = f"{self.where}{field_name}" if field_name else self.where.rstrip(" ,.")
+        return BookError(f"{place}: {message}")
 
     def table(self, value: Any, name: str, allowed: set[str]) -> Mapping[str, Any]:
         if not isinstance(value, dict):
@@ -530,8 +532,9 @@ def parse_book(data: Mapping[str, Any], source: str = "<book>", folder: Path | N
     bonus = book.get("combat_bonus", {})
     if not isinstance(bonus, dict):
         raise meta.fail("combat_bonus", f"must be a table of name = bonus, got {bonus!r}")
+    bonuses = _Checker(f"{source}: [book] combat_bonus.")
     for name in bonus:
-        meta.whole(bonus, name, None)
+        bonuses.whole(bonus, name, None)
     sections = {
         str(name): _parse_section(str(name), raw, source, raw_sections)
         for name, raw in raw_sections.items()
