@@ -11,10 +11,12 @@ is its score if known, else that of its best choice:
     V(s) = \operatorname{score}(s) \text{ if known}, \qquad
     V(s) = \max_{c \in \operatorname{choices}(s)} \sum_{t} P_c(t)\, V(t) \text{ otherwise}.
 
-The book becomes an engine model (actions are the indices of the choices, the transition of
-action :math:`i` is its distribution), solved by :func:`exactprob.solve.solve`. States may
-repeat: a cyclic part of the book is solved exactly by the engine's policy iteration, and a
-loop that can never reach a known state is rejected with its states named.
+The book becomes an engine model, :class:`BookModel` (actions are the indices of the
+choices, the transition of action :math:`i` is its distribution), solved depth first one
+strongly connected component at a time without storing its graph
+(:mod:`exactprob.gamebook.depth_first`). States may repeat: a cyclic part of the book is
+solved exactly by the engine's policy iteration, and a loop that can never reach a known
+state is rejected with its states named.
 
 >>> def choices(s):
 ...     return [("flee", [("safe", 1)]), ("fight", [("won", "2/3"), ("dead", "1/3")])]
@@ -193,7 +195,7 @@ def solve(
     never reach a known state, :class:`~exactprob.errors.DistributionError` for
     probabilities that do not sum to exactly one, and
     :class:`~exactprob.errors.StateLimitError` past ``max_states`` states; ``progress``
-    shows the engine's progress bars on stderr. Every reachable
+    shows a progress bar on stderr. Every reachable
     state needs a value, so a dead loop is rejected even where the best play avoids it.
 
     Below, :math:`V(s) = s/4` for :math:`s \\ge 2`, :math:`V(1) = (2/4 + 3/4)/2 = 5/8` and
