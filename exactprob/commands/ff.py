@@ -28,7 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, write_atomically
+from ..cli import UsageError, add_json_flag, add_max_states_flag, emit, write_atomically
 from ..errors import StateLimitError
 from ..games.fighting_fantasy import (
     ATLAS_DELTAS,
@@ -242,8 +242,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def run(args: argparse.Namespace) -> None:
-    if args.max_states < 1:
-        raise UsageError("--max-states must be >= 1")
+    whole_number("--max-states", args.max_states, 1, error=UsageError)
     try:
         payload, text = atlas_payload(args) if args.task == "atlas" else fight_payload(args)
     except StateLimitError as error:
@@ -313,11 +312,6 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--max-luck", type=int, default=12, metavar="N", help="atlas: luck 0..N (default 12)"
     )
-    parser.add_argument(
-        "--max-states",
-        type=int,
-        default=DEFAULT_MAX_STATES,
-        help=f"refuse fights with more states than this (default {DEFAULT_MAX_STATES:,})",
-    )
+    add_max_states_flag(parser, DEFAULT_MAX_STATES)
     add_json_flag(parser)
     parser.set_defaults(run=run)
