@@ -180,18 +180,22 @@ class Wheel:
         """Expected gain per gold staked: :math:`(k(m + 1) - n)/n` (0 for a fair bet)."""
         return Fraction(bet.covers * (bet.pays + 1) - self.numbers, self.numbers)
 
+    def largest_stake(self, gold: int) -> int:
+        """The most the hero may stake with ``gold`` in hand: :math:`\\min(g, S)`."""
+        return gold if self.max_stake is None else min(gold, self.max_stake)
+
     def stakes(self, gold: int) -> tuple[Stake, ...]:
         """Every stake allowed with ``gold`` in hand, bet by bet, smallest first."""
-        top = gold if self.max_stake is None else min(gold, self.max_stake)
+        top = self.largest_stake(gold)
         return tuple(Stake(amount, bet) for bet in self.bets for amount in range(1, top + 1))
 
     def spin(self, gold: int, stake: Stake) -> Dist[int]:
         """The gold after one spin: :math:`\\min(g + ms, T)` with :math:`k/n`, else
         :math:`g - s`."""
-        if stake not in self.stakes(gold):
+        top = self.largest_stake(gold)
+        if stake.bet not in self.bets or not 1 <= stake.amount <= top:
             raise ModelError(
-                f"{stake} is not allowed with {gold} gold: stake 1 to "
-                f"{gold if self.max_stake is None else min(gold, self.max_stake)} on one of "
+                f"{stake} is not allowed with {gold} gold: stake 1 to {top} on one of "
                 f"{', '.join(map(str, self.bets))}"
             )
         win = self.chance(stake.bet)
@@ -310,11 +314,10 @@ def bold_play(wheel: Wheel, bet: Bet | None = None) -> Policy:
     [1, 2, 1, 1]
     """
     chosen = wheel.bets[0] if bet is None else bet
-    top = wheel.target if wheel.max_stake is None else wheel.max_stake
 
     def stake(gold: int) -> Stake:
         needed = -(-(wheel.target - gold) // chosen.pays)
-        return Stake(min(gold, top, needed), chosen)
+        return Stake(min(wheel.largest_stake(gold), needed), chosen)
 
     return stake
 
