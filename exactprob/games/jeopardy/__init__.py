@@ -1,0 +1,5 @@
+"""Pig, Fowl Play and Red Light: exact optimal play, komi, redesign and approximate players."""
+
+from .rules import FOWL_PLAY, RED_LIGHT, FowlPlay, JeopardyModel, Pig
+
+__all__ = ["Pig", "FowlPlay", "FOWL_PLAY", "RED_LIGHT", "JeopardyModel"]

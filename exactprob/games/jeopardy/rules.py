@@ -1,0 +1,202 @@
+r"""Jeopardy race games as rules: Pig, Fowl Play and Red Light.
+
+Two players race to ``goal`` banked points. On a turn the mover draws (rolls a die,
+draws a card or a chip) again and again; each draw either *busts*, ending the turn with
+nothing, or adds to the turn total, which the mover may bank by *holding*. Every game here
+is described by the same few things, which is all the solvers use:
+
+* ``fresh``: the deck state at the start of the game (Pig has one, ``0``);
+* ``draws(deck)``: the draws from a deck state, as ``(probability, gain, next deck)``
+  with gain 0 for a bust;
+* ``decks()``: every deck state, each listed before any deck it can follow in a turn
+  (so a deck's draws lead to decks already listed, or back to ``fresh``);
+* ``max_turn_total(deck)``: the largest turn total possible in that deck state.
+
+A state is ``(mover's score, other's score, turn total, deck)``. The mover wins as soon
+as score plus turn total reaches the goal (in Fowl Play by holding then, which a player
+always does; :attr:`hold_to_win` says whether such states count as non-terminal).
+
+>>> game = FowlPlay(chickens=2, wolves=1, goal=2)
+>>> [(str(p), gain, deck) for p, gain, deck in game.draws((0, 1))]
+[('1/2', 1, (0, 2)), ('1/2', 0, (0, 0))]
+>>> Pig(goal=10).nonterminal_states()
+550
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Hashable
+
+from ...dist import Dist
+from ...errors import ModelError
+from ...numbers import whole_number
+
+__all__ = ["Draw", "Pig", "FowlPlay", "RED_LIGHT", "FOWL_PLAY", "JeopardyModel", "Jeopardy"]
+
+Draw = tuple[Fraction, int, Hashable]
+"""``(probability, gain, next deck)``; a gain of 0 is a bust."""
+
+
+def _check_race(goal: int, komi: int) -> None:
+    whole_number("goal", goal, 1, 10_000)
+    whole_number("komi", komi, 0, goal - 1)
+
+
+@dataclass(frozen=True)
+class Pig:
+    """Pig: roll a ``sides``-sided die; a 1 busts, any other face adds its pips.
+
+    >>> [str(p) + ":" + str(g) for p, g, _ in Pig(goal=100, sides=3).draws(0)]
+    ['1/3:0', '1/3:2', '1/3:3']
+    """
+
+    goal: int = 100
+    sides: int = 6
+    komi: int = 0
+
+    name = "Pig"
+    draw_word = "roll"
+    hold_to_win = False
+    fresh = 0
+
+    def __post_init__(self) -> None:
+        _check_race(self.goal, self.komi)
+        whole_number("sides", self.sides, 2, 1000)
+
+    def draws(self, deck: Hashable) -> tuple[Draw, ...]:
+        p = Fraction(1, self.sides)
+        return tuple((p, 0 if face == 1 else face, 0) for face in range(1, self.sides + 1))
+
+    def decks(self) -> tuple[int, ...]:
+        return (0,)
+
+    def max_turn_total(self, deck: Hashable) -> int:
+        return self.goal
+
+    def nonterminal_states(self) -> int:
+        """States ``(i, j, k)`` with ``i, j < goal`` and ``i + k < goal`` (Neller and
+        Presser's count: 505,000 for the goal 100)."""
+        g = self.goal
+        return g * g * (g + 1) // 2
+
+
+@dataclass(frozen=True)
+class FowlPlay:
+    """Fowl Play: draw from a deck of ``chickens`` and ``wolves`` without replacement.
+
+    A chicken adds 1; a wolf busts. Drawn cards stay out until the last wolf is drawn;
+    then the whole deck is reshuffled. A deck state is ``(w, c)``: wolves and chickens
+    drawn since the last shuffle. The second player starts with ``komi`` points.
+
+    >>> FOWL_PLAY.nonterminal_states()
+    10487700
+    >>> RED_LIGHT
+    FowlPlay(chickens=24, wolves=4, goal=50, komi=1)
+    """
+
+    chickens: int = 42
+    wolves: int = 6
+    goal: int = 50
+    komi: int = 0
+
+    draw_word = "draw"
+    hold_to_win = True
+    fresh = (0, 0)
+
+    def __post_init__(self) -> None:
+        _check_race(self.goal, self.komi)
+        whole_number("chickens", self.chickens, 1, 10_000)
+        whole_number("wolves", self.wolves, 1, 10_000)
+
+    @property
+    def name(self) -> str:
+        if (self.chickens, self.wolves) == (24, 4):
+            return "Red Light"
+        return "Fowl Play"
+
+    def draws(self, deck: Hashable) -> tuple[Draw, ...]:
+        w, c = deck  # type: ignore[misc]
+        chickens, wolves = self.chickens - c, self.wolves - w
+        left = chickens + wolves
+        after_wolf = (w + 1, c) if wolves > 1 else self.fresh
+        wolf = (Fraction(wolves, left), 0, after_wolf)
+        if chickens == 0:
+            return (wolf,)
+        return ((Fraction(chickens, left), 1, (w, c + 1)), wolf)
+
+    def decks(self) -> list[tuple[int, int]]:
+        return [(w, c) for w in reversed(range(self.wolves)) for c in reversed(range(self.chickens + 1))]
+
+    def max_turn_total(self, deck: Hashable) -> int:
+        return deck[1]  # type: ignore[index,no-any-return]
+
+    def nonterminal_states(self) -> int:
+        """States ``(i, j, k, w, c)`` with ``i, j < goal``, ``i + k <= goal`` (a mover at
+        the goal must still hold), ``k <= c <= chickens`` and ``w < wolves``."""
+        g = self.goal
+        per_i = sum(min(c, g - i) + 1 for i in range(g) for c in range(self.chickens + 1))
+        return g * self.wolves * per_i
+
+
+Jeopardy = Pig | FowlPlay
+
+FOWL_PLAY = FowlPlay()
+RED_LIGHT = FowlPlay(chickens=24, wolves=4, goal=50, komi=1)
+
+
+class JeopardyModel:
+    """A jeopardy game as a :class:`~exactprob.model.Model` for the generic engine.
+
+    States are ``(score0, score1, turn total, deck, mover)``; player 0 moves first and the
+    outcome is 1 when player 0 wins. A turn total of 0 must draw; a mover who has reached
+    the goal in Fowl Play must hold (in Pig the roll that reaches it wins at once).
+
+    >>> from exactprob import solve
+    >>> solve(JeopardyModel(Pig(goal=10))).value()
+    Fraction(7776, 10961)
+    """
+
+    def __init__(self, game: Jeopardy) -> None:
+        self.game = game
+        self.initial = (0, game.komi, 0, game.fresh, 0)
+
+    def outcome(self, state: tuple) -> int | None:
+        s0, s1 = state[0], state[1]
+        if s0 >= self.game.goal:
+            return 1
+        return 0 if s1 >= self.game.goal else None
+
+    def player(self, state: tuple) -> int:
+        return state[4]  # type: ignore[no-any-return]
+
+    def actions(self, state: tuple) -> tuple[str, ...]:
+        score, turn_total = state[state[4]], state[2]
+        if turn_total == 0:
+            return (self.game.draw_word,)
+        if score + turn_total >= self.game.goal:
+            return ("hold",)
+        return (self.game.draw_word, "hold")
+
+    def transition(self, state: tuple, action: str) -> Dist[tuple]:
+        s0, s1, k, deck, mover = state
+        if action == "hold":
+            return Dist({_bank(s0, s1, mover, k, deck): 1})
+        goal, outcomes = self.game.goal, {}
+        for p, gain, after in self.game.draws(deck):
+            if gain == 0:
+                nxt = (s0, s1, 0, after, 1 - mover)
+            elif (s0, s1)[mover] + k + gain >= goal and not self.game.hold_to_win:
+                nxt = _bank(s0, s1, mover, k + gain, after)
+            else:
+                nxt = (s0, s1, k + gain, after, mover)
+            outcomes[nxt] = outcomes.get(nxt, 0) + p
+        return Dist(outcomes)
+
+
+def _bank(s0: int, s1: int, mover: int, points: int, deck: Hashable) -> tuple:
+    """The state after the mover banks ``points``: the other player's turn starts."""
+    if mover == 0:
+        return (s0 + points, s1, 0, deck, 1)
+    return (s0, s1 + points, 0, deck, 0)
