@@ -39,7 +39,7 @@ from typing import Any, Callable, Hashable, Sequence
 __all__ = ["Forms", "component_forms", "sides_of", "solve_resets", "at"]
 
 Form = list  # [c0, c_1, ..., c_n]: c0 + sum c_s X_s
-Decide = Callable[[Form, Any], Form] | None
+Decide = Callable[[int, Hashable, int, Form, Any], Form] | None
 
 
 @dataclass
@@ -73,8 +73,8 @@ def component_forms(
 ) -> Forms:
     """Every state's form, deck by deck (in ``game.decks()`` order), turn totals from high
     to low. ``hold_value(b, a + k, deck)`` is the known value of holding, ``unit``
-    converts probabilities to the number type, and ``decide(draw form, hold)`` returns the
-    form chosen where there is a choice (``None``: always draw, as at turn starts)."""
+    converts probabilities to the number type, and ``decide(s, deck, k, draw form, hold)``
+    returns the form chosen where there is a choice (``None``: always draw)."""
     n = len(sides)
     other_side = [sides.index((b, a)) for a, b in sides]
     zero, one = unit(0), unit(1)
@@ -108,7 +108,7 @@ def component_forms(
                 if k > 0 and decide is not None:
                     hold = hold_value(b, a + k, deck)
                     visits.append((s, deck, k, form, hold))
-                    form = decide(form, hold)
+                    form = decide(s, deck, k, form, hold)
                 column[k] = form
             table[s][deck] = column
     return forms

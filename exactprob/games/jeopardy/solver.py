@@ -89,7 +89,7 @@ class JeopardySolution:
         point = [self.starts[x, y, game.fresh] for x, y in sides]
         zeros = [mpq(0)] * len(sides)
 
-        def best_of(form: Form, hold: Any) -> Form:
+        def best_of(s: int, d: Hashable, t: int, form: Form, hold: Any) -> Form:
             return [hold, *zeros] if hold > at(form, point) else form
 
         forms = component_forms(game, sides, self._hold, mpq, best_of)
@@ -116,14 +116,9 @@ def solve(game: Jeopardy, progress: bool = False) -> JeopardySolution:
     goal = game.goal
     bar = progress_bar(progress, f"{game.name} to {goal}", total=goal * (goal + 1) // 2)
     for i, j in components_in_order(goal):
-        sides = sides_of(i, j)
-        choices = _float_policy(game, sides, floats)
-        exact_forms, point = _exact_solution(game, sides, starts, choices)
-        for s, (a, b) in enumerate(sides):
-            for deck, column in exact_forms.table[s].items():
-                value = at(column[0], point)
-                starts[a, b, deck] = value
-                floats[a, b, deck] = float(value)
+        for key, value in _solve_component(game, sides_of(i, j), starts, floats).items():
+            starts[key] = value
+            floats[key] = float(value)
         if bar is not None:
             bar.update()
     if bar is not None:
@@ -131,46 +126,163 @@ def solve(game: Jeopardy, progress: bool = False) -> JeopardySolution:
     return JeopardySolution(game, starts)
 
 
-def _float_policy(game: Jeopardy, sides: list, floats: dict) -> list[bool]:
-    """Policy iteration in floats: the choices (True = hold) at the float fixed point."""
-    point = [0.5] * len(sides)
-    previous: list[bool] | None = None
+def _solve_component(game: Jeopardy, sides: list, starts: dict, floats: dict) -> dict:
+    """Exact turn-start values of one component (higher components already in ``starts``)."""
+    choices = _float_policy(game, sides, floats)
     for _ in range(MAX_ROUNDS):
-        choices: list[bool] = []
+        values, point = _exact_values(game, sides, starts, choices)
+        verdict = _float_verdict(game, sides, floats, choices, point)
+        if verdict is None:
+            return values
+        if verdict == "undecided":
+            return _exact_solution(game, sides, starts, choices)
+        choices = verdict
+    raise RuntimeError(f"policy iteration did not settle in {MAX_ROUNDS} rounds")  # pragma: no cover
 
-        def greedy(form: Form, hold: float) -> Form:
-            holds = hold > at(form, point)
-            choices.append(holds)
+
+Choices = dict[tuple[int, Hashable, int], bool]
+"""Whether the mover holds, by ``(side, deck, turn total)``."""
+
+
+def _float_policy(game: Jeopardy, sides: list, floats: dict) -> Choices:
+    """Policy iteration in floats: the choices at the float fixed point."""
+    point = [0.5] * len(sides)
+    previous: Choices | None = None
+    for _ in range(MAX_ROUNDS):
+        choices: Choices = {}
+
+        def greedy(s: int, deck: Hashable, k: int, form: Form, hold: float) -> Form:
+            holds = choices[s, deck, k] = hold > at(form, point)
             return [hold] + [0.0] * len(sides) if holds else form
 
-        forms = component_forms(game, sides, lambda b, a, d: 1 - floats[b, a, d], float, greedy)
+        forms = _float_forms(game, sides, floats, greedy)
         point = solve_resets(forms, game.fresh)
         if choices == previous:
-            return choices
+            break
         previous = choices
-    return previous or []
+    return choices
 
 
-def _exact_solution(
-    game: Jeopardy, sides: list, starts: dict, choices: list[bool]
-) -> tuple[Forms, list[Any]]:
-    """Exact forms and reset values, with ``choices`` corrected until none can improve."""
+def _float_forms(game: Jeopardy, sides: list, floats: dict, decide: Any) -> Forms:
+    return component_forms(game, sides, lambda b, a, d: 1 - floats[b, a, d], float, decide)
 
-    def hold_value(b: int, banked: int, deck: Hashable) -> Any:
-        return 1 - starts[b, banked, deck]
 
+def _follow(choices: Choices, hold_form: Any) -> Any:
+    """A ``decide`` that makes ``choices`` (``hold_form(hold)`` for a hold)."""
+    return lambda s, deck, k, form, hold: hold_form(hold) if choices[s, deck, k] else form
+
+
+ROUNDING = 2.0**-53  # unit roundoff of a float64
+
+
+def _float_verdict(
+    game: Jeopardy, sides: list, floats: dict, choices: list[bool], point: list
+) -> Choices | str | None:
+    r"""Check ``choices`` against their own values in floats with a rigorous error bound.
+
+    Every quantity lies in :math:`[0, 1]`; a state's value is a sum of at most
+    :math:`m` terms :math:`p\,v` or :math:`p\,(1 - v)`, each adding at most :math:`4u` of
+    rounding (:math:`u = 2^{-53}`) to the error of its successors, so after :math:`N`
+    states every value is within :math:`4(m + 2) N u` of exact. A choice is decided when
+    draw and hold differ by more than twice that. Returns ``None`` when every choice is
+    best, ``"undecided"`` when some comparison is too close to call, else better choices.
+    """
+    zeros = [0.0] * len(sides)
+    forms = _float_forms(game, sides, floats, _follow(choices, lambda hold: [hold, *zeros]))
+    x = [float(v) for v in point]
+    draws = max(len(game.draws(deck)) for deck in game.decks())
+    states = sum(len(column) for side in forms.table for column in side.values())
+    tolerance = 8 * (draws + 2) * (states + 2) * ROUNDING
+    better = {}
+    for s, deck, k, draw, hold in forms.visits:
+        margin = hold - at(draw, x)
+        if abs(margin) <= tolerance:
+            return "undecided"
+        better[s, deck, k] = margin > 0
+    return None if better == choices else better
+
+
+def _exact_values(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> tuple[dict, list]:
+    """Exact turn-start values and reset values under ``choices``."""
+    if len(game.decks()) == 1:
+        point = solve_resets(_reach_forms(game, sides, starts, choices), game.fresh)
+        return {(a, b, game.fresh): x for (a, b), x in zip(sides, point)}, point
+    zeros = [mpq(0)] * len(sides)
+    forms = component_forms(
+        game, sides, _exact_hold(starts), mpq, _follow(choices, lambda hold: [hold, *zeros])
+    )
+    point = solve_resets(forms, game.fresh)
+    values = {
+        (a, b, deck): at(column[0], point)
+        for s, (a, b) in enumerate(sides)
+        for deck, column in forms.table[s].items()
+    }
+    return values, point
+
+
+def _reach_forms(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> Forms:
+    r"""The reset forms of a one-deck game (Pig) by forward reach probabilities.
+
+    From a turn start, :math:`r_k` is the chance that the turn reaches total :math:`k`
+    under ``choices``; then
+
+    .. math::
+
+        X_s = \sum_{k \text{ held}} r_k \bigl(1 - P(b, a + k, 0)\bigr)
+              + r_\text{win} + r_\text{bust} (1 - X_{s'}).
+
+    The :math:`r_k` are small rationals; only the few held totals a turn can reach
+    touch the large values of higher components, where the backward pass would touch
+    them at every turn total.
+    """
+    fresh, n = game.fresh, len(sides)
+    draws = [(mpq(p), gain) for p, gain, _ in game.draws(fresh)]
+    table: list[dict[Hashable, list[Form]]] = []
+    for s, (a, b) in enumerate(sides):
+        room = game.goal - a
+        reach = [mpq(0)] * room
+        reach[0] = mpq(1)
+        form = [mpq(0)] * (n + 1)
+        bust = mpq(0)
+        for k, r in enumerate(reach):
+            if not r:
+                continue
+            if k and choices[s, fresh, k]:
+                form[0] += r * (1 - starts[b, a + k, fresh])
+                continue
+            for p, gain in draws:
+                if gain == 0:
+                    bust += r * p
+                elif k + gain >= room:
+                    form[0] += r * p
+                else:
+                    reach[k + gain] += r * p
+        form[0] += bust
+        form[1 + sides.index((b, a))] -= bust
+        table.append({fresh: [form]})
+    return Forms(table)
+
+
+def _exact_hold(starts: dict) -> Any:
+    return lambda b, banked, deck: 1 - starts[b, banked, deck]
+
+
+def _exact_solution(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> dict:
+    """Exact values with ``choices`` corrected by exact comparisons until none improves
+    (the path for exact ties and comparisons too close for floats)."""
+    zeros = [mpq(0)] * len(sides)
     for _ in range(MAX_ROUNDS):
-        position = iter(choices)
-        zeros = [mpq(0)] * len(sides)
-
-        def follow(form: Form, hold: Any) -> Form:
-            return [hold, *zeros] if next(position) else form
-
-        forms = component_forms(game, sides, hold_value, mpq, follow)
+        forms = component_forms(
+            game, sides, _exact_hold(starts), mpq, _follow(choices, lambda hold: [hold, *zeros])
+        )
         point = solve_resets(forms, game.fresh)
-        margins = [hold - at(draw, point) for *_, draw, hold in forms.visits]
-        better = [margin > 0 for margin in margins]
-        if all(held == best or not margin for held, best, margin in zip(choices, better, margins)):
-            return forms, point
+        margins = {(s, d, k): hold - at(draw, point) for s, d, k, draw, hold in forms.visits}
+        better = {key: margin > 0 for key, margin in margins.items()}
+        if all(choices[key] == best or not margins[key] for key, best in better.items()):
+            return {
+                (a, b, deck): at(column[0], point)
+                for s, (a, b) in enumerate(sides)
+                for deck, column in forms.table[s].items()
+            }
         choices = better
     raise RuntimeError(f"policy iteration did not settle in {MAX_ROUNDS} rounds")  # pragma: no cover
