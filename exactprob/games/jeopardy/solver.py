@@ -277,8 +277,8 @@ def _exact_solution(game: Jeopardy, sides: list, starts: dict, choices: Choices)
         )
         point = solve_resets(forms, game.fresh)
         margins = {(s, d, k): hold - at(draw, point) for s, d, k, draw, hold in forms.visits}
-        better = {key: margin > 0 for key, margin in margins.items()}
-        if all(choices[key] == best or not margins[key] for key, best in better.items()):
+        better = {key: margin > 0 if margin else choices[key] for key, margin in margins.items()}
+        if better == choices:
             return {
                 (a, b, deck): at(column[0], point)
                 for s, (a, b) in enumerate(sides)
