@@ -11,6 +11,7 @@ from . import (
     ff,
     gamebook,
     hp,
+    jeopardy,
     prd,
     risk,
     rogue_rng,
@@ -34,4 +35,5 @@ COMMANDS = (
     softlock,
     gamebook,
     cartwheel,
+    jeopardy,
 )

@@ -30,6 +30,7 @@ intervals no longer shrink.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -61,6 +62,16 @@ class Enclosure:
 
     def midpoint(self) -> float:
         return (self.low + self.high) / 2
+
+    def decimal(self) -> str:
+        """The midpoint to as many places as the width guarantees: the exact value is
+        within one unit of the last place shown.
+
+        >>> Enclosure(0.52421758905613, 0.52421758905674).decimal()
+        '0.524217589056'
+        """
+        places = max(0, math.floor(-math.log10(self.width()))) if self.width() > 0 else 17
+        return f"{self.midpoint():.{places}f}"
 
 
 class CertifiedSolution:

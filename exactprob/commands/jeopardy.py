@@ -1,0 +1,189 @@
+"""``exactprob pig``, ``exactprob fowl-play``, ``exactprob red-light``: who wins a jeopardy
+race with perfect play, and what komi makes it fair.
+
+Pig to 6 (first player wins 24/31; komi 4 and 5 tie as the fairest, since a single roll
+of 2 to 6 then wins for the second player):
+
+>>> from exactprob.cli import main
+>>> main(["pig", "--goal", "6"])
+Pig to 6 with a d6, komi 0, both players optimal
+  first player wins  0.774193548387 = 24/31 (exact; denominator 2 digits)
+  non-terminal states  126
+  fairest komi  4, 5 (first player wins 0.744525547445)
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..cli import UsageError, add_json_flag, emit
+from ..games.jeopardy import FowlPlay, Pig
+from ..games.jeopardy.certified import Enclosure, enclose
+from ..games.jeopardy.fairness import Win, fairest_komi, komi_wins
+from ..games.jeopardy.solver import solve
+from ..numbers import decimal_string, exact_fields, parse_whole
+
+__all__ = ["register", "EXACT_LIMIT", "game_of", "payload_of", "text_of"]
+
+EXACT_LIMIT = 500_000
+"""Fowl Play games with more non-terminal states are enclosed unless ``--exact``."""
+DIGITS = 12
+SHOWN_DIGITS = 60  # longer fractions are given in JSON only
+
+
+def game_of(args: argparse.Namespace) -> Pig | FowlPlay:
+    """The game named by the arguments, every check before any work."""
+    goal = parse_whole("--goal", args.goal, 1, 10_000, UsageError)
+    komi = parse_whole("--komi", args.komi, 0, None, UsageError)
+    if komi >= goal:
+        raise UsageError(f"--komi must be below --goal ({goal}), got {komi}")
+    if args.command == "pig":
+        return Pig(goal, parse_whole("--sides", args.sides, 2, 1000, UsageError), komi)
+    chickens = parse_whole("--chickens", args.chickens, 1, 10_000, UsageError)
+    wolves = parse_whole("--wolves", args.wolves, 1, 10_000, UsageError)
+    return FowlPlay(chickens, wolves, goal, komi)
+
+
+def _solve(game: Pig | FowlPlay, args: argparse.Namespace) -> tuple[Any, bool]:
+    """The solution and whether it is exact (Pig always; Fowl Play up to EXACT_LIMIT states
+    unless ``--exact`` or ``--certified``)."""
+    progress = sys.stderr.isatty()
+    exact = isinstance(game, Pig) or args.exact or (
+        not args.certified and game.nonterminal_states() <= EXACT_LIMIT
+    )
+    if exact:
+        return solve(game, progress=progress), True
+    return enclose(game, progress=progress), False
+
+
+def _win_fields(key: str, win: Win) -> dict[str, Any]:
+    if isinstance(win, Enclosure):
+        return {
+            f"{key}_decimal": win.decimal(),
+            f"{key}_low": repr(win.low),
+            f"{key}_high": repr(win.high),
+            f"{key}_width": repr(win.width()),
+        }
+    return exact_fields(key, win, DIGITS)
+
+
+def payload_of(game: Pig | FowlPlay, wins: list[Win], exact: bool) -> dict[str, Any]:
+    """The JSON report: the game, the first player's chance (exact, or enclosed with its
+    bounds and width), the state count, and the chance for every komi."""
+    win = wins[game.komi]
+    rules = (
+        {"sides": game.sides} if isinstance(game, Pig)
+        else {"chickens": game.chickens, "wolves": game.wolves}
+    )
+    payload = {
+        "game": game.name,
+        "goal": game.goal,
+        **rules,
+        "komi": game.komi,
+        "exact": exact,
+        **_win_fields("first_player_win", win),
+        "nonterminal_states": game.nonterminal_states(),
+        "fairest_komi": list(fairest_komi(wins)),
+        "komi_table": [
+            {"komi": komi, "first_player_win_decimal": _decimal(w)} for komi, w in enumerate(wins)
+        ],
+    }
+    if exact:
+        payload["denominator_digits"] = _digits(win.denominator)
+    return payload
+
+
+def _digits(n: int) -> int:
+    import gmpy2
+
+    return len(gmpy2.mpz(n).digits())
+
+
+def _decimal(win: Win) -> str:
+    return win.decimal() if isinstance(win, Enclosure) else decimal_string(win, DIGITS)
+
+
+def _win_text(win: Win) -> str:
+    if isinstance(win, Enclosure):
+        return f"{_decimal(win)} (certified: in [{win.low!r}, {win.high!r}], width {win.width():.1e})"
+    digits = _digits(win.denominator)
+    fraction = f" = {win}" if digits <= SHOWN_DIGITS else ""
+    return f"{_decimal(win)}{fraction} (exact; denominator {digits:,} digits)"
+
+
+def text_of(game: Pig | FowlPlay, wins: list[Win]) -> str:
+    """The readable report."""
+    if isinstance(game, Pig):
+        rules = f"{game.name} to {game.goal} with a d{game.sides}"
+    else:
+        rules = f"{game.name} to {game.goal}, {game.chickens} chickens and {game.wolves} wolves"
+    fairest = fairest_komi(wins)
+    return "\n".join(
+        [
+            f"{rules}, komi {game.komi}, both players optimal",
+            f"  first player wins  {_win_text(wins[game.komi])}",
+            f"  non-terminal states  {game.nonterminal_states():,}",
+            f"  fairest komi  {', '.join(map(str, fairest))} "
+            f"(first player wins {_decimal(wins[fairest[0]])})",
+        ]
+    )
+
+
+def run(args: argparse.Namespace) -> None:
+    game = game_of(args)
+    solution, exact = _solve(game, args)
+    wins = komi_wins(solution)
+    emit(payload_of(game, wins, exact), text_of(game, wins), args.json)
+
+
+def _add_race_flags(parser: argparse.ArgumentParser, goal: int, komi: int) -> None:
+    parser.add_argument("--goal", default=str(goal), help=f"points to win (default {goal})")
+    parser.add_argument(
+        "--komi", default=str(komi), help=f"the second player's starting points (default {komi})"
+    )
+    add_json_flag(parser)
+    parser.set_defaults(run=run)
+
+
+def register(sub: Any) -> None:
+    pig = sub.add_parser(
+        "pig",
+        help="Pig: exact optimal win chance, fairest komi",
+        description=(
+            "Two players race to --goal points. On a turn a player rolls a die again and "
+            "again: a 1 ends the turn with nothing, any other face adds to the turn total, "
+            "which the player may bank (hold) after any roll. Solves the game exactly "
+            "(rationals) for both players playing optimally and prints the first player's "
+            "chance, the komi (second player's head start) that makes the game fairest, "
+            "and the chance for every komi in --json."
+        ),
+    )
+    pig.add_argument("--sides", default="6", help="faces of the die (default 6)")
+    _add_race_flags(pig, 100, 0)
+    for name, chickens, wolves, komi, what in (
+        ("fowl-play", 42, 6, 0, "a deck of chickens and wolves"),
+        ("red-light", 24, 4, 1, "a bag of green and red chips (Fowl Play's fairer redesign)"),
+    ):
+        parser = sub.add_parser(
+            name,
+            help=f"{name.replace('-', ' ').title()}: optimal win chance, fairest komi",
+            description=(
+                f"Two players race to --goal points drawing from {what}, without "
+                "replacement: a chicken (green) adds 1 to the turn total, a wolf (red) ends "
+                "the turn with nothing; after the last wolf the deck is reshuffled. Prints "
+                "the first player's chance under optimal play and the fairest komi. Exact "
+                f"when the game has at most {EXACT_LIMIT:,} non-terminal states, otherwise "
+                "a certified enclosure (an interval guaranteed to hold the exact value)."
+            ),
+        )
+        parser.add_argument("--chickens", default=str(chickens), help=f"default {chickens}")
+        parser.add_argument("--wolves", default=str(wolves), help=f"default {wolves}")
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument("--exact", action="store_true", help="exact rationals at any size")
+        mode.add_argument(
+            "--certified", action="store_true", help="a certified enclosure at any size"
+        )
+        _add_race_flags(parser, 50, komi)

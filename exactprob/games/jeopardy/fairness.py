@@ -1,0 +1,57 @@
+r"""Komi and fairness: the first player's chance for every komi, and the fairest komi.
+
+One solve gives every komi at once: with komi :math:`K` the game starts at the turn start
+:math:`(0, K)`, a state the solve of the whole game has already valued. The fairest komi
+minimises :math:`|P(0, K, 0, \text{fresh}) - \tfrac12|`; exact values compare exactly (ties
+all listed), enclosures list every komi that their widths cannot rule out.
+
+>>> from .rules import Pig
+>>> from .solver import solve
+>>> wins = komi_wins(solve(Pig(goal=6)))
+>>> [str(w) for w in wins]  # a 2 to 6 reaches 6 from 4 or 5: komi 4 and 5 tie
+['24/31', '3672/4799', '153/202', '612/815', '102/137', '102/137']
+>>> fairest_komi(wins)
+(4, 5)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Sequence
+
+from .certified import Enclosure
+
+__all__ = ["Win", "komi_wins", "fairest_komi", "distance_from_even"]
+
+Win = Fraction | Enclosure
+HALF = Fraction(1, 2)
+
+
+def komi_wins(solution: Any) -> list[Win]:
+    """The first player's chance for each komi ``0 .. goal - 1`` (exact or enclosed)."""
+    return [solution.first_player_win(komi) for komi in range(solution.game.goal)]
+
+
+def distance_from_even(win: Win) -> tuple[Fraction, Fraction]:
+    """Bounds on :math:`|P - 1/2|`, exact (equal bounds) for a rational :math:`P`.
+
+    >>> distance_from_even(Enclosure(0.25, 0.75))
+    (Fraction(0, 1), Fraction(1, 4))
+    """
+    if isinstance(win, Fraction):
+        return abs(win - HALF), abs(win - HALF)
+    low, high = Fraction(win.low) - HALF, Fraction(win.high) - HALF
+    far = max(abs(low), abs(high))
+    return (Fraction(0) if low <= 0 <= high else min(abs(low), abs(high))), far
+
+
+def fairest_komi(wins: Sequence[Win]) -> tuple[int, ...]:
+    """The komi values closest to an even game: exact ties all, or for enclosures every
+    komi whose distance from 1/2 might be the smallest.
+
+    >>> fairest_komi([Fraction(3, 5), Fraction(2, 5), Fraction(1, 4)])
+    (0, 1)
+    """
+    bounds = [distance_from_even(win) for win in wins]
+    best = min(high for _, high in bounds)
+    return tuple(komi for komi, (low, _) in enumerate(bounds) if low <= best)
