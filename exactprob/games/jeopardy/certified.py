@@ -23,9 +23,11 @@ and the probabilities are rounded outward with ``nextafter``). Sweeps stop when 
 intervals no longer shrink.
 
 >>> from .rules import FowlPlay
->>> box = enclose(FowlPlay(chickens=4, wolves=2, goal=5))
->>> box.contains(__import__("fractions").Fraction(0, 1)), box.width() < 1e-12
-(False, True)
+>>> from .solver import solve
+>>> game = FowlPlay(chickens=4, wolves=2, goal=5)
+>>> box = enclose(game).first_player_win()
+>>> box.contains(solve(game).first_player_win()), box.width() < 1e-12
+(True, True)
 """
 
 from __future__ import annotations
