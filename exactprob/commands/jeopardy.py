@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit
+from ..cli import UsageError, add_json_flag, emit, plot_path, write_atomically
 from ..games.jeopardy import FowlPlay, Pig
 from ..games.jeopardy.certified import Enclosure, enclose
 from ..games.jeopardy.fairness import Win, fairest_komi, komi_wins
 from ..games.jeopardy.solver import solve
 from ..numbers import decimal_string, exact_fields, parse_whole
 
-__all__ = ["register", "EXACT_LIMIT", "game_of", "payload_of", "text_of"]
+__all__ = ["EXACT_LIMIT", "game_of", "payload_of", "register", "text_of"]
 
 EXACT_LIMIT = 500_000
 """Fowl Play games with more non-terminal states are enclosed unless ``--exact``."""
@@ -47,16 +49,21 @@ def game_of(args: argparse.Namespace) -> Pig | FowlPlay:
     return FowlPlay(chickens, wolves, goal, komi)
 
 
-def _solve(game: Pig | FowlPlay, args: argparse.Namespace) -> tuple[Any, bool]:
-    """The solution and whether it is exact (Pig always; Fowl Play up to EXACT_LIMIT states
-    unless ``--exact`` or ``--certified``)."""
-    progress = sys.stderr.isatty()
-    exact = isinstance(game, Pig) or args.exact or (
-        not args.certified and game.nonterminal_states() <= EXACT_LIMIT
+def _is_exact(game: Pig | FowlPlay, args: argparse.Namespace) -> bool:
+    """Pig always; Fowl Play up to EXACT_LIMIT states unless ``--exact`` or ``--certified``."""
+    return (
+        isinstance(game, Pig)
+        or args.exact
+        or (not args.certified and game.nonterminal_states() <= EXACT_LIMIT)
     )
-    if exact:
-        return solve(game, progress=progress), True
-    return enclose(game, progress=progress), False
+
+
+def _solve(game: Pig | FowlPlay, exact: bool) -> Any:
+    """The exact solution or the certified enclosures."""
+    progress = sys.stderr.isatty()
+    if exact or isinstance(game, Pig):
+        return solve(game, progress=progress)
+    return enclose(game, progress=progress)
 
 
 def _win_fields(key: str, win: Win) -> dict[str, Any]:
@@ -75,7 +82,8 @@ def payload_of(game: Pig | FowlPlay, wins: list[Win], exact: bool) -> dict[str, 
     bounds and width), the state count, and the chance for every komi."""
     win = wins[game.komi]
     rules = (
-        {"sides": game.sides} if isinstance(game, Pig)
+        {"sides": game.sides}
+        if isinstance(game, Pig)
         else {"chickens": game.chickens, "wolves": game.wolves}
     )
     payload = {
@@ -91,7 +99,7 @@ def payload_of(game: Pig | FowlPlay, wins: list[Win], exact: bool) -> dict[str, 
             {"komi": komi, "first_player_win_decimal": _decimal(w)} for komi, w in enumerate(wins)
         ],
     }
-    if exact:
+    if isinstance(win, Fraction):
         payload["denominator_digits"] = _digits(win.denominator)
     return payload
 
@@ -108,7 +116,9 @@ def _decimal(win: Win) -> str:
 
 def _win_text(win: Win) -> str:
     if isinstance(win, Enclosure):
-        return f"{_decimal(win)} (certified: in [{win.low!r}, {win.high!r}], width {win.width():.1e})"
+        return (
+            f"{_decimal(win)} (certified: in [{win.low!r}, {win.high!r}], width {win.width():.1e})"
+        )
     digits = _digits(win.denominator)
     fraction = f" = {win}" if digits <= SHOWN_DIGITS else ""
     return f"{_decimal(win)}{fraction} (exact; denominator {digits:,} digits)"
@@ -121,28 +131,64 @@ def text_of(game: Pig | FowlPlay, wins: list[Win]) -> str:
     else:
         rules = f"{game.name} to {game.goal}, {game.chickens} chickens and {game.wolves} wolves"
     fairest = fairest_komi(wins)
+    fairest_line = (
+        f"  fairest komi  {', '.join(map(str, fairest))} "
+        f"(first player wins {_decimal(wins[fairest[0]])})"
+    )
     return "\n".join(
         [
             f"{rules}, komi {game.komi}, both players optimal",
             f"  first player wins  {_win_text(wins[game.komi])}",
             f"  non-terminal states  {game.nonterminal_states():,}",
-            f"  fairest komi  {', '.join(map(str, fairest))} "
-            f"(first player wins {_decimal(wins[fairest[0]])})",
+            fairest_line,
         ]
     )
 
 
+def write_plot(solution: Any, path: Path) -> None:
+    """The hold boundary of an exact solution, written atomically to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..games.jeopardy.figures import hold_boundary_figure
+
+    game = solution.game
+    ax = hold_boundary_figure(solution.hold_thresholds(), f"{game.name} to {game.goal}")
+    try:
+        write_atomically(
+            path, lambda temporary: ax.figure.savefig(temporary, format=path.suffix[1:].lower())
+        )
+    finally:
+        plt.close(ax.figure)
+
+
 def run(args: argparse.Namespace) -> None:
     game = game_of(args)
-    solution, exact = _solve(game, args)
+    exact = _is_exact(game, args)
+    plot = plot_path(args.plot)
+    if plot is not None and not exact:
+        raise UsageError(
+            "--plot needs an exact solve: add --exact (slow for this size) or solve a smaller game"
+        )
+    solution = _solve(game, exact)
     wins = komi_wins(solution)
-    emit(payload_of(game, wins, exact), text_of(game, wins), args.json)
+    payload, text = payload_of(game, wins, exact), text_of(game, wins)
+    if plot is not None:
+        write_plot(solution, plot)
+        payload["plot"] = str(plot)
+        text += f"\nplot written to {plot}"
+    emit(payload, text, args.json)
 
 
 def _add_race_flags(parser: argparse.ArgumentParser, goal: int, komi: int) -> None:
     parser.add_argument("--goal", default=str(goal), help=f"points to win (default {goal})")
     parser.add_argument(
         "--komi", default=str(komi), help=f"the second player's starting points (default {komi})"
+    )
+    parser.add_argument(
+        "--plot", metavar="FILE", help="draw the hold boundary (.png, .svg or .pdf; exact only)"
     )
     add_json_flag(parser)
     parser.set_defaults(run=run)

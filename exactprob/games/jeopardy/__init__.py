@@ -2,4 +2,4 @@
 
 from .rules import FOWL_PLAY, RED_LIGHT, FowlPlay, JeopardyModel, Pig
 
-__all__ = ["Pig", "FowlPlay", "FOWL_PLAY", "RED_LIGHT", "JeopardyModel"]
+__all__ = ["FOWL_PLAY", "RED_LIGHT", "FowlPlay", "JeopardyModel", "Pig"]

@@ -35,14 +35,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
 from ...graph import progress_bar
 from .rules import FowlPlay
 
-__all__ = ["Enclosure", "CertifiedSolution", "enclose"]
+__all__ = ["CertifiedSolution", "Enclosure", "enclose"]
 
 SLACK = 16 * 2.0**-53  # rounding allowance per state value (a few operations on [0, 1])
 MAX_SWEEPS = 10_000
@@ -131,7 +130,7 @@ def _enclose_sum(
 ) -> int:
     """Iterate the components with score sum ``total`` until their bounds stop shrinking;
     writes their turn-start bounds into ``low``/``high``. Returns the number of sweeps."""
-    goal, wolves, chickens = game.goal, game.wolves, game.chickens
+    goal, chickens = game.goal, game.chickens
     movers = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
     others = total - movers
     swap = movers[::-1] - movers[0]  # index of (b, a) for the side (a, b)
@@ -194,8 +193,12 @@ def _sweep(
             draw_high = np.broadcast_to(draw_high, (sides, chickens + 1))
             cell_low = np.maximum(draw_low - SLACK, hold_low[:, : chickens + 1, w, c])
             cell_high = np.maximum(draw_high + SLACK, hold_high[:, : chickens + 1, w, c])
-            lo[w, c, :, : chickens + 1] = np.where(wins[:, : chickens + 1], 1.0, cell_low.clip(0, 1))
-            hi[w, c, :, : chickens + 1] = np.where(wins[:, : chickens + 1], 1.0, cell_high.clip(0, 1))
+            lo[w, c, :, : chickens + 1] = np.where(
+                wins[:, : chickens + 1], 1.0, cell_low.clip(0, 1)
+            )
+            hi[w, c, :, : chickens + 1] = np.where(
+                wins[:, : chickens + 1], 1.0, cell_high.clip(0, 1)
+            )
             lo[w, c, :, chickens + 1] = 1.0
             hi[w, c, :, chickens + 1] = 1.0
     return lo, hi

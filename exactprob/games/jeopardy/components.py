@@ -33,10 +33,11 @@ The reset states' own forms then give a linear system of one or two equations.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any
 
-__all__ = ["Forms", "component_forms", "sides_of", "solve_resets", "at"]
+__all__ = ["Forms", "at", "component_forms", "sides_of", "solve_resets"]
 
 Form = list  # [c0, c_1, ..., c_n]: c0 + sum c_s X_s
 Decide = Callable[[int, Hashable, int, Form, Any], Form] | None
@@ -77,7 +78,7 @@ def component_forms(
     returns the form chosen where there is a choice (``None``: always draw)."""
     n = len(sides)
     other_side = [sides.index((b, a)) for a, b in sides]
-    zero, one = unit(0), unit(1)
+    zero = unit(0)
     goal, fresh = game.goal, game.fresh
     forms = Forms([{} for _ in sides])
     table, visits = forms.table, forms.visits

@@ -16,12 +16,13 @@ all listed), enclosures list every komi that their widths cannot rule out.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from .certified import Enclosure
 
-__all__ = ["Win", "komi_wins", "fairest_komi", "distance_from_even"]
+__all__ = ["Win", "distance_from_even", "fairest_komi", "komi_wins"]
 
 Win = Fraction | Enclosure
 HALF = Fraction(1, 2)

@@ -25,15 +25,14 @@ always does; :attr:`hold_to_win` says whether such states count as non-terminal)
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Hashable
 
 from ...dist import Dist
-from ...errors import ModelError
 from ...numbers import whole_number
 
-__all__ = ["Draw", "Pig", "FowlPlay", "RED_LIGHT", "FOWL_PLAY", "JeopardyModel", "Jeopardy"]
+__all__ = ["FOWL_PLAY", "RED_LIGHT", "Draw", "FowlPlay", "Jeopardy", "JeopardyModel", "Pig"]
 
 Draw = tuple[Fraction, int, Hashable]
 """``(probability, gain, next deck)``; a gain of 0 is a bust."""
@@ -74,6 +73,10 @@ class Pig:
 
     def max_turn_total(self, deck: Hashable) -> int:
         return self.goal
+
+    def deck_after(self, turn_total: int) -> Hashable:
+        """The deck state after a turn from a fresh deck reached ``turn_total``."""
+        return 0
 
     def nonterminal_states(self) -> int:
         """States ``(i, j, k)`` with ``i, j < goal`` and ``i + k < goal`` (Neller and
@@ -117,7 +120,7 @@ class FowlPlay:
         return "Fowl Play"
 
     def draws(self, deck: Hashable) -> tuple[Draw, ...]:
-        w, c = deck  # type: ignore[misc]
+        w, c = _wolves_and_chickens(deck)
         chickens, wolves = self.chickens - c, self.wolves - w
         left = chickens + wolves
         after_wolf = (w + 1, c) if wolves > 1 else self.fresh
@@ -127,10 +130,16 @@ class FowlPlay:
         return ((Fraction(chickens, left), 1, (w, c + 1)), wolf)
 
     def decks(self) -> list[tuple[int, int]]:
-        return [(w, c) for w in reversed(range(self.wolves)) for c in reversed(range(self.chickens + 1))]
+        return [
+            (w, c) for w in reversed(range(self.wolves)) for c in reversed(range(self.chickens + 1))
+        ]
 
     def max_turn_total(self, deck: Hashable) -> int:
         return deck[1]  # type: ignore[index,no-any-return]
+
+    def deck_after(self, turn_total: int) -> Hashable:
+        """The deck state after a turn from a fresh deck drew ``turn_total`` chickens."""
+        return (0, turn_total)
 
     def nonterminal_states(self) -> int:
         """States ``(i, j, k, w, c)`` with ``i, j < goal``, ``i + k <= goal`` (a mover at
@@ -144,6 +153,11 @@ Jeopardy = Pig | FowlPlay
 
 FOWL_PLAY = FowlPlay()
 RED_LIGHT = FowlPlay(chickens=24, wolves=4, goal=50, komi=1)
+
+
+def _wolves_and_chickens(deck: Hashable) -> tuple[int, int]:
+    w, c = deck  # type: ignore[misc]
+    return int(w), int(c)  # type: ignore[has-type]
 
 
 class JeopardyModel:
@@ -183,7 +197,8 @@ class JeopardyModel:
         s0, s1, k, deck, mover = state
         if action == "hold":
             return Dist({_bank(s0, s1, mover, k, deck): 1})
-        goal, outcomes = self.game.goal, {}
+        goal = self.game.goal
+        outcomes: dict[tuple, Fraction] = {}
         for p, gain, after in self.game.draws(deck):
             if gain == 0:
                 nxt = (s0, s1, 0, after, 1 - mover)

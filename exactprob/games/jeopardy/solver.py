@@ -24,9 +24,11 @@ Fraction(7776, 10961)
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterator
 from fractions import Fraction
-from typing import Any, Hashable, Iterator
+from typing import Any
 
+import numpy as np
 from gmpy2 import mpq
 
 from ...graph import progress_bar
@@ -34,7 +36,7 @@ from ...numbers import to_fraction
 from .components import Form, Forms, at, component_forms, sides_of, solve_resets
 from .rules import Jeopardy
 
-__all__ = ["solve", "JeopardySolution", "components_in_order"]
+__all__ = ["JeopardySolution", "components_in_order", "solve"]
 
 MAX_ROUNDS = 50
 
@@ -80,6 +82,36 @@ class JeopardySolution:
         """The optimal actions in state ``(a, b, k, deck)``; two when they tie exactly."""
         return self._state(a, b, k, deck)[1]
 
+    def hold_thresholds(self) -> np.ndarray:
+        """``thresholds[a, b]``: the first turn total at which the mover should hold, on a
+        turn that began on a fresh deck and has not busted (Fowl Play: deck ``(0, k)``);
+        ``goal - a`` when the mover should draw on to the goal.
+
+        Decided in floats with the rounding bound of the solve and exactly where closer;
+        with an exact tie the first total where holding is *among* the best counts.
+        """
+        game, goal = self.game, self.game.goal
+        floats = {key: float(value) for key, value in self.starts.items()}
+        thresholds = np.zeros((goal, goal), dtype=int)
+        for i, j in components_in_order(goal):
+            sides = sides_of(i, j)
+            point = [floats[a, b, game.fresh] for a, b in sides]
+            forms = _float_forms(game, sides, floats, greedy_at(point))
+            tolerance = _tolerance(game, forms)
+            first = {s: goal - a for s, (a, _) in enumerate(sides)}
+            for s, deck, k, draw, hold in forms.visits:
+                if k >= first[s] or deck != game.deck_after(k):
+                    continue
+                margin = hold - at(draw, point)
+                a, b = sides[s]
+                if margin > tolerance or (
+                    abs(margin) <= tolerance and "hold" in self.actions(a, b, k, deck)
+                ):
+                    first[s] = k
+            for s, (a, b) in enumerate(sides):
+                thresholds[a, b] = first[s]
+        return thresholds
+
     def _state(self, a: int, b: int, k: int, deck: Hashable) -> tuple[Any, tuple[str, ...]]:
         game = self.game
         deck = game.fresh if deck is None else deck
@@ -87,12 +119,7 @@ class JeopardySolution:
             return mpq(1), ("hold",)
         sides = sides_of(min(a, b), max(a, b))
         point = [self.starts[x, y, game.fresh] for x, y in sides]
-        zeros = [mpq(0)] * len(sides)
-
-        def best_of(s: int, d: Hashable, t: int, form: Form, hold: Any) -> Form:
-            return [hold, *zeros] if hold > at(form, point) else form
-
-        forms = component_forms(game, sides, self._hold, mpq, best_of)
+        forms = component_forms(game, sides, self._hold, mpq, greedy_at(point))
         side = sides.index((a, b))
         if k == 0:
             return at(forms.table[side][deck][0], point), (game.draw_word,)
@@ -134,10 +161,12 @@ def _solve_component(game: Jeopardy, sides: list, starts: dict, floats: dict) ->
         verdict = _float_verdict(game, sides, floats, choices, point)
         if verdict is None:
             return values
-        if verdict == "undecided":
+        if isinstance(verdict, str):  # "undecided"
             return _exact_solution(game, sides, starts, choices)
         choices = verdict
-    raise RuntimeError(f"policy iteration did not settle in {MAX_ROUNDS} rounds")  # pragma: no cover
+    raise RuntimeError(
+        f"policy iteration did not settle in {MAX_ROUNDS} rounds"
+    )  # pragma: no cover
 
 
 Choices = dict[tuple[int, Hashable, int], bool]
@@ -150,17 +179,26 @@ def _float_policy(game: Jeopardy, sides: list, floats: dict) -> Choices:
     previous: Choices | None = None
     for _ in range(MAX_ROUNDS):
         choices: Choices = {}
-
-        def greedy(s: int, deck: Hashable, k: int, form: Form, hold: float) -> Form:
-            holds = choices[s, deck, k] = hold > at(form, point)
-            return [hold] + [0.0] * len(sides) if holds else form
-
-        forms = _float_forms(game, sides, floats, greedy)
+        forms = _float_forms(game, sides, floats, greedy_at(point, choices))
         point = solve_resets(forms, game.fresh)
         if choices == previous:
             break
         previous = choices
     return choices
+
+
+def greedy_at(point: list, record: Choices | None = None) -> Any:
+    """A ``decide`` that holds where holding beats drawing at the reset values ``point``,
+    noting each choice in ``record``."""
+    zeros = [0 * point[0]] * len(point)
+
+    def greedy(s: int, deck: Hashable, k: int, form: Form, hold: Any) -> Form:
+        holds = hold > at(form, point)
+        if record is not None:
+            record[s, deck, k] = holds
+        return [hold, *zeros] if holds else form
+
+    return greedy
 
 
 def _float_forms(game: Jeopardy, sides: list, floats: dict, decide: Any) -> Forms:
@@ -176,7 +214,7 @@ ROUNDING = 2.0**-53  # unit roundoff of a float64
 
 
 def _float_verdict(
-    game: Jeopardy, sides: list, floats: dict, choices: list[bool], point: list
+    game: Jeopardy, sides: list, floats: dict, choices: Choices, point: list
 ) -> Choices | str | None:
     r"""Check ``choices`` against their own values in floats with a rigorous error bound.
 
@@ -190,9 +228,7 @@ def _float_verdict(
     zeros = [0.0] * len(sides)
     forms = _float_forms(game, sides, floats, _follow(choices, lambda hold: [hold, *zeros]))
     x = [float(v) for v in point]
-    draws = max(len(game.draws(deck)) for deck in game.decks())
-    states = sum(len(column) for side in forms.table for column in side.values())
-    tolerance = 8 * (draws + 2) * (states + 2) * ROUNDING
+    tolerance = _tolerance(game, forms)
     better = {}
     for s, deck, k, draw, hold in forms.visits:
         margin = hold - at(draw, x)
@@ -200,6 +236,13 @@ def _float_verdict(
             return "undecided"
         better[s, deck, k] = margin > 0
     return None if better == choices else better
+
+
+def _tolerance(game: Jeopardy, forms: Forms) -> float:
+    """The rounding bound of :func:`_float_verdict` for a float pass over ``forms``."""
+    draws = max(len(game.draws(deck)) for deck in game.decks())
+    states = sum(len(column) for side in forms.table for column in side.values())
+    return 8 * (draws + 2) * (states + 2) * ROUNDING
 
 
 def _exact_values(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> tuple[dict, list]:
@@ -285,4 +328,6 @@ def _exact_solution(game: Jeopardy, sides: list, starts: dict, choices: Choices)
                 for deck, column in forms.table[s].items()
             }
         choices = better
-    raise RuntimeError(f"policy iteration did not settle in {MAX_ROUNDS} rounds")  # pragma: no cover
+    raise RuntimeError(
+        f"policy iteration did not settle in {MAX_ROUNDS} rounds"
+    )  # pragma: no cover
