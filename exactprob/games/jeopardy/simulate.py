@@ -42,6 +42,7 @@ import numpy as np
 from gmpy2 import mpq
 
 from ...errors import ModelError
+from ...numbers import whole_number
 
 __all__ = ["Holds", "PolicyTable", "hold_at", "optimal_policy_table", "simulate_race"]
 
@@ -88,7 +89,7 @@ def optimal_policy_table(solution: Any) -> PolicyTable:
     with :math:`P = 1` once :math:`a + k \ge` goal and :math:`P = \max(P_\text{draw},
     P_\text{hold})` otherwise. On an exact tie the table **holds**. (Asking
     ``solution.actions`` state by state gives the same choices, but recomputes a whole
-    score component per call: about an hour for Fowl Play to 8.)
+    score component per call: half an hour for Fowl Play to 8.)
 
     Pig to 10: from 0 to 0 the first player rolls until 10 (no hold at any turn total),
     and optimal play against itself wins 7776/10961 for the first player:
@@ -164,9 +165,15 @@ def simulate_race(
 ) -> int:
     """Play ``games`` games of ``kind`` to ``goal`` (first player ``holds0``, second
     ``holds1``, who starts with ``komi``) with ``numpy.random.default_rng(seed)``;
-    returns how many the first player won."""
-    if kind not in ("pig", "fowl-play"):
-        raise ModelError(f"kind must be 'pig' or 'fowl-play', got {kind!r}")
+    returns how many the first player won. ``sides`` is Pig's die; ``chickens`` and
+    ``wolves`` make Fowl Play's deck.
+
+    >>> simulate_race("pig", 10, hold_at(1), hold_at(1), games=10, seed=0, komi=10)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: komi must be a whole number from 0 to 9, got 10
+    """
+    _check(kind, goal, games, sides, chickens, wolves, komi)
     rng = np.random.default_rng(seed)
     deck = _Deck(rng, games, chickens, wolves) if kind == "fowl-play" else None
     score = np.zeros((games, 2), dtype=np.int64)
@@ -179,9 +186,10 @@ def simulate_race(
     while live.size:
         me = mover[live]
         a, b, k = score[live, me], score[live, 1 - me], turn[live]
-        w, c = (
-            (deck.wolves_out[live], deck.chickens_out[live]) if deck is not None else (0 * k, 0 * k)
-        )
+        if deck is None:  # Pig has no deck
+            w = c = np.zeros_like(k)
+        else:
+            w, c = deck.wolves_out[live], deck.chickens_out[live]
         holding = np.zeros(live.size, dtype=bool)
         for player, policy in enumerate(players):
             mine = me == player
@@ -203,6 +211,20 @@ def simulate_race(
         mover[ended] = 1 - mover[ended]
         live = live[winner[live] < 0]
     return int((winner == 0).sum())
+
+
+def _check(
+    kind: str, goal: int, games: int, sides: int, chickens: int, wolves: int, komi: int
+) -> None:
+    """Refuse rules that are not a game (with one line naming the value)."""
+    if kind not in ("pig", "fowl-play"):
+        raise ModelError(f"kind must be 'pig' or 'fowl-play', got {kind!r}")
+    whole_number("goal", goal, 1)
+    whole_number("komi", komi, 0, goal - 1)
+    whole_number("games", games, 1)
+    whole_number("sides", sides, 2)
+    whole_number("chickens", chickens, 1)
+    whole_number("wolves", wolves, 1)
 
 
 class _Deck:

@@ -1,0 +1,213 @@
+"""The CLI contract of ``exactprob pig | fowl-play | red-light`` (issue 5).
+
+Every exact number printed is compared with the generic engine (``exactprob.solve`` on
+``JeopardyModel``: the whole game as one graph, exact policy iteration), which shares no
+code with the component solver the CLI uses; state counts are enumerated here from the
+spec's definition; the fairest komi is recomputed from the generic engine's value of each
+komi.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import pytest
+from cli_runner import run
+
+from exactprob import solve as generic_solve
+from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
+
+HALF_UNIT = Fraction(1, 2 * 10**12)  # decimals are rounded to 12 places
+
+
+def label(value: object) -> str:
+    """A test id: argument lists as a command line."""
+    return " ".join(value) if isinstance(value, list) else repr(value)
+
+
+@cache
+def generic_value(game: Pig | FowlPlay) -> Fraction:
+    """The first player's chance by the generic engine."""
+    return Fraction(generic_solve(JeopardyModel(game)).value())
+
+
+def run_json(capsys, *argv: str) -> dict:
+    status, out, err = run(capsys, *argv, "--json")
+    assert (status, err) == (0, "")
+    return json.loads(out)
+
+
+def assert_exact(payload: dict, value: Fraction, key: str = "first_player_win") -> None:
+    assert payload[key] == f"{value.numerator}/{value.denominator}"
+    decimal = payload[f"{key}_decimal"]
+    assert re.fullmatch(r"0\.\d{12}", decimal), decimal
+    assert abs(Fraction(decimal) - value) <= HALF_UNIT
+
+
+def fowl_play_states(chickens: int, wolves: int, goal: int) -> int:
+    """The spec's count: every (i, j, k, w, c) with i, j < goal, i + k <= goal,
+    k <= c <= chickens and w < wolves (enumerated on a grid)."""
+    i, k, c = np.ix_(range(goal), range(goal + 1), range(chickens + 1))
+    return int(((i + k <= goal) & (k <= c)).sum()) * goal * wolves
+
+
+def pig_states(goal: int) -> int:
+    """Neller and Presser's count: every (i, j, k) with i, j < goal and i + k < goal."""
+    i, k = np.ix_(range(goal), range(goal))
+    return int((i + k < goal).sum()) * goal
+
+
+def test_the_state_enumeration_gives_the_papers_counts():
+    assert fowl_play_states(42, 6, 50) == 10_487_700  # Neller et al. (2013)
+    assert pig_states(100) == 505_000  # Neller and Presser (2004)
+
+
+@pytest.mark.parametrize(
+    ("argv", "game"),
+    [
+        (["--goal", "1"], Pig(goal=1)),
+        (["--goal", "6"], Pig(goal=6)),
+        (["--goal", "9"], Pig(goal=9)),
+        (["--goal", "8", "--sides", "3", "--komi", "2"], Pig(goal=8, sides=3, komi=2)),
+    ],
+    ids=label,
+)
+def test_pig_prints_the_generic_engines_exact_value(capsys, argv, game):
+    payload = run_json(capsys, "pig", *argv)
+    assert_exact(payload, generic_value(game))
+    assert payload["exact"] is True
+    assert (payload["goal"], payload["sides"], payload["komi"]) == (
+        game.goal,
+        game.sides,
+        game.komi,
+    )
+    assert payload["nonterminal_states"] == pig_states(game.goal)
+
+
+FOWL = [
+    FowlPlay(chickens=3, wolves=2, goal=4),
+    FowlPlay(chickens=2, wolves=1, goal=3, komi=1),
+    FowlPlay(chickens=5, wolves=2, goal=5),
+    FowlPlay(chickens=1, wolves=3, goal=2),
+]
+
+
+def fowl_argv(game: FowlPlay) -> list[str]:
+    return [
+        "--chickens", str(game.chickens), "--wolves", str(game.wolves),
+        "--goal", str(game.goal), "--komi", str(game.komi),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("game", FOWL, ids=repr)
+def test_fowl_play_prints_the_generic_engines_exact_value_and_the_state_count(capsys, game):
+    payload = run_json(capsys, "fowl-play", *fowl_argv(game))
+    assert_exact(payload, generic_value(game))
+    assert payload["exact"] is True
+    assert payload["nonterminal_states"] == fowl_play_states(game.chickens, game.wolves, game.goal)
+    assert (payload["chickens"], payload["wolves"], payload["komi"]) == (
+        game.chickens,
+        game.wolves,
+        game.komi,
+    )
+
+
+@pytest.mark.parametrize("game", FOWL[:3], ids=repr)
+def test_certified_encloses_the_exact_value_and_prints_no_fraction(capsys, game):
+    payload = run_json(capsys, "fowl-play", *fowl_argv(game), "--certified")
+    exact = generic_value(game)
+    assert "first_player_win" not in payload
+    assert payload["exact"] is False
+    low, high = (
+        Fraction(payload["first_player_win_low"]),
+        Fraction(payload["first_player_win_high"]),
+    )
+    assert low <= exact <= high
+    assert high - low < Fraction(1, 10**11)
+    decimal = Fraction(payload["first_player_win_decimal"])
+    assert abs(decimal - exact) <= Fraction(1, 10**11)
+    assert payload["nonterminal_states"] == fowl_play_states(game.chickens, game.wolves, game.goal)
+
+
+def test_red_light_is_fowl_play_with_24_green_4_red_and_komi_1(capsys):
+    payload = run_json(capsys, "red-light", "--goal", "5")
+    assert (payload["chickens"], payload["wolves"], payload["komi"]) == (24, 4, 1)
+    assert_exact(payload, generic_value(FowlPlay(chickens=24, wolves=4, goal=5, komi=1)))
+
+
+def fairest_by_the_generic_engine(games: list[Pig | FowlPlay]) -> list[int]:
+    distance = [abs(generic_value(game) - Fraction(1, 2)) for game in games]
+    return [komi for komi, d in enumerate(distance) if d == min(distance)]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["pig", "--goal", "6"],
+        ["pig", "--goal", "5", "--sides", "4"],
+        ["fowl-play", *fowl_argv(FOWL[0])],
+    ],
+    ids=label,
+)
+def test_fairest_komi_and_komi_table_agree_with_the_generic_engine(capsys, argv):
+    payload = run_json(capsys, *argv)
+    if argv[0] == "pig":
+        games = [
+            Pig(goal=payload["goal"], sides=payload["sides"], komi=k)
+            for k in range(payload["goal"])
+        ]
+    else:
+        c, w, g = payload["chickens"], payload["wolves"], payload["goal"]
+        games = [FowlPlay(chickens=c, wolves=w, goal=g, komi=k) for k in range(g)]
+    assert payload["fairest_komi"] == fairest_by_the_generic_engine(games)
+    table = payload["komi_table"]
+    assert [row["komi"] for row in table] == list(range(len(games)))
+    for row, game in zip(table, games):
+        assert abs(Fraction(row["first_player_win_decimal"]) - generic_value(game)) <= HALF_UNIT
+
+
+def test_pig_to_6_has_a_fairest_komi_tie(capsys):
+    # with komi 4 or 5 the second player wins with any roll of 2 to 6 (the goal is 6):
+    # both komi values give the same game, so both are reported
+    assert run_json(capsys, "pig", "--goal", "6")["fairest_komi"] == [4, 5]
+
+
+BAD = [
+    (["pig", "--goal", "0"], "--goal"),
+    (["pig", "--goal", "ten"], "--goal"),
+    (["pig", "--sides", "1"], "--sides"),
+    (["pig", "--komi", "-1"], "--komi"),
+    (["pig", "--goal", "5", "--komi", "5"], "--komi"),
+    (["fowl-play", "--goal", "0"], "--goal"),
+    (["fowl-play", "--wolves", "0"], "--wolves"),
+    (["fowl-play", "--chickens", "0"], "--chickens"),
+    (["fowl-play", "--komi", "-2"], "--komi"),
+    (["fowl-play", "--goal", "4", "--komi", "4"], "--komi"),
+    (["fowl-play", "--goal", "4", "--komi", "9"], "--komi"),
+    (["fowl-play", "--exact", "--certified"], "--exact"),
+    (["red-light", "--goal", "0"], "--goal"),
+    (["red-light", "--komi", "50"], "--komi"),
+    (["red-light", "--wolves", "0"], "--wolves"),
+]
+
+
+@pytest.mark.parametrize(("argv", "field"), BAD, ids=label)
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_bad_input_exits_2_with_one_line_naming_the_field(capsys, argv, field, as_json):
+    status, out, err = run(capsys, *argv, *(["--json"] if as_json else []))
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert field in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["pig", "fowl-play", "red-light"])
+def test_help_exits_0(capsys, command):
+    status, out, err = run(capsys, command, "--help")
+    assert (status, err) == (0, "")
+    assert "--goal" in out and "--json" in out and "--komi" in out
