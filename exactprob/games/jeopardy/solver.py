@@ -11,8 +11,8 @@ raises the sum, so its value is known by then). In each component:
    a choice that is not optimal is switched and step 2 repeats. When none is, the exact
    values satisfy every optimality equation of the component.
 
-Within a component the reset values are a fixed point of a monotone map with a unique
-fixed point (:doc:`/jeopardy` explains why), so the verified solution is the game's value.
+The verified values satisfy every optimality equation exactly; :doc:`/jeopardy` says why
+they are the equations' only solution (proved for Pig, enclosed for Fowl Play).
 
 >>> from .rules import Pig
 >>> solution = solve(Pig(goal=10))
