@@ -109,6 +109,23 @@ def write_atomically(path: Path, write: Any) -> None:
         raise
 
 
+def save_figure(draw: Any, path: Path) -> None:
+    """Draw a matplotlib figure (``draw()`` returns it) on the file backend and write it
+    atomically to ``path`` in the format its suffix names; the figure is closed after."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure = draw()
+    try:
+        write_atomically(
+            path, lambda temporary: figure.savefig(temporary, format=path.suffix[1:].lower())
+        )
+    finally:
+        plt.close(figure)
+
+
 def emit(payload: dict[str, Any], text: str, as_json: bool) -> None:
     """Print ``payload`` as JSON or ``text`` for people."""
     print(json.dumps(payload, indent=2) if as_json else text)

@@ -25,7 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, plot_path, write_atomically
+from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..gamebook.minigames import (
     CARTWHEEL,
     CARTWHEEL_NUMBERS,
@@ -209,11 +209,6 @@ def write_plot(
     strategies: list[tuple[str, Bet, dict[int, Fraction]]],
     path: Path,
 ) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from ..gamebook.minigame_figures import win_chance_figure
 
     single = len(wheel.bets) == 1
@@ -221,13 +216,7 @@ def write_plot(
     curves.update(
         {(name if single else f"{name} on {bet}"): values for name, bet, values in strategies}
     )
-    ax = win_chance_figure(wheel, curves, gold)
-    try:
-        write_atomically(
-            path, lambda temporary: ax.figure.savefig(temporary, format=path.suffix[1:].lower())
-        )
-    finally:
-        plt.close(ax.figure)
+    save_figure(lambda: win_chance_figure(wheel, curves, gold).figure, path)
 
 
 def run(args: argparse.Namespace) -> None:

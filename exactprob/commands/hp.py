@@ -18,7 +18,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, plot_path, write_atomically
+from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..dist import Dist
 from ..errors import ModelError
 from ..games.roguelike.hit_points import (
@@ -90,19 +90,7 @@ def _side(
 
 
 def _save_plot(path: Path, named: list[tuple[str, Dist[int]]]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    axes = plot_distributions(named)
-    figure = axes[0].figure
-    try:
-        write_atomically(
-            path, lambda temporary: figure.savefig(temporary, format=path.suffix[1:].lower())
-        )
-    finally:
-        plt.close(figure)
+    save_figure(lambda: plot_distributions(named)[0].figure, path)
 
 
 def run(args: argparse.Namespace) -> None:

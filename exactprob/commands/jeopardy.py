@@ -21,7 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, plot_path, write_atomically
+from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..games.jeopardy import FowlPlay, Pig
 from ..games.jeopardy.certified import Enclosure, enclose
 from ..games.jeopardy.fairness import Win, fairest_komi, komi_wins
@@ -147,21 +147,10 @@ def text_of(game: Pig | FowlPlay, wins: list[Win]) -> str:
 
 def write_plot(solution: Any, path: Path) -> None:
     """The hold boundary of an exact solution, written atomically to ``path``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from ..games.jeopardy.figures import hold_boundary_figure
 
-    game = solution.game
-    ax = hold_boundary_figure(solution.hold_thresholds(), f"{game.name} to {game.goal}")
-    try:
-        write_atomically(
-            path, lambda temporary: ax.figure.savefig(temporary, format=path.suffix[1:].lower())
-        )
-    finally:
-        plt.close(ax.figure)
+    title = f"{solution.game.name} to {solution.game.goal}"
+    save_figure(lambda: hold_boundary_figure(solution.hold_thresholds(), title).figure, path)
 
 
 def run(args: argparse.Namespace) -> None:

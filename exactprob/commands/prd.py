@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, plot_path, write_atomically
+from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
 from ..games.roguelike.prd_bounds import hits_enclosure
 from ..games.roguelike.prd_inverse import ROOT_OF_DEGREE, linear_constant
@@ -329,20 +329,9 @@ def run(args: argparse.Namespace) -> None:
 
 
 def write_plot(table: PRDTable, trials: int, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from ..games.roguelike.prd_figures import hits_figure
 
-    ax = hits_figure(table, trials)
-    try:
-        write_atomically(
-            path, lambda temporary: ax.figure.savefig(temporary, format=path.suffix[1:].lower())
-        )
-    finally:
-        plt.close(ax.figure)
+    save_figure(lambda: hits_figure(table, trials).figure, path)
 
 
 def register(sub: Any) -> None:
