@@ -1,8 +1,8 @@
 r"""An independent, vectorised numpy simulator of two-player Pig and Fowl Play.
 
 Written straight from the rules of :doc:`/jeopardy`, sharing nothing with the solvers or
-with :mod:`.rules` (no ``draws``, no ``decks``): many games are played side by side, one
-numpy entry per game.
+with :mod:`~exactprob.games.jeopardy.rules` (no ``draws``, no ``decks``): many games are
+played side by side, one numpy entry per game.
 
 * **Pig**: the mover rolls a ``sides``-sided die; a 1 ends the turn with nothing (a
   *bust*), any other face adds its pips to the turn total :math:`k`. A player whose banked
