@@ -70,3 +70,19 @@ def test_gamebook_benchmark_fights_round_by_round_equal_exactprob() -> None:
             for left, p in listed.fight(hero, enemy, ratio):
                 summed[left] = summed.get(left, Fraction(0)) + p
             assert summed == expected
+
+
+@pytest.mark.slow
+def test_jeopardy_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_jeopardy.py", tmp_path)
+    # the script exits 1 (DIFFERENT) when the numpy value-iteration peer, written from the
+    # spec's equations, is more than 1e-9 from an exact value or outside a certified
+    # enclosure, or when an enclosure misses an exact value
+    assert "DIFFERENT" not in text and "NOT met" not in text
+    assert text.count("| yes ") == 2  # both quick Fowl Play goals: every exact value enclosed
+    assert "| Pig to 20 " in text and "| Red Light (24+4, to 8, komi 1) " in text
+    last_cells = [line.split("|")[-2].strip() for line in text.splitlines() if line[:1] == "|"]
+    ratios = [
+        cell for cell in last_cells if cell.endswith("x") and cell[:-1].replace(".", "").isdigit()
+    ]
+    assert len(ratios) == 3  # an exactprob/peer time ratio for each of the three games
