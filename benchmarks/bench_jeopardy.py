@@ -49,11 +49,11 @@ except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
 from bench_engine import finish_report, fmt_time, log, report_header, table
-from gmpy2 import mpq, mpz
+from gmpy2 import mpq
 
 from exactprob.games.jeopardy import certified, solver
 from exactprob.games.jeopardy.rules import RED_LIGHT, FowlPlay, Pig
-from exactprob.numbers import decimal_string
+from exactprob.numbers import decimal_string, digit_count
 
 # ---------------------------------------------------------------------------------------
 # The peer: float value iteration, from the spec's equations
@@ -212,8 +212,8 @@ def fowl_sweep(
 # The tasks, each run in a fresh process
 # ---------------------------------------------------------------------------------------
 def digits(q: Any) -> int:
-    """Decimal digits of a rational's denominator (gmpy2 prints integers of any length)."""
-    return len(str(mpz(q.denominator)))
+    """Decimal digits of a rational's denominator."""
+    return digit_count(q.denominator)
 
 
 def largest_gap(floats: np.ndarray, exact: dict[tuple, Any]) -> float:

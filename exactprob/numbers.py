@@ -28,6 +28,7 @@ from .errors import ExactProbError, InexactError, ModelError
 __all__ = [
     "Exact",
     "decimal_string",
+    "digit_count",
     "exact",
     "exact_fields",
     "fraction_string",
@@ -304,6 +305,16 @@ def decimal_string(x: Any, digits: int = 12) -> str:
     whole, frac = divmod(n, 10**digits)
     # gmpy2 prints integers of any length (Python's str() stops at 4300 digits)
     return f"{sign}{gmpy2.mpz(whole)}.{str(gmpy2.mpz(frac)).zfill(digits)}"
+
+
+def digit_count(n: int) -> int:
+    """Decimal digits of the whole number ``n`` (its sign aside), counted by gmpy2, which
+    has no length limit (``len(str(n))`` refuses more than 4300 digits).
+
+    >>> digit_count(7776), digit_count(-10), digit_count(10**5000)
+    (4, 2, 5001)
+    """
+    return len(gmpy2.mpz(abs(n)).digits())
 
 
 def fraction_string(x: Any) -> str:

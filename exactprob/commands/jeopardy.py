@@ -26,7 +26,7 @@ from ..games.jeopardy import FowlPlay, Pig
 from ..games.jeopardy.certified import Enclosure, enclose
 from ..games.jeopardy.fairness import Win, fairest_komi, komi_wins
 from ..games.jeopardy.solver import solve
-from ..numbers import decimal_string, exact_fields, parse_whole
+from ..numbers import decimal_string, digit_count, exact_fields, parse_whole
 
 __all__ = ["EXACT_LIMIT", "game_of", "payload_of", "register", "text_of"]
 
@@ -100,14 +100,8 @@ def payload_of(game: Pig | FowlPlay, wins: list[Win], exact: bool) -> dict[str, 
         ],
     }
     if isinstance(win, Fraction):
-        payload["denominator_digits"] = _digits(win.denominator)
+        payload["denominator_digits"] = digit_count(win.denominator)
     return payload
-
-
-def _digits(n: int) -> int:
-    import gmpy2
-
-    return len(gmpy2.mpz(n).digits())
 
 
 def _decimal(win: Win) -> str:
@@ -119,7 +113,7 @@ def _win_text(win: Win) -> str:
         return (
             f"{_decimal(win)} (certified: in [{win.low!r}, {win.high!r}], width {win.width():.1e})"
         )
-    digits = _digits(win.denominator)
+    digits = digit_count(win.denominator)
     fraction = f" = {win}" if digits <= SHOWN_DIGITS else ""
     return f"{_decimal(win)}{fraction} (exact; denominator {digits:,} digits)"
 

@@ -40,7 +40,14 @@ from ..games.roguelike.softlock import (
     locked_within,
     return_probability,
 )
-from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole, whole_number
+from ..numbers import (
+    decimal_string,
+    digit_count,
+    exact_fields,
+    fraction_string,
+    parse_whole,
+    whole_number,
+)
 from ._text import exact_text
 
 __all__ = ["register", "run"]
@@ -52,11 +59,6 @@ LONG_RUN_TURNS = 4000
 MAX_LIMIT = 100_000
 """The certified enclosure grows as the square of the turns: 3.7 s at 10,000, minutes here."""
 MAX_EXACT_LIMIT = 10_000
-
-
-def _digits(n: int) -> int:
-    """Decimal digits of ``n > 0`` (``len(str(n))`` refuses more than 4300 digits)."""
-    return len(decimal_string(Fraction(n), 0))
 
 
 def certified_decimal(box: Enclosure, max_places: int = CLOSED_FORM_DIGITS) -> str:
@@ -99,8 +101,8 @@ def limit_payload(value: Fraction | Enclosure, bits: int) -> dict[str, Any]:
             **exact_fields("locked", value),
             "exact": True,
             "locked_digits": {
-                "numerator": _digits(value.numerator),
-                "denominator": _digits(value.denominator),
+                "numerator": digit_count(value.numerator),
+                "denominator": digit_count(value.denominator),
             },
         }
     return {
