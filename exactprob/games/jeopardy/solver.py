@@ -119,7 +119,7 @@ class JeopardySolution:
             return mpq(1), ("hold",)
         sides = sides_of(min(a, b), max(a, b))
         point = [self.starts[x, y, game.fresh] for x, y in sides]
-        forms = component_forms(game, sides, self._hold, mpq, greedy_at(point))
+        forms = component_forms(game, sides, _exact_hold(self.starts), mpq, greedy_at(point))
         side = sides.index((a, b))
         if k == 0:
             return at(forms.table[side][deck][0], point), (game.draw_word,)
@@ -131,9 +131,6 @@ class JeopardySolution:
         return best, tuple(
             name for name, v in ((game.draw_word, draw), ("hold", hold)) if v == best
         )
-
-    def _hold(self, b: int, banked: int, deck: Hashable) -> Any:
-        return 1 - self.starts[b, banked, deck]
 
 
 def solve(game: Jeopardy, progress: bool = False) -> JeopardySolution:
@@ -187,16 +184,20 @@ def _float_policy(game: Jeopardy, sides: list, floats: dict) -> Choices:
     return choices
 
 
+def _held(hold: Any, form: Form) -> Form:
+    """The form of holding: the constant ``hold``, no unknowns (``form`` gives the length)."""
+    return [hold] + [0 * hold] * (len(form) - 1)
+
+
 def greedy_at(point: list, record: Choices | None = None) -> Any:
     """A ``decide`` that holds where holding beats drawing at the reset values ``point``,
     noting each choice in ``record``."""
-    zeros = [0 * point[0]] * len(point)
 
     def greedy(s: int, deck: Hashable, k: int, form: Form, hold: Any) -> Form:
         holds = hold > at(form, point)
         if record is not None:
             record[s, deck, k] = holds
-        return [hold, *zeros] if holds else form
+        return _held(hold, form) if holds else form
 
     return greedy
 
@@ -205,9 +206,9 @@ def _float_forms(game: Jeopardy, sides: list, floats: dict, decide: Any) -> Form
     return component_forms(game, sides, lambda b, a, d: 1 - floats[b, a, d], float, decide)
 
 
-def _follow(choices: Choices, hold_form: Any) -> Any:
-    """A ``decide`` that makes ``choices`` (``hold_form(hold)`` for a hold)."""
-    return lambda s, deck, k, form, hold: hold_form(hold) if choices[s, deck, k] else form
+def _follow(choices: Choices) -> Any:
+    """A ``decide`` that makes ``choices``."""
+    return lambda s, deck, k, form, hold: _held(hold, form) if choices[s, deck, k] else form
 
 
 ROUNDING = 2.0**-53  # unit roundoff of a float64
@@ -225,8 +226,7 @@ def _float_verdict(
     draw and hold differ by more than twice that. Returns ``None`` when every choice is
     best, ``"undecided"`` when some comparison is too close to call, else better choices.
     """
-    zeros = [0.0] * len(sides)
-    forms = _float_forms(game, sides, floats, _follow(choices, lambda hold: [hold, *zeros]))
+    forms = _float_forms(game, sides, floats, _follow(choices))
     x = [float(v) for v in point]
     tolerance = _tolerance(game, forms)
     better = {}
@@ -250,17 +250,23 @@ def _exact_values(game: Jeopardy, sides: list, starts: dict, choices: Choices) -
     if len(game.decks()) == 1:
         point = solve_resets(_reach_forms(game, sides, starts, choices), game.fresh)
         return {(a, b, game.fresh): x for (a, b), x in zip(sides, point)}, point
-    zeros = [mpq(0)] * len(sides)
-    forms = component_forms(
-        game, sides, _exact_hold(starts), mpq, _follow(choices, lambda hold: [hold, *zeros])
-    )
-    point = solve_resets(forms, game.fresh)
-    values = {
+    forms, point = _exact_forms(game, sides, starts, choices)
+    return _start_values(sides, forms, point), point
+
+
+def _exact_forms(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> tuple[Forms, list]:
+    """The exact forms under ``choices`` and the reset values they give."""
+    forms = component_forms(game, sides, _exact_hold(starts), mpq, _follow(choices))
+    return forms, solve_resets(forms, game.fresh)
+
+
+def _start_values(sides: list, forms: Forms, point: list) -> dict:
+    """Every turn-start value ``(a, b, deck)`` of the component at the reset values."""
+    return {
         (a, b, deck): at(column[0], point)
         for s, (a, b) in enumerate(sides)
         for deck, column in forms.table[s].items()
     }
-    return values, point
 
 
 def _reach_forms(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> Forms:
@@ -313,20 +319,12 @@ def _exact_hold(starts: dict) -> Any:
 def _exact_solution(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> dict:
     """Exact values with ``choices`` corrected by exact comparisons until none improves
     (the path for exact ties and comparisons too close for floats)."""
-    zeros = [mpq(0)] * len(sides)
     for _ in range(MAX_ROUNDS):
-        forms = component_forms(
-            game, sides, _exact_hold(starts), mpq, _follow(choices, lambda hold: [hold, *zeros])
-        )
-        point = solve_resets(forms, game.fresh)
+        forms, point = _exact_forms(game, sides, starts, choices)
         margins = {(s, d, k): hold - at(draw, point) for s, d, k, draw, hold in forms.visits}
         better = {key: margin > 0 if margin else choices[key] for key, margin in margins.items()}
         if better == choices:
-            return {
-                (a, b, deck): at(column[0], point)
-                for s, (a, b) in enumerate(sides)
-                for deck, column in forms.table[s].items()
-            }
+            return _start_values(sides, forms, point)
         choices = better
     raise RuntimeError(
         f"policy iteration did not settle in {MAX_ROUNDS} rounds"
