@@ -16,14 +16,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
-from exactprob.games.jeopardy.simulate import (
+from exactprob.games.jeopardy import RED_LIGHT, FowlPlay, JeopardyModel, Pig
+from exactprob.games.jeopardy.players import (
     Holds,
     PolicyTable,
     hold_at,
     optimal_policy_table,
-    simulate_race,
+    risk_balancing,
 )
+from exactprob.games.jeopardy.simulate import simulate_race
 from exactprob.games.jeopardy.solver import solve
 from exactprob.simulate import agrees_with
 from exactprob.solve import evaluate
@@ -95,11 +96,6 @@ def test_the_check_has_power():
     assert not agrees_with(solution.first_player_win(0), naive, GAMES)
 
 
-def risk_balancing(chickens: int, wolves: int) -> Holds:
-    """The spec's rule: draw iff c_rem > w_rem * k, i.e. hold iff not."""
-    return lambda a, b, k, w, c: np.asarray(~((chickens - c) > (wolves - w) * k))
-
-
 def model_policy(game: Pig | FowlPlay, holds0: Holds, holds1: Holds) -> Any:
     """The two players as a policy on JeopardyModel's states (s0, s1, k, deck, mover)."""
     draw, goal = ("roll" if isinstance(game, Pig) else "draw"), game.goal
@@ -123,9 +119,9 @@ FIXED = [
     pytest.param(Pig(goal=10, sides=4, komi=3), hold_at(2), hold_at(5), id="pig 10 d4 komi 3"),
     pytest.param(FowlPlay(5, 2, 6), hold_at(2), hold_at(1), id="fowl 5/2 to 6: 2 v 1"),
     pytest.param(FowlPlay(4, 3, 5, komi=1), hold_at(1), hold_at(2), id="fowl 4/3 to 5 komi 1"),
-    pytest.param(FowlPlay(10, 3, 6), risk_balancing(10, 3), hold_at(2), id="fowl risk v 2"),
+    pytest.param(FowlPlay(10, 3, 6), risk_balancing(FowlPlay(10, 3, 6)), hold_at(2), id="fowl risk v 2"),
     pytest.param(
-        FowlPlay(24, 4, 4, komi=1), hold_at(3), risk_balancing(24, 4), id="red light 3 v risk"
+        FowlPlay(24, 4, 4, komi=1), hold_at(3), risk_balancing(RED_LIGHT), id="red light 3 v risk"
     ),
 ]
 

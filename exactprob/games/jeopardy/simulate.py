@@ -25,6 +25,7 @@ the opponent starts on a fresh deck):
 
 >>> from fractions import Fraction
 >>> from exactprob.simulate import agrees_with
+>>> from .players import hold_at
 >>> wins = simulate_race("pig", 2, hold_at(1), hold_at(1), games=20_000, seed=1)
 >>> agrees_with(Fraction(6, 7), wins, 20_000)
 True
@@ -35,119 +36,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
-from gmpy2 import mpq
 
 from ...errors import ModelError
 from ...numbers import whole_number
+from .players import Holds
 
-__all__ = ["Holds", "PolicyTable", "hold_at", "optimal_policy_table", "simulate_race"]
-
-Holds = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
-"""A vectorised player: ``holds(a, b, k, w, c)`` is True where the mover holds."""
+__all__ = ["simulate_race"]
 
 CHICKEN, WOLF = 1, 0
-
-
-def hold_at(n: int) -> Holds:
-    """The player who holds as soon as the turn total reaches ``n``.
-
-    >>> hold_at(3)(np.zeros(3), np.zeros(3), np.array([1, 3, 5]), 0, 0).tolist()
-    [False, True, True]
-    """
-    return lambda a, b, k, w, c: np.asarray(k >= n)
-
-
-class PolicyTable:
-    """A lookup table ``holds[a, b, k, w, c]`` used as a :data:`Holds` player."""
-
-    def __init__(self, holds: np.ndarray) -> None:
-        self.holds = holds
-
-    def __call__(
-        self, a: np.ndarray, b: np.ndarray, k: np.ndarray, w: np.ndarray, c: np.ndarray
-    ) -> np.ndarray:
-        return self.holds[a, b, k, w, c]  # type: ignore[no-any-return]
-
-
-def optimal_policy_table(solution: Any) -> PolicyTable:
-    r"""An optimal player from an exact solution, as a :class:`PolicyTable`.
-
-    Only the solution's turn-start values :math:`S(a, b, d)` (``solution.starts``) are
-    used; every other state follows by one exact backward pass over the turn totals,
-    comparing
-
-    .. math::
-
-        P_\text{hold} = 1 - S(b, a + k, d), \qquad
-        P_\text{draw} = \sum_\text{bust} p\,\bigl(1 - S(b, a, d')\bigr)
-            + \sum_{\text{gain } g} p\, P(a, b, k + g, d'),
-
-    with :math:`P = 1` once :math:`a + k \ge` goal and :math:`P = \max(P_\text{draw},
-    P_\text{hold})` otherwise. On an exact tie the table **holds**. (Asking
-    ``solution.actions`` state by state gives the same choices, but recomputes a whole
-    score component per call: half an hour for Fowl Play to 8.)
-
-    Pig to 10: from 0 to 0 the first player rolls until 10 (no hold at any turn total),
-    and optimal play against itself wins 7776/10961 for the first player:
-
-    >>> from exactprob.simulate import agrees_with
-    >>> from .rules import Pig
-    >>> from .solver import solve
-    >>> solution = solve(Pig(goal=10))
-    >>> table = optimal_policy_table(solution)
-    >>> bool(table.holds[0, 0, 1:, 0, 0].any())
-    False
-    >>> wins = simulate_race("pig", 10, table, table, games=20_000, seed=3)
-    >>> solution.first_player_win(), agrees_with(solution.first_player_win(), wins, 20_000)
-    (Fraction(7776, 10961), True)
-    """
-    game = solution.game
-    if hasattr(game, "sides"):
-        return _pig_table(game.goal, game.sides, solution.starts)
-    return _fowl_table(game.goal, game.chickens, game.wolves, solution.starts)
-
-
-def _pig_table(goal: int, sides: int, starts: dict) -> PolicyTable:
-    holds = np.zeros((goal, goal, goal, 1, 1), dtype=bool)
-    face = mpq(1, sides)
-    for a in range(goal):
-        for b in range(goal):
-            bust = face * (1 - starts[b, a, 0])
-            value = [mpq(1)] * (goal - a + sides)  # value[k]; 1 from the goal on
-            for k in range(goal - a - 1, 0, -1):
-                draw = bust + face * sum(value[k + pips] for pips in range(2, sides + 1))
-                hold = 1 - starts[b, a + k, 0]
-                holds[a, b, k, 0, 0] = hold >= draw
-                value[k] = max(draw, hold)
-    return PolicyTable(holds)
-
-
-def _fowl_table(goal: int, chickens: int, wolves: int, starts: dict) -> PolicyTable:
-    holds = np.zeros((goal, goal, min(chickens, goal - 1) + 1, wolves, chickens + 1), dtype=bool)
-    for a in range(goal):
-        for b in range(goal):
-            for w in range(wolves):
-                wolves_left = wolves - w
-                above: list[Any] = []  # value[k] at the deck (w, c + 1)
-                for c in range(chickens, -1, -1):
-                    chickens_left = chickens - c
-                    left = chickens_left + wolves_left
-                    after_wolf = (w + 1, c) if wolves_left > 1 else (0, 0)  # last: reshuffle
-                    bust = mpq(wolves_left, left) * (1 - starts[b, a, after_wolf])
-                    value = [mpq(1)] * (goal - a + 1)
-                    for k in range(min(c, goal - a - 1), 0, -1):
-                        draw = bust
-                        if chickens_left:
-                            draw += mpq(chickens_left, left) * above[k + 1]
-                        hold = 1 - starts[b, a + k, (w, c)]
-                        holds[a, b, k, w, c] = hold >= draw
-                        value[k] = max(draw, hold)
-                    above = value
-    return PolicyTable(holds)
 
 
 def simulate_race(
@@ -168,6 +67,7 @@ def simulate_race(
     returns how many the first player won. ``sides`` is Pig's die; ``chickens`` and
     ``wolves`` make Fowl Play's deck.
 
+    >>> from .players import hold_at
     >>> simulate_race("pig", 10, hold_at(1), hold_at(1), games=10, seed=0, komi=10)
     Traceback (most recent call last):
     ...

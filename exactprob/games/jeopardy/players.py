@@ -1,0 +1,180 @@
+r"""Players of a jeopardy race: who holds where, as a vectorised rule or a lookup table.
+
+A player is a :data:`Holds`: ``holds(a, b, k, w, c)`` says, for numpy arrays of states,
+where the mover holds (``a`` the mover's banked score, ``b`` the opponent's, ``k`` the turn
+total, ``w`` and ``c`` the wolves and chickens dealt since the last shuffle, 0 in Pig).
+Whatever a player says, a turn total of 0 draws and a mover who has reached the goal holds.
+
+* :func:`hold_at`: hold once the turn total reaches :math:`n` (the Pig papers' "hold at 20").
+* :func:`risk_balancing`: Fowl Play's simple rule, draw iff :math:`c_\text{rem} > w_\text{rem}
+  \cdot k`: the expected gain of a draw, :math:`c_\text{rem}/(c_\text{rem} + w_\text{rem})`,
+  beats its expected loss, :math:`k\, w_\text{rem}/(c_\text{rem} + w_\text{rem})`.
+* :func:`policy_table`: any player as a :class:`PolicyTable`, one boolean per state, the
+  form the exact and certified match-ups read.
+* :func:`optimal_policy_table`: the optimal player from an exact solution.
+
+>>> from .rules import FowlPlay
+>>> game = FowlPlay(chickens=6, wolves=2, goal=5)
+>>> table = policy_table(game, risk_balancing(game))
+>>> table.holds.shape  # (a, b, k, w, c)
+(5, 5, 5, 2, 7)
+>>> table.holds[0, 0, 1:4, 0, 3].tolist()  # 3 chickens and 2 wolves left: hold from k = 2
+[False, True, True]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gmpy2 import mpq
+
+from .rules import Jeopardy, Pig
+
+__all__ = [
+    "Holds",
+    "PolicyTable",
+    "hold_at",
+    "optimal_policy_table",
+    "policy_table",
+    "risk_balancing",
+]
+
+Holds = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+"""A vectorised player: ``holds(a, b, k, w, c)`` is True where the mover holds."""
+
+
+def hold_at(n: int) -> Holds:
+    """The player who holds as soon as the turn total reaches ``n``.
+
+    >>> hold_at(3)(np.zeros(3), np.zeros(3), np.array([1, 3, 5]), 0, 0).tolist()
+    [False, True, True]
+    """
+    return lambda a, b, k, w, c: np.asarray(k >= n)
+
+
+class PolicyTable:
+    """A lookup table ``holds[a, b, k, w, c]`` used as a :data:`Holds` player."""
+
+    def __init__(self, holds: np.ndarray) -> None:
+        self.holds = holds
+
+    def __call__(
+        self, a: np.ndarray, b: np.ndarray, k: np.ndarray, w: np.ndarray, c: np.ndarray
+    ) -> np.ndarray:
+        return self.holds[a, b, k, w, c]  # type: ignore[no-any-return]
+
+
+def optimal_policy_table(solution: Any) -> PolicyTable:
+    r"""An optimal player from an exact solution, as a :class:`PolicyTable`.
+
+    Only the solution's turn-start values :math:`S(a, b, d)` (``solution.starts``) are
+    used; every other state follows by one exact backward pass over the turn totals,
+    comparing
+
+    .. math::
+
+        P_\text{hold} = 1 - S(b, a + k, d), \qquad
+        P_\text{draw} = \sum_\text{bust} p\,\bigl(1 - S(b, a, d')\bigr)
+            + \sum_{\text{gain } g} p\, P(a, b, k + g, d'),
+
+    with :math:`P = 1` once :math:`a + k \ge` goal and :math:`P = \max(P_\text{draw},
+    P_\text{hold})` otherwise. On an exact tie the table **holds**. (Asking
+    ``solution.actions`` state by state gives the same choices, but recomputes a whole
+    score component per call: half an hour for Fowl Play to 8.)
+
+    Pig to 10: from 0 to 0 the first player rolls until 10 (no hold at any turn total),
+    and optimal play against itself wins 7776/10961 for the first player:
+
+    >>> from exactprob.simulate import agrees_with
+    >>> from .simulate import simulate_race
+    >>> from .solver import solve
+    >>> solution = solve(Pig(goal=10))
+    >>> table = optimal_policy_table(solution)
+    >>> bool(table.holds[0, 0, 1:, 0, 0].any())
+    False
+    >>> wins = simulate_race("pig", 10, table, table, games=20_000, seed=3)
+    >>> solution.first_player_win(), agrees_with(solution.first_player_win(), wins, 20_000)
+    (Fraction(7776, 10961), True)
+    """
+    game = solution.game
+    if isinstance(game, Pig):
+        return _pig_table(game.goal, game.sides, solution.starts)
+    return _fowl_table(game.goal, game.chickens, game.wolves, solution.starts)
+
+
+def _pig_table(goal: int, sides: int, starts: dict) -> PolicyTable:
+    holds = np.zeros((goal, goal, goal, 1, 1), dtype=bool)
+    face = mpq(1, sides)
+    for a in range(goal):
+        for b in range(goal):
+            bust = face * (1 - starts[b, a, 0])
+            value = [mpq(1)] * (goal - a + sides)  # value[k]; 1 from the goal on
+            for k in range(goal - a - 1, 0, -1):
+                draw = bust + face * sum(value[k + pips] for pips in range(2, sides + 1))
+                hold = 1 - starts[b, a + k, 0]
+                holds[a, b, k, 0, 0] = hold >= draw
+                value[k] = max(draw, hold)
+    return PolicyTable(holds)
+
+
+def _fowl_table(goal: int, chickens: int, wolves: int, starts: dict) -> PolicyTable:
+    holds = np.zeros((goal, goal, min(chickens, goal - 1) + 1, wolves, chickens + 1), dtype=bool)
+    for a in range(goal):
+        for b in range(goal):
+            for w in range(wolves):
+                wolves_left = wolves - w
+                above: list[Any] = []  # value[k] at the deck (w, c + 1)
+                for c in range(chickens, -1, -1):
+                    chickens_left = chickens - c
+                    left = chickens_left + wolves_left
+                    after_wolf = (w + 1, c) if wolves_left > 1 else (0, 0)  # last: reshuffle
+                    bust = mpq(wolves_left, left) * (1 - starts[b, a, after_wolf])
+                    value = [mpq(1)] * (goal - a + 1)
+                    for k in range(min(c, goal - a - 1), 0, -1):
+                        draw = bust
+                        if chickens_left:
+                            draw += mpq(chickens_left, left) * above[k + 1]
+                        hold = 1 - starts[b, a + k, (w, c)]
+                        holds[a, b, k, w, c] = hold >= draw
+                        value[k] = max(draw, hold)
+                    above = value
+    return PolicyTable(holds)
+
+
+def risk_balancing(game: Any) -> Holds:
+    r"""Fowl Play's risk-balancing player: hold iff :math:`c_\text{rem} \le w_\text{rem} k`.
+
+    >>> from .rules import FOWL_PLAY
+    >>> risk_balancing(FOWL_PLAY)(0, 0, np.array([6, 7, 8]), 0, 0).tolist()  # 42 <= 6k?
+    [False, True, True]
+    """
+    chickens, wolves = game.chickens, game.wolves
+    return lambda a, b, k, w, c: np.asarray((chickens - c) <= (wolves - w) * k)
+
+
+def table_shape(game: Jeopardy) -> tuple[int, ...]:
+    """The shape ``(a, b, k, w, c)`` of a policy table for ``game``.
+
+    >>> table_shape(Pig(goal=10))
+    (10, 10, 10, 1, 1)
+    """
+    goal = game.goal
+    if isinstance(game, Pig):
+        return goal, goal, goal, 1, 1
+    return goal, goal, min(game.chickens, goal - 1) + 1, game.wolves, game.chickens + 1
+
+
+def policy_table(game: Jeopardy, holds: Holds) -> PolicyTable:
+    """``holds`` asked once about every state of ``game`` (one mover score at a time, to
+    keep memory small), with the forced moves applied: draw at :math:`k = 0`, hold at the
+    goal."""
+    goal, *rest = table_shape(game)
+    b, k, w, c = np.indices(rest, dtype=np.int64)
+    table = np.zeros((goal, *rest), dtype=bool)
+    for a in range(goal):
+        table[a] = np.broadcast_to(holds(np.full_like(k, a), b, k, w, c), rest)
+        table[a] |= a + k >= goal
+    table[:, :, 0] = False
+    return PolicyTable(table)
