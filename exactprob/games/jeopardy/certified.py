@@ -33,15 +33,17 @@ intervals no longer shrink.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from ...graph import progress_bar
+from .players import PolicyTable, table_shape
 from .rules import FowlPlay
 
-__all__ = ["CertifiedSolution", "Enclosure", "enclose"]
+__all__ = ["CertifiedSolution", "Enclosure", "enclose", "enclose_matchup"]
 
 SLACK = 16 * 2.0**-53  # rounding allowance per state value (a few operations on [0, 1])
 MAX_SWEEPS = 10_000
@@ -92,6 +94,53 @@ class CertifiedSolution:
         """The first player's chance to win, as an enclosure (default komi: the game's)."""
         return self.start_value(0, self.game.komi if komi is None else komi)
 
+    def policy_table(self) -> PolicyTable:
+        r"""Where the optimal mover holds, as a table ``holds[a, b, k, w, c]``, with the
+        choices the enclosures cannot decide in ``undecided``.
+
+        One backward pass over the decks encloses every state's draw and hold values
+        from the turn-start enclosures, rounded outward (a maximum of enclosures encloses
+        the maximum). A choice is certified when its interval lies strictly above the
+        other's; otherwise it is undecided (an exact tie is always undecided) and the
+        table holds where the midpoints say hold is at least as good.
+        """
+        game = self.game
+        holds = np.zeros(table_shape(game), dtype=bool)
+        undecided = np.zeros_like(holds)
+        goal, totals = game.goal, holds.shape[2]
+        a, b, k = np.ogrid[:goal, :goal, :totals]
+        banked = (a + k).clip(max=goal - 1)
+        wins = a + k >= goal
+        chicken_low, chicken_high, wolf_low, wolf_high = _probabilities(game)
+        won = np.ones((goal, goal, 1))
+        above = (won, won)  # the values at deck (w, c + 1); none at c = chickens
+        for w in range(game.wolves - 1, -1, -1):
+            after = (w + 1, slice(None)) if w + 1 < game.wolves else (0, 0)
+            for c in range(game.chickens, -1, -1):
+                bust = (self.low[:, :, *after], self.high[:, :, *after])
+                if w + 1 < game.wolves:
+                    bust = (bust[0][..., c], bust[1][..., c])
+                draw_low = wolf_low[w, c] * (1 - bust[1].T[..., None])
+                draw_high = wolf_high[w, c] * (1 - bust[0].T[..., None])
+                if c < game.chickens:
+                    draw_low = draw_low + chicken_low[w, c] * above[0][:, :, 1:]
+                    draw_high = draw_high + chicken_high[w, c] * above[1][:, :, 1:]
+                draw_low, draw_high = draw_low - SLACK, draw_high + SLACK
+                hold_low = 1 - self.high[b, banked, w, c] - SLACK
+                hold_high = 1 - self.low[b, banked, w, c] + SLACK
+                choice = (k >= 1) & (k <= c) & ~wins
+                certain = (hold_low > draw_high) | (draw_low > hold_high)
+                hold_better = hold_low + hold_high >= draw_low + draw_high
+                holds[..., w, c] = wins | (choice & hold_better)
+                undecided[..., w, c] = choice & ~certain
+                value_low = np.where(k >= 1, np.maximum(draw_low, hold_low), draw_low)
+                value_high = np.where(k >= 1, np.maximum(draw_high, hold_high), draw_high)
+                above = (  # one more turn total than the table, always won
+                    np.concatenate([np.where(wins, 1.0, value_low.clip(0, 1)), won], 2),
+                    np.concatenate([np.where(wins, 1.0, value_high.clip(0, 1)), won], 2),
+                )
+        return PolicyTable(holds, undecided)
+
 
 def _probabilities(game: FowlPlay) -> tuple[np.ndarray, ...]:
     """Chicken and wolf probabilities by ``(w, c)``, rounded down and up."""
@@ -109,44 +158,80 @@ def _probabilities(game: FowlPlay) -> tuple[np.ndarray, ...]:
 
 
 def enclose(game: FowlPlay, progress: bool = False) -> CertifiedSolution:
-    """Enclose every turn-start value of ``game`` by interval value iteration."""
+    """Enclose every turn-start value of ``game`` under optimal play."""
+    low, high, sweeps = _enclose(game, None, f"{game.name} to {game.goal}, certified", progress)
+    return CertifiedSolution(game, low[0], high[0], sweeps)
+
+
+def enclose_matchup(
+    game: FowlPlay, first: PolicyTable, second: PolicyTable, progress: bool = False
+) -> CertifiedSolution:
+    """Enclose the first player's chance to win when ``first`` plays ``second``: the
+    solution's values are those of turn starts where ``first`` moves.
+
+    With both choices fixed, each state's value is the chosen one of draw and hold, still
+    monotone in the values it uses, so the enclosure argument above holds unchanged.
+    """
+    desc = f"{game.name} to {game.goal}, two players, certified"
+    low, high, sweeps = _enclose(game, (first, second), desc, progress)
+    return CertifiedSolution(game, low[0], high[0], sweeps)
+
+
+def _enclose(
+    game: FowlPlay, players: tuple[PolicyTable, ...] | None, desc: str, progress: bool
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Bounds ``[player, a, b, w, c]`` of every turn start where ``player`` moves: one
+    player against itself under optimal play (``players`` is None), else the two tables,
+    each facing the other."""
     goal, wolves, chickens = game.goal, game.wolves, game.chickens
-    shape = (goal, goal, wolves, chickens + 1)
+    shape = (1 if players is None else len(players), goal, goal, wolves, chickens + 1)
     low, high = np.zeros(shape), np.ones(shape)
     probabilities = _probabilities(game)
-    bar = progress_bar(progress, f"{game.name} to {goal}, certified", total=2 * goal - 1)
+    bar = progress_bar(progress, desc, total=2 * goal - 1)
     sweeps = 0
     for total in range(2 * goal - 2, -1, -1):
-        sweeps += _enclose_sum(game, total, low, high, probabilities)
+        sweeps += _enclose_sum(game, total, low, high, probabilities, players)
         if bar is not None:
             bar.update()
     if bar is not None:
         bar.close()
-    return CertifiedSolution(game, low, high, sweeps)
+    return low, high, sweeps
 
 
 def _enclose_sum(
-    game: FowlPlay, total: int, low: np.ndarray, high: np.ndarray, probabilities: tuple
+    game: FowlPlay,
+    total: int,
+    low: np.ndarray,
+    high: np.ndarray,
+    probabilities: tuple,
+    players: tuple[PolicyTable, ...] | None,
 ) -> int:
     """Iterate the components with score sum ``total`` until their bounds stop shrinking;
-    writes their turn-start bounds into ``low``/``high``. Returns the number of sweeps."""
+    writes their turn-start bounds into ``low``/``high``. Returns the number of sweeps.
+
+    A *side* is a player to move with scores ``(a, b)``; a bust hands the turn to the
+    side of the opponent (the player itself in self-play) with the scores swapped."""
     goal, chickens = game.goal, game.chickens
     movers = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
-    others = total - movers
-    swap = movers[::-1] - movers[0]  # index of (b, a) for the side (a, b)
+    n, count = len(movers), low.shape[0]
+    player = np.repeat(np.arange(count), n)
+    opponent = count - 1 - player
+    mover, other = np.tile(movers, count), np.tile(total - movers, count)
+    swap = opponent * n + np.tile(np.arange(n)[::-1], count)  # the side of (b, a)
     k = np.arange(chickens + 2)
-    banked = movers[:, None] + k[None, :]
+    banked = mover[:, None] + k[None, :]
     wins = banked >= goal  # a mover at the goal holds and wins
-    target = (others[:, None], banked.clip(max=goal - 1))
+    target = (opponent[:, None], other[:, None], banked.clip(max=goal - 1))
     held = wins[:, :, None, None]
     hold_low = np.where(held, 1.0, 1 - high[target] - SLACK)  # [side, k, w, c]
     hold_high = np.where(held, 1.0, 1 - low[target] + SLACK)
     hold_low[:, 0] = -np.inf  # a turn total of 0 must draw
     hold_high[:, 0] = -np.inf
-    reset = [np.zeros(len(movers)), np.ones(len(movers))]
+    choose = _best if players is None else _following(players, player, mover, other, k.size)
+    reset = [np.zeros(len(swap)), np.ones(len(swap))]
     width = np.inf
     for sweep in range(1, MAX_SWEEPS + 1):
-        bounds = _sweep(game, reset, hold_low, hold_high, wins, swap, probabilities)
+        bounds = _sweep(game, reset, hold_low, hold_high, wins, swap, probabilities, choose)
         new_reset = [bounds[0][0, 0, :, 0], bounds[1][0, 0, :, 0]]
         new_reset = [np.maximum(reset[0], new_reset[0]), np.minimum(reset[1], new_reset[1])]
         new_width = float(np.max(new_reset[1] - new_reset[0]))
@@ -155,9 +240,36 @@ def _enclose_sum(
             break
         width = new_width
     lo, hi = bounds
-    low[movers, others] = lo[..., 0].transpose(2, 0, 1)
-    high[movers, others] = hi[..., 0].transpose(2, 0, 1)
+    low[player, mover, other] = lo[..., 0].transpose(2, 0, 1)
+    high[player, mover, other] = hi[..., 0].transpose(2, 0, 1)
     return sweep
+
+
+Choose = Callable[[int, int, np.ndarray, np.ndarray], np.ndarray]
+"""``choose(w, c, draw, hold)``: the value of each state ``[side, k]`` at deck ``(w, c)``."""
+
+
+def _best(w: int, c: int, draw: np.ndarray, hold: np.ndarray) -> np.ndarray:
+    return np.maximum(draw, hold)
+
+
+def _following(
+    players: tuple[PolicyTable, ...],
+    player: np.ndarray,
+    mover: np.ndarray,
+    other: np.ndarray,
+    totals: int,
+) -> Choose:
+    """A ``choose`` that takes hold where the side's player holds: ``holds[side, k, w, c]``
+    read from the tables (turn totals past a table's end can only win or not occur; a
+    turn total of 0 draws whatever a table says)."""
+    tables = [table.holds[mover, other] for table in players]  # [side, k, w, c] per player
+    holds = np.ones((len(player), totals, *tables[0].shape[2:]), dtype=bool)
+    for index, table in enumerate(tables):
+        mine = player == index
+        holds[mine, : table.shape[1]] = table[mine]
+    holds[:, 0] = False  # a turn total of 0 draws
+    return lambda w, c, draw, hold: np.where(holds[:, : draw.shape[1], w, c], hold, draw)
 
 
 def _sweep(
@@ -168,6 +280,7 @@ def _sweep(
     wins: np.ndarray,
     swap: np.ndarray,
     probabilities: tuple,
+    choose: Choose,
 ) -> tuple[np.ndarray, np.ndarray]:
     """One pass over the decks, from the last to the first: bounds ``[w, c, side, k]``."""
     wolves, chickens = game.wolves, game.chickens
@@ -191,8 +304,8 @@ def _sweep(
                 draw_high = draw_high + chicken_high[w, c] * hi[w, c + 1, :, 1:]
             draw_low = np.broadcast_to(draw_low, (sides, chickens + 1))
             draw_high = np.broadcast_to(draw_high, (sides, chickens + 1))
-            cell_low = np.maximum(draw_low - SLACK, hold_low[:, : chickens + 1, w, c])
-            cell_high = np.maximum(draw_high + SLACK, hold_high[:, : chickens + 1, w, c])
+            cell_low = choose(w, c, draw_low - SLACK, hold_low[:, : chickens + 1, w, c])
+            cell_high = choose(w, c, draw_high + SLACK, hold_high[:, : chickens + 1, w, c])
             lo[w, c, :, : chickens + 1] = np.where(
                 wins[:, : chickens + 1], 1.0, cell_low.clip(0, 1)
             )

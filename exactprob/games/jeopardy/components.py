@@ -26,7 +26,7 @@ The reset states' own forms then give a linear system of one or two equations.
 
 >>> from fractions import Fraction
 >>> from .rules import Pig
->>> forms = component_forms(Pig(goal=2), [(1, 1)], lambda b, a, d: None, Fraction, None)
+>>> forms = component_forms(Pig(goal=2), [(1, 1)], lambda s, a, d: None, Fraction, None)
 >>> [str(c) for c in forms.table[0][0][0]]  # P(1,1,0) = 1/6 (1 - X) + 5/6
 ['1', '-1/6']
 """
@@ -37,10 +37,23 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Forms", "at", "component_forms", "sides_of", "solve_resets"]
+from gmpy2 import mpq
+
+__all__ = [
+    "Forms",
+    "at",
+    "component_forms",
+    "held",
+    "partners",
+    "reach_forms",
+    "sides_of",
+    "solve_resets",
+]
 
 Form = list  # [c0, c_1, ..., c_n]: c0 + sum c_s X_s
 Decide = Callable[[int, Hashable, int, Form, Any], Form] | None
+HoldValue = Callable[[int, int, Hashable], Any]
+"""``hold_value(s, banked, deck)``: the value of holding on side ``s`` with ``banked``."""
 
 
 @dataclass
@@ -68,16 +81,19 @@ def sides_of(i: int, j: int) -> list[tuple[int, int]]:
 def component_forms(
     game: Any,
     sides: Sequence[tuple[int, int]],
-    hold_value: Callable[[int, int, Hashable], Any],
+    hold_value: HoldValue,
     unit: Callable[[Any], Any],
     decide: Decide,
+    partner: Sequence[int] | None = None,
 ) -> Forms:
     """Every state's form, deck by deck (in ``game.decks()`` order), turn totals from high
-    to low. ``hold_value(b, a + k, deck)`` is the known value of holding, ``unit``
-    converts probabilities to the number type, and ``decide(s, deck, k, draw form, hold)``
-    returns the form chosen where there is a choice (``None``: always draw)."""
+    to low. ``hold_value(s, a + k, deck)`` is the known value of holding on side ``s``,
+    ``unit`` converts probabilities to the number type, ``decide(s, deck, k, draw form,
+    hold)`` returns the form chosen where there is a choice (``None``: always draw), and
+    ``partner[s]`` is the side whose turn a bust on side ``s`` starts (default: the side
+    with the scores swapped)."""
     n = len(sides)
-    other_side = [sides.index((b, a)) for a, b in sides]
+    other_side = partners(sides) if partner is None else partner
     zero = unit(0)
     goal, fresh = game.goal, game.fresh
     forms = Forms([{} for _ in sides])
@@ -107,12 +123,86 @@ def component_forms(
                         for t in range(n + 1):
                             form[t] += p * target[t]
                 if k > 0 and decide is not None:
-                    hold = hold_value(b, a + k, deck)
+                    hold = hold_value(s, a + k, deck)
                     visits.append((s, deck, k, form, hold))
                     form = decide(s, deck, k, form, hold)
                 column[k] = form
             table[s][deck] = column
     return forms
+
+
+def partners(sides: Sequence[tuple[int, int]]) -> list[int]:
+    """For each side, the side with the scores swapped: whose turn a bust starts.
+
+    >>> partners([(3, 5), (5, 3)])
+    [1, 0]
+    """
+    return [sides.index((b, a)) for a, b in sides]
+
+
+def reach_forms(
+    game: Any,
+    sides: Sequence[tuple[int, int]],
+    hold_value: HoldValue,
+    holds: Callable[[int, int], bool],
+    partner: Sequence[int] | None = None,
+) -> Forms:
+    r"""The reset forms of a one-deck game (Pig), exact, by forward reach probabilities.
+
+    From a turn start on side :math:`s`, :math:`r_k` is the chance that the turn reaches
+    total :math:`k` with the choices ``holds(s, k)``; then
+
+    .. math::
+
+        X_s = \sum_{k \text{ held}} r_k\, H_s(a + k)
+              + r_\text{win} + r_\text{bust} (1 - X_{s'}),
+
+    with :math:`H_s` the value of holding (``hold_value``) and :math:`s'` the partner side.
+    The :math:`r_k` are small rationals; only the few held totals a turn can reach touch
+    the large values of higher components, where the backward pass of
+    :func:`component_forms` would touch them at every turn total.
+
+    >>> from .rules import Pig
+    >>> forms = reach_forms(Pig(goal=2), [(1, 1)], lambda s, a, d: None, lambda s, k: False)
+    >>> [str(c) for c in forms.table[0][0][0]]
+    ['1', '-1/6']
+    """
+    fresh, n = game.fresh, len(sides)
+    other_side = partners(sides) if partner is None else partner
+    draws = [(mpq(p), gain) for p, gain, _ in game.draws(fresh)]
+    table: list[dict[Hashable, list[Form]]] = []
+    for s, (a, _) in enumerate(sides):
+        room = game.goal - a
+        reach = [mpq(0)] * room
+        reach[0] = mpq(1)
+        form = [mpq(0)] * (n + 1)
+        bust = mpq(0)
+        for k, r in enumerate(reach):
+            if not r:
+                continue
+            if k and holds(s, k):
+                form[0] += r * hold_value(s, a + k, fresh)
+                continue
+            for p, gain in draws:
+                if gain == 0:
+                    bust += r * p
+                elif k + gain >= room:
+                    form[0] += r * p
+                else:
+                    reach[k + gain] += r * p
+        form[0] += bust
+        form[1 + other_side[s]] -= bust
+        table.append({fresh: [form]})
+    return Forms(table)
+
+
+def held(hold: Any, form: Form) -> Form:
+    """The form of holding: the constant ``hold``, no unknowns (``form`` gives the length).
+
+    >>> held(0.25, [0.5, 0.1, 0.2])
+    [0.25, 0.0, 0.0]
+    """
+    return [hold] + [0 * hold] * (len(form) - 1)
 
 
 def at(form: Form, point: Sequence[Any]) -> Any:

@@ -11,7 +11,7 @@ Whatever a player says, a turn total of 0 draws and a mover who has reached the 
   beats its expected loss, :math:`k\, w_\text{rem}/(c_\text{rem} + w_\text{rem})`.
 * :func:`policy_table`: any player as a :class:`PolicyTable`, one boolean per state, the
   form the exact and certified match-ups read.
-* :func:`optimal_policy_table`: the optimal player from an exact solution.
+* :func:`optimal_policy_table`: the optimal player from an exact or a certified solution.
 
 >>> from .rules import FowlPlay
 >>> game = FowlPlay(chickens=6, wolves=2, goal=5)
@@ -24,17 +24,17 @@ Whatever a player says, a turn total of 0 draws and a mover who has reached the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import numpy as np
-from gmpy2 import mpq
 
 from .rules import Jeopardy, Pig
 
 __all__ = [
     "Holds",
     "PolicyTable",
+    "deck_cards",
     "hold_at",
     "optimal_policy_table",
     "policy_table",
@@ -55,10 +55,15 @@ def hold_at(n: int) -> Holds:
 
 
 class PolicyTable:
-    """A lookup table ``holds[a, b, k, w, c]`` used as a :data:`Holds` player."""
+    """A lookup table ``holds[a, b, k, w, c]`` used as a :data:`Holds` player.
 
-    def __init__(self, holds: np.ndarray) -> None:
-        self.holds = holds
+    ``undecided`` (same shape, or None when every choice is known to be right) marks the
+    choices of an optimal table that its source could not certify (see
+    :meth:`.certified.CertifiedSolution.policy_table`).
+    """
+
+    def __init__(self, holds: np.ndarray, undecided: np.ndarray | None = None) -> None:
+        self.holds, self.undecided = holds, undecided
 
     def __call__(
         self, a: np.ndarray, b: np.ndarray, k: np.ndarray, w: np.ndarray, c: np.ndarray
@@ -67,22 +72,10 @@ class PolicyTable:
 
 
 def optimal_policy_table(solution: Any) -> PolicyTable:
-    r"""An optimal player from an exact solution, as a :class:`PolicyTable`.
-
-    Only the solution's turn-start values :math:`S(a, b, d)` (``solution.starts``) are
-    used; every other state follows by one exact backward pass over the turn totals,
-    comparing
-
-    .. math::
-
-        P_\text{hold} = 1 - S(b, a + k, d), \qquad
-        P_\text{draw} = \sum_\text{bust} p\,\bigl(1 - S(b, a, d')\bigr)
-            + \sum_{\text{gain } g} p\, P(a, b, k + g, d'),
-
-    with :math:`P = 1` once :math:`a + k \ge` goal and :math:`P = \max(P_\text{draw},
-    P_\text{hold})` otherwise. On an exact tie the table **holds**. (Asking
-    ``solution.actions`` state by state gives the same choices, but recomputes a whole
-    score component per call: half an hour for Fowl Play to 8.)
+    r"""An optimal player, as a :class:`PolicyTable`, from an exact
+    (:meth:`.solver.JeopardySolution.policy_table`) or a certified
+    (:meth:`.certified.CertifiedSolution.policy_table`) solution. On an exact tie the
+    table **holds**.
 
     Pig to 10: from 0 to 0 the first player rolls until 10 (no hold at any turn total),
     and optimal play against itself wins 7776/10961 for the first player:
@@ -98,49 +91,7 @@ def optimal_policy_table(solution: Any) -> PolicyTable:
     >>> solution.first_player_win(), agrees_with(solution.first_player_win(), wins, 20_000)
     (Fraction(7776, 10961), True)
     """
-    game = solution.game
-    if isinstance(game, Pig):
-        return _pig_table(game.goal, game.sides, solution.starts)
-    return _fowl_table(game.goal, game.chickens, game.wolves, solution.starts)
-
-
-def _pig_table(goal: int, sides: int, starts: dict) -> PolicyTable:
-    holds = np.zeros((goal, goal, goal, 1, 1), dtype=bool)
-    face = mpq(1, sides)
-    for a in range(goal):
-        for b in range(goal):
-            bust = face * (1 - starts[b, a, 0])
-            value = [mpq(1)] * (goal - a + sides)  # value[k]; 1 from the goal on
-            for k in range(goal - a - 1, 0, -1):
-                draw = bust + face * sum(value[k + pips] for pips in range(2, sides + 1))
-                hold = 1 - starts[b, a + k, 0]
-                holds[a, b, k, 0, 0] = hold >= draw
-                value[k] = max(draw, hold)
-    return PolicyTable(holds)
-
-
-def _fowl_table(goal: int, chickens: int, wolves: int, starts: dict) -> PolicyTable:
-    holds = np.zeros((goal, goal, min(chickens, goal - 1) + 1, wolves, chickens + 1), dtype=bool)
-    for a in range(goal):
-        for b in range(goal):
-            for w in range(wolves):
-                wolves_left = wolves - w
-                above: list[Any] = []  # value[k] at the deck (w, c + 1)
-                for c in range(chickens, -1, -1):
-                    chickens_left = chickens - c
-                    left = chickens_left + wolves_left
-                    after_wolf = (w + 1, c) if wolves_left > 1 else (0, 0)  # last: reshuffle
-                    bust = mpq(wolves_left, left) * (1 - starts[b, a, after_wolf])
-                    value = [mpq(1)] * (goal - a + 1)
-                    for k in range(min(c, goal - a - 1), 0, -1):
-                        draw = bust
-                        if chickens_left:
-                            draw += mpq(chickens_left, left) * above[k + 1]
-                        hold = 1 - starts[b, a + k, (w, c)]
-                        holds[a, b, k, w, c] = hold >= draw
-                        value[k] = max(draw, hold)
-                    above = value
-    return PolicyTable(holds)
+    return solution.policy_table()  # type: ignore[no-any-return]
 
 
 def risk_balancing(game: Any) -> Holds:
@@ -164,6 +115,15 @@ def table_shape(game: Jeopardy) -> tuple[int, ...]:
     if isinstance(game, Pig):
         return goal, goal, goal, 1, 1
     return goal, goal, min(game.chickens, goal - 1) + 1, game.wolves, game.chickens + 1
+
+
+def deck_cards(deck: Hashable) -> tuple[int, int]:
+    """The ``(w, c)`` index of a deck in a policy table (Pig's one deck is ``(0, 0)``).
+
+    >>> deck_cards((2, 5)), deck_cards(0)
+    ((2, 5), (0, 0))
+    """
+    return deck if isinstance(deck, tuple) else (0, 0)
 
 
 def policy_table(game: Jeopardy, holds: Holds) -> PolicyTable:

@@ -33,7 +33,18 @@ from gmpy2 import mpq
 
 from ...graph import progress_bar
 from ...numbers import to_fraction
-from .components import Form, Forms, at, component_forms, sides_of, solve_resets
+from .components import (
+    Form,
+    Forms,
+    HoldValue,
+    at,
+    component_forms,
+    held,
+    reach_forms,
+    sides_of,
+    solve_resets,
+)
+from .players import PolicyTable, deck_cards, table_shape
 from .rules import Jeopardy
 
 __all__ = ["JeopardySolution", "components_in_order", "solve"]
@@ -82,34 +93,53 @@ class JeopardySolution:
         """The optimal actions in state ``(a, b, k, deck)``; two when they tie exactly."""
         return self._state(a, b, k, deck)[1]
 
-    def hold_thresholds(self) -> np.ndarray:
-        """``thresholds[a, b]``: the first turn total at which the mover should hold, on a
-        turn that began on a fresh deck and has not busted (Fowl Play: deck ``(0, k)``);
-        ``goal - a`` when the mover should draw on to the goal.
+    def policy_table(self) -> PolicyTable:
+        """Where the optimal mover holds, in every state, as a table ``holds[a, b, k, w,
+        c]`` (:mod:`.players`); on an exact tie the table holds.
 
-        Decided in floats with the rounding bound of the solve and exactly where closer;
-        with an exact tie the first total where holding is *among* the best counts.
+        Each component's choices are made in floats at the solution's reset values and
+        kept where draw and hold differ by more than the rounding bound of the solve
+        (:func:`_float_verdict`: a maximum errs no more than its arguments); the few
+        closer ones are compared exactly.
         """
-        game, goal = self.game, self.game.goal
+        game = self.game
         floats = {key: float(value) for key, value in self.starts.items()}
-        thresholds = np.zeros((goal, goal), dtype=int)
-        for i, j in components_in_order(goal):
+        holds = np.zeros(table_shape(game), dtype=bool)
+        for i, j in components_in_order(game.goal):
             sides = sides_of(i, j)
             point = [floats[a, b, game.fresh] for a, b in sides]
             forms = _float_forms(game, sides, floats, greedy_at(point))
             tolerance = _tolerance(game, forms)
-            first = {s: goal - a for s, (a, _) in enumerate(sides)}
+            close = False
             for s, deck, k, draw, hold in forms.visits:
-                if k >= first[s] or deck != game.deck_after(k):
-                    continue
                 margin = hold - at(draw, point)
-                a, b = sides[s]
-                if margin > tolerance or (
-                    abs(margin) <= tolerance and "hold" in self.actions(a, b, k, deck)
-                ):
-                    first[s] = k
-            for s, (a, b) in enumerate(sides):
-                thresholds[a, b] = first[s]
+                close = close or abs(margin) <= tolerance
+                holds[(*sides[s], k, *deck_cards(deck))] = margin > 0
+            if close:
+                self._exact_choices(sides, holds)
+        room = game.goal - np.arange(game.goal)
+        holds |= (
+            np.arange(holds.shape[2])[None, None, :, None, None] >= room[:, None, None, None, None]
+        )
+        return PolicyTable(holds)
+
+    def _exact_choices(self, sides: list, holds: np.ndarray) -> None:
+        """Every choice of one component by exact comparison, into ``holds``."""
+        point = [self.starts[a, b, self.game.fresh] for a, b in sides]
+        hold_value = _exact_hold(self.starts, sides)
+        forms = component_forms(self.game, sides, hold_value, mpq, greedy_at(point))
+        for s, deck, k, draw, hold in forms.visits:
+            holds[(*sides[s], k, *deck_cards(deck))] = hold >= at(draw, point)
+
+    def hold_thresholds(self) -> np.ndarray:
+        """``thresholds[a, b]``: the first turn total at which the mover holds (in
+        :meth:`policy_table`), on a turn that began on a fresh deck and has not busted
+        (Fowl Play: deck ``(0, k)``); ``goal - a`` when the mover draws on to the goal."""
+        goal, holds = self.game.goal, self.policy_table().holds
+        thresholds = goal - np.arange(goal)[:, None].repeat(goal, axis=1)
+        for k in range(holds.shape[2] - 1, 0, -1):
+            on_turn = holds[:, :, k, *deck_cards(self.game.deck_after(k))]
+            thresholds = np.where(on_turn, np.minimum(thresholds, k), thresholds)
         return thresholds
 
     def _state(self, a: int, b: int, k: int, deck: Hashable) -> tuple[Any, tuple[str, ...]]:
@@ -119,7 +149,7 @@ class JeopardySolution:
             return mpq(1), ("hold",)
         sides = sides_of(min(a, b), max(a, b))
         point = [self.starts[x, y, game.fresh] for x, y in sides]
-        forms = component_forms(game, sides, _exact_hold(self.starts), mpq, greedy_at(point))
+        forms = component_forms(game, sides, _exact_hold(self.starts, sides), mpq, greedy_at(point))
         side = sides.index((a, b))
         if k == 0:
             return at(forms.table[side][deck][0], point), (game.draw_word,)
@@ -184,11 +214,6 @@ def _float_policy(game: Jeopardy, sides: list, floats: dict) -> Choices:
     return choices
 
 
-def _held(hold: Any, form: Form) -> Form:
-    """The form of holding: the constant ``hold``, no unknowns (``form`` gives the length)."""
-    return [hold] + [0 * hold] * (len(form) - 1)
-
-
 def greedy_at(point: list, record: Choices | None = None) -> Any:
     """A ``decide`` that holds where holding beats drawing at the reset values ``point``,
     noting each choice in ``record``."""
@@ -197,18 +222,19 @@ def greedy_at(point: list, record: Choices | None = None) -> Any:
         holds = hold > at(form, point)
         if record is not None:
             record[s, deck, k] = holds
-        return _held(hold, form) if holds else form
+        return held(hold, form) if holds else form
 
     return greedy
 
 
 def _float_forms(game: Jeopardy, sides: list, floats: dict, decide: Any) -> Forms:
-    return component_forms(game, sides, lambda b, a, d: 1 - floats[b, a, d], float, decide)
+    hold = lambda s, banked, deck: 1 - floats[sides[s][1], banked, deck]
+    return component_forms(game, sides, hold, float, decide)
 
 
 def _follow(choices: Choices) -> Any:
     """A ``decide`` that makes ``choices``."""
-    return lambda s, deck, k, form, hold: _held(hold, form) if choices[s, deck, k] else form
+    return lambda s, deck, k, form, hold: held(hold, form) if choices[s, deck, k] else form
 
 
 ROUNDING = 2.0**-53  # unit roundoff of a float64
@@ -248,7 +274,10 @@ def _tolerance(game: Jeopardy, forms: Forms) -> float:
 def _exact_values(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> tuple[dict, list]:
     """Exact turn-start values and reset values under ``choices``."""
     if len(game.decks()) == 1:
-        point = solve_resets(_reach_forms(game, sides, starts, choices), game.fresh)
+        forms = reach_forms(
+            game, sides, _exact_hold(starts, sides), lambda s, k: choices[s, game.fresh, k]
+        )
+        point = solve_resets(forms, game.fresh)
         return {(a, b, game.fresh): x for (a, b), x in zip(sides, point)}, point
     forms, point = _exact_forms(game, sides, starts, choices)
     return _start_values(sides, forms, point), point
@@ -256,7 +285,7 @@ def _exact_values(game: Jeopardy, sides: list, starts: dict, choices: Choices) -
 
 def _exact_forms(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> tuple[Forms, list]:
     """The exact forms under ``choices`` and the reset values they give."""
-    forms = component_forms(game, sides, _exact_hold(starts), mpq, _follow(choices))
+    forms = component_forms(game, sides, _exact_hold(starts, sides), mpq, _follow(choices))
     return forms, solve_resets(forms, game.fresh)
 
 
@@ -269,51 +298,9 @@ def _start_values(sides: list, forms: Forms, point: list) -> dict:
     }
 
 
-def _reach_forms(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> Forms:
-    r"""The reset forms of a one-deck game (Pig) by forward reach probabilities.
-
-    From a turn start, :math:`r_k` is the chance that the turn reaches total :math:`k`
-    under ``choices``; then
-
-    .. math::
-
-        X_s = \sum_{k \text{ held}} r_k \bigl(1 - P(b, a + k, 0)\bigr)
-              + r_\text{win} + r_\text{bust} (1 - X_{s'}).
-
-    The :math:`r_k` are small rationals; only the few held totals a turn can reach
-    touch the large values of higher components, where the backward pass would touch
-    them at every turn total.
-    """
-    fresh, n = game.fresh, len(sides)
-    draws = [(mpq(p), gain) for p, gain, _ in game.draws(fresh)]
-    table: list[dict[Hashable, list[Form]]] = []
-    for s, (a, b) in enumerate(sides):
-        room = game.goal - a
-        reach = [mpq(0)] * room
-        reach[0] = mpq(1)
-        form = [mpq(0)] * (n + 1)
-        bust = mpq(0)
-        for k, r in enumerate(reach):
-            if not r:
-                continue
-            if k and choices[s, fresh, k]:
-                form[0] += r * (1 - starts[b, a + k, fresh])
-                continue
-            for p, gain in draws:
-                if gain == 0:
-                    bust += r * p
-                elif k + gain >= room:
-                    form[0] += r * p
-                else:
-                    reach[k + gain] += r * p
-        form[0] += bust
-        form[1 + sides.index((b, a))] -= bust
-        table.append({fresh: [form]})
-    return Forms(table)
-
-
-def _exact_hold(starts: dict) -> Any:
-    return lambda b, banked, deck: 1 - starts[b, banked, deck]
+def _exact_hold(starts: dict, sides: list) -> HoldValue:
+    """The exact value of holding: the opponent's turn start after the bank."""
+    return lambda s, banked, deck: 1 - starts[sides[s][1], banked, deck]
 
 
 def _exact_solution(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> dict:

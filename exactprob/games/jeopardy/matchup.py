@@ -1,0 +1,122 @@
+r"""Two fixed players against each other, valued exactly.
+
+With both players' choices fixed (two :class:`~.players.PolicyTable` s), the game is a
+Markov chain with cycles, solved component by component like the optimal game
+(:mod:`.solver`), without any comparison. Let :math:`V_m(a, b, d)` be the chance that
+player :math:`m`, about to start a turn with :math:`a` banked against :math:`b`, wins. A
+bust by player :math:`m` at scores :math:`(a, b)` starts the other player's turn at
+:math:`(b, a)`, so the component :math:`\{i, j\}` splits into the cycles
+
+.. math::
+
+    \bigl(V_0(i, j), V_1(j, i)\bigr) \quad\text{and}\quad \bigl(V_0(j, i), V_1(i, j)\bigr),
+
+one when :math:`i = j`. In each cycle the first player's side is side 0 and the second's
+side 1; a hold reads the *other* player's turn start, :math:`1 - V_{1-m}(b, a + k, d)`,
+already known from a higher score sum. Every value is an affine form in the cycle's two
+reset values (:mod:`.components`), and the reset values solve a 2 by 2 system.
+
+Pig to 2, both players rolling once (any roll but a 1 wins):
+:math:`V = \tfrac56 + \tfrac16 (1 - V)`, so :math:`V = 6/7`.
+
+>>> from .players import hold_at, policy_table
+>>> from .rules import Pig
+>>> game = Pig(goal=2)
+>>> once = policy_table(game, hold_at(1))
+>>> play_off(game, once, once).first_player_win()
+Fraction(6, 7)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Any
+
+from gmpy2 import mpq
+
+from ...errors import NonTerminationError
+from ...graph import progress_bar
+from ...numbers import to_fraction
+from .components import Form, at, component_forms, held, reach_forms, sides_of, solve_resets
+from .players import PolicyTable, deck_cards
+from .rules import Jeopardy, Pig
+from .solver import components_in_order
+
+__all__ = ["Matchup", "play_off"]
+
+BOTH = (1, 0)  # in a cycle, each side's bust starts the other side's turn
+
+
+class Matchup:
+    """Exact turn-start values of two players against each other.
+
+    ``starts[m][(a, b, deck)]`` is :math:`V_m(a, b, d)` as a ``gmpy2.mpq``.
+    """
+
+    def __init__(self, game: Jeopardy, starts: tuple[dict, dict]) -> None:
+        self.game, self.starts = game, starts
+
+    def first_player_win(self, komi: int | None = None) -> Fraction:
+        """The first player's chance to win when the second starts with ``komi`` points
+        (default: the game's own komi)."""
+        komi = self.game.komi if komi is None else komi
+        return to_fraction(self.starts[0][0, komi, self.game.fresh])
+
+
+def play_off(
+    game: Jeopardy, first: PolicyTable, second: PolicyTable, progress: bool = False
+) -> Matchup:
+    """Value ``first`` (moving first) against ``second`` exactly, at every turn start.
+
+    Raises :class:`~exactprob.errors.NonTerminationError` when the two players can pass
+    the turn back and forth forever (neither ever holds nor reaches the goal)."""
+    tables = (first.holds, second.holds)
+    starts: tuple[dict, dict] = ({}, {})
+    goal = game.goal
+    bar = progress_bar(
+        progress, f"{game.name} to {goal}, two players", total=goal * (goal + 1) // 2
+    )
+    for i, j in components_in_order(goal):
+        for a, b in sides_of(i, j):
+            cycle = [(a, b), (b, a)]  # the first player at (a, b), the second at (b, a)
+            for m, values in enumerate(_cycle_values(game, cycle, tables, starts)):
+                starts[m].update(values)
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+    return Matchup(game, starts)
+
+
+def _cycle_values(
+    game: Jeopardy, cycle: list[tuple[int, int]], tables: tuple, starts: tuple[dict, dict]
+) -> list[dict]:
+    """Each side's turn-start values ``{(a, b, deck): value}`` in one cycle."""
+
+    def hold_value(s: int, banked: int, deck: Hashable) -> Any:
+        return 1 - starts[1 - s][cycle[s][1], banked, deck]
+
+    def holds(s: int, deck: Hashable, k: int) -> bool:
+        return bool(tables[s][(*cycle[s], k, *deck_cards(deck))])
+
+    def decide(s: int, deck: Hashable, k: int, form: Form, hold: Any) -> Form:
+        return held(hold, form) if holds(s, deck, k) else form
+
+    fresh = game.fresh
+    if isinstance(game, Pig):
+        forms = reach_forms(game, cycle, hold_value, lambda s, k: holds(s, fresh, k), BOTH)
+    else:
+        forms = component_forms(game, cycle, hold_value, mpq, decide, BOTH)
+    try:
+        point = solve_resets(forms, fresh)
+    except ZeroDivisionError:
+        (a, b), _ = cycle
+        raise NonTerminationError(
+            f"from scores {a} and {b} the two players can pass the turn back and forth"
+            " forever: neither ever holds nor reaches the goal"
+        ) from None
+    return [
+        {(a, b, deck): at(column[0], point) for deck, column in forms.table[s].items()}
+        for s, (a, b) in enumerate(cycle)
+    ]

@@ -1,0 +1,167 @@
+"""Two fixed players valued exactly (``matchup.play_off``) and enclosed
+(``certified.enclose_matchup``), against the generic engine, the optimal solve and the
+independent simulator."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactprob.errors import NonTerminationError
+from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, JeopardyModel, Pig
+from exactprob.games.jeopardy.certified import enclose, enclose_matchup
+from exactprob.games.jeopardy.matchup import play_off
+from exactprob.games.jeopardy.players import (
+    hold_at,
+    optimal_policy_table,
+    policy_table,
+    risk_balancing,
+)
+from exactprob.games.jeopardy.solver import solve
+from exactprob.simulate import agrees_with
+from exactprob.solve import evaluate
+from tests.jeopardy_oracle import FIXED, GAMES, model_policy, race, seed_of
+
+
+@cache
+def optimal(game: Pig | FowlPlay):
+    return optimal_policy_table(solve(game))
+
+
+def engine_value(game, holds0, holds1, komi):
+    """The first player's chance by the generic engine, the game started at komi."""
+    game = dataclasses.replace(game, komi=komi)
+    return evaluate(JeopardyModel(game), model_policy(game, holds0, holds1)).value()
+
+
+@pytest.mark.parametrize(("game", "holds0", "holds1"), FIXED)
+def test_fixed_players_equal_the_generic_engine_at_every_komi(game, holds0, holds1):
+    matchup = play_off(game, policy_table(game, holds0), policy_table(game, holds1))
+    for komi in (0, game.goal // 2, game.goal - 1):
+        assert matchup.first_player_win(komi) == engine_value(game, holds0, holds1, komi)
+
+
+@pytest.mark.parametrize(
+    "game", [Pig(goal=9), FowlPlay(chickens=6, wolves=2, goal=7), FowlPlay(5, 2, 5)], ids=repr
+)
+def test_the_optimal_table_against_fixed_players_equals_the_generic_engine(game):
+    table = optimal(game)
+    for other in (hold_at(1), hold_at(3)):
+        against = policy_table(game, other)
+        assert play_off(game, table, against).first_player_win() == engine_value(
+            game, table, other, game.komi
+        )
+        assert play_off(game, against, table).first_player_win() == engine_value(
+            game, other, table, game.komi
+        )
+
+
+@pytest.mark.parametrize(
+    "game",
+    [Pig(goal=20), Pig(goal=10, sides=4), FowlPlay(8, 2, 8), FowlPlay(5, 2, 5, komi=1)],
+    ids=repr,
+)
+def test_optimal_against_itself_is_the_optimal_solve_at_every_komi(game):
+    # FowlPlay(5, 2, 5) has exact ties: whichever way the table breaks them, the value holds
+    solution = solve(game)
+    table = optimal_policy_table(solution)
+    matchup = play_off(game, table, table)
+    for komi in range(game.goal):
+        assert matchup.first_player_win(komi) == solution.first_player_win(komi)
+
+
+def test_a_worse_player_loses_exactly_more_against_the_optimal_one():
+    game = Pig(goal=15)
+    table, naive = optimal(game), policy_table(game, hold_at(2))
+    even = play_off(game, table, table).first_player_win()
+    assert play_off(game, naive, table).first_player_win() < even
+    assert play_off(game, table, naive).first_player_win() > even
+
+
+def test_players_that_never_bank_are_refused():
+    # 3 chickens cannot reach 5 in one turn: two players who never hold never finish
+    game = FowlPlay(chickens=3, wolves=1, goal=5)
+    never = policy_table(game, lambda a, b, k, w, c: np.zeros_like(k, dtype=bool))
+    with pytest.raises(NonTerminationError, match="forever"):
+        play_off(game, never, never)
+
+
+@pytest.mark.parametrize(
+    ("game", "holds0", "holds1"), [case for case in FIXED if isinstance(case.values[0], FowlPlay)]
+)
+def test_the_certified_matchup_encloses_the_exact_one(game, holds0, holds1):
+    tables = policy_table(game, holds0), policy_table(game, holds1)
+    exact, box = play_off(game, *tables), enclose_matchup(game, *tables)
+    for komi in range(game.goal):
+        assert box.first_player_win(komi).contains(exact.first_player_win(komi))
+        assert box.first_player_win(komi).width() < 1e-11
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    chickens=st.integers(1, 7),
+    wolves=st.integers(1, 3),
+    goal=st.integers(1, 7),
+    first=st.integers(1, 4),
+    second=st.integers(1, 4),
+)
+def test_certified_matchups_enclose_exact_ones_on_random_decks(
+    chickens, wolves, goal, first, second
+):
+    game = FowlPlay(chickens, wolves, goal)
+    tables = policy_table(game, hold_at(first)), policy_table(game, risk_balancing(game))
+    tables = tables if second % 2 else tables[::-1]
+    try:
+        exact = play_off(game, *tables).first_player_win()
+    except NonTerminationError:
+        return
+    box = enclose_matchup(game, *tables).first_player_win()
+    assert box.contains(exact) and box.width() < 1e-11
+
+
+def test_a_shifted_value_is_not_enclosed():
+    game = FowlPlay(10, 3, 6)
+    tables = policy_table(game, hold_at(2)), policy_table(game, risk_balancing(game))
+    exact = play_off(game, *tables).first_player_win()
+    box = enclose_matchup(game, *tables).first_player_win()
+    assert not box.contains(exact + 2 * (box.high - box.low) + 1e-12)
+
+
+@pytest.mark.parametrize(
+    "game", [FowlPlay(8, 2, 8), FowlPlay(5, 2, 5), FowlPlay(42, 6, 10), FowlPlay(10, 3, 9)]
+)
+def test_the_certified_optimal_table_makes_the_exact_choices_where_it_decides(game):
+    exact = optimal(game).holds
+    certified = enclose(game).policy_table()
+    assert certified.undecided is not None
+    assert not ((exact != certified.holds) & ~certified.undecided).any()
+    solution = solve(game)
+    # an undecided choice is an exact tie (these games' enclosures are tight)
+    for a, b, k, w, c in zip(*np.nonzero(certified.undecided), strict=True):
+        assert len(solution.actions(int(a), int(b), int(k), (int(w), int(c)))) == 2
+
+
+@pytest.mark.slow
+def test_pig_to_100_hold_at_20_against_25_agrees_with_the_simulator():
+    game = Pig()
+    tables = [policy_table(game, hold_at(n)) for n in (20, 25)]
+    exact = play_off(game, *tables).first_player_win()
+    wins = race(game, hold_at(20), hold_at(25), seed=seed_of("pig 20 v 25"))
+    assert agrees_with(exact, wins, GAMES)
+
+
+@pytest.mark.slow
+def test_full_fowl_play_risk_balancing_against_hold_at_6_agrees_with_the_simulator():
+    game = FOWL_PLAY
+    risk, six = risk_balancing(game), hold_at(6)
+    box = enclose_matchup(game, policy_table(game, risk), policy_table(game, six))
+    value = box.first_player_win()
+    assert value.width() < 1e-10
+    wins = race(game, risk, six, seed=seed_of("fowl risk v 6"))
+    assert agrees_with(Fraction(value.midpoint()), wins, GAMES)
