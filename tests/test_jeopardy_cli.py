@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from cli_runner import run
 
+from exactprob import evaluate
 from exactprob import solve as generic_solve
 from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
 
@@ -192,6 +193,10 @@ BAD = [
     (["red-light", "--goal", "0"], "--goal"),
     (["red-light", "--komi", "50"], "--komi"),
     (["red-light", "--wolves", "0"], "--wolves"),
+    (["pig", "--players", "optimal,risk-balancing"], "risk-balancing"),
+    (["pig", "--players", "hold-at-0"], "hold-at-0"),
+    (["fowl-play", "--players", "optimal,,hold-at-2"], "''"),
+    (["fowl-play", "--players", "optimal,optimal"], "--players"),
 ]
 
 
@@ -211,3 +216,58 @@ def test_help_exits_0(capsys, command):
     status, out, err = run(capsys, command, "--help")
     assert (status, err) == (0, "")
     assert "--goal" in out and "--json" in out and "--komi" in out
+
+
+def engine_matchup(game: Pig | FowlPlay, first: int | None, second: int | None) -> Fraction:
+    """The generic engine's value of two players: hold at a total (None: optimal play,
+    decided exactly on the engine's own solution; ties hold, like the tables)."""
+    model = JeopardyModel(game)
+    best = generic_solve(model)
+
+    def choose(state: tuple) -> str:
+        actions = model.actions(state)
+        total = (first, second)[state[4]]
+        if len(actions) == 1:
+            return actions[0]
+        holds = "hold" in best.ties(state) if total is None else state[2] >= total
+        return "hold" if holds else game.draw_word
+
+    return Fraction(evaluate(model, choose).value())
+
+
+@pytest.mark.parametrize(
+    ("argv", "game"),
+    [
+        (["pig", "--goal", "9"], Pig(goal=9)),
+        (["fowl-play", "--goal", "5", "--chickens", "5", "--wolves", "2"], FowlPlay(5, 2, 5)),
+    ],
+    ids=label,
+)
+def test_players_round_robin_matches_the_generic_engine(capsys, argv, game):
+    payload = run_json(capsys, *argv, "--players", "optimal,hold-at-2,hold-at-3")
+    totals = {"optimal": None, "hold-at-2": 2, "hold-at-3": 3}
+    assert [p["name"] for p in payload["players"]] == list(totals)
+    assert [p["parameters"] for p in payload["players"]][1:] == [1, 1]
+    assert len(payload["matchups"]) == 9
+    for row in payload["matchups"]:
+        expected = engine_matchup(game, totals[row["first"]], totals[row["second"]])
+        assert_exact(row, expected)
+
+
+def test_certified_players_enclose_the_exact_matchups(capsys):
+    argv = ["fowl-play", "--goal", "6", "--chickens", "10", "--wolves", "3"]
+    players = ["--players", "risk-balancing,optimal"]
+    exact = run_json(capsys, *argv, "--exact", *players)["matchups"]
+    certified = run_json(capsys, *argv, "--certified", *players)
+    assert certified["undecided_choices"] == 0
+    for box, value in zip(certified["matchups"], exact, strict=True):
+        low, high = float(box["first_player_win_low"]), float(box["first_player_win_high"])
+        assert Fraction(low) <= Fraction(value["first_player_win"]) <= Fraction(high)
+        assert "first_player_win" not in box
+
+
+def test_the_plot_is_drawn_for_certified_solves_too(capsys, tmp_path):
+    path = tmp_path / "fowl.png"
+    argv = ["fowl-play", "--goal", "6", "--certified", "--plot", str(path)]
+    assert run_json(capsys, *argv)["plot"] == str(path)
+    assert path.stat().st_size > 0

@@ -25,6 +25,8 @@ from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..games.jeopardy import FowlPlay, Pig
 from ..games.jeopardy.certified import Enclosure, enclose
 from ..games.jeopardy.fairness import Win, fairest_komi, komi_wins
+from ..games.jeopardy.players import PolicyTable, hold_thresholds, optimal_policy_table
+from ..games.jeopardy.roster import NAMES, check_player_name, player_named, round_robin
 from ..games.jeopardy.solver import solve
 from ..numbers import decimal_string, digit_count, exact_fields, parse_whole
 
@@ -139,27 +141,74 @@ def text_of(game: Pig | FowlPlay, wins: list[Win]) -> str:
     )
 
 
-def write_plot(solution: Any, path: Path) -> None:
-    """The hold boundary of an exact solution, written atomically to ``path``."""
+def write_plot(game: Pig | FowlPlay, table: PolicyTable, path: Path) -> None:
+    """The optimal player's hold boundary, written atomically to ``path``."""
     from ..games.jeopardy.figures import hold_boundary_figure
 
-    title = f"{solution.game.name} to {solution.game.goal}"
-    save_figure(lambda: hold_boundary_figure(solution.hold_thresholds(), title).figure, path)
+    title = f"{game.name} to {game.goal}"
+    thresholds = hold_thresholds(game, table)
+    save_figure(lambda: hold_boundary_figure(thresholds, title).figure, path)
+
+
+def players_of(game: Pig | FowlPlay, text: str | None) -> list[str]:
+    """The player names of ``--players`` (comma-separated), checked before any work."""
+    if text is None:
+        return []
+    names = [name.strip() for name in text.split(",")]
+    for name in names:
+        check_player_name(game, name)
+    if len(set(names)) < len(names):
+        raise UsageError(f"--players names a player twice: {text!r}")
+    return names
+
+
+def matchups_text(names: list[str], wins: dict[tuple[str, str], Win]) -> str:
+    """The round robin as a matrix: the first player's chance, first player by row."""
+    width = max(len(name) for name in names)
+    cells = {key: _short(win) for key, win in wins.items()}
+    column = max(12, *(len(name) for name in names))
+    header = " " * (width + 4) + "".join(f"{name:>{column + 2}}" for name in names)
+    rows = [
+        f"    {first:<{width}}"
+        + "".join(f"{cells[first, second]:>{column + 2}}" for second in names)
+        for first in names
+    ]
+    return "\n".join(["  first player's chance (row moves first, column second)", header, *rows])
+
+
+def _short(win: Win) -> str:
+    """Eight decimal places, the exact value within one unit of the last (an enclosure as
+    wide as that shows the places its width guarantees)."""
+    if isinstance(win, Fraction):
+        return decimal_string(win, 8)
+    return f"{win.midpoint():.8f}" if win.width() <= 1e-9 else win.decimal()
 
 
 def run(args: argparse.Namespace) -> None:
     game = game_of(args)
     exact = _is_exact(game, args)
     plot = plot_path(args.plot)
-    if plot is not None and not exact:
-        raise UsageError(
-            "--plot needs an exact solve: add --exact (slow for this size) or solve a smaller game"
-        )
+    names = players_of(game, args.players)
     solution = _solve(game, exact)
     wins = komi_wins(solution)
     payload, text = payload_of(game, wins, exact), text_of(game, wins)
+    if plot is not None or names:
+        table = optimal_policy_table(solution)
+        if table.undecided is not None:
+            undecided = int(table.undecided.sum())
+            payload["undecided_choices"] = undecided
+            text += f"\n  choices the enclosure leaves undecided  {undecided:,}"
+    if names:
+        players = [player_named(game, name, table) for name in names]
+        matchups = round_robin(game, players, exact, progress=sys.stderr.isatty())
+        payload["players"] = [{"name": p.name, "parameters": p.parameters} for p in players]
+        payload["matchups"] = [
+            {"first": first, "second": second, **_win_fields("first_player_win", win)}
+            for (first, second), win in matchups.items()
+        ]
+        text += "\n" + matchups_text(names, matchups)
     if plot is not None:
-        write_plot(solution, plot)
+        write_plot(game, table, plot)
         payload["plot"] = str(plot)
         text += f"\nplot written to {plot}"
     emit(payload, text, args.json)
@@ -171,7 +220,15 @@ def _add_race_flags(parser: argparse.ArgumentParser, goal: int, komi: int) -> No
         "--komi", default=str(komi), help=f"the second player's starting points (default {komi})"
     )
     parser.add_argument(
-        "--plot", metavar="FILE", help="draw the hold boundary (.png, .svg or .pdf; exact only)"
+        "--plot", metavar="FILE", help="draw the optimal hold boundary (.png, .svg or .pdf)"
+    )
+    parser.add_argument(
+        "--players",
+        metavar="LIST",
+        help=(
+            "also play these players against each other, every ordered pair, valued "
+            f"exactly (or certified): comma-separated from {NAMES}"
+        ),
     )
     add_json_flag(parser)
     parser.set_defaults(run=run)

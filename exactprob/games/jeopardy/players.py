@@ -36,6 +36,7 @@ __all__ = [
     "PolicyTable",
     "deck_cards",
     "hold_at",
+    "hold_thresholds",
     "optimal_policy_table",
     "policy_table",
     "risk_balancing",
@@ -92,6 +93,23 @@ def optimal_policy_table(solution: Any) -> PolicyTable:
     (Fraction(7776, 10961), True)
     """
     return solution.policy_table()  # type: ignore[no-any-return]
+
+
+def hold_thresholds(game: Jeopardy, table: PolicyTable) -> np.ndarray:
+    """``thresholds[a, b]``: the first turn total at which the player holds, on a turn
+    that began on a fresh deck and has not busted (Fowl Play: deck ``(0, k)``); ``goal -
+    a`` when the player draws on to the goal.
+
+    >>> game = Pig(goal=4)
+    >>> hold_thresholds(game, policy_table(game, hold_at(2))).tolist()
+    [[2, 2, 2, 2], [2, 2, 2, 2], [2, 2, 2, 2], [1, 1, 1, 1]]
+    """
+    goal = game.goal
+    thresholds = goal - np.arange(goal)[:, None].repeat(goal, axis=1)
+    for k in range(table.holds.shape[2] - 1, 0, -1):
+        on_turn = table.holds[:, :, k, *deck_cards(game.deck_after(k))]
+        thresholds = np.where(on_turn, np.minimum(thresholds, k), thresholds)
+    return thresholds
 
 
 def risk_balancing(game: Any) -> Holds:

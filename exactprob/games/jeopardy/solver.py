@@ -44,7 +44,7 @@ from .components import (
     sides_of,
     solve_resets,
 )
-from .players import PolicyTable, deck_cards, table_shape
+from .players import PolicyTable, deck_cards, hold_thresholds, table_shape
 from .rules import Jeopardy
 
 __all__ = ["JeopardySolution", "components_in_order", "solve"]
@@ -132,15 +132,8 @@ class JeopardySolution:
             holds[(*sides[s], k, *deck_cards(deck))] = hold >= at(draw, point)
 
     def hold_thresholds(self) -> np.ndarray:
-        """``thresholds[a, b]``: the first turn total at which the mover holds (in
-        :meth:`policy_table`), on a turn that began on a fresh deck and has not busted
-        (Fowl Play: deck ``(0, k)``); ``goal - a`` when the mover draws on to the goal."""
-        goal, holds = self.game.goal, self.policy_table().holds
-        thresholds = goal - np.arange(goal)[:, None].repeat(goal, axis=1)
-        for k in range(holds.shape[2] - 1, 0, -1):
-            on_turn = holds[:, :, k, *deck_cards(self.game.deck_after(k))]
-            thresholds = np.where(on_turn, np.minimum(thresholds, k), thresholds)
-        return thresholds
+        """The optimal player's hold boundary (:func:`.players.hold_thresholds`)."""
+        return hold_thresholds(self.game, self.policy_table())
 
     def _state(self, a: int, b: int, k: int, deck: Hashable) -> tuple[Any, tuple[str, ...]]:
         game = self.game

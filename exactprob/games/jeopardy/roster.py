@@ -1,0 +1,127 @@
+r"""Named players and a round robin between them, each game valued exactly or enclosed.
+
+A :class:`Player` is a policy table with a name and a *parameter count*: how many numbers
+it takes to write the player down. The optimal player needs one bit per choice state; a
+hold-at-:math:`n` player one number; the risk-balancing rule none (its rule is fixed by
+the deck).
+
+Names understood by :func:`player_named`: ``optimal``, ``hold-at-N`` (``N`` a whole
+number from 1), ``risk-balancing`` (Fowl Play and Red Light only).
+
+>>> from .players import optimal_policy_table
+>>> from .rules import Pig
+>>> from .solver import solve
+>>> game = Pig(goal=6)
+>>> optimal = optimal_policy_table(solve(game))
+>>> players = [player_named(game, name, optimal) for name in ("optimal", "hold-at-2")]
+>>> [(p.name, p.parameters) for p in players]  # 15 (a, k) choices for each of 6 b's
+[('optimal', 90), ('hold-at-2', 1)]
+>>> wins = round_robin(game, players, exact=True)
+>>> wins["optimal", "optimal"]  # the optimal game: the first player wins 24/31
+Fraction(24, 31)
+>>> wins["hold-at-2", "optimal"] < wins["optimal", "optimal"] < wins["optimal", "hold-at-2"]
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...errors import ModelError
+from ...graph import progress_bar
+from .certified import enclose_matchup
+from .fairness import Win
+from .matchup import play_off
+from .players import PolicyTable, hold_at, policy_table, risk_balancing
+from .rules import FowlPlay, Jeopardy, Pig
+
+__all__ = [
+    "NAMES",
+    "Player",
+    "check_player_name",
+    "choice_states",
+    "player_named",
+    "round_robin",
+]
+
+NAMES = "optimal, hold-at-N, risk-balancing (Fowl Play)"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A named policy table and the number of parameters that define it."""
+
+    name: str
+    table: PolicyTable
+    parameters: int
+
+
+def choice_states(game: Jeopardy) -> int:
+    """The states where the mover chooses (a turn total from 1, short of the goal).
+
+    >>> from .rules import FowlPlay, Pig
+    >>> choice_states(Pig(goal=3))  # (a, k) in (0, 1), (0, 2), (1, 1); b in 0, 1, 2
+    9
+    >>> choice_states(FowlPlay(chickens=2, wolves=1, goal=3))  # and c from k to 2
+    15
+    """
+    goal = game.goal
+    a, k, c = np.ogrid[:goal, :goal, : (game.chickens + 1 if isinstance(game, FowlPlay) else 1)]
+    choosing = (k >= 1) & (a + k < goal) & (isinstance(game, Pig) | (k <= c))
+    return int(choosing.sum()) * goal * (game.wolves if isinstance(game, FowlPlay) else 1)
+
+
+HOLD_AT = re.compile(r"hold-at-([1-9][0-9]{0,5})")
+
+
+def check_player_name(game: Jeopardy, name: str) -> None:
+    """Refuse a name :func:`player_named` does not know, in one line.
+
+    >>> from .rules import Pig
+    >>> check_player_name(Pig(), "risk-balancing")
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: unknown player 'risk-balancing' for Pig; players: optimal, hold-at-N, risk-balancing (Fowl Play)
+    """
+    known = name == "optimal" or HOLD_AT.fullmatch(name) is not None
+    if not (known or (name == "risk-balancing" and isinstance(game, FowlPlay))):
+        raise ModelError(f"unknown player {name!r} for {game.name}; players: {NAMES}")
+
+
+def player_named(game: Jeopardy, name: str, optimal: PolicyTable) -> Player:
+    """The player called ``name`` for ``game`` (``optimal``: the given optimal table)."""
+    check_player_name(game, name)
+    if name == "optimal":
+        return Player(name, optimal, choice_states(game))
+    if name == "risk-balancing":
+        return Player(name, policy_table(game, risk_balancing(game)), 0)
+    total = int(HOLD_AT.fullmatch(name).group(1))  # type: ignore[union-attr]
+    return Player(name, policy_table(game, hold_at(total)), 1)
+
+
+def round_robin(
+    game: Jeopardy, players: Sequence[Player], exact: bool, progress: bool = False
+) -> dict[tuple[str, str], Win]:
+    """The first player's chance for every ordered pair ``(first, second)`` of players,
+    at the game's komi: exact (:func:`.matchup.play_off`) or enclosed
+    (:func:`.certified.enclose_matchup`, Fowl Play only)."""
+    wins: dict[tuple[str, str], Win] = {}
+    bar = progress_bar(progress, "match-ups", total=len(players) ** 2)
+    for first in players:
+        for second in players:
+            wins[first.name, second.name] = _first_player_win(game, first, second, exact)
+            if bar is not None:
+                bar.update()
+    if bar is not None:
+        bar.close()
+    return wins
+
+
+def _first_player_win(game: Jeopardy, first: Player, second: Player, exact: bool) -> Win:
+    if exact or not isinstance(game, FowlPlay):
+        return play_off(game, first.table, second.table).first_player_win()
+    return enclose_matchup(game, first.table, second.table).first_player_win()
