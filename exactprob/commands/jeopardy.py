@@ -25,12 +25,17 @@ from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..games.jeopardy import FowlPlay, Pig
 from ..games.jeopardy.certified import Enclosure, enclose
 from ..games.jeopardy.fairness import Win, fairest_komi, komi_wins
-from ..games.jeopardy.players import PolicyTable, hold_thresholds, optimal_policy_table
-from ..games.jeopardy.roster import NAMES, check_player_name, player_named, round_robin
+from ..games.jeopardy.players import (
+    PolicyTable,
+    agreement,
+    hold_thresholds,
+    optimal_policy_table,
+)
+from ..games.jeopardy.roster import NAMES, Player, check_player_name, player_named, round_robin
 from ..games.jeopardy.solver import solve
 from ..numbers import decimal_string, digit_count, exact_fields, parse_whole
 
-__all__ = ["EXACT_LIMIT", "game_of", "payload_of", "register", "text_of"]
+__all__ = ["EXACT_LIMIT", "game_of", "payload_of", "register", "text_of", "win_fields"]
 
 EXACT_LIMIT = 500_000
 """Fowl Play games with more non-terminal states are enclosed unless ``--exact``."""
@@ -68,7 +73,7 @@ def _solve(game: Pig | FowlPlay, exact: bool) -> Any:
     return enclose(game, progress=progress)
 
 
-def _win_fields(key: str, win: Win) -> dict[str, Any]:
+def win_fields(key: str, win: Win) -> dict[str, Any]:
     if isinstance(win, Enclosure):
         return {
             f"{key}_decimal": win.decimal(),
@@ -94,7 +99,7 @@ def payload_of(game: Pig | FowlPlay, wins: list[Win], exact: bool) -> dict[str, 
         **rules,
         "komi": game.komi,
         "exact": exact,
-        **_win_fields("first_player_win", win),
+        **win_fields("first_player_win", win),
         "nonterminal_states": game.nonterminal_states(),
         "fairest_komi": list(fairest_komi(wins)),
         "komi_table": [
@@ -162,6 +167,18 @@ def players_of(game: Pig | FowlPlay, text: str | None) -> list[str]:
     return names
 
 
+def players_text(players: list[Player], agreements: list[Fraction]) -> str:
+    """One line per player: its parameters and its agreement with the optimal choices."""
+    width = max(len(player.name) for player in players)
+    return "\n".join(
+        ["  players  (parameters; optimal choices matched)"]
+        + [
+            f"    {player.name:<{width}}  {player.parameters:>9,}  {decimal_string(a, 6)}"
+            for player, a in zip(players, agreements, strict=True)
+        ]
+    )
+
+
 def matchups_text(names: list[str], wins: dict[tuple[str, str], Win]) -> str:
     """The round robin as a matrix: the first player's chance, first player by row."""
     width = max(len(name) for name in names)
@@ -201,12 +218,16 @@ def run(args: argparse.Namespace) -> None:
     if names:
         players = [player_named(game, name, table) for name in names]
         matchups = round_robin(game, players, exact, progress=sys.stderr.isatty())
-        payload["players"] = [{"name": p.name, "parameters": p.parameters} for p in players]
+        agreements = [agreement(game, table, p.table) for p in players]
+        payload["players"] = [
+            {"name": p.name, "parameters": p.parameters, **exact_fields("agreement", a, 6)}
+            for p, a in zip(players, agreements, strict=True)
+        ]
         payload["matchups"] = [
-            {"first": first, "second": second, **_win_fields("first_player_win", win)}
+            {"first": first, "second": second, **win_fields("first_player_win", win)}
             for (first, second), win in matchups.items()
         ]
-        text += "\n" + matchups_text(names, matchups)
+        text += "\n" + players_text(players, agreements) + "\n" + matchups_text(names, matchups)
     if plot is not None:
         write_plot(game, table, plot)
         payload["plot"] = str(plot)

@@ -25,6 +25,7 @@ Whatever a player says, a turn total of 0 draws and a mover who has reached the 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,8 @@ from .rules import Jeopardy, Pig
 __all__ = [
     "Holds",
     "PolicyTable",
+    "agreement",
+    "choice_states",
     "deck_cards",
     "hold_at",
     "hold_thresholds",
@@ -110,6 +113,33 @@ def hold_thresholds(game: Jeopardy, table: PolicyTable) -> np.ndarray:
         on_turn = table.holds[:, :, k, *deck_cards(game.deck_after(k))]
         thresholds = np.where(on_turn, np.minimum(thresholds, k), thresholds)
     return thresholds
+
+
+def choice_states(game: Jeopardy) -> np.ndarray:
+    r"""Where a policy table has a real choice: a boolean array of the table's shape, True
+    at :math:`k \ge 1`, :math:`a + k <` goal and, in Fowl Play, :math:`k \le c`.
+
+    >>> int(choice_states(Pig(goal=3)).sum())  # (a, k) in {(0, 1), (0, 2), (1, 1)}, b in 0..2
+    9
+    """
+    shape = table_shape(game)
+    a, _, k, _, c = np.ogrid[tuple(slice(0, size) for size in shape)]
+    choice = (k >= 1) & (a + k < game.goal)
+    if not isinstance(game, Pig):
+        choice = choice & (k <= c)
+    return np.broadcast_to(choice, shape)
+
+
+def agreement(game: Jeopardy, optimal: PolicyTable, table: PolicyTable) -> Fraction:
+    """The fraction of choice states where ``table`` makes the same choice as ``optimal``.
+
+    >>> game = Pig(goal=3)
+    >>> agreement(game, policy_table(game, hold_at(1)), policy_table(game, hold_at(2)))
+    Fraction(1, 3)
+    """
+    choice = choice_states(game)
+    same = int(np.count_nonzero(choice & (optimal.holds == table.holds)))
+    return Fraction(same, int(np.count_nonzero(choice)))
 
 
 def risk_balancing(game: Any) -> Holds:

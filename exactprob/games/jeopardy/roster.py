@@ -6,7 +6,9 @@ hold-at-:math:`n` player one number; the risk-balancing rule none (its rule is f
 the deck).
 
 Names understood by :func:`player_named`: ``optimal``, ``hold-at-N`` (``N`` a whole
-number from 1), ``risk-balancing`` (Fowl Play and Red Light only).
+number from 1), ``risk-balancing`` (Fowl Play and Red Light only), and the learned players
+``network`` (13 hidden units) and ``tree`` (40 leaves), fitted to the optimal table with
+their default settings and seed (:mod:`.learned`).
 
 >>> from .players import optimal_policy_table
 >>> from .rules import Pig
@@ -14,7 +16,11 @@ number from 1), ``risk-balancing`` (Fowl Play and Red Light only).
 >>> game = Pig(goal=6)
 >>> optimal = optimal_policy_table(solve(game))
 >>> players = [player_named(game, name, optimal) for name in ("optimal", "hold-at-2")]
->>> [(p.name, p.parameters) for p in players]  # 15 (a, k) choices for each of 6 b's
+
+Pig to 6 has 90 choice states: 15 pairs of a score :math:`a` and a turn total
+:math:`1 \le k < 6 - a`, for each of 6 opponent's scores.
+
+>>> [(p.name, p.parameters) for p in players]
 [('optimal', 90), ('hold-at-2', 1)]
 >>> wins = round_robin(game, players, exact=True)
 >>> wins["optimal", "optimal"]  # the optimal game: the first player wins 24/31
@@ -29,26 +35,24 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from ...errors import ModelError
 from ...graph import progress_bar
 from .certified import enclose_matchup
 from .fairness import Win
+from .learned import fit_network, fit_tree
 from .matchup import play_off
-from .players import PolicyTable, hold_at, policy_table, risk_balancing
-from .rules import FowlPlay, Jeopardy, Pig
+from .players import PolicyTable, choice_states, hold_at, policy_table, risk_balancing
+from .rules import FowlPlay, Jeopardy
 
 __all__ = [
     "NAMES",
     "Player",
     "check_player_name",
-    "choice_states",
     "player_named",
     "round_robin",
 ]
 
-NAMES = "optimal, hold-at-N, risk-balancing (Fowl Play)"
+NAMES = "optimal, hold-at-N, risk-balancing (Fowl Play), network, tree"
 
 
 @dataclass(frozen=True)
@@ -58,21 +62,6 @@ class Player:
     name: str
     table: PolicyTable
     parameters: int
-
-
-def choice_states(game: Jeopardy) -> int:
-    """The states where the mover chooses (a turn total from 1, short of the goal).
-
-    >>> from .rules import FowlPlay, Pig
-    >>> choice_states(Pig(goal=3))  # (a, k) in (0, 1), (0, 2), (1, 1); b in 0, 1, 2
-    9
-    >>> choice_states(FowlPlay(chickens=2, wolves=1, goal=3))  # and c from k to 2
-    15
-    """
-    goal = game.goal
-    a, k, c = np.ogrid[:goal, :goal, : (game.chickens + 1 if isinstance(game, FowlPlay) else 1)]
-    choosing = (k >= 1) & (a + k < goal) & (isinstance(game, Pig) | (k <= c))
-    return int(choosing.sum()) * goal * (game.wolves if isinstance(game, FowlPlay) else 1)
 
 
 HOLD_AT = re.compile(r"hold-at-([1-9][0-9]{0,5})")
@@ -85,18 +74,22 @@ def check_player_name(game: Jeopardy, name: str) -> None:
     >>> check_player_name(Pig(), "risk-balancing")
     Traceback (most recent call last):
     ...
-    exactprob.errors.ModelError: unknown player 'risk-balancing' for Pig; players: optimal, hold-at-N, risk-balancing (Fowl Play)
+    exactprob.errors.ModelError: unknown player 'risk-balancing' for Pig; players: ...
     """
-    known = name == "optimal" or HOLD_AT.fullmatch(name) is not None
+    known = name in ("optimal", "network", "tree") or HOLD_AT.fullmatch(name) is not None
     if not (known or (name == "risk-balancing" and isinstance(game, FowlPlay))):
         raise ModelError(f"unknown player {name!r} for {game.name}; players: {NAMES}")
 
 
 def player_named(game: Jeopardy, name: str, optimal: PolicyTable) -> Player:
-    """The player called ``name`` for ``game`` (``optimal``: the given optimal table)."""
+    """The player called ``name`` for ``game`` (``optimal``: the given optimal table, which
+    the learned players are also fitted to)."""
     check_player_name(game, name)
+    if name in ("network", "tree"):
+        learned = (fit_network if name == "network" else fit_tree)(game, optimal)
+        return Player(name, learned.table, learned.parameters)
     if name == "optimal":
-        return Player(name, optimal, choice_states(game))
+        return Player(name, optimal, int(choice_states(game).sum()))
     if name == "risk-balancing":
         return Player(name, policy_table(game, risk_balancing(game)), 0)
     total = int(HOLD_AT.fullmatch(name).group(1))  # type: ignore[union-attr]
