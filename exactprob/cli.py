@@ -10,13 +10,13 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .errors import ExactProbError
+from .files import write_atomically
 
 __all__ = ["PLOT_FORMATS", "UsageError", "main", "plot_path", "write_atomically"]
 
@@ -84,29 +84,6 @@ def plot_path(text: str | None) -> Path | None:
     if not path.parent.is_dir():
         raise UsageError(f"--plot: directory {str(path.parent)!r} does not exist")
     return path
-
-
-def write_atomically(path: Path, write: Any) -> None:
-    """Write through a temporary file in the same directory, renamed when complete; a file
-    that cannot be written there is a :class:`UsageError` (one line), nothing left behind."""
-    try:
-        handle, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-        )
-    except OSError as error:
-        raise UsageError(f"cannot write {str(path)!r}: {error.strerror}") from None
-    os.close(handle)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        write(Path(temporary))
-        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 is for the temporary only
-        os.replace(temporary, path)
-    except BaseException as error:
-        os.unlink(temporary)
-        if isinstance(error, OSError):
-            raise UsageError(f"cannot write {str(path)!r}: {error.strerror}") from None
-        raise
 
 
 def save_figure(draw: Any, path: Path) -> None:

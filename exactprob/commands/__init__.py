@@ -13,6 +13,7 @@ from . import (
     hp,
     jeopardy,
     prd,
+    redesign,
     risk,
     rogue_rng,
     rubber_band,
@@ -36,4 +37,5 @@ COMMANDS = (
     gamebook,
     cartwheel,
     jeopardy,
+    redesign,
 )

@@ -1,0 +1,310 @@
+r"""The redesign search: which Fowl Play deck and komi make the fairest game?
+
+A *design* is a deck of :math:`C` chickens and :math:`W` wolves played to a goal :math:`G`
+with komi :math:`K`. One certified solve of the deck (:func:`.certified.enclose`) encloses
+the first player's chance :math:`P_{C,W}(K) = P(0, K, 0, \text{fresh})` for every komi
+:math:`0 \le K < G` at once, in an interval :math:`[\ell, h]`. The design's distance from an
+even game, :math:`d = |P - \tfrac12|`, then lies in
+
+.. math::
+
+    d_\ell = \begin{cases} 0 & \ell \le \tfrac12 \le h \\
+                           \min(|\ell - \tfrac12|, |h - \tfrac12|) & \text{otherwise}
+             \end{cases},
+    \qquad d_h = \max(|\ell - \tfrac12|, |h - \tfrac12|),
+
+computed exactly (:func:`.fairness.distance_from_even`). Designs are ranked by
+:math:`d_h`. Where enclosures overlap the ranking is not certain, so each design also gets
+the ranks it could take for any exact values inside the enclosures,
+
+.. math::
+
+    r_\text{best} = 1 + \#\{e : d_h(e) < d_\ell(x)\}, \qquad
+    r_\text{worst} = \#\{e : d_\ell(e) \le d_h(x)\},
+
+and a rank is *decided* when the two agree.
+
+:func:`search` solves many decks in parallel on Dask, one task per deck (a
+``distributed.LocalCluster`` by default, or an existing scheduler), and keeps every deck's
+enclosures in a small JSON file, so a rerun solves only the decks not yet on disk.
+
+With one chicken and one wolf to a goal of 1, the mover wins on a chicken and hands a fresh
+deck to the other side on the wolf, so :math:`P = \tfrac12 + \tfrac12 (1 - P) = \tfrac23`:
+
+>>> deck_result(1, 1, 1).wins[0].contains(Fraction(2, 3))
+True
+>>> best = fairest_designs([deck_result(3, 1, 4), deck_result(2, 2, 4)], top=2)
+>>> [(d.chickens, d.wolves, d.komi, d.win.decimal(), d.ranks) for d in best]
+[(3, 1, 1, '0.4800000000000', (1, 1)), (2, 2, 0, '0.5394921875000', (2, 2))]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, cast
+
+from ...errors import ExactProbError
+from ...files import WriteError, write_atomically
+from ...graph import progress_bar
+from .certified import Enclosure, enclose
+from .fairness import distance_from_even, fairest_komi, komi_wins
+from .rules import FowlPlay
+
+__all__ = [
+    "CACHE_FORMAT",
+    "DeckResult",
+    "Design",
+    "SchedulerError",
+    "cache_path",
+    "deck_result",
+    "default_cache_dir",
+    "fairest_designs",
+    "load_cached",
+    "search",
+    "store",
+]
+
+CACHE_FORMAT = 1
+"""Version of the cache files' layout; a file of another version is recomputed."""
+CONNECT_TIMEOUT = "10s"
+"""How long to try reaching a ``scheduler`` address before giving up."""
+
+
+class SchedulerError(ExactProbError, ValueError):
+    """A Dask scheduler address that is malformed or cannot be reached."""
+
+
+@dataclass(frozen=True)
+class DeckResult:
+    """One deck's certified first-player chances, ``wins[komi]`` for komi ``0 .. goal - 1``,
+    the seconds its solve took, and whether it came from the cache."""
+
+    chickens: int
+    wolves: int
+    goal: int
+    wins: tuple[Enclosure, ...]
+    seconds: float
+    cached: bool = False
+
+    @property
+    def deck(self) -> tuple[int, int]:
+        return self.chickens, self.wolves
+
+    def fairest_komi(self) -> tuple[int, ...]:
+        """The komi values whose designs might be the deck's fairest."""
+        return fairest_komi(self.wins)
+
+
+@dataclass(frozen=True)
+class Design:
+    """A deck with a komi: the enclosure of the first player's chance, the exact bounds
+    ``(low, high)`` of its distance from 1/2, and the certified ``ranks`` range
+    ``(best, worst)`` among all the designs searched."""
+
+    chickens: int
+    wolves: int
+    komi: int
+    win: Enclosure
+    distance: tuple[Fraction, Fraction]
+    ranks: tuple[int, int]
+
+    @property
+    def decided(self) -> bool:
+        """Whether the enclosures fix this design's rank."""
+        return self.ranks[0] == self.ranks[1]
+
+
+def deck_result(chickens: int, wolves: int, goal: int) -> DeckResult:
+    """Solve one deck (the task each Dask worker runs): every komi's enclosure."""
+    game = FowlPlay(chickens, wolves, goal)
+    start = time.perf_counter()
+    wins = cast(list[Enclosure], komi_wins(enclose(game)))  # enclosures, not rationals
+    return DeckResult(chickens, wolves, goal, tuple(wins), time.perf_counter() - start)
+
+
+def fairest_designs(results: Iterable[DeckResult], top: int) -> list[Design]:
+    """The ``top`` designs (deck, komi) closest to an even game, by the upper bound of
+    their distance from 1/2, each with its certified rank range among all designs."""
+    scored = [
+        (distance_from_even(win), result, komi)
+        for result in results
+        for komi, win in enumerate(result.wins)
+    ]
+    scored.sort(key=lambda item: (item[0][1], item[0][0], item[1].deck, item[2]))
+    highs = [high for (_, high), _, _ in scored]
+    lows = sorted(low for (low, _), _, _ in scored)
+    return [
+        Design(
+            result.chickens,
+            result.wolves,
+            komi,
+            result.wins[komi],
+            (low, high),
+            (1 + bisect_left(highs, low), bisect_right(lows, high)),
+        )
+        for (low, high), result, komi in scored[:top]
+    ]
+
+
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/exactprob/redesign``, or ``~/.cache/exactprob/redesign``."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    return root / "exactprob" / "redesign"
+
+
+def cache_path(cache_dir: Path, chickens: int, wolves: int, goal: int) -> Path:
+    """The cache file of one deck and goal.
+
+    >>> cache_path(Path("cache"), 24, 4, 50).name
+    'fowl-play-c24-w4-g50.json'
+    """
+    return Path(cache_dir) / f"fowl-play-c{chickens}-w{wolves}-g{goal}.json"
+
+
+def store(result: DeckResult, cache_dir: Path) -> Path:
+    """Write ``result`` to its cache file atomically: the game's parameters, the format
+    version and each komi's bounds as ``repr`` strings (which read back exactly)."""
+    record = {
+        "format": CACHE_FORMAT,
+        "game": "Fowl Play",
+        "chickens": result.chickens,
+        "wolves": result.wolves,
+        "goal": result.goal,
+        "seconds": result.seconds,
+        "komi_low": [repr(win.low) for win in result.wins],
+        "komi_high": [repr(win.high) for win in result.wins],
+    }
+    path = cache_path(cache_dir, result.chickens, result.wolves, result.goal)
+    write_atomically(path, lambda temporary: temporary.write_text(json.dumps(record)))
+    return path
+
+
+def load_cached(cache_dir: Path, chickens: int, wolves: int, goal: int) -> DeckResult | None:
+    """The deck's cached result, or ``None`` when there is no file or it cannot be trusted
+    (unreadable, not this format version, other parameters, bounds out of order)."""
+    try:
+        record = json.loads(cache_path(cache_dir, chickens, wolves, goal).read_text())
+        wins = _cached_wins(record, chickens, wolves, goal)
+        seconds = float(record["seconds"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if wins is None or not math.isfinite(seconds):
+        return None
+    return DeckResult(chickens, wolves, goal, wins, seconds, cached=True)
+
+
+def _cached_wins(
+    record: Any, chickens: int, wolves: int, goal: int
+) -> tuple[Enclosure, ...] | None:
+    """The enclosures of a parsed cache record, if it is the one asked for and sound."""
+    expected = {"format": CACHE_FORMAT, "chickens": chickens, "wolves": wolves, "goal": goal}
+    if any(type(record[key]) is not int or record[key] != value for key, value in expected.items()):
+        return None
+    lows, highs = record["komi_low"], record["komi_high"]
+    if not (isinstance(lows, list) and isinstance(highs, list) and len(lows) == len(highs) == goal):
+        return None
+    wins = tuple(Enclosure(float(low), float(high)) for low, high in zip(lows, highs, strict=True))
+    sound = all(0.0 <= win.low <= win.high <= 1.0 for win in wins)
+    return wins if sound else None
+
+
+def search(
+    decks: Iterable[tuple[int, int]],
+    goal: int,
+    cache_dir: Path,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+) -> list[DeckResult]:
+    """Every deck's result, in the order given (repeats dropped): cached decks read from
+    ``cache_dir``, the others solved on Dask, one task per deck, each stored as it
+    completes. Without missing decks no cluster is started or contacted.
+
+    ``scheduler`` is the address of a running Dask scheduler; without it a
+    ``LocalCluster`` of ``workers`` single-threaded processes runs on this machine
+    (default: one per core, at most one per missing deck).
+    """
+    games = [FowlPlay(chickens, wolves, goal) for chickens, wolves in dict.fromkeys(decks)]
+    results = {}
+    for game in games:
+        cached = load_cached(cache_dir, game.chickens, game.wolves, goal)
+        if cached is not None:
+            results[game] = cached
+    missing = [game for game in games if game not in results]
+    if missing:
+        count = min(workers or os.cpu_count() or 1, len(missing))
+        with _client(scheduler, count) as client:
+            _make_dir(Path(cache_dir))
+            for result in _solved(client, missing, goal, progress):
+                store(result, cache_dir)
+                results[FowlPlay(result.chickens, result.wolves, goal)] = result
+    return [results[game] for game in games]
+
+
+def _solved(client: Any, games: Sequence[FowlPlay], goal: int, progress: bool) -> Iterator:
+    """The decks' results as the cluster completes them, with a progress bar."""
+    from distributed import as_completed
+
+    futures = client.map(
+        deck_result,
+        [game.chickens for game in games],
+        [game.wolves for game in games],
+        [goal] * len(games),
+    )
+    bar = progress_bar(progress, f"Fowl Play redesign to {goal}", total=len(games), unit="deck")
+    for future in as_completed(futures, loop=client.loop):
+        yield future.result()
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+
+
+def _make_dir(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise WriteError(
+            f"cannot create the cache directory {str(folder)!r}: {error.strerror}"
+        ) from None
+
+
+@contextmanager
+def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
+    """A Dask client of the scheduler at ``scheduler``, or of a new local cluster of
+    ``workers`` single-threaded worker processes (closed on exit)."""
+    from distributed import Client, LocalCluster
+
+    if scheduler is None:
+        with (
+            LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,  # no dashboard; its HTTP server on a free port:
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            ) as cluster,
+            Client(cluster, set_as_default=False) as client,
+        ):
+            yield client
+        return
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, ValueError, TypeError) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise SchedulerError(
+            f"scheduler {scheduler!r} cannot be reached ({reason}); give a running Dask "
+            "scheduler's address such as tcp://host:8786"
+        ) from None
+    with client:
+        yield client
