@@ -86,3 +86,21 @@ def test_jeopardy_benchmark_quick_runs(tmp_path: Path) -> None:
         cell for cell in last_cells if cell.endswith("x") and cell[:-1].replace(".", "").isdigit()
     ]
     assert len(ratios) == 3  # an exactprob/peer time ratio for each of the three games
+
+
+def test_jeopardy_players_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_jeopardy_players.py", tmp_path)
+    # the script exits 1 (DIFFERENT) when the numpy simulator, written from the rules, is more
+    # than 5 standard errors from an exact value or an enclosure, or when a match-up breaks the
+    # optimal player's guarantee (>= v* moving first, <= v* moving second, v* from the solver)
+    assert "DIFFERENT" not in text
+    assert text.count("| yes (") == 4  # every match-up agrees with its 10^5 simulated games
+    assert text.count("v*: yes") == 4  # and the guarantee is proved for each (exactly)
+    assert "| Pig to 30: hold at 20 vs optimal " in text
+    assert "| Fowl Play (42+6, to 10): optimal vs risk-balancing " in text
+    assert "| 0 of 106,200 " in text  # no undecided choice in the optimal Fowl Play table
+    last_cells = [line.split("|")[-2].strip() for line in text.splitlines() if line[:1] == "|"]
+    ratios = [
+        cell for cell in last_cells if cell.endswith("x") and cell[:-1].replace(".", "").isdigit()
+    ]
+    assert len(ratios) == 4  # an exactprob/simulator time ratio for each match-up
