@@ -2,10 +2,11 @@ r"""Two fixed players against each other, valued exactly.
 
 With both players' choices fixed (two :class:`~.players.PolicyTable` s), the game is a
 Markov chain with cycles, solved component by component like the optimal game
-(:mod:`.solver`), without any comparison. Let :math:`V_m(a, b, d)` be the chance that
-player :math:`m`, about to start a turn with :math:`a` banked against :math:`b`, wins. A
-bust by player :math:`m` at scores :math:`(a, b)` starts the other player's turn at
-:math:`(b, a)`, so the component :math:`\{i, j\}` splits into the cycles
+(:mod:`exactprob.games.jeopardy.solver`), without any comparison. Let
+:math:`V_m(a, b, d)` be the chance that player :math:`m`, about to start a turn with
+:math:`a` banked against :math:`b`, wins. A bust by player :math:`m` at scores
+:math:`(a, b)` starts the other player's turn at :math:`(b, a)`, so the component
+:math:`\{i, j\}` splits into the cycles
 
 .. math::
 

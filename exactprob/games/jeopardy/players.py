@@ -77,7 +77,7 @@ class PolicyTable:
 
 def optimal_policy_table(solution: Any) -> PolicyTable:
     r"""An optimal player, as a :class:`PolicyTable`, from an exact
-    (:meth:`.solver.JeopardySolution.policy_table`) or a certified
+    (:meth:`~exactprob.games.jeopardy.solver.JeopardySolution.policy_table`) or a certified
     (:meth:`.certified.CertifiedSolution.policy_table`) solution. On an exact tie the
     table **holds**.
 
