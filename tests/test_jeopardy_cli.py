@@ -197,6 +197,8 @@ BAD = [
     (["pig", "--players", "hold-at-0"], "hold-at-0"),
     (["fowl-play", "--players", "optimal,,hold-at-2"], "''"),
     (["fowl-play", "--players", "optimal,optimal"], "--players"),
+    (["pig", "--goal", "1", "--players", "optimal"], "--players"),
+    (["fowl-play", "--goal", "1", "--players", "hold-at-1"], "--players"),
 ]
 
 

@@ -10,7 +10,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exactprob.errors import NonTerminationError
@@ -104,6 +104,7 @@ def test_the_certified_matchup_encloses_the_exact_one(game, holds0, holds1):
 
 
 @settings(max_examples=12, deadline=None)
+@example(chickens=1, wolves=1, goal=2, first=2, second=1)  # every bust reshuffles
 @given(
     chickens=st.integers(1, 7),
     wolves=st.integers(1, 3),
@@ -125,12 +126,17 @@ def test_certified_matchups_enclose_exact_ones_on_random_decks(
     assert box.contains(exact) and box.width() < 1e-11
 
 
-def test_a_shifted_value_is_not_enclosed():
+def test_an_enclosure_is_the_matchups_own():
+    # a different pair's exact value, 1e-3 away, lies outside the box
     game = FowlPlay(10, 3, 6)
-    tables = policy_table(game, hold_at(2)), policy_table(game, risk_balancing(game))
-    exact = play_off(game, *tables).first_player_win()
-    box = enclose_matchup(game, *tables).first_player_win()
-    assert not box.contains(exact + 2 * (box.high - box.low) + 1e-12)
+    hold2, hold3, risk = (
+        policy_table(game, p) for p in (hold_at(2), hold_at(3), risk_balancing(game))
+    )
+    box = enclose_matchup(game, hold2, risk).first_player_win()
+    assert box.contains(play_off(game, hold2, risk).first_player_win())
+    other = play_off(game, hold3, risk).first_player_win()
+    assert abs(other - Fraction(box.midpoint())) > Fraction(1, 10**4)
+    assert not box.contains(other)
 
 
 @pytest.mark.parametrize(

@@ -16,12 +16,14 @@ Pig to 6 with a d6, komi 0, both players optimal
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
+from ..errors import ModelError
 from ..games.jeopardy import FowlPlay, Pig
 from ..games.jeopardy.certified import Enclosure, enclose
 from ..games.jeopardy.fairness import Win, fairest_komi, komi_wins
@@ -159,9 +161,16 @@ def players_of(game: Pig | FowlPlay, text: str | None) -> list[str]:
     """The player names of ``--players`` (comma-separated), checked before any work."""
     if text is None:
         return []
+    if game.goal < 2:
+        raise UsageError(
+            f"--players needs --goal 2 or more (no choice to make below), got {game.goal}"
+        )
     names = [name.strip() for name in text.split(",")]
     for name in names:
-        check_player_name(game, name)
+        try:
+            check_player_name(game, name)
+        except ModelError as error:
+            raise UsageError(f"--players: {error}") from None
     if len(set(names)) < len(names):
         raise UsageError(f"--players names a player twice: {text!r}")
     return names
@@ -183,7 +192,7 @@ def matchups_text(names: list[str], wins: dict[tuple[str, str], Win]) -> str:
     """The round robin as a matrix: the first player's chance, first player by row."""
     width = max(len(name) for name in names)
     cells = {key: _short(win) for key, win in wins.items()}
-    column = max(12, *(len(name) for name in names))
+    column = max(12, *(len(text) for text in [*names, *cells.values()]))
     header = " " * (width + 4) + "".join(f"{name:>{column + 2}}" for name in names)
     rows = [
         f"    {first:<{width}}"
@@ -194,11 +203,18 @@ def matchups_text(names: list[str], wins: dict[tuple[str, str], Win]) -> str:
 
 
 def _short(win: Win) -> str:
-    """Eight decimal places, the exact value within one unit of the last (an enclosure as
-    wide as that shows the places its width guarantees)."""
+    """Eight decimal places, the exact value within one unit of the last; a wider
+    enclosure is shown as its ends rounded outward to three places (``--json`` has them in
+    full).
+
+    >>> _short(Enclosure(0.21874, 0.75))
+    '[0.218, 0.750]'
+    """
     if isinstance(win, Fraction):
         return decimal_string(win, 8)
-    return f"{win.midpoint():.8f}" if win.width() <= 1e-9 else win.decimal()
+    if win.width() <= 1e-9:
+        return f"{win.midpoint():.8f}"
+    return f"[{math.floor(win.low * 1000) / 1000:.3f}, {math.ceil(win.high * 1000) / 1000:.3f}]"
 
 
 def run(args: argparse.Namespace) -> None:

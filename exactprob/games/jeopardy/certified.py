@@ -20,7 +20,7 @@ Every value is a monotone function of the values it uses, so the exact values st
 inside the intervals at every sweep; :math:`\epsilon` covers float rounding (each of the
 few operations per state errs by at most :math:`2^{-53}` on numbers in :math:`[0, 1]`,
 and the probabilities are rounded outward with ``nextafter``). Sweeps stop when the
-intervals no longer shrink.
+intervals no longer shrink over two sweeps.
 
 >>> from .rules import FowlPlay
 >>> from .solver import solve
@@ -229,16 +229,18 @@ def _enclose_sum(
     hold_high[:, 0] = -np.inf
     choose = _best if players is None else _following(players, player, mover, other, k.size)
     reset = [np.zeros(len(swap)), np.ones(len(swap))]
-    width = np.inf
+    widths = [np.inf, np.inf]  # the widest reset interval, two sweeps ago and one
     for sweep in range(1, MAX_SWEEPS + 1):
         bounds = _sweep(game, reset, hold_low, hold_high, wins, swap, probabilities, choose)
         new_reset = [bounds[0][0, 0, :, 0], bounds[1][0, 0, :, 0]]
         new_reset = [np.maximum(reset[0], new_reset[0]), np.minimum(reset[1], new_reset[1])]
         new_width = float(np.max(new_reset[1] - new_reset[0]))
         reset = new_reset
-        if new_width >= width * 0.999 or new_width == 0:
+        # Two sweeps, not one: when every bust reshuffles (one wolf), each side's reset
+        # reads only the other's, and a side that cannot win alone shrinks every other sweep.
+        if new_width >= widths[0] * 0.999 or new_width == 0:
             break
-        width = new_width
+        widths = [widths[1], new_width]
     lo, hi = bounds
     low[player, mover, other] = lo[..., 0].transpose(2, 0, 1)
     high[player, mover, other] = hi[..., 0].transpose(2, 0, 1)

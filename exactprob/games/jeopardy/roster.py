@@ -52,7 +52,7 @@ __all__ = [
     "round_robin",
 ]
 
-NAMES = "optimal, hold-at-N, risk-balancing (Fowl Play), network, tree"
+NAMES = "optimal, hold-at-N (N from 1 to 999999), risk-balancing (Fowl Play), network, tree"
 
 
 @dataclass(frozen=True)
@@ -74,11 +74,11 @@ def check_player_name(game: Jeopardy, name: str) -> None:
     >>> check_player_name(Pig(), "risk-balancing")
     Traceback (most recent call last):
     ...
-    exactprob.errors.ModelError: unknown player 'risk-balancing' for Pig; players: ...
+    exactprob.errors.ModelError: unknown player 'risk-balancing' for Pig; choose from ...
     """
     known = name in ("optimal", "network", "tree") or HOLD_AT.fullmatch(name) is not None
     if not (known or (name == "risk-balancing" and isinstance(game, FowlPlay))):
-        raise ModelError(f"unknown player {name!r} for {game.name}; players: {NAMES}")
+        raise ModelError(f"unknown player {name!r} for {game.name}; choose from {NAMES}")
 
 
 def player_named(game: Jeopardy, name: str, optimal: PolicyTable) -> Player:
