@@ -13,7 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exactprob.errors import NonTerminationError
+from exactprob.errors import ModelError, NonTerminationError
 from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, JeopardyModel, Pig
 from exactprob.games.jeopardy.certified import enclose, enclose_matchup
 from exactprob.games.jeopardy.matchup import play_off
@@ -171,3 +171,12 @@ def test_full_fowl_play_risk_balancing_against_hold_at_6_agrees_with_the_simulat
     assert value.width() < 1e-10
     wins = race(game, risk, six, seed=seed_of("fowl risk v 6"))
     assert agrees_with(Fraction(value.midpoint()), wins, GAMES)
+
+
+def test_a_table_of_another_game_is_refused():
+    small, large = FowlPlay(3, 1, 4), FowlPlay(3, 1, 5)
+    wrong = policy_table(large, hold_at(1))
+    right = policy_table(small, hold_at(1))
+    for value in (play_off, enclose_matchup):
+        with pytest.raises(ModelError, match="shape"):
+            value(small, right, wrong)

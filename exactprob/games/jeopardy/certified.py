@@ -40,10 +40,10 @@ from fractions import Fraction
 import numpy as np
 
 from ...graph import progress_bar
-from .players import PolicyTable, table_shape
+from .players import PolicyTable, check_table, table_shape
 from .rules import FowlPlay
 
-__all__ = ["CertifiedSolution", "Enclosure", "enclose", "enclose_matchup"]
+__all__ = ["CertifiedMatchup", "CertifiedSolution", "Enclosure", "enclose", "enclose_matchup"]
 
 SLACK = 16 * 2.0**-53  # rounding allowance per state value (a few operations on [0, 1])
 MAX_SWEEPS = 10_000
@@ -77,8 +77,9 @@ class Enclosure:
         return f"{self.midpoint():.{places}f}"
 
 
-class CertifiedSolution:
-    """Enclosures of every turn-start value ``P(a, b, 0, (w, c))`` of a Fowl Play game.
+class CertifiedMatchup:
+    """Enclosures of the first player's chance at every turn start ``(a, b, (w, c))`` where
+    the first player moves, with ``a`` banked against ``b``, for two given players.
 
     ``low[a, b, w, c]`` and ``high[a, b, w, c]`` are numpy arrays of bounds.
     """
@@ -93,6 +94,12 @@ class CertifiedSolution:
     def first_player_win(self, komi: int | None = None) -> Enclosure:
         """The first player's chance to win, as an enclosure (default komi: the game's)."""
         return self.start_value(0, self.game.komi if komi is None else komi)
+
+
+class CertifiedSolution(CertifiedMatchup):
+    """Enclosures of every turn-start value ``P(a, b, 0, (w, c))`` of a Fowl Play game under
+    optimal play: the match-up of the optimal player against itself, where the first
+    player's turn starts are every mover's."""
 
     def policy_table(self) -> PolicyTable:
         r"""Where the optimal mover holds, as a table ``holds[a, b, k, w, c]``, with the
@@ -165,16 +172,18 @@ def enclose(game: FowlPlay, progress: bool = False) -> CertifiedSolution:
 
 def enclose_matchup(
     game: FowlPlay, first: PolicyTable, second: PolicyTable, progress: bool = False
-) -> CertifiedSolution:
-    """Enclose the first player's chance to win when ``first`` plays ``second``: the
-    solution's values are those of turn starts where ``first`` moves.
+) -> CertifiedMatchup:
+    """Enclose the first player's chance to win when ``first`` plays ``second``, at every
+    turn start where ``first`` moves.
 
     With both choices fixed, each state's value is the chosen one of draw and hold, still
     monotone in the values it uses, so the enclosure argument above holds unchanged.
     """
     desc = f"{game.name} to {game.goal}, two players, certified"
-    low, high, sweeps = _enclose(game, (first, second), desc, progress)
-    return CertifiedSolution(game, low[0], high[0], sweeps)
+    low, high, sweeps = _enclose(
+        game, (check_table(game, first), check_table(game, second)), desc, progress
+    )
+    return CertifiedMatchup(game, low[0], high[0], sweeps)
 
 
 def _enclose(

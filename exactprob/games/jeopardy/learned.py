@@ -62,7 +62,15 @@ from threadpoolctl import threadpool_limits
 
 from ...errors import ModelError
 from ...numbers import whole_number
-from .players import Holds, PolicyTable, agreement, choice_states, policy_table, table_shape
+from .players import (
+    Holds,
+    PolicyTable,
+    agreement,
+    check_table,
+    choice_states,
+    policy_table,
+    table_shape,
+)
 from .rules import Jeopardy, Pig
 
 __all__ = [
@@ -165,9 +173,8 @@ def _fit(game: Jeopardy, optimal: PolicyTable, model: Any, seed: int, samples: i
     sample's size."""
     whole_number("seed", seed, 0, 2**32 - 1)
     whole_number("samples", samples, 1)
+    check_table(game, optimal, "optimal table")
     shape = table_shape(game)
-    if optimal.holds.shape != shape:
-        raise ModelError(f"optimal table must have the shape {shape}, got {optimal.holds.shape}")
     states = np.flatnonzero(choice_states(game))
     if states.size == 0:
         raise ModelError(f"goal must be at least 2 to leave a choice, got {game.goal}")

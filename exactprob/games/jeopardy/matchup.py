@@ -40,7 +40,7 @@ from ...errors import NonTerminationError
 from ...graph import progress_bar
 from ...numbers import to_fraction
 from .components import Form, at, component_forms, held, reach_forms, sides_of, solve_resets
-from .players import PolicyTable, deck_cards
+from .players import PolicyTable, check_table, deck_cards
 from .rules import Jeopardy, Pig
 from .solver import components_in_order
 
@@ -72,7 +72,7 @@ def play_off(
 
     Raises :class:`~exactprob.errors.NonTerminationError` when the two players can pass
     the turn back and forth forever (neither ever holds nor reaches the goal)."""
-    tables = (first.holds, second.holds)
+    tables = (check_table(game, first).holds, check_table(game, second).holds)
     starts: tuple[dict, dict] = ({}, {})
     goal = game.goal
     bar = progress_bar(

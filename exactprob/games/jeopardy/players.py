@@ -30,12 +30,14 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import ModelError
 from .rules import Jeopardy, Pig
 
 __all__ = [
     "Holds",
     "PolicyTable",
     "agreement",
+    "check_table",
     "choice_states",
     "deck_cards",
     "hold_at",
@@ -163,6 +165,20 @@ def table_shape(game: Jeopardy) -> tuple[int, ...]:
     if isinstance(game, Pig):
         return goal, goal, goal, 1, 1
     return goal, goal, min(game.chickens, goal - 1) + 1, game.wolves, game.chickens + 1
+
+
+def check_table(game: Jeopardy, table: PolicyTable, name: str = "table") -> PolicyTable:
+    """``table`` if it has ``game``'s shape (:func:`table_shape`), else one clear error.
+
+    >>> check_table(Pig(goal=3), PolicyTable(np.zeros((3, 3, 2, 1, 1), dtype=bool)))
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: table must have the shape (3, 3, 3, 1, 1), got (3, 3, 2, 1, 1)
+    """
+    shape = table_shape(game)
+    if table.holds.shape != shape:
+        raise ModelError(f"{name} must have the shape {shape}, got {table.holds.shape}")
+    return table
 
 
 def deck_cards(deck: Hashable) -> tuple[int, int]:
