@@ -122,13 +122,10 @@ class CertifiedSolution(CertifiedMatchup):
         won = np.ones((goal, goal, 1))
         above = (won, won)  # the values at deck (w, c + 1); none at c = chickens
         for w in range(game.wolves - 1, -1, -1):
-            after = (w + 1, slice(None)) if w + 1 < game.wolves else (0, 0)
             for c in range(game.chickens, -1, -1):
-                bust = (self.low[:, :, *after], self.high[:, :, *after])
-                if w + 1 < game.wolves:
-                    bust = (bust[0][..., c], bust[1][..., c])
-                draw_low = wolf_low[w, c] * (1 - bust[1].T[..., None])
-                draw_high = wolf_high[w, c] * (1 - bust[0].T[..., None])
+                after = (w + 1, c) if w + 1 < game.wolves else (0, 0)  # the last wolf reshuffles
+                draw_low = wolf_low[w, c] * (1 - self.high[:, :, *after].T[..., None])
+                draw_high = wolf_high[w, c] * (1 - self.low[:, :, *after].T[..., None])
                 if c < game.chickens:
                     draw_low = draw_low + chicken_low[w, c] * above[0][:, :, 1:]
                     draw_high = draw_high + chicken_high[w, c] * above[1][:, :, 1:]
