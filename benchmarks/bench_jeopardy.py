@@ -278,7 +278,9 @@ def task_peer(game: Pig | FowlPlay) -> tuple[Callable[[], Any], Callable[[Any], 
     return run, lambda iterated: {"starts": iterated.starts, "sweeps": iterated.sweeps}
 
 
-TASKS = {"exact": task_exact, "certified": task_certified, "peer": task_peer}
+Task = Callable[[Any], tuple[Callable[[], Any], Callable[[Any], dict]]]
+"""A module-level ``task(subject) -> (run, checks)``: the worker times ``run()`` alone and
+reports ``checks`` of its answer (module-level, so that "spawn" can send it by name)."""
 ERROR = "FAILED:"
 #: Address space of a worker: a runaway solve fails with MemoryError, not the machine.
 MEMORY_LIMIT = 16 * 2**30
@@ -296,9 +298,9 @@ class Measured:
     failed: str = ""
 
 
-def _worker(task: str, game: Any, sender: Any) -> None:
+def _worker(task: Task, game: Any, sender: Any) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    run, checks = TASKS[task](game)
+    run, checks = task(game)
     gc.disable()
     try:
         imports = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -312,9 +314,9 @@ def _worker(task: str, game: Any, sender: Any) -> None:
     sender.send(outcome)
 
 
-def measure(task: str, game: Any, cap: float) -> Measured:
+def measure(task: Task, game: Any, cap: float) -> Measured:
     """``task`` on ``game`` in a fresh process, stopped after ``cap`` seconds."""
-    log(f"{task}: {game}")
+    log(f"{task.__name__.removeprefix('task_')}: {game}")
     context = multiprocessing.get_context("spawn")
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_worker, args=(task, game, sender))
@@ -381,12 +383,12 @@ def game_name(game: Pig | FowlPlay) -> str:
 def run_goals(run: Sizes, cap: float, pig_exact: Measured) -> list[str]:
     """Sections 1 and 2: exactprob on the issue's games (``pig_exact``: the exact Pig solve,
     already measured), and the peer in the same run."""
-    pig_peer = measure("peer", run.pig, cap)
+    pig_peer = measure(task_peer, run.pig, cap)
     goal_rows = [pig_goal_row(run.pig, pig_exact)]
     peer_rows = [pig_peer_row(run.pig, pig_exact, pig_peer)]
     measured = [pig_exact, pig_peer]
     for game in (run.fowl, run.red):
-        box, peer = measure("certified", game, cap), measure("peer", game, cap)
+        box, peer = measure(task_certified, game, cap), measure(task_peer, game, cap)
         measured += [box, peer]
         goal_rows.append(fowl_goal_row(game, box))
         peer_rows.append(fowl_peer_row(game, box, peer))
@@ -513,7 +515,7 @@ def exact_growth(run: Sizes, cap: float) -> dict[Pig | FowlPlay, Measured]:
     """The exact solves as the goal grows (Pig's largest goal is the issue's game)."""
     games: list[Pig | FowlPlay] = [Pig(goal=goal) for goal in run.pig_goals]
     games += [FowlPlay(goal=goal) for goal in run.fowl_goals]
-    return {game: measure("exact", game, cap) for game in games}
+    return {game: measure(task_exact, game, cap) for game in games}
 
 
 def run_growth(solves: dict[Pig | FowlPlay, Measured]) -> list[str]:

@@ -50,7 +50,6 @@ except ImportError:  # pragma: no cover - run from a checkout without an install
 from bench_engine import finish_report, fmt_time, report_header, table
 from bench_jeopardy import (
     ERROR,
-    TASKS,
     Measured,
     fmt_enclosure,
     fmt_memory,
@@ -176,16 +175,6 @@ def task_simulation(pairing: Pairing) -> tuple[Callable[[], Any], Callable[[Any]
         )
 
     return run, lambda wins: {"wins": wins}
-
-
-# bench_jeopardy's workers look their task up in its TASKS; each worker process (started by
-# "spawn") imports this script as its main module first, so it finds these three there too.
-PLAYER_TASKS: dict[str, Callable[[Any], Any]] = {
-    "optimal": task_optimal,
-    "matchup": task_matchup,
-    "simulation": task_simulation,
-}
-TASKS.update(PLAYER_TASKS)  # type: ignore[arg-type]  # its values take a game, ours a Pairing too
 
 
 # ---------------------------------------------------------------------------------------
@@ -427,7 +416,7 @@ def simulator_rows(rows: list[Row], games: int) -> list[str]:
 def measure_all(run: Sizes, cap: float) -> tuple[dict[Game, Measured], list[Row]]:
     """Every measurement: the optimal players, then each match-up by exactprob and by the
     simulator."""
-    optimal = {game: measure("optimal", game, cap) for game in run.games}
+    optimal = {game: measure(task_optimal, game, cap) for game in run.games}
     rows = []
     for game, player in optimal.items():
         for optimal_first in (False, True):
@@ -439,7 +428,10 @@ def measure_all(run: Sizes, cap: float) -> tuple[dict[Game, Measured], list[Row]
             pairing = Pairing(
                 game, player.found["table"], optimal_first, run.simulated, SEED + len(rows)
             )
-            exact, simulated = measure("matchup", pairing, cap), measure("simulation", pairing, cap)
+            exact, simulated = (
+                measure(task_matchup, pairing, cap),
+                measure(task_simulation, pairing, cap),
+            )
             rows.append(Row(name, method(game), optimal_first, player, exact, simulated))
     return optimal, rows
 
