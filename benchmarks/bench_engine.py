@@ -33,7 +33,7 @@ import subprocess
 import sys
 import time
 import timeit
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -591,9 +591,7 @@ def run_mdps(quick: bool, repeat: int, log: Callable[[str], None]) -> list[str]:
 
 # ---------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    parser.add_argument("--out", type=Path, help="also write the report to this file")
+    parser = benchmark_parser(__doc__, "small sizes")
     parser.add_argument(
         "--repeat", type=int, help="repeats per dice case (default 3 quick, 7 full)"
     )
@@ -621,6 +619,29 @@ def main(argv: list[str] | None = None) -> int:
 def log(msg: str) -> None:
     """A progress line on stderr (the report goes to stdout)."""
     print(f"  ... {msg}", file=sys.stderr, flush=True)
+
+
+def benchmark_parser(doc: str, quick: str) -> argparse.ArgumentParser:
+    """The options every benchmark script takes: ``--quick`` (``quick`` says what it
+    shrinks, for a smoke test) and ``--out FILE``; the description is ``doc``'s first
+    paragraph."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help=f"{quick}, for a smoke test")
+    parser.add_argument("--out", type=Path, help="also write the report to this file")
+    return parser
+
+
+def parse_with_cap(
+    parser: argparse.ArgumentParser, argv: Iterable[str] | None, per: str, caps: tuple[float, float]
+) -> tuple[argparse.Namespace, float]:
+    """Add ``--cap`` (seconds per ``per``; ``caps`` = the quick and the full default), parse
+    ``argv``, and return the arguments with the cap in force."""
+    quick_cap, full_cap = caps
+    parser.add_argument(
+        "--cap", type=float, help=f"seconds per {per} ({quick_cap:g} quick, {full_cap:g} full)"
+    )
+    args = parser.parse_args(None if argv is None else list(argv))
+    return args, args.cap or (quick_cap if args.quick else full_cap)
 
 
 def report_header(title: str, quick: bool) -> list[str]:

@@ -24,7 +24,6 @@ the whole atlas. ``--quick`` uses a small grid (a few seconds) for a smoke test.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 import time
@@ -42,6 +41,7 @@ except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
 from bench_engine import (
+    benchmark_parser,
     best_time,
     finish_report,
     fmt_time,
@@ -329,9 +329,7 @@ def run_atlas(quick: bool, repeat: int, log: Callable[[str], None]) -> list[str]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a small grid, for a smoke test")
-    parser.add_argument("--out", type=Path, help="also write the report to this file")
+    parser = benchmark_parser(__doc__, "a small grid")
     parser.add_argument("--repeat", type=int, help="runs per timed solver (default 3)")
     args = parser.parse_args(argv)
     repeat = max(args.repeat or 3, 1)

@@ -18,7 +18,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable
@@ -34,6 +33,7 @@ except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
 from bench_engine import (
+    benchmark_parser,
     best_time,
     finish_report,
     fmt_time,
@@ -177,9 +177,7 @@ def run_risk(quick: bool, repeat: int, min_time: float, log: Callable[[str], Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    parser.add_argument("--out", type=Path, help="also write the report to this file")
+    parser = benchmark_parser(__doc__, "small sizes")
     parser.add_argument("--repeat", type=int, help="repeats per timed case (default 3 quick, 7 full)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (3 if args.quick else 7)

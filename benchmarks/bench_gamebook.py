@@ -29,7 +29,6 @@ exactprob solve of the largest book, 1.2 million states, takes about a minute an
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import gc
 import multiprocessing
@@ -52,7 +51,15 @@ try:
 except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
-from bench_engine import finish_report, fmt_time, log, report_header, table
+from bench_engine import (
+    benchmark_parser,
+    finish_report,
+    fmt_time,
+    log,
+    parse_with_cap,
+    report_header,
+    table,
+)
 
 from exactprob import Dist, uniform
 from exactprob.gamebook import solve
@@ -650,12 +657,8 @@ def run_profile(sections: int) -> list[str]:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small books, for a smoke test")
-    parser.add_argument("--out", type=Path, help="also write the report to this file")
-    parser.add_argument("--cap", type=float, help="seconds per list solve (5 quick, 180 full)")
-    args = parser.parse_args(None if argv is None else list(argv))
-    cap = args.cap or (5.0 if args.quick else 180.0)
+    parser = benchmark_parser(__doc__, "small books")
+    args, cap = parse_with_cap(parser, argv, "list solve", (5.0, 180.0))
 
     start = time.perf_counter()
     report = report_header("exactprob gamebook benchmark", args.quick)

@@ -26,7 +26,6 @@ test; the full run takes under two minutes on two cores.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import multiprocessing
 import resource
@@ -48,7 +47,15 @@ try:
 except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
-from bench_engine import finish_report, fmt_time, log, report_header, table
+from bench_engine import (
+    benchmark_parser,
+    finish_report,
+    fmt_time,
+    log,
+    parse_with_cap,
+    report_header,
+    table,
+)
 from gmpy2 import mpq
 
 from exactprob.games.jeopardy import certified, solver
@@ -580,12 +587,8 @@ def growth_row(game: Pig | FowlPlay, exact: Measured) -> list[str]:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small goals, for a smoke test")
-    parser.add_argument("--out", type=Path, help="also write the report to this file")
-    parser.add_argument("--cap", type=float, help="seconds per solve (60 quick, 1800 full)")
-    args = parser.parse_args(None if argv is None else list(argv))
-    cap = args.cap or (60.0 if args.quick else 1800.0)
+    parser = benchmark_parser(__doc__, "small goals")
+    args, cap = parse_with_cap(parser, argv, "solve", (60.0, 1800.0))
 
     start = time.perf_counter()
     run = sizes(args.quick)

@@ -30,7 +30,6 @@ its own; a check that fails prints DIFFERENT and the script exits 1. ``--quick``
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
@@ -47,7 +46,14 @@ try:
 except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
-from bench_engine import finish_report, fmt_time, report_header, table
+from bench_engine import (
+    benchmark_parser,
+    finish_report,
+    fmt_time,
+    parse_with_cap,
+    report_header,
+    table,
+)
 from bench_jeopardy import (
     ERROR,
     Measured,
@@ -437,12 +443,8 @@ def measure_all(run: Sizes, cap: float) -> tuple[dict[Game, Measured], list[Row]
 
 
 def main(argv: Iterable[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small goals, for a smoke test")
-    parser.add_argument("--out", type=Path, help="also write the report to this file")
-    parser.add_argument("--cap", type=float, help="seconds per measurement (60 quick, 1800 full)")
-    args = parser.parse_args(None if argv is None else list(argv))
-    cap = args.cap or (60.0 if args.quick else 1800.0)
+    parser = benchmark_parser(__doc__, "small goals")
+    args, cap = parse_with_cap(parser, argv, "measurement", (60.0, 1800.0))
 
     start = time.perf_counter()
     run = sizes(args.quick)

@@ -20,7 +20,6 @@ seconds) for a smoke test.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import sys
@@ -39,6 +38,7 @@ except ImportError:  # pragma: no cover - run from a checkout without an install
 
 from bench_engine import (
     BENCH_HINT,
+    benchmark_parser,
     best_time,
     finish_report,
     fmt_time,
@@ -312,9 +312,7 @@ def run_issue(quick: bool, repeat: int, min_time: float) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats, for a smoke test")
-    parser.add_argument("--out", type=Path, help="also write the report to this file")
+    parser = benchmark_parser(__doc__, "fewer repeats")
     parser.add_argument("--repeat", type=int, help="repeats per timing (default 3 quick, 7 full)")
     args = parser.parse_args(argv)
     repeat = max(args.repeat or (3 if args.quick else 7), 1)
