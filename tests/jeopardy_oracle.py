@@ -19,6 +19,19 @@ from exactprob.games.jeopardy.simulate import simulate_race
 
 GAMES = 100_000
 
+SMALL_FOWL_PLAY = [
+    FowlPlay(chickens=3, wolves=1, goal=3),
+    FowlPlay(chickens=4, wolves=2, goal=5),
+    FowlPlay(chickens=2, wolves=3, goal=4, komi=2),
+    FowlPlay(chickens=6, wolves=2, goal=7, komi=1),
+    # comparisons too close for floats: these take the solver's exact path; (5, 2, 5) has
+    # exact ties in three states
+    FowlPlay(chickens=1, wolves=1, goal=4),
+    FowlPlay(chickens=1, wolves=2, goal=6),
+    FowlPlay(chickens=5, wolves=2, goal=5),
+]
+"""Small Fowl Play games that every jeopardy solver is checked on."""
+
 
 def race(
     game: Pig | FowlPlay, holds0: Holds, holds1: Holds, seed: int, komi: int | None = None

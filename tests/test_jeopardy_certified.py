@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from exactprob.games.jeopardy import FowlPlay
 from exactprob.games.jeopardy.certified import CertifiedSolution, enclose
 from exactprob.games.jeopardy.solver import solve
+from tests.jeopardy_oracle import SMALL_FOWL_PLAY
 
 WIDTH = 1e-11
 
@@ -48,13 +49,7 @@ def check(game: FowlPlay) -> None:
 
 
 GAMES = [
-    FowlPlay(chickens=3, wolves=1, goal=3),
-    FowlPlay(chickens=4, wolves=2, goal=5),
-    FowlPlay(chickens=2, wolves=3, goal=4, komi=2),
-    FowlPlay(chickens=6, wolves=2, goal=7, komi=1),
-    FowlPlay(chickens=1, wolves=1, goal=4),
-    FowlPlay(chickens=1, wolves=2, goal=6),
-    FowlPlay(chickens=5, wolves=2, goal=5),  # has exact ties
+    *SMALL_FOWL_PLAY,
     FowlPlay(chickens=24, wolves=4, goal=5, komi=1),  # Red Light's deck
     FowlPlay(chickens=42, wolves=6, goal=4),  # Fowl Play's deck
     FowlPlay(chickens=1, wolves=1, goal=1),

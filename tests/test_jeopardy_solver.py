@@ -12,23 +12,16 @@ from fractions import Fraction as F
 import pytest
 
 from exactprob import solve as generic_solve
-from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
+from exactprob.games.jeopardy import JeopardyModel, Pig
 from exactprob.games.jeopardy.solver import solve
+from tests.jeopardy_oracle import SMALL_FOWL_PLAY
 
 GAMES = [
     Pig(goal=2),
     Pig(goal=8),
     Pig(goal=12, sides=3),
     Pig(goal=9, sides=4, komi=3),
-    FowlPlay(chickens=3, wolves=1, goal=3),
-    FowlPlay(chickens=4, wolves=2, goal=5),
-    FowlPlay(chickens=2, wolves=3, goal=4, komi=2),
-    FowlPlay(chickens=6, wolves=2, goal=7, komi=1),
-    # comparisons too close for floats: these take the exact path; (5, 2, 5) has exact
-    # ties in three states, which the generic engine's ties must match
-    FowlPlay(chickens=1, wolves=1, goal=4),
-    FowlPlay(chickens=1, wolves=2, goal=6),
-    FowlPlay(chickens=5, wolves=2, goal=5),
+    *SMALL_FOWL_PLAY,  # the exact ties of (5, 2, 5) must match the generic engine's ties
 ]
 
 
