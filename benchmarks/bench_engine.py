@@ -463,8 +463,8 @@ def time_exactprob(case: MdpCase, repeat: int, result: MdpResult) -> Any:
         result.value = solution.value()
         del solution
     assert G is not None
-    result.states = G.number_of_nodes()
-    result.transitions = sum(len(e["probs"]) for _, _, e in G.edges(data=True))
+    result.states = len(G)
+    result.transitions = G.number_of_transitions()
     return G
 
 
@@ -565,8 +565,8 @@ def run_mdps(quick: bool, repeat: int, log: Callable[[str], None]) -> list[str]:
         "",
         (
             f"Best of {repeat} run(s) (fastest exactprob total; fastest Storm build+check). "
-            "ep explore: exactprob.explore(model), running the Python model into a networkx "
-            "graph. ep solve: exactprob.solve_graph(graph), exact values and policy. "
+            "ep explore: exactprob.explore(model), running the Python model into a compact "
+            "state graph (integer ids, flat arrays). ep solve: exactprob.solve_graph(graph), exact values and policy. "
             "DRN export: exactprob.storm.export_drn writing the graph as DRN text "
             "(Python, reported apart, in no Storm total). Storm build: writing the "
             "temporary file, parsing the DRN and building the sparse model with rational "

@@ -121,8 +121,8 @@ def run_battles(quick: bool, log: Callable[[str], None]) -> list[str]:
         rows.append(
             [
                 f"{a} vs {d}",
-                f"{G.number_of_nodes():,}",
-                f"{G.number_of_edges():,}",
+                f"{len(G):,}",
+                f"{G.number_of_transitions():,}",
                 fmt_time(t1 - t0),
                 fmt_time(t2 - t1),
                 fmt_time(t3 - t2),
@@ -135,7 +135,7 @@ def run_battles(quick: bool, log: Callable[[str], None]) -> list[str]:
         [
             "battle",
             "states",
-            "edges",
+            "transitions",
             "explore",
             "solve",
             "absorption + rounds",

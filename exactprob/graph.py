@@ -1,13 +1,11 @@
-"""``explore``: the reachable state graph of a model, with exact edge probabilities.
+"""``explore``: the reachable states of a model as a compact :class:`StateGraph`.
 
-The graph is a :class:`networkx.DiGraph`:
-
-* ``G.graph["initial"]``: the initial state; ``G.graph["symbolic"]``: whether some
-  probability is a sympy expression.
-* node attributes ``outcome`` (``None`` or the terminal value), ``player`` (0 maximises,
-  1 minimises) and ``actions`` (a tuple, in the model's order; empty when terminal).
-* edge attribute ``probs``: ``{action: probability}`` for the move ``u -> v`` (exact,
-  ``gmpy2.mpq`` or sympy); for each state and action they sum to exactly one.
+States are interned to integer ids in breadth-first order (the initial state is ``0``).
+Each state owns a run of *choices*, one per action in the model's order, and each choice
+a run of *edges* (successor id, probability id) in flat :mod:`array` columns; the
+distinct exact probabilities are stored once (a game's dice give a handful). The
+networkx view of the same graph, for plotting, exporting or any graph algorithm, is
+:meth:`StateGraph.to_networkx`: it is the interface, not the hot path.
 
 >>> from exactprob import die
 >>> class TwoRolls:  # roll a die twice; the outcome is the total
@@ -16,34 +14,162 @@ The graph is a :class:`networkx.DiGraph`:
 ...     def actions(self, s): return ("roll",)
 ...     def transition(self, s, a): return die(6).map(lambda x: (s[0] + 1, s[1] + x))
 >>> G = explore(TwoRolls())
->>> G.number_of_nodes(), G.graph["initial"]
-(18, (0, 0))
+>>> len(G), G.number_of_transitions(), G.initial, G.probabilities
+(18, 42, (0, 0), [mpq(1,6)])
+>>> G.to_networkx().number_of_nodes()
+18
 """
 
 from __future__ import annotations
 
 import gc
-from collections import deque
+from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
-
-import networkx as nx
+from typing import Any, TypeVar
 
 from .dist import Dist
 from .errors import InexactError, ModelError, StateLimitError
 from .model import player_function
-from .numbers import exact
+from .numbers import Exact, exact
 
-__all__ = ["DEFAULT_MAX_STATES", "components_in_solve_order", "components_reached", "explore"]
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "StateGraph",
+    "components_reached",
+    "explore",
+    "strong_components",
+]
+
+H = TypeVar("H", bound=Hashable)
 
 #: Default cap on reachable states; pass ``max_states`` to go further.
 DEFAULT_MAX_STATES = 2_000_000
 
 
+class StateGraph:
+    """Every reachable state of a model, its actions and exact transition probabilities.
+
+    Integer ids ``0 .. n-1`` (``0`` is the initial state) index every column:
+
+    ``states[s]``, ``index[state]``
+        the state of an id and back.
+    ``outcomes[s]``
+        the exact terminal value, or ``None`` while play goes on.
+    ``players[s]``
+        0 (maximises the outcome) or 1 (minimises it).
+    ``actions[s]``
+        the actions in the model's order (``()`` when terminal); equal tuples are shared.
+    ``choice_start[s] .. choice_start[s + 1] - 1``
+        the choices of ``s``: choice ``choice_start[s] + k`` is action ``actions[s][k]``.
+    ``edge_start[c] .. edge_start[c + 1] - 1``
+        the edges of choice ``c``: edge ``e`` moves to ``targets[e]`` with probability
+        ``probabilities[prob_ids[e]]``; a choice's probabilities sum to exactly one.
+
+    The edges of a state are contiguous too: ``edge_start[choice_start[s]]`` to
+    ``edge_start[choice_start[s + 1]]``.
+    """
+
+    __slots__ = (
+        "actions",
+        "choice_start",
+        "edge_start",
+        "index",
+        "outcomes",
+        "players",
+        "prob_ids",
+        "probabilities",
+        "states",
+        "symbolic",
+        "targets",
+    )
+
+    def __init__(self) -> None:
+        self.states: list[Hashable] = []
+        self.index: dict[Hashable, int] = {}
+        self.outcomes: list[Exact | None] = []
+        self.players = bytearray()
+        self.actions: list[tuple[Any, ...]] = []
+        self.choice_start = array("q", [0])
+        self.edge_start = array("q", [0])
+        self.targets = array("i")
+        self.prob_ids = array("i")
+        self.probabilities: list[Exact] = []
+        self.symbolic = False
+
+    @property
+    def initial(self) -> Hashable:
+        """The initial state (id 0)."""
+        return self.states[0]
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def number_of_transitions(self) -> int:
+        """The number of (state, action, successor) triples with positive probability."""
+        return len(self.targets)
+
+    def id_of(self, state: Hashable) -> int:
+        """The id of a reachable ``state`` (a :class:`ModelError` for any other)."""
+        try:
+            return self.index[state]
+        except (KeyError, TypeError):
+            raise ModelError(f"{state!r} is not a reachable state of this model") from None
+
+    def choice_edges(self, c: int) -> Iterator[tuple[int, Exact]]:
+        """``(successor id, probability)`` of every edge of choice ``c``."""
+        probs, targets, ids = self.probabilities, self.targets, self.prob_ids
+        for e in range(self.edge_start[c], self.edge_start[c + 1]):
+            yield targets[e], probs[ids[e]]
+
+    def successors(self, s: int) -> array:
+        """The successor ids of state ``s`` over all its actions (repeats possible)."""
+        starts = self.edge_start
+        cs = self.choice_start
+        return self.targets[starts[cs[s]] : starts[cs[s + 1]]]
+
+    def has_self_loop(self, s: int) -> bool:
+        """Whether some action of ``s`` can return to ``s``."""
+        return s in self.successors(s)
+
+    def components(self) -> Iterator[list[int]]:
+        """Strongly connected components of the ids, each after every one it can reach
+        (see :func:`strong_components`)."""
+        return strong_components(self)
+
+    def to_networkx(self) -> Any:
+        """The same graph as a :class:`networkx.DiGraph` keyed by states.
+
+        ``G.graph["initial"]`` and ``G.graph["symbolic"]``; node attributes ``outcome``,
+        ``player`` and ``actions``; edge attribute ``probs``, ``{action: probability}``
+        for the move ``u -> v``.
+        """
+        import networkx as nx
+
+        G = nx.DiGraph(initial=self.initial, symbolic=self.symbolic)
+        states = self.states
+        for s, state in enumerate(states):
+            G.add_node(
+                state, outcome=self.outcomes[s], player=self.players[s], actions=self.actions[s]
+            )
+        for s, state in enumerate(states):
+            adjacency = G._adj[state]
+            for k, action in enumerate(self.actions[s]):
+                for t, p in self.choice_edges(self.choice_start[s] + k):
+                    edge = adjacency.get(states[t])
+                    if edge is None:
+                        G.add_edge(state, states[t], probs={action: p})
+                    else:
+                        edge["probs"][action] = p
+        return G
+
+    def __repr__(self) -> str:
+        return f"StateGraph(states={len(self):,}, transitions={self.number_of_transitions():,})"
+
+
 def explore(
     model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
-) -> nx.DiGraph:
+) -> StateGraph:
     """Breadth-first exploration of every state reachable from ``model.initial``.
 
     Raises :class:`~exactprob.errors.StateLimitError` as soon as more than
@@ -72,53 +198,76 @@ def paused_garbage_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _explore(model: Any, max_states: int, progress: bool) -> nx.DiGraph:
+def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
     player = player_function(model)
-    G = nx.DiGraph(initial=model.initial, symbolic=False)
-    G.add_node(model.initial)
-    queue: deque[Hashable] = deque([model.initial])
+    outcome, actions_of, transition = model.outcome, model.actions, model.transition
+    G = StateGraph()
+    states, index = G.states, G.index
+    outcomes, players, actions_list = G.outcomes, G.players, G.actions
+    choice_start, edge_start, targets, prob_ids = (
+        G.choice_start,
+        G.edge_start,
+        G.targets,
+        G.prob_ids,
+    )
+    probabilities = G.probabilities
+    prob_index: dict[Exact, int] = {}
+    shared_actions: dict[tuple[Any, ...], tuple[Any, ...]] = {(): ()}
+    states.append(model.initial)
+    index[model.initial] = 0
     bar = progress_bar(progress, "exploring", unit=" states")
     symbolic = False
-    while queue:
-        state = queue.popleft()
+    s = 0
+    while s < len(states):
+        state = states[s]
+        s += 1
         if bar is not None:
             bar.update(1)
-        value = model.outcome(state)
-        node = G._node[state]
+        value = outcome(state)
         if value is not None:
-            node.update(outcome=_terminal_value(state, value), player=0, actions=())
+            outcomes.append(_terminal_value(state, value))
+            players.append(0)
+            actions_list.append(())
+            choice_start.append(len(edge_start) - 1)
             continue
-        actions = tuple(model.actions(state))
+        actions = tuple(actions_of(state))
         if not actions:
             raise ModelError(f"actions({state!r}) is empty; a non-terminal state needs an action")
-        if len(set(actions)) != len(actions):
+        actions = shared_actions.setdefault(actions, actions)
+        if len(actions) > 1 and len(set(actions)) != len(actions):
             raise ModelError(f"actions({state!r}) repeats an action: {actions!r}")
-        node.update(outcome=None, player=player(state), actions=actions)
-        successors = G._adj[state]
+        outcomes.append(None)
+        players.append(player(state))
+        actions_list.append(actions)
         for action in actions:
-            dist = model.transition(state, action)
-            if not isinstance(dist, Dist):
+            dist = transition(state, action)
+            if type(dist) is not Dist and not isinstance(dist, Dist):
                 raise ModelError(
                     f"transition({state!r}, {action!r}) returned {type(dist).__name__}, not a Dist"
                 )
             symbolic = symbolic or dist.symbolic
             for nxt, p in dist.exact_items():
-                if nxt not in G._node:
-                    if len(G._node) >= max_states:
+                t = index.get(nxt)
+                if t is None:
+                    t = len(states)
+                    if t >= max_states:
                         raise StateLimitError(
                             f"the model has more than {max_states:,} reachable states; "
                             f"pass max_states=N with a larger N to go on"
                         )
-                    G.add_node(nxt)
-                    queue.append(nxt)
-                edge = successors.get(nxt)
-                if edge is None:
-                    G.add_edge(state, nxt, probs={action: p})
-                else:
-                    edge["probs"][action] = p
+                    index[nxt] = t
+                    states.append(nxt)
+                pid = prob_index.get(p)
+                if pid is None:
+                    pid = prob_index[p] = len(probabilities)
+                    probabilities.append(p)
+                targets.append(t)
+                prob_ids.append(pid)
+            edge_start.append(len(targets))
+        choice_start.append(len(edge_start) - 1)
     if bar is not None:
         bar.close()
-    G.graph["symbolic"] = symbolic
+    G.symbolic = symbolic
     return G
 
 
@@ -138,23 +287,85 @@ def progress_bar(enabled: bool, description: str, **options: Any) -> Any:
     return tqdm(desc=description, leave=False, **options)
 
 
-def components_in_solve_order(G: nx.DiGraph) -> Iterator[list[Hashable]]:
-    """Strongly connected components, each after every component it can reach.
+def strong_components(G: StateGraph) -> Iterator[list[int]]:
+    """The strongly connected components of a :class:`StateGraph`, as lists of ids,
+    each after every component it can reach (reverse topological order of the
+    condensation): when a component comes up, every state outside it that it can move
+    to is already done.
 
-    This is the reverse topological order of the condensation: when a component comes
-    up, the value of every state outside it that it can move to is already known.
+    Tarjan's algorithm, iterative, on the flat edge arrays: one ``int`` per state for
+    its discovery index and low link, no recursion limit.
 
-    >>> G = nx.DiGraph([(1, 2), (2, 1), (2, 3)])
-    >>> [sorted(c) for c in components_in_solve_order(G)]
-    [[3], [1, 2]]
+    >>> from exactprob import Dist
+    >>> class Loop:  # 0 <-> 1 -> 2 (terminal)
+    ...     initial = 0
+    ...     def outcome(self, s): return 1 if s == 2 else None
+    ...     def actions(self, s): return ("go",)
+    ...     def transition(self, s, a): return Dist({0: "1/2", 2: "1/2"}) if s else Dist({1: 1})
+    >>> list(strong_components(explore(Loop())))
+    [[2], [1, 0]]
     """
-    adj = G._adj
-    return components_reached(adj, adj.__getitem__)
+    n = len(G)
+    targets = G.targets
+    edge_start = G.edge_start
+    cs = G.choice_start
+    first_edge = [edge_start[cs[s]] for s in range(n + 1)]
+    order = [-1] * n  # discovery index, -1 while unseen
+    low = [0] * n
+    done = bytearray(n)  # 1 once the state's component is emitted
+    stack: list[int] = []
+    counter = 0
+    for root in range(n):
+        if order[root] >= 0:
+            continue
+        order[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        work = [(root, first_edge[root])]
+        while work:
+            v, e = work[-1]
+            end = first_edge[v + 1]
+            low_v = low[v]
+            while e < end:
+                w = targets[e]
+                e += 1
+                if order[w] < 0:
+                    break
+                if not done[w] and order[w] < low_v:
+                    low_v = order[w]
+            else:
+                w = -1
+            low[v] = low_v
+            if w >= 0:
+                work[-1] = (v, e)
+                order[w] = low[w] = counter
+                counter += 1
+                stack.append(w)
+                work.append((w, first_edge[w]))
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low_v)
+            if low_v == order[v]:
+                if stack[-1] == v:  # a singleton: the common case, kept cheap
+                    stack.pop()
+                    done[v] = 1
+                    yield [v]
+                    continue
+                component = []
+                while True:
+                    w = stack.pop()
+                    done[w] = 1
+                    component.append(w)
+                    if w == v:
+                        break
+                yield component
 
 
 def components_reached(
-    roots: Iterable[Hashable], successors: Callable[[Hashable], Iterable[Hashable]]
-) -> Iterator[list[Hashable]]:
+    roots: Iterable[H], successors: Callable[[H], Iterable[H]]
+) -> Iterator[list[H]]:
     """The strongly connected components of the states reached from ``roots``, each after
     every component it can reach, for a graph given by its ``successors`` function.
 
@@ -166,10 +377,10 @@ def components_reached(
     >>> [sorted(c) for c in components_reached([0], lambda v: {0: [1], 1: [0, 2]}.get(v, []))]
     [[2], [0, 1]]
     """
-    index: dict[Hashable, int] = {}
-    low: dict[Hashable, int] = {}
-    stack: list[Hashable] = []
-    on_stack: set[Hashable] = set()
+    index: dict[H, int] = {}
+    low: dict[H, int] = {}
+    stack: list[H] = []
+    on_stack: set[H] = set()
     for root in roots:
         if root in index:
             continue

@@ -18,6 +18,15 @@ state :math:`s` with action :math:`a`, the action value is
   stops), and for two players Hoffman-Karp strategy iteration (player 1's best response
   inside every improvement step of player 0).
 
+*Float guidance.* Choices are compared in floats first, with a proven bound on the
+rounding error (:mod:`exactprob.rounding`): an action whose float value is worse than
+the best by more than both bounds is certainly worse, and its exact value is never
+computed; only the actions the floats cannot separate are compared exactly, so exact
+ties are always found. In a cyclic component, policy iteration runs in floats first
+(:mod:`exactprob.float_guide`) and the exact iteration starts from its policy: usually
+one exact solve, and one improvement step that finds nothing and so certifies the
+policy.
+
 Every policy is assumed to reach a terminal state with probability one; a policy that
 does not is reported (:class:`~exactprob.errors.NonTerminationError`).
 
@@ -33,22 +42,26 @@ Fraction(6, 1)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from array import array
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from operator import mul
 from typing import Any
-
-import networkx as nx
 
 from .dist import Dist
 from .errors import ModelError, NonTerminationError
+from .float_guide import float_strategy
 from .graph import (
     DEFAULT_MAX_STATES,
-    components_in_solve_order,
+    StateGraph,
+    components_reached,
     explore,
     paused_garbage_collection,
     progress_bar,
+    strong_components,
 )
 from .linear import Field, field_for, solve_linear
 from .numbers import Exact, mpq
+from .rounding import approx, certainly_less, error_bound
 
 __all__ = ["Solution", "evaluate", "solve", "solve_graph"]
 
@@ -61,57 +74,67 @@ class Solution:
     """The exact solution of a model under optimal play (or under a fixed policy).
 
     Values are ``Fraction`` (sympy expressions for symbolic models). ``state=None``
-    always means the initial state.
+    always means the initial state. ``graph`` is the explored
+    :class:`~exactprob.graph.StateGraph`; :meth:`to_networkx` gives its networkx view.
     """
 
-    __slots__ = ("_absorption", "_choice", "_ties", "_values", "_work", "field", "graph")
+    __slots__ = ("_absorption", "_choice", "_ties", "_values", "field", "graph", "system")
 
     def __init__(
         self,
-        graph: nx.DiGraph,
-        work: nx.DiGraph,
-        field: Field,
-        values: dict[Hashable, Exact],
-        choice: dict[Hashable, Any],
-        ties: dict[Hashable, tuple[Any, ...]],
+        graph: StateGraph,
+        system: _System,
+        values: list[Exact],
+        choice: array,
+        ties: dict[int, tuple[int, ...]],
     ) -> None:
         self.graph = graph
-        self._work = work  # the graph with every number in the solve's field
-        self.field = field
+        self.system = system  # the graph's numbers in the solve's field
+        self.field = system.field
         self._values = values
         self._choice = choice
         self._ties = ties
-        self._absorption: dict[Hashable, tuple[dict[Hashable, Exact], Exact]] = {}
+        self._absorption: dict[int, tuple[dict[int, Exact], Exact]] = {}
 
-    def _state(self, state: Any) -> Hashable:
-        s = self.graph.graph["initial"] if state is None else state
-        if s not in self._values:
-            raise ModelError(f"{s!r} is not a reachable state of this model")
-        return s
+    def _id(self, state: Any) -> int:
+        return 0 if state is None else self.graph.id_of(state)
 
     def value(self, state: Any = None) -> Any:
         """The exact value of ``state`` (the initial state when ``None``)."""
-        return self.field.public(self._values[self._state(state)])
+        return self.field.public(self._values[self._id(state)])
 
     def policy(self, state: Any = None) -> Any:
         """The chosen action in ``state`` (``None`` for a terminal state): the first
         optimal one in the model's order, except inside a cycle, where it is policy
         iteration's final choice, so that the whole policy map terminates."""
-        return self._choice.get(self._state(state))
+        s = self._id(state)
+        k = self._choice[s]
+        return None if k < 0 else self.graph.actions[s][k]
 
     def ties(self, state: Any = None) -> tuple[Any, ...]:
         """Every action whose value :math:`Q(s, a)` equals the optimum exactly, in the
         model's order. Inside a cycle, tied actions are optimal one at a time, not in
         every combination: two tied "wait for the other" actions may never terminate."""
-        return self._ties.get(self._state(state), ())
+        s = self._id(state)
+        k = self._choice[s]
+        if k < 0:
+            return ()
+        actions = self.graph.actions[s]
+        return tuple(actions[j] for j in self._ties.get(s, (k,)))
 
     def policy_map(self) -> dict[Hashable, Any]:
         """The chosen action of every non-terminal state."""
-        return dict(self._choice)
+        states, actions = self.graph.states, self.graph.actions
+        return {states[s]: actions[s][k] for s, k in enumerate(self._choice) if k >= 0}
 
-    def states(self) -> Iterable[Hashable]:
-        """Every reachable state."""
-        return self._values.keys()
+    def states(self) -> Sequence[Hashable]:
+        """Every reachable state (the initial state first)."""
+        return self.graph.states
+
+    def to_networkx(self) -> Any:
+        """The explored graph as a :class:`networkx.DiGraph` (see
+        :meth:`~exactprob.graph.StateGraph.to_networkx`)."""
+        return self.graph.to_networkx()
 
     def expected_steps(self, state: Any = None) -> Any:
         """Expected number of transitions from ``state`` to a terminal state (the sum
@@ -122,19 +145,21 @@ class Solution:
         """The distribution of the terminal state reached from ``state``."""
         absorbed = self._forward(state)[0]
         public = self.field.public if self.field.symbolic else (lambda q: q)
-        return Dist._trusted({t: public(q) for t, q in absorbed.items()})
+        states = self.graph.states
+        return Dist._trusted({states[t]: public(q) for t, q in absorbed.items()})
 
-    def _forward(self, state: Any) -> tuple[dict[Hashable, Exact], Exact]:
+    def _forward(self, state: Any) -> tuple[dict[int, Exact], Exact]:
         """Absorption probabilities and expected steps from ``state`` (computed once)."""
-        s = self._state(state)
+        s = self._id(state)
         if s not in self._absorption:
-            self._absorption[s] = _absorption(self._work, self.field, self._choice, s)
+            self._absorption[s] = _absorption(self.system, self._choice, s)
         return self._absorption[s]
 
     def outcome_distribution(self, state: Any = None) -> Dist[Any]:
         """The distribution of the terminal value reached from ``state``."""
-        outcomes = self._work.nodes
-        return self.absorption(state).map(lambda t: self.field.public(outcomes[t]["outcome"]))
+        outcomes = self.system.outcomes
+        index = self.graph.index
+        return self.absorption(state).map(lambda t: self.field.public(outcomes[index[t]]))
 
     def __repr__(self) -> str:
         return f"Solution(states={len(self._values)}, value={self.value()})"
@@ -156,8 +181,7 @@ def evaluate(model: Any, policy: Policy, *, max_states: int = DEFAULT_MAX_STATES
     """
     chooser = policy.__getitem__ if isinstance(policy, Mapping) else policy
     restricted = _FixedPolicy(model, chooser)
-    G = explore(restricted, max_states=max_states)
-    return solve_graph(G)
+    return solve_graph(explore(restricted, max_states=max_states))
 
 
 class _FixedPolicy:
@@ -191,339 +215,403 @@ class _FixedPolicy:
         return 0 if player is None else player(state)
 
 
-def solve_graph(G: nx.DiGraph, *, progress: bool = False) -> Solution:
+class _System:
+    """A state graph's numbers in the solve's field, laid out for the hot loops.
+
+    ``edge_probs[e]`` is edge ``e``'s probability (one shared object per distinct
+    probability), ``outcomes[s]`` the terminal value; ``float_probs`` the same
+    probabilities as floats (rational fields only).
+    """
+
+    __slots__ = (
+        "choice_start",
+        "edge_probs",
+        "edge_start",
+        "field",
+        "float_probs",
+        "graph",
+        "outcomes",
+        "targets",
+    )
+
+    def __init__(self, G: StateGraph, field: Field) -> None:
+        self.graph = G
+        self.field = field
+        probs = G.probabilities
+        outcomes = G.outcomes
+        if field.symbolic:
+            probs = [field.convert(p) for p in probs]
+            outcomes = [None if o is None else field.convert(o) for o in outcomes]
+        self.outcomes = outcomes
+        self.edge_probs = [probs[i] for i in G.prob_ids]
+        floats = None if field.symbolic else [approx(p) for p in probs]
+        self.float_probs = None if floats is None else [floats[i] for i in G.prob_ids]
+        self.targets = G.targets
+        self.edge_start = G.edge_start
+        self.choice_start = G.choice_start
+
+    def edges(self, c: int) -> Iterable[tuple[int, Exact]]:
+        """``(target, probability)`` of every edge of choice ``c``."""
+        e0, e1 = self.edge_start[c], self.edge_start[c + 1]
+        return zip(self.targets[e0:e1], self.edge_probs[e0:e1])
+
+
+def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:
     """Solve an explored graph (see :func:`~exactprob.graph.explore`) exactly;
     ``progress`` shows a bar on stderr."""
     with paused_garbage_collection():
-        return _solve_graph(G, progress)
+        return _Solver(G, progress).run()
 
 
-def _solve_graph(G: nx.DiGraph, progress: bool) -> Solution:
-    field = _field_of(G)
-    original, G = G, (_in_field(G, field) if field.symbolic else G)
-    values: dict[Hashable, Exact] = {}
-    choice: dict[Hashable, Any] = {}
-    ties: dict[Hashable, tuple[Any, ...]] = {}
-    nodes = G.nodes
-    bar = progress_bar(progress, "solving", total=G.number_of_nodes(), unit=" states")
-    for component in components_in_solve_order(G):
-        if bar is not None:
-            bar.update(len(component))
-        if len(component) == 1 and not G.has_edge(component[0], component[0]):
-            s = component[0]
-            data = nodes[s]
-            if data["actions"]:
-                q = {a: _q_value(G, s, a, values) for a in data["actions"]}
-                _pick(field, s, data, q, values, choice, ties)
-            else:
-                values[s] = field.convert(data["outcome"])
-        elif len(component) == 1:
-            s = component[0]
-            data = nodes[s]
-            _pick(field, s, data, _do_over_values(G, s, data["actions"], values), values, choice, ties)
-        else:
-            _solve_cyclic(G, field, component, values, choice, ties)
-    if bar is not None:
-        bar.close()
-    return Solution(original, G, field, values, choice, ties)
-
-
-def _in_field(G: nx.DiGraph, field: Field) -> nx.DiGraph:
-    """A copy of ``G`` with every probability and outcome converted into ``field``."""
-    H = G.copy()
-    for _, data in H.nodes(data=True):
-        if data["outcome"] is not None:
-            data["outcome"] = field.convert(data["outcome"])
-    for _, _, e in H.edges(data=True):
-        e["probs"] = {a: field.convert(p) for a, p in e["probs"].items()}
-    return H
-
-
-def _field_of(G: nx.DiGraph) -> Field:
+def _field_of(G: StateGraph) -> Field:
     """Rationals, or the rational functions in every symbol of the outcomes and
     (for a symbolic graph) the probabilities."""
-    values: list[Any] = [d["outcome"] for _, d in G.nodes(data=True) if d["outcome"] is not None]
-    if G.graph.get("symbolic"):
-        for _, _, e in G.edges(data=True):
-            values.extend(e["probs"].values())
+    values: list[Any] = [o for o in G.outcomes if o is not None]
+    if G.symbolic:
+        values.extend(G.probabilities)
     return field_for(values)
 
 
-def _edges(G: nx.DiGraph, s: Hashable, a: Any) -> Iterable[tuple[Hashable, Exact]]:
-    for t, e in G._adj[s].items():
-        p = e["probs"].get(a)
-        if p is not None:
-            yield t, p
+class _Solver:
+    """One solve: the values, choices and ties of every state, component by component."""
 
+    def __init__(self, G: StateGraph, progress: bool) -> None:
+        self.G = G
+        self.progress = progress
+        self.field = _field_of(G)
+        self.system = _System(G, self.field)
+        n = len(G)
+        self.values: list[Exact] = [None] * n
+        self.zero = self.field.convert(0)
+        # Floats of the values, kept only when some state has a choice to guide.
+        self.guided = not self.field.symbolic and any(len(a) > 1 for a in set(G.actions))
+        self.approx: list[float] = [0.0] * n if self.guided else []
+        self.nonnegative = not self.guided or all(o is None or o >= 0 for o in G.outcomes)
+        self.choice = array("i", [-1]) * n
+        self.ties: dict[int, tuple[int, ...]] = {}
 
-def _q_value(G: nx.DiGraph, s: Hashable, a: Any, values: Mapping[Hashable, Exact]) -> Exact:
-    """:math:`Q(s, a) = \\sum_t P(t \\mid s, a) V(t)` (the hot loop: kept flat)."""
-    total = _ZERO
-    for t, edge in G._adj[s].items():
-        p = edge["probs"].get(a)
-        if p is not None:
-            total += p * values[t]
-    return total
-
-
-def _do_over_values(
-    G: nx.DiGraph, s: Hashable, actions: tuple[Any, ...], values: Mapping[Hashable, Exact]
-) -> dict[Any, Exact]:
-    """Values of the actions of ``s`` with the self-loop renormalised away. An action that
-    stays in ``s`` with probability one never terminates and is left out, as it is from
-    a cycle's start policy; if every action does, the state never terminates."""
-    q: dict[Any, Exact] = {}
-    for a in actions:
-        stay = _ZERO
-        total = _ZERO
-        for t, p in _edges(G, s, a):
-            if t == s:
-                stay = stay + p
+    def run(self) -> Solution:
+        G = self.G
+        bar = progress_bar(self.progress, "solving", total=len(G), unit=" states")
+        targets, edge_start, cs = G.targets, G.edge_start, G.choice_start
+        for component in strong_components(G):
+            if bar is not None:
+                bar.update(len(component))
+            if len(component) > 1:
+                self._cyclic(component)
+                continue
+            s = component[0]
+            c0, c1 = cs[s], cs[s + 1]
+            if c0 == c1:
+                self._set(s, self.system.outcomes[s])
+            elif s in targets[edge_start[c0] : edge_start[c1]]:
+                self._self_loop(s)
+            elif c1 - c0 == 1:
+                self.choice[s] = 0
+                self._set(s, self._q(c0, self.values))
             else:
-                total = total + p * values[t]
-        if stay != 1:
-            q[a] = total / (1 - stay)
-    if not q:
-        raise NonTerminationError(f"every action in state {s!r} returns to {s!r} with probability 1")
-    return q
+                self._decide(s)
+        if bar is not None:
+            bar.close()
+        return Solution(G, self.system, self.values, self.choice, self.ties)
 
+    def _set(self, s: int, value: Exact) -> None:
+        self.values[s] = value
+        if self.guided:
+            self.approx[s] = approx(value)
 
-def _pick(
-    field: Field,
-    s: Hashable,
-    data: Mapping[str, Any],
-    q: Mapping[Any, Exact],
-    values: dict[Hashable, Exact],
-    choice: dict[Hashable, Any],
-    ties: dict[Hashable, tuple[Any, ...]],
-) -> None:
-    """Store the optimal value, the first optimal action and every exactly tied one
-    (among the actions valued in ``q``, in the model's order)."""
-    actions = tuple(a for a in data["actions"] if a in q)
-    if len(actions) == 1:
-        best = q[actions[0]]
-        best_actions: tuple[Any, ...] = actions
-    else:
-        if not field.comparable():
-            raise ModelError(
-                f"state {s!r} offers {len(actions)} actions but its values are symbolic and "
-                "cannot be compared; symbolic probabilities need one action per state"
-            )
-        best = max(q.values()) if data["player"] == 0 else min(q.values())
-        best_actions = tuple(a for a in actions if q[a] == best)
-    values[s] = best
-    choice[s] = best_actions[0]
-    ties[s] = best_actions
-
-
-def _solve_cyclic(
-    G: nx.DiGraph,
-    field: Field,
-    component: list[Hashable],
-    values: dict[Hashable, Exact],
-    choice: dict[Hashable, Any],
-    ties: dict[Hashable, tuple[Any, ...]],
-) -> None:
-    """Values of a strongly connected component whose exits are solved."""
-    nodes = G.nodes
-    deciders = {s for s in component if len(nodes[s]["actions"]) > 1}
-    if deciders and not field.comparable():
-        s = next(iter(deciders))
-        raise ModelError(
-            f"state {s!r} offers several actions but its values are symbolic; "
-            "symbolic probabilities need one action per state"
+    def _q(self, c: int, values: Sequence[Exact]) -> Exact:
+        """:math:`Q(s, a) = \\sum_t P(t \\mid s, a) V(t)` for choice ``c`` (the hot loop)."""
+        system = self.system
+        e0, e1 = system.edge_start[c], system.edge_start[c + 1]
+        return sum(
+            map(mul, system.edge_probs[e0:e1], map(values.__getitem__, system.targets[e0:e1])),
+            self.zero,
         )
-    policy = _terminating_start(G, component)
-    players = {nodes[s]["player"] for s in deciders}
-    if players == {0, 1}:
-        inner = {s for s in deciders if nodes[s]["player"] == 1}
-        outer = deciders - inner
-        while True:
-            local = _best_response(G, field, component, policy, inner, values)
-            if not _improve(G, component, policy, outer, local, values):
-                break
-    else:
-        local = _best_response(G, field, component, policy, deciders, values)
-    merged = _Chain(local, values)
-    for s in component:
-        if s in deciders:
-            q = {a: _q_value(G, s, a, merged) for a in nodes[s]["actions"]}
-            _pick(field, s, nodes[s], q, values, choice, ties)
+
+    def _float_q(self, c: int, approx_values: Sequence[float]) -> tuple[float, float]:
+        """The float :math:`\\hat Q` of choice ``c`` and its rounding bound."""
+        system = self.system
+        e0, e1 = system.edge_start[c], system.edge_start[c + 1]
+        float_probs = system.float_probs
+        assert float_probs is not None  # guided solves are over the rationals
+        terms = list(
+            map(mul, float_probs[e0:e1], map(approx_values.__getitem__, system.targets[e0:e1]))
+        )
+        q = sum(terms)
+        magnitude = q if self.nonnegative else sum(map(abs, terms))
+        return q, error_bound(e1 - e0, magnitude)
+
+    def _candidates(
+        self, s: int, approx_values: Sequence[float], allowed: Iterable[int] | None = None
+    ) -> list[int]:
+        """The actions of ``s`` (indices) that the floats cannot rule out as worse than
+        the float-best one, in the model's order."""
+        c0 = self.G.choice_start[s]
+        ks = range(self.G.choice_start[s + 1] - c0) if allowed is None else allowed
+        sign = 1.0 if self.G.players[s] == 0 else -1.0
+        floats = {k: self._float_q(c0 + k, approx_values) for k in ks}
+        best = max(floats, key=lambda k: sign * floats[k][0])
+        b, b_err = floats[best]
+        b *= sign
+        return [
+            k
+            for k, (q, err) in floats.items()
+            if k == best or not certainly_less(sign * q, err, b, b_err)
+        ]
+
+    def _decide(self, s: int) -> None:
+        """A state with several actions and every successor solved."""
+        c0 = self.G.choice_start[s]
+        if not self.guided:  # symbolic: refused by _pick
+            self._pick(
+                s, {k: self._q(c0 + k, self.values) for k in range(self.G.choice_start[s + 1] - c0)}
+            )
+            return
+        ks = self._candidates(s, self.approx)
+        if len(ks) == 1:
+            self.choice[s] = ks[0]
+            self._set(s, self._q(c0 + ks[0], self.values))
+            return
+        q = {k: self._q(c0 + k, self.values) for k in ks}
+        self._pick(s, q)
+
+    def _pick(self, s: int, q: Mapping[int, Exact]) -> None:
+        """Store the optimal value, the first optimal action and every exactly tied one
+        (among the actions valued in ``q``, in the model's order)."""
+        if len(q) > 1 and not self.field.comparable():
+            raise ModelError(
+                f"state {self.G.states[s]!r} offers {len(q)} actions but its values are "
+                "symbolic and cannot be compared; symbolic probabilities need one action per state"
+            )
+        ks = sorted(q)
+        best = max(q.values()) if self.G.players[s] == 0 else min(q.values())
+        tied = tuple(k for k in ks if q[k] == best)
+        self.choice[s] = tied[0]
+        if len(tied) > 1:
+            self.ties[s] = tied
+        self._set(s, best)
+
+    def _self_loop(self, s: int) -> None:
+        """Values of the actions of ``s`` with the self-loop renormalised away. An action
+        that stays in ``s`` with probability one never terminates and is left out, as it
+        is from a cycle's start policy; if every action does, the state never terminates."""
+        c0, c1 = self.G.choice_start[s], self.G.choice_start[s + 1]
+        values = self.values
+        q: dict[int, Exact] = {}
+        for k in range(c1 - c0):
+            stay = _ZERO
+            total = _ZERO
+            for t, p in self.system.edges(c0 + k):
+                if t == s:
+                    stay = stay + p
+                else:
+                    total = total + p * values[t]
+            if stay != 1:
+                q[k] = total / (1 - stay)
+        if not q:
+            raise NonTerminationError(
+                f"every action in state {self.G.states[s]!r} returns to it with probability 1"
+            )
+        self._pick(s, q)
+
+    # -- cyclic components ----------------------------------------------------------
+    def _cyclic(self, component: list[int]) -> None:
+        """Values of a strongly connected component whose exits are solved."""
+        G = self.G
+        cs = G.choice_start
+        deciders = [s for s in component if cs[s + 1] - cs[s] > 1]
+        if deciders and not self.field.comparable():
+            raise ModelError(
+                f"state {G.states[deciders[0]]!r} offers several actions but its values are "
+                "symbolic; symbolic probabilities need one action per state"
+            )
+        cycle = _Cycle(self.system, component)
+        preferred = float_strategy(self.system, cycle, deciders, self.approx) if deciders else {}
+        policy = cycle.terminating_start(preferred)
+        inner = [s for s in deciders if G.players[s] == 1]
+        outer = [s for s in deciders if G.players[s] == 0]
+        if inner and outer:
+            while True:
+                local = self._best_response(cycle, policy, inner)
+                if not self._improve(cycle, policy, outer, local):
+                    break
         else:
-            ties[s] = nodes[s]["actions"]
+            local = self._best_response(cycle, policy, deciders)
+        for s, v in zip(component, local):
+            self.values[s] = v
+            if self.guided:
+                self.approx[s] = approx(v)
+        for s in deciders:
+            c0 = cs[s]
+            ks = self._candidates(s, self.approx)
+            self._pick(s, {k: self._q(c0 + k, self.values) for k in ks})
         # Inside a cycle, greedy choices among tied actions can cycle forever (two states
         # each "waiting" for the other); the policy iteration's own choice terminates.
-        choice[s] = policy[s]
-    values.update(local)
-
-
-def _terminating_start(G: nx.DiGraph, component: list[Hashable]) -> dict[Hashable, Any]:
-    """A policy under which every state of the component leaves it with probability one.
-
-    Backward search (an attractor): first the states with an action that can leave the
-    component, then states with an action that can reach an already chosen state; each
-    takes the first such action in the model's order. Along the chosen actions every
-    state has a positive-probability path out, so the policy terminates, and policy
-    iteration may start from it.
-    """
-    inside = set(component)
-    nodes, adj = G.nodes, G._adj
-
-    def progresses(s: Hashable, a: Any) -> bool:
-        return any(
-            a in edge["probs"] and (t not in inside or t in policy) for t, edge in adj[s].items()
-        )
-
-    policy: dict[Hashable, Any] = {}
-    while len(policy) < len(component):
-        added = {}
         for s in component:
-            if s not in policy:
-                first = next((a for a in nodes[s]["actions"] if progresses(s, a)), None)
-                if first is not None:
-                    added[s] = first
-        if not added:
-            stuck = [s for s in component if s not in policy][:3]
+            self.choice[s] = policy[s]
+
+    def _best_response(
+        self, cycle: _Cycle, policy: dict[int, int], deciders: list[int]
+    ) -> list[Exact]:
+        """Policy iteration for the ``deciders`` (all of one player) with the rest fixed;
+        updates ``policy`` in place and returns the component's values under it."""
+        while True:
+            local = cycle.values(policy, self.values)
+            if not self._improve(cycle, policy, deciders, local):
+                return local
+
+    def _improve(
+        self, cycle: _Cycle, policy: dict[int, int], deciders: list[int], local: list[Exact]
+    ) -> bool:
+        """Switch each decider to a strictly better action, if any; report whether any
+        did. Actions the floats prove worse than the current one are not valued exactly."""
+        if not deciders:
+            return False
+        values = _Overlay(self.values, cycle.position, local)
+        approx_values = _Overlay(self.approx, cycle.position, [approx(v) for v in local])
+        cs = self.G.choice_start
+        changed = False
+        for s in deciders:
+            sign = 1 if self.G.players[s] == 0 else -1
+            ks = self._candidates(s, approx_values)
+            if ks == [policy[s]]:
+                continue
+            current = self._q(cs[s] + policy[s], values)
+            for k in ks:
+                q = self._q(cs[s] + k, values)
+                if sign * (q - current) > 0:
+                    current, policy[s] = q, k
+                    changed = True
+        return changed
+
+
+class _Overlay(Sequence[Any]):
+    """A value table with a component's values laid over it (read-only, by id)."""
+
+    __slots__ = ("base", "local", "position")
+
+    def __init__(
+        self, base: Sequence[Any], position: Mapping[int, int], local: Sequence[Any]
+    ) -> None:
+        self.base, self.position, self.local = base, position, local
+
+    def __getitem__(self, s: Any) -> Any:
+        i = self.position.get(s)
+        return self.base[s] if i is None else self.local[i]
+
+    def __len__(self) -> int:  # pragma: no cover - Sequence requirement only
+        return len(self.base)
+
+
+class _Cycle:
+    """A cyclic component: its states, their positions and the linear systems under a
+    policy (``policy[s]`` an action index)."""
+
+    __slots__ = ("component", "position", "system")
+
+    def __init__(self, system: _System, component: list[int]) -> None:
+        self.system = system
+        self.component = component
+        self.position = {s: i for i, s in enumerate(component)}
+
+    def terminating_start(self, preferred: Mapping[int, int]) -> dict[int, int]:
+        """A policy under which every state of the component leaves it with probability
+        one, taking the ``preferred`` action wherever that keeps it terminating.
+
+        Backward search (an attractor): states with an action that can leave the
+        component or reach an already chosen state join round by round, by their
+        preferred action when it can, otherwise (only when no state can join by its
+        preferred action) by the first such action in the model's order. Along the chosen
+        actions every state has a positive-probability path out, so the policy
+        terminates, and policy iteration may start from it.
+        """
+        component, position = self.component, self.position
+        cs = self.system.choice_start
+        policy: dict[int, int] = {}
+
+        def progresses(s: int, k: int) -> bool:
+            return any(t not in position or t in policy for t, _ in self.system.edges(cs[s] + k))
+
+        while len(policy) < len(component):
+            waiting = [s for s in component if s not in policy]
+            added = {s: preferred.get(s, 0) for s in waiting if progresses(s, preferred.get(s, 0))}
+            if not added:
+                for s in waiting:
+                    first = next((k for k in range(cs[s + 1] - cs[s]) if progresses(s, k)), None)
+                    if first is not None:
+                        added[s] = first
+            if not added:
+                stuck = [self.system.graph.states[s] for s in waiting[:3]]
+                raise NonTerminationError(
+                    f"states such as {', '.join(map(repr, stuck))} cannot leave their cycle "
+                    "under any policy, so they never reach a terminal state"
+                )
+            policy.update(added)
+        return policy
+
+    def system_rows(
+        self, policy: Mapping[int, int]
+    ) -> tuple[list[dict[int, Exact]], list[list[tuple[int, Exact]]]]:
+        """The rows of :math:`I - P_{SS}` (``{column: entry}``) and each state's moves out
+        of the component, under ``policy``."""
+        position = self.position
+        cs = self.system.choice_start
+        rows: list[dict[int, Exact]] = []
+        exits: list[list[tuple[int, Exact]]] = []
+        for i, s in enumerate(self.component):
+            row: dict[int, Exact] = {i: _ONE}
+            out: list[tuple[int, Exact]] = []
+            for t, p in self.system.edges(cs[s] + policy[s]):
+                j = position.get(t)
+                if j is None:
+                    out.append((t, p))
+                else:
+                    row[j] = row.get(j, _ZERO) - p
+            rows.append(row)
+            exits.append(out)
+        return rows, exits
+
+    def values(self, policy: Mapping[int, int], values: Sequence[Exact]) -> list[Exact]:
+        """Solve ``(I - P_SS) x = P_SO v_O`` for the component under ``policy``."""
+        rows, exits = self.system_rows(policy)
+        zero = self.system.field.convert(0)
+        rhs = [[sum((p * values[t] for t, p in out), zero)] for out in exits]
+        return [x[0] for x in self._solve(rows, rhs)]
+
+    def visits(
+        self, policy: Mapping[int, int], entering: Mapping[int, Exact]
+    ) -> tuple[list[Exact], list[list[tuple[int, Exact]]]]:
+        """Expected visits :math:`x` to each state of the component, from the probability
+        mass :math:`m` entering it: :math:`x^T (I - P_{SS}) = m^T`; and each state's exits."""
+        rows, exits = self.system_rows(policy)
+        transposed: list[dict[int, Exact]] = [{} for _ in rows]
+        for i, row in enumerate(rows):
+            for j, a in row.items():
+                transposed[j][i] = a
+        zero = self.system.field.convert(0)
+        x = self._solve(transposed, [[entering.get(s, zero)] for s in self.component])
+        return [v[0] for v in x], exits
+
+    def _solve(self, rows: list[dict[int, Exact]], rhs: list[list[Exact]]) -> list[list[Exact]]:
+        """:func:`solve_linear`, with a singular system reported by its states."""
+        try:
+            return solve_linear(self.system.field, rows, rhs)
+        except NonTerminationError:
+            states = self.system.graph.states
+            shown = ", ".join(repr(states[s]) for s in self.component[:3])
+            more = ", ..." if len(self.component) > 3 else ""
             raise NonTerminationError(
-                f"states such as {', '.join(map(repr, stuck))} cannot leave their cycle under "
-                "any policy, so they never reach a terminal state"
-            )
-        policy.update(added)
-    return policy
-
-
-def _best_response(
-    G: nx.DiGraph,
-    field: Field,
-    component: list[Hashable],
-    policy: dict[Hashable, Any],
-    deciders: set[Hashable],
-    values: Mapping[Hashable, Exact],
-) -> dict[Hashable, Exact]:
-    """Policy iteration for the ``deciders`` (all of one player) with the rest fixed;
-    updates ``policy`` in place and returns the component's values under it."""
-    while True:
-        local = _component_values(G, field, component, policy, values)
-        if not _improve(G, component, policy, deciders, local, values):
-            return local
-
-
-def _improve(
-    G: nx.DiGraph,
-    component: list[Hashable],
-    policy: dict[Hashable, Any],
-    deciders: set[Hashable],
-    local: Mapping[Hashable, Exact],
-    values: Mapping[Hashable, Exact],
-) -> bool:
-    """Switch each decider to a strictly better action, if any; report whether any did."""
-    nodes = G.nodes
-    merged = _Chain(local, values)
-    changed = False
-    for s in deciders:
-        sign = 1 if nodes[s]["player"] == 0 else -1
-        current = _q_value(G, s, policy[s], merged)
-        for a in nodes[s]["actions"]:
-            q = _q_value(G, s, a, merged)
-            if sign * (q - current) > 0:
-                current, policy[s] = q, a
-                changed = True
-    return changed
-
-
-class _Chain(Mapping[Hashable, Exact]):
-    """Two value tables read as one (component values first, then solved exits)."""
-
-    def __init__(self, first: Mapping[Hashable, Exact], second: Mapping[Hashable, Exact]) -> None:
-        self.first, self.second = first, second
-
-    def __getitem__(self, key: Hashable) -> Exact:
-        v = self.first.get(key)
-        return self.second[key] if v is None else v
-
-    def __iter__(self) -> Any:  # pragma: no cover - Mapping requirement only
-        return iter({**self.second, **self.first})
-
-    def __len__(self) -> int:  # pragma: no cover - Mapping requirement only
-        return len({**self.second, **self.first})
-
-
-def _component_values(
-    G: nx.DiGraph,
-    field: Field,
-    component: list[Hashable],
-    policy: Mapping[Hashable, Any],
-    values: Mapping[Hashable, Exact],
-) -> dict[Hashable, Exact]:
-    """Solve ``(I - P_SS) x = P_SO v_O`` for the component under ``policy``."""
-    index, rows, exits = _component_system(G, component, policy)
-    zero = field.convert(0)
-    rhs = [[sum((p * values[t] for t, p in out), zero)] for out in exits]
-    x = _solve_or_explain(field, component, rows, rhs)
-    return {s: x[i][0] for s, i in index.items()}
-
-
-def _component_visits(
-    G: nx.DiGraph,
-    field: Field,
-    component: list[Hashable],
-    policy: Mapping[Hashable, Any],
-    entering: Mapping[Hashable, Exact],
-) -> tuple[dict[Hashable, Exact], list[list[tuple[Hashable, Exact]]]]:
-    """Expected visits :math:`x` to each state of the component, from the probability
-    mass :math:`m` entering it: :math:`x^T (I - P_{SS}) = m^T`; and each state's exits."""
-    index, rows, exits = _component_system(G, component, policy)
-    transposed: list[dict[int, Exact]] = [{} for _ in rows]
-    for i, row in enumerate(rows):
-        for j, a in row.items():
-            transposed[j][i] = a
-    zero = field.convert(0)
-    x = _solve_or_explain(field, component, transposed, [[entering.get(s, zero)] for s in component])
-    return {s: x[i][0] for s, i in index.items()}, exits
-
-
-def _component_system(
-    G: nx.DiGraph, component: list[Hashable], policy: Mapping[Hashable, Any]
-) -> tuple[dict[Hashable, int], list[dict[int, Exact]], list[list[tuple[Hashable, Exact]]]]:
-    """The rows of :math:`I - P_{SS}` (``{column: entry}``) and each state's moves out
-    of the component, under ``policy``."""
-    index = {s: i for i, s in enumerate(component)}
-    rows: list[dict[int, Exact]] = []
-    exits: list[list[tuple[Hashable, Exact]]] = []
-    for s in component:
-        row: dict[int, Exact] = {index[s]: _ONE}
-        out: list[tuple[Hashable, Exact]] = []
-        for t, p in _edges(G, s, policy[s]):
-            j = index.get(t)
-            if j is None:
-                out.append((t, p))
-            else:
-                row[j] = row.get(j, _ZERO) - p
-        rows.append(row)
-        exits.append(out)
-    return index, rows, exits
-
-
-def _solve_or_explain(
-    field: Field, component: list[Hashable], rows: list[dict[int, Exact]], rhs: list[list[Exact]]
-) -> list[list[Exact]]:
-    """:func:`solve_linear`, with a singular system reported by its states."""
-    try:
-        return solve_linear(field, rows, rhs)
-    except NonTerminationError:
-        shown = ", ".join(repr(s) for s in component[:3])
-        raise NonTerminationError(
-            f"under the current policy the states {shown}{', ...' if len(component) > 3 else ''} "
-            "can cycle forever without reaching a terminal state; every policy must terminate "
-            "with probability 1"
-        ) from None
+                f"under the current policy the states {shown}{more} can cycle forever without "
+                "reaching a terminal state; every policy must terminate with probability 1"
+            ) from None
 
 
 def _absorption(
-    G: nx.DiGraph, field: Field, policy: Mapping[Hashable, Any], start: Hashable
-) -> tuple[dict[Hashable, Exact], Exact]:
-    """The distribution of the terminal state reached from ``start`` under ``policy``,
-    and the expected number of steps.
+    system: _System, choice: Sequence[int], start: int
+) -> tuple[dict[int, Exact], Exact]:
+    """The distribution of the terminal state reached from ``start`` under the policy
+    ``choice``, and the expected number of steps.
 
     Probability mass is pushed forward from ``start`` through the components in
     topological order; a cyclic component turns the mass entering it into expected
@@ -531,44 +619,37 @@ def _absorption(
     where a backward pass would carry a whole distribution per state. The expected
     number of steps is the sum of the expected visits to non-terminal states.
     """
-    H = G.subgraph(_reachable(G, policy, start))
-    nodes = G.nodes
+    field = system.field
+    cs = system.choice_start
     zero = field.convert(0)
-    mass: dict[Hashable, Exact] = {start: field.convert(1)}
-    absorbed: dict[Hashable, Exact] = {}
+    mass: dict[int, Exact] = {start: field.convert(1)}
+    absorbed: dict[int, Exact] = {}
     steps = zero
 
-    def send(t: Hashable, amount: Exact) -> None:
+    def send(t: int, amount: Exact) -> None:
         mass[t] = mass.get(t, zero) + amount
 
-    for component in reversed(list(components_in_solve_order(H))):
+    def successors(s: int) -> Iterable[int]:
+        k = choice[s]
+        return () if k < 0 else [t for t, _ in system.edges(cs[s] + k)]
+
+    order = list(components_reached([start], successors))
+    for component in reversed(order):
         s = component[0]
-        if len(component) == 1 and not nodes[s]["actions"]:
+        if len(component) == 1 and choice[s] < 0:
             absorbed[s] = mass.pop(s)
-        elif len(component) == 1 and not G.has_edge(s, s):
+        elif len(component) == 1 and s not in successors(s):
             m = mass.pop(s)
             steps += m
-            for t, p in _edges(G, s, policy[s]):
+            for t, p in system.edges(cs[s] + choice[s]):
                 send(t, m * p)
         else:
-            visits, exits = _component_visits(G, field, component, policy, mass)
-            for u, out in zip(component, exits):
-                steps += visits[u]
+            cycle = _Cycle(system, component)
+            policy = {u: choice[u] for u in component}
+            visits, exits = cycle.visits(policy, mass)
+            for u, x, out in zip(component, visits, exits):
+                steps += x
                 for t, p in out:
-                    send(t, visits[u] * p)
+                    send(t, x * p)
                 mass.pop(u, None)
     return absorbed, steps
-
-
-def _reachable(G: nx.DiGraph, policy: Mapping[Hashable, Any], start: Hashable) -> set[Hashable]:
-    seen = {start}
-    stack = [start]
-    while stack:
-        s = stack.pop()
-        if s not in policy:
-            continue
-        for t, _ in _edges(G, s, policy[s]):
-            if t not in seen:
-                seen.add(t)
-                stack.append(t)
-    return seen

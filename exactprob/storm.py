@@ -8,7 +8,9 @@ engine, not as a solver for production use.
 
 .. rubric:: The graph contract
 
-The input is a :class:`networkx.DiGraph` ``G`` with ``G.graph["initial"]``;
+The input is a :class:`~exactprob.graph.StateGraph` (read through its
+:meth:`~exactprob.graph.StateGraph.to_networkx` view) or a :class:`networkx.DiGraph`
+``G`` with ``G.graph["initial"]``;
 node attributes ``outcome`` (``None`` for non-terminal states, else the exact
 terminal value), ``player`` (0 maximises, 1 minimises) and ``actions`` (tuple
 of actions, empty for terminal states); edge attribute ``probs`` mapping each
@@ -189,6 +191,12 @@ class DrnExport:
     choice_players: set[int] = field(default_factory=set)
 
 
+def _as_networkx(graph: Any) -> Any:
+    """The networkx view of a :class:`~exactprob.graph.StateGraph`; a networkx graph as is."""
+    to_networkx = getattr(graph, "to_networkx", None)
+    return graph if to_networkx is None else to_networkx()
+
+
 def _numbering(graph: Any) -> list[Hashable]:
     """Stable state order: BFS from the initial state, then the rest."""
     initial = graph.graph["initial"]
@@ -245,6 +253,7 @@ def export_drn(
         If an outcome or probability is a float (not exact).
     """
     fix = dict(fix or {})
+    graph = _as_networkx(graph)
     order = _numbering(graph)
     index = {u: i for i, u in enumerate(order)}
     sink = len(order)
@@ -616,6 +625,7 @@ def storm_game_value(graph: Any, *, max_strategies: int = 4096) -> Fraction:
     ValueError
         If both players have more than `max_strategies` positional strategies.
     """
+    graph = _as_networkx(graph)
     states = {p: _choice_states(graph, p) for p in (0, 1)}
     if not states[0] or not states[1]:
         return storm_value(graph)

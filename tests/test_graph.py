@@ -1,7 +1,8 @@
 """exactprob.graph: explore() and the component order used by the solver.
 
 Reachable sets are checked against an independent breadth-first search
-(``models.reachable``); the component order against networkx's condensation DAG.
+(``models.reachable``), through the networkx view of the compact graph (so the view is
+checked as well); the component order against networkx's condensation DAG.
 """
 
 from __future__ import annotations
@@ -16,11 +17,16 @@ from hypothesis import strategies as st
 from models import GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, probs, reachable
 
 from exactprob import Dist, ModelError, StateLimitError, die, explore
-from exactprob.graph import components_in_solve_order
+from exactprob.graph import StateGraph, strong_components
+
+
+def nx_explore(model, **options):
+    """The networkx view of the explored graph."""
+    return explore(model, **options).to_networkx()
 
 
 def test_two_dice_graph():
-    G = explore(TwoDice())
+    G = nx_explore(TwoDice())
     # 1 start + 6 first rolls + 11 totals (2..12)
     assert G.number_of_nodes() == 18
     assert set(G.nodes) == reachable(TwoDice())
@@ -45,7 +51,7 @@ def test_two_dice_graph():
     ids=["two-dice", "ruin", "lazy-ruin", "red-and-black", "pig"],
 )
 def test_graph_matches_model(model):
-    G = explore(model)
+    G = nx_explore(model)
     assert set(G.nodes) == reachable(model)
     for s, data in G.nodes(data=True):
         o = model.outcome(s)
@@ -67,26 +73,26 @@ def test_edge_shared_by_two_actions():
         {"w": 1, "l": 0},
         {"s": (0, {"safe": {"w": F(1, 2), "l": F(1, 2)}, "risky": {"w": F(1, 3), "l": F(2, 3)}})},
     )
-    G = explore(model)
+    G = nx_explore(model)
     assert G.edges["s", "w"]["probs"] == {"safe": F(1, 2), "risky": F(1, 3)}
     assert G.edges["s", "l"]["probs"] == {"safe": F(1, 2), "risky": F(2, 3)}
 
 
 def test_self_loop_edge():
-    G = explore(GamblersRuin(F(1, 2), 3, 1, lazy=True))
+    G = nx_explore(GamblersRuin(F(1, 2), 3, 1, lazy=True))
     assert G.has_edge(1, 1) and G.edges[1, 1]["probs"] == {"bet": F(1, 2)}
 
 
 def test_symbolic_flag():
     p = sympy.Symbol("p")
-    G = explore(GamblersRuin(p, 3, 1))
+    G = nx_explore(GamblersRuin(p, 3, 1))
     assert G.graph["symbolic"] is True
     assert sympy.expand(G.edges[1, 2]["probs"]["bet"] - p) == 0
 
 
 def test_terminal_initial_state():
     model = TableModel("t", {"t": F(-7, 3)}, {})
-    G = explore(model)
+    G = nx_explore(model)
     assert list(G.nodes) == ["t"] and G.nodes["t"]["outcome"] == F(-7, 3)
 
 
@@ -114,7 +120,7 @@ class Counter:
 
 def test_state_limit_exact_boundary():
     # a ring of exactly 10 states: allowed with max_states=10, refused with 9
-    assert explore(Counter(ring=10), max_states=10).number_of_nodes() == 10
+    assert len(explore(Counter(ring=10), max_states=10)) == 10
     with pytest.raises(StateLimitError, match="9"):
         explore(Counter(ring=10), max_states=9)
 
@@ -179,7 +185,7 @@ def test_float_outcome_refused():
 
 
 def test_progress_bar_does_not_change_the_graph():
-    G1, G2 = explore(Pig(4)), explore(Pig(4), progress=True)
+    G1, G2 = nx_explore(Pig(4)), nx_explore(Pig(4), progress=True)
     assert set(G1.nodes) == set(G2.nodes) and set(G1.edges) == set(G2.edges)
 
 
@@ -199,7 +205,9 @@ def test_components_come_after_every_component_they_reach(graph):
     G = nx.DiGraph()
     G.add_nodes_from(range(n))
     G.add_edges_from(edges)
-    comps = [frozenset(c) for c in components_in_solve_order(G)]
+    compact = graph_of(G)
+    comps = [frozenset(compact.states[s] for s in c) for c in strong_components(compact)]
+    assert comps.pop() == {ROOT}  # it reaches everything, so it comes last
     # a partition of the nodes into exactly the strongly connected components
     assert sorted(map(sorted, comps)) == sorted(map(sorted, nx.strongly_connected_components(G)))
     assert sum(len(c) for c in comps) == n
@@ -210,3 +218,56 @@ def test_components_come_after_every_component_they_reach(graph):
         if position[v] == position[u]:
             assert nx.has_path(G, v, u)  # same component: mutually reachable
 
+
+ROOT = -1
+
+
+def graph_of(G: nx.DiGraph) -> StateGraph:
+    """A :class:`StateGraph` with the nodes and edges of ``G`` (each node one action, to
+    its successors uniformly; a node without successors is terminal), every node
+    reachable from a start node ``ROOT`` that moves to all of them."""
+
+    class FromGraph:
+        initial = ROOT
+
+        def outcome(self, s):
+            return 0 if s != ROOT and G.out_degree(s) == 0 else None
+
+        def actions(self, s):
+            return ("go",)
+
+        def transition(self, s, a):
+            nxt = list(G.nodes) if s == ROOT else list(G.successors(s))
+            return Dist({t: F(1, len(nxt)) for t in nxt})
+
+    compact = explore(FromGraph())
+    assert len(compact) == G.number_of_nodes() + 1
+    return compact
+
+
+def test_compact_columns():
+    model = TableModel(
+        "s",
+        {"w": 1, "l": 0},
+        {"s": (1, {"safe": {"w": F(1, 2), "l": F(1, 2)}, "risky": {"w": F(1, 3), "l": F(2, 3)}})},
+    )
+    G = explore(model)
+    assert G.states == ["s", "w", "l"] and G.index == {"s": 0, "w": 1, "l": 2}
+    assert list(G.players) == [1, 0, 0] and G.actions == [("safe", "risky"), (), ()]
+    assert G.outcomes == [None, 1, 0]
+    assert list(G.choice_start) == [0, 2, 2, 2] and list(G.edge_start) == [0, 2, 4]
+    assert list(G.targets) == [1, 2, 1, 2]
+    assert [G.probabilities[i] for i in G.prob_ids] == [F(1, 2), F(1, 2), F(1, 3), F(2, 3)]
+    assert len(G.probabilities) == 3  # 1/2 is stored once
+    assert list(G.choice_edges(1)) == [(1, F(1, 3)), (2, F(2, 3))]
+    assert G.number_of_transitions() == 4 and G.initial == "s"
+    assert G.id_of("l") == 2 and not G.has_self_loop(0)
+    with pytest.raises(ModelError, match="not a reachable state"):
+        G.id_of("elsewhere")
+    with pytest.raises(ModelError, match="not a reachable state"):
+        G.id_of([])  # unhashable
+
+
+def test_equal_action_tuples_are_stored_once():
+    G = explore(Pig(6))
+    assert len({id(a) for a in G.actions}) == len(set(G.actions))

@@ -486,8 +486,7 @@ def leaky_mdps(draw):
 
 
 def _distinct_reachable_outcomes(model):
-    G = explore(model)
-    return len({d["outcome"] for _, d in G.nodes(data=True) if d["outcome"] is not None}) > 1
+    return len({o for o in explore(model).outcomes if o is not None}) > 1
 
 
 def _one_player(model, player):
