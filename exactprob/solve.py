@@ -438,7 +438,7 @@ class _Solver:
                     break
         else:
             local = self._best_response(cycle, policy, deciders)
-        for s, v in zip(component, local):
+        for s, v in zip(cycle.component, local):
             self.values[s] = v
             if self.guided:
                 self.approx[s] = approx(v)
@@ -505,15 +505,16 @@ class _Overlay(Sequence[Any]):
 
 
 class _Cycle:
-    """A cyclic component: its states, their positions and the linear systems under a
-    policy (``policy[s]`` an action index)."""
+    """A cyclic component: its states in elimination order (:func:`elimination_order`),
+    their positions and the linear systems under a policy (``policy[s]`` an action
+    index)."""
 
     __slots__ = ("component", "position", "system")
 
     def __init__(self, system: _System, component: list[int]) -> None:
         self.system = system
-        self.component = component
-        self.position = {s: i for i, s in enumerate(component)}
+        self.component = elimination_order(system.graph, component)
+        self.position = {s: i for i, s in enumerate(self.component)}
 
     def terminating_start(self, preferred: Mapping[int, int]) -> dict[int, int]:
         """A policy under which every state of the component leaves it with probability
@@ -607,6 +608,62 @@ class _Cycle:
             ) from None
 
 
+def elimination_order(G: StateGraph, component: list[int]) -> list[int]:
+    """The states of a cyclic component ordered for exact sparse elimination: a
+    *feedback set* last, and before it the other states, each after every one of them
+    it can move to.
+
+    A depth-first search inside the component (from the state with the most moves into
+    it: in Pig, a turn start, where every roll of 1 lands) meets every cycle at a back
+    edge; the back edges' targets form the feedback set :math:`F`, and removing them
+    leaves an acyclic graph whose post-order is the order wanted. Eliminating in that
+    order, every row is reduced to an affine form in the values of :math:`F` before it
+    is used: a state costs about :math:`|F|` exact operations on long numbers instead of
+    one per state the fill-in of an arbitrary order would bring, and the solve is a
+    dense :math:`|F| \times |F|` system plus back substitution. The order only affects
+    speed; any order gives the same exact solution.
+
+    >>> from exactprob import Dist
+    >>> class Ring:  # 0 -> 1 -> 2 -> 0, each step ends the game with probability 1/2
+    ...     initial = 0
+    ...     def outcome(self, s): return 1 if s == "end" else None
+    ...     def actions(self, s): return ("go",)
+    ...     def transition(self, s, a): return Dist({(s + 1) % 3: "1/2", "end": "1/2"})
+    >>> G = explore(Ring())
+    >>> [G.states[s] for s in elimination_order(G, [0, 1, 3])]
+    [2, 1, 0]
+    """
+    inside = set(component)
+    successors = {s: [t for t in G.successors(s) if t in inside] for s in component}
+    moves_in = dict.fromkeys(component, 0)
+    for following in successors.values():
+        for t in following:
+            moves_in[t] += 1
+    root = max(component, key=moves_in.__getitem__)
+    status = dict.fromkeys(component, 0)  # 0 unseen, 1 on the search path, 2 finished
+    post: list[int] = []
+    feedback: set[int] = set()
+    for start in [root, *component]:
+        if status[start]:
+            continue
+        status[start] = 1
+        path = [(start, iter(successors[start]))]
+        while path:
+            v, following = path[-1]
+            for w in following:
+                if status[w] == 0:
+                    status[w] = 1
+                    path.append((w, iter(successors[w])))
+                    break
+                if status[w] == 1:
+                    feedback.add(w)
+            else:
+                path.pop()
+                status[v] = 2
+                post.append(v)
+    return [s for s in post if s not in feedback] + [s for s in post if s in feedback]
+
+
 def _absorption(
     system: _System, choice: Sequence[int], start: int
 ) -> tuple[dict[int, Exact], Exact]:
@@ -647,7 +704,7 @@ def _absorption(
             cycle = _Cycle(system, component)
             policy = {u: choice[u] for u in component}
             visits, exits = cycle.visits(policy, mass)
-            for u, x, out in zip(component, visits, exits):
+            for u, x, out in zip(cycle.component, visits, exits):
                 steps += x
                 for t, p in out:
                     send(t, x * p)
