@@ -342,13 +342,11 @@ class _Solver:
         magnitude = q if self.nonnegative else sum(map(abs, terms))
         return q, error_bound(e1 - e0, magnitude)
 
-    def _candidates(
-        self, s: int, approx_values: Sequence[float], allowed: Iterable[int] | None = None
-    ) -> list[int]:
+    def _candidates(self, s: int, approx_values: Sequence[float]) -> list[int]:
         """The actions of ``s`` (indices) that the floats cannot rule out as worse than
         the float-best one, in the model's order."""
         c0 = self.G.choice_start[s]
-        ks = range(self.G.choice_start[s + 1] - c0) if allowed is None else allowed
+        ks = range(self.G.choice_start[s + 1] - c0)
         sign = 1.0 if self.G.players[s] == 0 else -1.0
         floats = {k: self._float_q(c0 + k, approx_values) for k in ks}
         best = max(floats, key=lambda k: sign * floats[k][0])
@@ -636,8 +634,8 @@ def elimination_order(G: StateGraph, component: list[int]) -> list[int]:
     inside = set(component)
     successors = {s: [t for t in G.successors(s) if t in inside] for s in component}
     moves_in = dict.fromkeys(component, 0)
-    for following in successors.values():
-        for t in following:
+    for moves in successors.values():
+        for t in moves:
             moves_in[t] += 1
     root = max(component, key=moves_in.__getitem__)
     status = dict.fromkeys(component, 0)  # 0 unseen, 1 on the search path, 2 finished
