@@ -259,6 +259,21 @@ def acyclic_values(model):
     return V, Q
 
 
+def check_against_recursion(model, solution):
+    """Assert that a solution of an acyclic model has the reachable states, values, ties
+    and policy (the first tied action) of memoised exact recursion."""
+    V, Q = acyclic_values(model)
+    assert set(solution.states()) == reachable(model) == set(V)
+    for s in V:
+        assert solution.value(s) == V[s]
+        if s in Q:
+            expected_ties = tuple(a for a in model.actions(s) if Q[s][a] == V[s])
+            assert solution.ties(s) == expected_ties
+            assert solution.policy(s) == expected_ties[0]
+        else:
+            assert solution.ties(s) == () and solution.policy(s) is None
+
+
 def gauss_solve(A, b):
     """Solve ``A x = b`` (lists of Fractions; ``b`` a list of vectors' rows) by
     Gauss-Jordan elimination with row swaps. Returns None when singular."""

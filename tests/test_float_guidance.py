@@ -19,7 +19,15 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from models import Pig, RedAndBlack, TableModel, acyclic_values, policy_values, reachable
+from models import (
+    Pig,
+    RedAndBlack,
+    TableModel,
+    acyclic_values,
+    check_against_recursion,
+    policy_values,
+    reachable,
+)
 
 from exactprob import solve
 from exactprob.rounding import approx, certainly_less, error_bound
@@ -126,13 +134,7 @@ def near_tie_layers(draw):
 @settings(max_examples=150)
 @given(near_tie_layers())
 def test_near_ties_equal_exact_recursion(model):
-    V, Q = acyclic_values(model)
-    solution = solve(model)
-    assert set(solution.states()) == set(V)
-    for s, q in Q.items():
-        assert solution.value(s) == V[s]
-        expected = tuple(a for a in model.actions(s) if q[a] == V[s])
-        assert solution.ties(s) == expected and solution.policy(s) == expected[0]
+    check_against_recursion(model, solve(model))
 
 
 # -- cyclic components with useless or misleading float guesses --------------------------------

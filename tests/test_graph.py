@@ -67,13 +67,22 @@ def test_graph_matches_model(model):
             assert sum(edges.values()) == 1
 
 
-def test_edge_shared_by_two_actions():
-    model = TableModel(
+def safe_or_risky(player: int) -> TableModel:
+    """One choice for ``player`` between two gambles on the same two terminals."""
+    return TableModel(
         "s",
         {"w": 1, "l": 0},
-        {"s": (0, {"safe": {"w": F(1, 2), "l": F(1, 2)}, "risky": {"w": F(1, 3), "l": F(2, 3)}})},
+        {
+            "s": (
+                player,
+                {"safe": {"w": F(1, 2), "l": F(1, 2)}, "risky": {"w": F(1, 3), "l": F(2, 3)}},
+            )
+        },
     )
-    G = nx_explore(model)
+
+
+def test_edge_shared_by_two_actions():
+    G = nx_explore(safe_or_risky(0))
     assert G.edges["s", "w"]["probs"] == {"safe": F(1, 2), "risky": F(1, 3)}
     assert G.edges["s", "l"]["probs"] == {"safe": F(1, 2), "risky": F(2, 3)}
 
@@ -246,12 +255,7 @@ def graph_of(G: nx.DiGraph) -> StateGraph:
 
 
 def test_compact_columns():
-    model = TableModel(
-        "s",
-        {"w": 1, "l": 0},
-        {"s": (1, {"safe": {"w": F(1, 2), "l": F(1, 2)}, "risky": {"w": F(1, 3), "l": F(2, 3)}})},
-    )
-    G = explore(model)
+    G = explore(safe_or_risky(1))
     assert G.states == ["s", "w", "l"] and G.index == {"s": 0, "w": 1, "l": 2}
     assert list(G.players) == [1, 0, 0] and G.actions == [("safe", "risky"), (), ()]
     assert G.outcomes == [None, 1, 0]

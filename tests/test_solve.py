@@ -23,9 +23,9 @@ from models import (
     RedAndBlack,
     TableModel,
     TwoDice,
-    acyclic_values,
     all_policies,
     bellman_violations,
+    check_against_recursion,
     decision_states,
     player_of,
     policy_values,
@@ -127,18 +127,7 @@ def acyclic_models(draw):
 @settings(max_examples=100)
 @given(acyclic_models())
 def test_random_acyclic_model_equals_recursion(model):
-    V, Q = acyclic_values(model)
-    S = solve(model)
-    assert set(S.states()) == reachable(model) == set(V)
-    for s in V:
-        assert S.value(s) == V[s]
-        if s in Q:
-            best = V[s]
-            expected_ties = tuple(a for a in model.actions(s) if Q[s][a] == best)
-            assert S.ties(s) == expected_ties
-            assert S.policy(s) == expected_ties[0]
-        else:
-            assert S.ties(s) == () and S.policy(s) is None
+    check_against_recursion(model, solve(model))
 
 
 @settings(max_examples=50)
