@@ -78,7 +78,6 @@ class _ChoiceTable:
         first.append(len(exit_value))
         self.n = n
         self.first = np.array(first)
-        self.count = np.diff(self.first)
         self.exit_value = np.array(exit_value)
         if not np.all(np.isfinite(self.exit_value)):
             raise _NoGuess
@@ -86,8 +85,7 @@ class _ChoiceTable:
         self.cols = np.array(cols, dtype=np.int64)
         self.weights = np.array(weights)
         self.sign = np.array([1.0 if players[s] == 0 else -1.0 for s in cycle.component])
-        self.owner = np.repeat(np.arange(n), self.count)
-        self.component = cycle.component
+        self.owner = np.repeat(np.arange(n), np.diff(self.first))
         self.cycle = cycle
 
     def evaluate(self, policy: np.ndarray) -> np.ndarray:
@@ -122,12 +120,11 @@ class _ChoiceTable:
         return changed
 
     def strategy(self, deciders: Sequence[int]) -> dict[int, int]:
-        position = {s: i for i, s in enumerate(self.component)}
-        movers = [position[s] for s in deciders]
+        movers = [self.cycle.position[s] for s in deciders]
         inner = np.array([i for i in movers if self.sign[i] < 0], dtype=np.int64)
         outer = np.array([i for i in movers if self.sign[i] > 0], dtype=np.int64)
         start = self.cycle.terminating_start({})
-        policy = np.array([self.first[i] + start[s] for i, s in enumerate(self.component)])
+        policy = np.array([self.first[i] + start[s] for i, s in enumerate(self.cycle.component)])
         if len(inner) and len(outer):
             for _ in range(MAX_ROUNDS):
                 x = self._best_response(policy, inner)
@@ -135,7 +132,8 @@ class _ChoiceTable:
                     break
         else:
             self._best_response(policy, np.array(movers, dtype=np.int64))
-        return {self.component[i]: int(policy[i] - self.first[i]) for i in movers}
+        component = self.cycle.component
+        return {component[i]: int(policy[i] - self.first[i]) for i in movers}
 
     def _best_response(self, policy: np.ndarray, movers: np.ndarray) -> np.ndarray:
         x = self.evaluate(policy)

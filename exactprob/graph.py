@@ -132,11 +132,6 @@ class StateGraph:
         """Whether some action of ``s`` can return to ``s``."""
         return s in self.successors(s)
 
-    def components(self) -> Iterator[list[int]]:
-        """Strongly connected components of the ids, each after every one it can reach
-        (see :func:`strong_components`)."""
-        return strong_components(self)
-
     def to_networkx(self) -> Any:
         """The same graph as a :class:`networkx.DiGraph` keyed by states.
 
@@ -241,7 +236,7 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
         actions_list.append(actions)
         for action in actions:
             dist = transition(state, action)
-            if type(dist) is not Dist and not isinstance(dist, Dist):
+            if not isinstance(dist, Dist):
                 raise ModelError(
                     f"transition({state!r}, {action!r}) returned {type(dist).__name__}, not a Dist"
                 )

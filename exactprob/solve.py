@@ -219,8 +219,9 @@ class _System:
     """A state graph's numbers in the solve's field, laid out for the hot loops.
 
     ``edge_probs[e]`` is edge ``e``'s probability (one shared object per distinct
-    probability), ``outcomes[s]`` the terminal value; ``float_probs`` the same
-    probabilities as floats (rational fields only).
+    probability), ``outcomes[s]`` the terminal value. ``guided`` says whether floats
+    guide the choices (rational numbers and some state with several actions); only
+    then does ``float_probs`` hold the probabilities as floats.
     """
 
     __slots__ = (
@@ -230,6 +231,7 @@ class _System:
         "field",
         "float_probs",
         "graph",
+        "guided",
         "outcomes",
         "targets",
     )
@@ -244,8 +246,9 @@ class _System:
             outcomes = [None if o is None else field.convert(o) for o in outcomes]
         self.outcomes = outcomes
         self.edge_probs = [probs[i] for i in G.prob_ids]
-        floats = None if field.symbolic else [approx(p) for p in probs]
-        self.float_probs = None if floats is None else [floats[i] for i in G.prob_ids]
+        self.guided = not field.symbolic and any(len(a) > 1 for a in set(G.actions))
+        floats = [approx(p) for p in probs] if self.guided else []
+        self.float_probs = [floats[i] for i in G.prob_ids] if self.guided else None
         self.targets = G.targets
         self.edge_start = G.edge_start
         self.choice_start = G.choice_start
@@ -284,7 +287,7 @@ class _Solver:
         self.values: list[Exact] = [None] * n
         self.zero = self.field.convert(0)
         # Floats of the values, kept only when some state has a choice to guide.
-        self.guided = not self.field.symbolic and any(len(a) > 1 for a in set(G.actions))
+        self.guided = self.system.guided
         self.approx: list[float] = [0.0] * n if self.guided else []
         self.nonnegative = not self.guided or all(o is None or o >= 0 for o in G.outcomes)
         self.choice = array("i", [-1]) * n
@@ -293,7 +296,7 @@ class _Solver:
     def run(self) -> Solution:
         G = self.G
         bar = progress_bar(self.progress, "solving", total=len(G), unit=" states")
-        targets, edge_start, cs = G.targets, G.edge_start, G.choice_start
+        cs = G.choice_start
         for component in strong_components(G):
             if bar is not None:
                 bar.update(len(component))
@@ -304,7 +307,7 @@ class _Solver:
             c0, c1 = cs[s], cs[s + 1]
             if c0 == c1:
                 self._set(s, self.system.outcomes[s])
-            elif s in targets[edge_start[c0] : edge_start[c1]]:
+            elif G.has_self_loop(s):
                 self._self_loop(s)
             elif c1 - c0 == 1:
                 self.choice[s] = 0
@@ -437,13 +440,9 @@ class _Solver:
         else:
             local = self._best_response(cycle, policy, deciders)
         for s, v in zip(cycle.component, local):
-            self.values[s] = v
-            if self.guided:
-                self.approx[s] = approx(v)
+            self._set(s, v)
         for s in deciders:
-            c0 = cs[s]
-            ks = self._candidates(s, self.approx)
-            self._pick(s, {k: self._q(c0 + k, self.values) for k in ks})
+            self._decide(s)
         # Inside a cycle, greedy choices among tied actions can cycle forever (two states
         # each "waiting" for the other); the policy iteration's own choice terminates.
         for s in component:
