@@ -602,29 +602,30 @@ def large_race(quick: bool) -> tuple[int, int]:
     return (300, 150) if quick else (1900, 950)
 
 
-def peak_memory_mb() -> float:
-    """This process image's peak resident memory in MB: ``VmHWM`` from
-    ``/proc/self/status`` (Linux's ``ru_maxrss`` survives ``exec``, so a child started
-    by a large parent would report the parent's peak), else ``ru_maxrss``."""
+def peak_kib() -> int:
+    """This process image's peak resident memory in KiB: ``VmHWM`` from
+    ``/proc/self/status``, else ``ru_maxrss``. On Linux ``ru_maxrss`` survives ``exec``:
+    a fresh child (``subprocess``, or ``multiprocessing`` "spawn") of a larger parent
+    reports the parent's peak, while ``VmHWM`` belongs to the new process image."""
     try:
         with open("/proc/self/status", encoding="ascii") as status:
             for line in status:
                 if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
+                    return int(line.split()[1])
     except OSError:
         pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def measure_large(quick: bool) -> dict[str, Any]:
     """Explore and solve the large dice race in this process and measure its peak
     memory (call it in a fresh process)."""
     model = DiceRace(*large_race(quick))
-    started_mb = peak_memory_mb()
+    started_mb = peak_kib() / 1024
     t0 = time.perf_counter()
     G = exactprob.explore(model)
     t1 = time.perf_counter()
-    explored_mb = peak_memory_mb()
+    explored_mb = peak_kib() / 1024
     solution = exactprob.solve_graph(G)
     t2 = time.perf_counter()
     value = solution.value()
@@ -635,7 +636,7 @@ def measure_large(quick: bool) -> dict[str, Any]:
         "solve": t2 - t1,
         "started_mb": started_mb,
         "explored_mb": explored_mb,
-        "peak_mb": peak_memory_mb(),
+        "peak_mb": peak_kib() / 1024,
         "value_chars": len(str(value)),
         "value": float(value),
     }

@@ -20,7 +20,7 @@ Usage::
    larger quick book when quick).
 
 Every solve runs in a fresh process (``multiprocessing`` "spawn"), so that the peak memory
-(``ru_maxrss``) is that solve's own; a list solve past its time cap (``--cap``) stops and is
+(``VmHWM``, see ``bench_engine.peak_kib``) is that solve's own; a list solve past its time cap (``--cap``) stops and is
 reported as "> cap" (and not run on the larger books). The garbage collector is off during
 each solve, as in :mod:`timeit`. ``--quick`` uses small books (a few seconds in all) for a
 smoke test; the full run takes about seven minutes on two cores, most of it the peers (the
@@ -57,6 +57,7 @@ from bench_engine import (
     fmt_time,
     log,
     parse_with_cap,
+    peak_kib,
     report_header,
     table,
 )
@@ -468,11 +469,6 @@ def solve_lists(sections: int, regroup: bool, deadline: float = float("inf")) ->
     return Result(len(memo), time.perf_counter() - start, peak_kib(), win, pairs, longest)
 
 
-def peak_kib() -> int:
-    """The peak resident memory of this process (``ru_maxrss``, KiB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-
-
 # ---------------------------------------------------------------------------------------
 # One solve per process, with a time cap
 # ---------------------------------------------------------------------------------------
@@ -554,7 +550,7 @@ def run_books(quick: bool, cap: float) -> list[str]:
     out += [
         "",
         (
-            "states: reachable states; peak memory: ru_maxrss of the process that solved the "
+            "states: reachable states; peak memory: VmHWM of the process that solved the "
             "book; pairs: (state, probability) pairs over all choices of all states (Dists, so "
             "regrouped); win: the exact win probability, rounded here to 6 places; digits: "
             "its denominator's."

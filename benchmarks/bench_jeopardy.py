@@ -18,7 +18,7 @@ Usage::
    the certified enclosure.
 
 Every solve runs in a fresh process (``multiprocessing`` "spawn"), so that its peak resident
-memory (``ru_maxrss``) is its own; the time is the solve alone (imports excluded), with the
+memory (``VmHWM``, see ``bench_engine.peak_kib``) is its own; the time is the solve alone (imports excluded), with the
 garbage collector off. A check that fails prints DIFFERENT and the script exits 1.
 ``--quick`` uses small goals (about ten seconds, mostly starting processes) for a smoke
 test; the full run takes under two minutes on two cores.
@@ -53,6 +53,7 @@ from bench_engine import (
     fmt_time,
     log,
     parse_with_cap,
+    peak_kib,
     report_header,
     table,
 )
@@ -310,11 +311,11 @@ def _worker(task: Task, game: Any, sender: Any) -> None:
     run, checks = task(game)
     gc.disable()
     try:
-        imports = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        imports = peak_kib()
         start = time.perf_counter()
         answer = run()
         seconds = time.perf_counter() - start
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        peak = peak_kib()
         outcome = Measured(seconds, peak, imports, checks(answer))
     except MemoryError:
         outcome = Measured(failed=f"> {MEMORY_LIMIT >> 30} GB")
@@ -411,7 +412,7 @@ def run_goals(run: Sizes, cap: float, pig_exact: Measured) -> list[str]:
         (
             "exact: exactprob.games.jeopardy.solver.solve, size = digits of the win's "
             "denominator; certified: certified.enclose, an interval guaranteed to contain the "
-            "exact value, size = its width. Peak memory: ru_maxrss of the solving process "
+            "exact value, size = its width. Peak memory: VmHWM of the solving process "
             f"(after its imports alone: {fmt_memory(imports)})."
         ),
         "",
