@@ -36,6 +36,8 @@ __all__ = ["RATIONAL", "Field", "field_for", "solve_linear", "symbolic_field"]
 
 #: Systems up to this size (and dense enough) go to the dense FLINT solver.
 DENSE_LIMIT = 60
+#: Rational systems up to this size are eliminated directly in ``mpq`` (no conversion).
+SMALL_LIMIT = 8
 
 
 class Field:
@@ -103,6 +105,8 @@ def solve_linear(
     """Solve ``A X = B`` exactly; ``rows[i]`` is row ``i`` of ``A`` as ``{column: a_ij}``,
     ``rhs[i]`` row ``i`` of ``B``. Raises :class:`NonTerminationError` when singular."""
     n = len(rows)
+    if not field.symbolic and n <= SMALL_LIMIT:
+        return _sparse_solve(rows, rhs)
     nonzeros = sum(len(r) for r in rows)
     if field.symbolic or (n <= DENSE_LIMIT and nonzeros * 4 > n * n):
         return _dense_solve(field, rows, rhs)
@@ -125,8 +129,12 @@ def _dense_solve(
     K = field.domain
     n, k = len(rows), len(rhs[0]) if rhs else 0
     to_k = (lambda x: x) if field.symbolic else (lambda x: K(int(x.numerator), int(x.denominator)))
-    A = DomainMatrix({i: {j: to_k(a) for j, a in r.items() if a} for i, r in enumerate(rows)}, (n, n), K)
-    B = DomainMatrix({i: {j: to_k(b) for j, b in enumerate(r) if b} for i, r in enumerate(rhs)}, (n, k), K)
+    A = DomainMatrix(
+        {i: {j: to_k(a) for j, a in r.items() if a} for i, r in enumerate(rows)}, (n, n), K
+    )
+    B = DomainMatrix(
+        {i: {j: to_k(b) for j, b in enumerate(r) if b} for i, r in enumerate(rhs)}, (n, k), K
+    )
     try:
         X = A.to_dense().lu_solve(B.to_dense())
     except (DMNonInvertibleMatrixError, ZeroDivisionError):

@@ -127,8 +127,11 @@ def whole_number(
     ...
     exactprob.errors.ModelError: dice must be a whole number from 1 to 10, got 0
     """
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (
-        high is not None and value > high
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < low
+        or (high is not None and value > high)
     ):
         allowed = f"from {low} to {high}" if high is not None else f">= {low}"
         raise error(f"{name} must be a whole number {allowed}, got {value!r}")

@@ -47,7 +47,9 @@ def survivor_chart(result: Any, side: str = "attacker", ax: Any = None) -> Any:
     heights = [float(p) for _, p in rows]
     ax.bar(range(len(rows)), heights, color="tab:blue" if side == "attacker" else "tab:red")
     slanted = len(rows) > 4
-    ax.set_xticks(range(len(rows)), labels, rotation=45 if slanted else 0, ha="right" if slanted else "center")
+    ax.set_xticks(
+        range(len(rows)), labels, rotation=45 if slanted else 0, ha="right" if slanted else "center"
+    )
     ax.set_ylabel("P(ships left at the end)")
     fleet = result.attacker if side == "attacker" else result.defender
     ax.set_title(f"{side}: {fleet}", fontsize="medium")
@@ -67,7 +69,9 @@ def conquest_heatmap(table: Mapping[tuple[int, int], Fraction], ax: Any = None) 
     grid = [[float(table.get((a, d), Fraction(0))) for d in defenders] for a in attackers]
     ax = _axes(ax, (6.0, 5.0))
     extent = (defenders[0] - 0.5, defenders[-1] + 0.5, attackers[0] - 0.5, attackers[-1] + 0.5)
-    image = ax.imshow(grid, origin="lower", extent=extent, vmin=0, vmax=1, cmap="viridis", aspect="auto")
+    image = ax.imshow(
+        grid, origin="lower", extent=extent, vmin=0, vmax=1, cmap="viridis", aspect="auto"
+    )
     ax.figure.colorbar(image, ax=ax, label="P(attacker conquers)")
     from matplotlib.ticker import MaxNLocator
 

@@ -37,7 +37,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["approx", "certainly_less", "error_bound"]
+import numpy as np
+
+__all__ = ["approx", "certainly_less", "error_bound", "error_bounds"]
 
 #: Twice the unit round-off of IEEE double precision, :math:`2u = 2^{-52}`.
 TWO_U = 2.0**-52
@@ -70,6 +72,17 @@ def error_bound(n: int, magnitude: float) -> float:
     if not magnitude < LIMIT:  # also catches inf and nan
         return math.inf
     return (n + 8) * TWO_U * magnitude + (n + 2) * TINY
+
+
+def error_bounds(n: np.ndarray, magnitude: np.ndarray) -> np.ndarray:
+    """:func:`error_bound` for arrays of term counts and magnitudes.
+
+    >>> error_bounds(np.array([3, 3]), np.array([0.0, np.inf])).tolist() == [5 * TINY, math.inf]
+    True
+    """
+    finite = magnitude < LIMIT  # False for inf and nan
+    bound = (n + 8) * TWO_U * np.where(finite, magnitude, 0.0) + (n + 2) * TINY
+    return np.where(finite, bound, math.inf)
 
 
 def certainly_less(a: float, a_error: float, b: float, b_error: float) -> bool:

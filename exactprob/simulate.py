@@ -84,7 +84,9 @@ def _chooser(policy: Any) -> Callable[[Any], Any]:
         return policy.__getitem__
     if callable(policy):
         return policy
-    raise ModelError(f"a policy is a callable, a mapping or a Solution, not {type(policy).__name__}")
+    raise ModelError(
+        f"a policy is a callable, a mapping or a Solution, not {type(policy).__name__}"
+    )
 
 
 def simulate(

@@ -47,6 +47,11 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from operator import mul
 from typing import Any
 
+import numpy as np
+
+from .certify import near_choices
+from .component_table import ComponentTable, GraphArrays
+from .cycle import Cycle
 from .dist import Dist
 from .errors import ModelError, NonTerminationError
 from .float_guide import float_strategy
@@ -59,15 +64,20 @@ from .graph import (
     progress_bar,
     strong_components,
 )
-from .linear import Field, field_for, solve_linear
+from .linear import Field, field_for
 from .numbers import Exact, mpq
+from .reach import reach_values
 from .rounding import approx, certainly_less, error_bound
 
 __all__ = ["Solution", "evaluate", "solve", "solve_graph"]
 
 Policy = Callable[[Any], Any] | Mapping[Any, Any]
 _ZERO = mpq(0)
-_ONE = mpq(1)
+#: Cyclic components solved by forward reach have at most this many feedback and entry
+#: states together (each costs a pass over the component); others are eliminated.
+REACH_LIMIT = 32
+#: Largest cyclic component given a float table (dense matrices of its size).
+TABLE_LIMIT = 1500
 
 
 class Solution:
@@ -100,8 +110,12 @@ class Solution:
         return 0 if state is None else self.graph.id_of(state)
 
     def value(self, state: Any = None) -> Any:
-        """The exact value of ``state`` (the initial state when ``None``)."""
-        return self.field.public(self._values[self._id(state)])
+        """The exact value of ``state`` (the initial state when ``None``). Values inside
+        a cyclic component are computed on first request (:func:`_fill_values`)."""
+        s = self._id(state)
+        if self._values[s] is None:
+            _fill_values(self.system, self._choice, self._values, [s])
+        return self.field.public(self._values[s])
 
     def policy(self, state: Any = None) -> Any:
         """The chosen action in ``state`` (``None`` for a terminal state): the first
@@ -221,10 +235,12 @@ class _System:
     ``edge_probs[e]`` is edge ``e``'s probability (one shared object per distinct
     probability), ``outcomes[s]`` the terminal value. ``guided`` says whether floats
     guide the choices (rational numbers and some state with several actions); only
-    then does ``float_probs`` hold the probabilities as floats.
+    then do ``float_probs`` hold the probabilities as floats and ``arrays`` the graph's
+    columns for numpy (:class:`~exactprob.component_table.GraphArrays`).
     """
 
     __slots__ = (
+        "arrays",
         "choice_start",
         "edge_probs",
         "edge_start",
@@ -249,6 +265,7 @@ class _System:
         self.guided = not field.symbolic and any(len(a) > 1 for a in set(G.actions))
         floats = [approx(p) for p in probs] if self.guided else []
         self.float_probs = [floats[i] for i in G.prob_ids] if self.guided else None
+        self.arrays = GraphArrays(G, floats) if self.guided else None
         self.targets = G.targets
         self.edge_start = G.edge_start
         self.choice_start = G.choice_start
@@ -288,7 +305,9 @@ class _Solver:
         self.zero = self.field.convert(0)
         # Floats of the values, kept only when some state has a choice to guide.
         self.guided = self.system.guided
-        self.approx: list[float] = [0.0] * n if self.guided else []
+        self.approx = array("d", bytes(8 * n)) if self.guided else array("d")
+        self.approx_array = np.frombuffer(self.approx) if self.guided else None
+        self.entry = np.zeros(0, dtype=bool)
         self.nonnegative = not self.guided or all(o is None or o >= 0 for o in G.outcomes)
         self.choice = array("i", [-1]) * n
         self.ties: dict[int, tuple[int, ...]] = {}
@@ -297,7 +316,9 @@ class _Solver:
         G = self.G
         bar = progress_bar(self.progress, "solving", total=len(G), unit=" states")
         cs = G.choice_start
-        for component in strong_components(G):
+        components = list(strong_components(G))
+        self.entry = _entry_states(G, components)
+        for component in components:
             if bar is not None:
                 bar.update(len(component))
             if len(component) > 1:
@@ -427,9 +448,14 @@ class _Solver:
                 f"state {G.states[deciders[0]]!r} offers several actions but its values are "
                 "symbolic; symbolic probabilities need one action per state"
             )
-        cycle = _Cycle(self.system, component)
-        preferred = float_strategy(self.system, cycle, deciders, self.approx) if deciders else {}
-        policy = cycle.terminating_start(preferred)
+        cycle = Cycle(self.system, component)
+        table = self._table(cycle) if deciders else None
+        policy = self._start(cycle, table)
+        try:
+            if self._by_reach(cycle, table, policy, deciders):
+                return
+        except NonTerminationError:  # a guess that does not terminate: keep what can be kept
+            policy = cycle.terminating_start(policy)
         inner = [s for s in deciders if G.players[s] == 1]
         outer = [s for s in deciders if G.players[s] == 0]
         if inner and outer:
@@ -448,8 +474,73 @@ class _Solver:
         for s in component:
             self.choice[s] = policy[s]
 
+    def _start(self, cycle: Cycle, table: ComponentTable | None) -> dict[int, int]:
+        """The policy to start from: the float strategy's guess (from the first actions,
+        or from a terminating policy when the floats fail there), else a terminating
+        policy. A guess may not terminate; the exact solve finds that out
+        (:meth:`_cyclic`)."""
+        if table is None:
+            return cycle.terminating_start({})
+        assert self.approx_array is not None
+        guess = float_strategy(table, table.first[:-1], self.approx_array)
+        if guess is None:
+            start = cycle.terminating_start({})
+            guess = float_strategy(table, table.policy_array(start), self.approx_array)
+            if guess is None:
+                return start
+        return table.policy_dict(guess)
+
+    def _table(self, cycle: Cycle) -> ComponentTable | None:
+        """The component's float table, when floats guide and it is small enough."""
+        arrays = self.system.arrays
+        if arrays is None or len(cycle.component) > TABLE_LIMIT:
+            return None
+        return ComponentTable(arrays, cycle.component, len(cycle.feedback))
+
+    def _by_reach(
+        self,
+        cycle: Cycle,
+        table: ComponentTable | None,
+        policy: dict[int, int],
+        deciders: list[int],
+    ) -> bool:
+        """Solve the component exactly only at its feedback and entry states, by
+        forward reach (:mod:`exactprob.reach`), and certify ``policy`` in floats
+        (:mod:`exactprob.certify`); the floats' near calls are settled exactly. Reports
+        whether it did; if not (too many such states, no floats, or a better action
+        found), the component is left to exact policy iteration from ``policy``."""
+        sources = [s for s in cycle.component if self.entry[s]]
+        if len(cycle.feedback) + len(sources) > REACH_LIMIT or (deciders and table is None):
+            return False
+        for s, v in reach_values(cycle, policy, sources, self.values).items():
+            self._set(s, v)
+        for s in cycle.component:
+            self.choice[s] = policy[s]
+        if not deciders:
+            return True
+        assert table is not None and self.approx_array is not None
+        x_feedback = np.array([self.approx[f] for f in cycle.feedback])
+        near = near_choices(table, table.policy_array(policy), self.approx_array, x_feedback)
+        if near is None:
+            return False
+        ties: dict[int, tuple[int, ...]] = {}
+        cs = self.G.choice_start
+        for i, ks in near.items():
+            s = cycle.component[i]
+            chosen = policy[s]
+            _fill_values(self.system, self.choice, self.values, self.G.successors(s))
+            q = {k: self._q(cs[s] + k, self.values) for k in (chosen, *ks)}
+            sign = 1 if self.G.players[s] == 0 else -1
+            if any(sign * (q[k] - q[chosen]) > 0 for k in ks):
+                return False
+            tied = tuple(sorted(k for k in q if q[k] == q[chosen]))
+            if len(tied) > 1:
+                ties[s] = tied
+        self.ties.update(ties)
+        return True
+
     def _best_response(
-        self, cycle: _Cycle, policy: dict[int, int], deciders: list[int]
+        self, cycle: Cycle, policy: dict[int, int], deciders: list[int]
     ) -> list[Exact]:
         """Policy iteration for the ``deciders`` (all of one player) with the rest fixed;
         updates ``policy`` in place and returns the component's values under it."""
@@ -459,7 +550,7 @@ class _Solver:
                 return local
 
     def _improve(
-        self, cycle: _Cycle, policy: dict[int, int], deciders: list[int], local: list[Exact]
+        self, cycle: Cycle, policy: dict[int, int], deciders: list[int], local: list[Exact]
     ) -> bool:
         """Switch each decider to a strictly better action, if any; report whether any
         did. Actions the floats prove worse than the current one are not valued exactly."""
@@ -501,164 +592,53 @@ class _Overlay(Sequence[Any]):
         return len(self.base)
 
 
-class _Cycle:
-    """A cyclic component: its states in elimination order (:func:`elimination_order`),
-    their positions and the linear systems under a policy (``policy[s]`` an action
-    index)."""
-
-    __slots__ = ("component", "position", "system")
-
-    def __init__(self, system: _System, component: list[int]) -> None:
-        self.system = system
-        self.component = elimination_order(system.graph, component)
-        self.position = {s: i for i, s in enumerate(self.component)}
-
-    def terminating_start(self, preferred: Mapping[int, int]) -> dict[int, int]:
-        """A policy under which every state of the component leaves it with probability
-        one, taking the ``preferred`` action wherever that keeps it terminating.
-
-        Backward search (an attractor): states with an action that can leave the
-        component or reach an already chosen state join round by round, by their
-        preferred action when it can, otherwise (only when no state can join by its
-        preferred action) by the first such action in the model's order. Along the chosen
-        actions every state has a positive-probability path out, so the policy
-        terminates, and policy iteration may start from it.
-        """
-        component, position = self.component, self.position
-        cs = self.system.choice_start
-        policy: dict[int, int] = {}
-
-        def progresses(s: int, k: int) -> bool:
-            return any(t not in position or t in policy for t, _ in self.system.edges(cs[s] + k))
-
-        while len(policy) < len(component):
-            waiting = [s for s in component if s not in policy]
-            added = {s: preferred.get(s, 0) for s in waiting if progresses(s, preferred.get(s, 0))}
-            if not added:
-                for s in waiting:
-                    first = next((k for k in range(cs[s + 1] - cs[s]) if progresses(s, k)), None)
-                    if first is not None:
-                        added[s] = first
-            if not added:
-                stuck = [self.system.graph.states[s] for s in waiting[:3]]
-                raise NonTerminationError(
-                    f"states such as {', '.join(map(repr, stuck))} cannot leave their cycle "
-                    "under any policy, so they never reach a terminal state"
-                )
-            policy.update(added)
-        return policy
-
-    def system_rows(
-        self, policy: Mapping[int, int]
-    ) -> tuple[list[dict[int, Exact]], list[list[tuple[int, Exact]]]]:
-        """The rows of :math:`I - P_{SS}` (``{column: entry}``) and each state's moves out
-        of the component, under ``policy``."""
-        position = self.position
-        cs = self.system.choice_start
-        rows: list[dict[int, Exact]] = []
-        exits: list[list[tuple[int, Exact]]] = []
-        for i, s in enumerate(self.component):
-            row: dict[int, Exact] = {i: _ONE}
-            out: list[tuple[int, Exact]] = []
-            for t, p in self.system.edges(cs[s] + policy[s]):
-                j = position.get(t)
-                if j is None:
-                    out.append((t, p))
-                else:
-                    row[j] = row.get(j, _ZERO) - p
-            rows.append(row)
-            exits.append(out)
-        return rows, exits
-
-    def values(self, policy: Mapping[int, int], values: Sequence[Exact]) -> list[Exact]:
-        """Solve ``(I - P_SS) x = P_SO v_O`` for the component under ``policy``."""
-        rows, exits = self.system_rows(policy)
-        zero = self.system.field.convert(0)
-        rhs = [[sum((p * values[t] for t, p in out), zero)] for out in exits]
-        return [x[0] for x in self._solve(rows, rhs)]
-
-    def visits(
-        self, policy: Mapping[int, int], entering: Mapping[int, Exact]
-    ) -> tuple[list[Exact], list[list[tuple[int, Exact]]]]:
-        """Expected visits :math:`x` to each state of the component, from the probability
-        mass :math:`m` entering it: :math:`x^T (I - P_{SS}) = m^T`; and each state's exits."""
-        rows, exits = self.system_rows(policy)
-        transposed: list[dict[int, Exact]] = [{} for _ in rows]
-        for i, row in enumerate(rows):
-            for j, a in row.items():
-                transposed[j][i] = a
-        zero = self.system.field.convert(0)
-        x = self._solve(transposed, [[entering.get(s, zero)] for s in self.component])
-        return [v[0] for v in x], exits
-
-    def _solve(self, rows: list[dict[int, Exact]], rhs: list[list[Exact]]) -> list[list[Exact]]:
-        """:func:`solve_linear`, with a singular system reported by its states."""
-        try:
-            return solve_linear(self.system.field, rows, rhs)
-        except NonTerminationError:
-            states = self.system.graph.states
-            shown = ", ".join(repr(states[s]) for s in self.component[:3])
-            more = ", ..." if len(self.component) > 3 else ""
-            raise NonTerminationError(
-                f"under the current policy the states {shown}{more} can cycle forever without "
-                "reaching a terminal state; every policy must terminate with probability 1"
-            ) from None
+def _entry_states(G: StateGraph, components: list[list[int]]) -> np.ndarray:
+    """Whether each state of a cyclic component can be entered from outside it (an edge
+    from another component leads to it, or it is the initial state): the states whose
+    exact values other components read."""
+    n = len(G)
+    entry = np.zeros(n, dtype=bool)
+    cyclic = [(i, c) for i, c in enumerate(components) if len(c) > 1]
+    if not cyclic:
+        return entry
+    component_of = np.full(n, -1, dtype=np.int32)
+    for i, c in cyclic:
+        component_of[c] = i
+    choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
+    edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
+    choices = choice_start[1:] - choice_start[:-1]
+    edges = edge_start[1:] - edge_start[:-1]
+    source = np.repeat(np.repeat(np.arange(n, dtype=np.int32), choices), edges)
+    targets = np.frombuffer(G.targets, dtype=np.int32)
+    entry[targets[component_of[source] != component_of[targets]]] = True
+    entry[0] = True
+    return entry
 
 
-def elimination_order(G: StateGraph, component: list[int]) -> list[int]:
-    """The states of a cyclic component ordered for exact sparse elimination: a
-    *feedback set* last, and before it the other states, each after every one of them
-    it can move to.
-
-    A depth-first search inside the component (from the state with the most moves into
-    it: in Pig, a turn start, where every roll of 1 lands) meets every cycle at a back
-    edge; the back edges' targets form the feedback set :math:`F`, and removing them
-    leaves an acyclic graph whose post-order is the order wanted. Eliminating in that
-    order, every row is reduced to an affine form in the values of :math:`F` before it
-    is used: a state costs about :math:`|F|` exact operations on long numbers instead of
-    one per state the fill-in of an arbitrary order would bring, and the solve is a
-    dense :math:`|F| \times |F|` system plus back substitution. The order only affects
-    speed; any order gives the same exact solution.
-
-    >>> from exactprob import Dist
-    >>> class Ring:  # 0 -> 1 -> 2 -> 0, each step ends the game with probability 1/2
-    ...     initial = 0
-    ...     def outcome(self, s): return 1 if s == "end" else None
-    ...     def actions(self, s): return ("go",)
-    ...     def transition(self, s, a): return Dist({(s + 1) % 3: "1/2", "end": "1/2"})
-    >>> G = explore(Ring())
-    >>> [G.states[s] for s in elimination_order(G, [0, 1, 3])]
-    [2, 1, 0]
-    """
-    inside = set(component)
-    successors = {s: [t for t in G.successors(s) if t in inside] for s in component}
-    moves_in = dict.fromkeys(component, 0)
-    for moves in successors.values():
-        for t in moves:
-            moves_in[t] += 1
-    root = max(component, key=moves_in.__getitem__)
-    status = dict.fromkeys(component, 0)  # 0 unseen, 1 on the search path, 2 finished
-    post: list[int] = []
-    feedback: set[int] = set()
-    for start in [root, *component]:
-        if status[start]:
-            continue
-        status[start] = 1
-        path = [(start, iter(successors[start]))]
-        while path:
-            v, following = path[-1]
-            for w in following:
-                if status[w] == 0:
-                    status[w] = 1
-                    path.append((w, iter(successors[w])))
-                    break
-                if status[w] == 1:
-                    feedback.add(w)
-            else:
-                path.pop()
-                status[v] = 2
-                post.append(v)
-    return [s for s in post if s not in feedback] + [s for s in post if s in feedback]
+def _fill_values(
+    system: _System, choice: Sequence[int], values: list[Exact], wanted: Iterable[int]
+) -> None:
+    r"""Make ``values[s]`` exact for every ``s`` in ``wanted``: :math:`V(s) = \sum_t
+    P(t \mid s, \pi(s))\, V(t)` along the chosen actions, depth first, for the states
+    still unknown. The solver leaves unknown only states of the acyclic part of a
+    cyclic component, whose moves stay in that part or reach known states, so the
+    search ends."""
+    cs = system.choice_start
+    zero = system.field.convert(0)
+    for w in wanted:
+        stack = [w]
+        while stack:
+            s = stack[-1]
+            if values[s] is not None:
+                stack.pop()
+                continue
+            moves = list(system.edges(cs[s] + choice[s]))
+            missing = [t for t, _ in moves if values[t] is None]
+            if missing:
+                stack.extend(missing)
+                continue
+            values[s] = sum((p * values[t] for t, p in moves), zero)
+            stack.pop()
 
 
 def _absorption(
@@ -698,7 +678,7 @@ def _absorption(
             for t, p in system.edges(cs[s] + choice[s]):
                 send(t, m * p)
         else:
-            cycle = _Cycle(system, component)
+            cycle = Cycle(system, component)
             policy = {u: choice[u] for u in component}
             visits, exits = cycle.visits(policy, mass)
             for u, x, out in zip(cycle.component, visits, exits):

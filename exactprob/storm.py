@@ -346,9 +346,7 @@ def export_drn(
         "@model",
     ]
     text = "\n".join(header + lines) + "\n"
-    return DrnExport(
-        text, index, sink, _to_fraction(shift), model_type, direction, choice_players
-    )
+    return DrnExport(text, index, sink, _to_fraction(shift), model_type, direction, choice_players)
 
 
 def to_drn(graph: Any, *, fix: Mapping[Hashable, Hashable] | None = None) -> str:
@@ -402,9 +400,7 @@ def _check(model: Any, formula: str, *, only_initial: bool) -> Any:
 
     prop = stormpy.parse_properties(formula)[0]
     env = stormpy.environments.exact()
-    result = stormpy.model_checking(
-        model, prop, only_initial_states=only_initial, environment=env
-    )
+    result = stormpy.model_checking(model, prop, only_initial_states=only_initial, environment=env)
     if result is None:  # pragma: no cover - Storm found no applicable checker
         raise NotImplementedError(f"Storm cannot check {formula!r} on this model")
     return result

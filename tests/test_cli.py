@@ -39,7 +39,9 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
     status, out, _ = run(capsys, "tour", "--json")
     payload = json.loads(out)
     assert status == 0
-    assert payload["two_dice_seven"] == "1/6" and payload["two_dice_seven_decimal"].startswith("0.1666")
+    assert payload["two_dice_seven"] == "1/6" and payload["two_dice_seven_decimal"].startswith(
+        "0.1666"
+    )
     # P(3d6 > d20) by enumeration of all 6^3 * 20 outcomes
     wins = sum(a + b + c > d for a, b, c in product(range(1, 7), repeat=3) for d in range(1, 21))
     assert Fraction(payload["three_d6_beats_d20"]) == Fraction(wins, 6**3 * 20)
@@ -80,7 +82,10 @@ def test_bad_input_is_one_line_with_status_2(
 
 def test_console_script_exit_status() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "exactprob.cli", "dice", "1d0"], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "exactprob.cli", "dice", "1d0"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 2
     assert done.stderr.strip() == (

@@ -251,7 +251,8 @@ def test_symbolic_binomial_sums_to_one():
         assert sympy.expand(d.variance() - n * p_sym * (1 - p_sym)) == 0
         # at p = 1/3 it is the rational binomial
         assert {
-            k: F(str(sympy.Rational(sympy.sympify(d[k]).subs(p_sym, sympy.Rational(1, 3))))) for k in d
+            k: F(str(sympy.Rational(sympy.sympify(d[k]).subs(p_sym, sympy.Rational(1, 3)))))
+            for k in d
         } == table(binomial(n, "1/3"))
 
 

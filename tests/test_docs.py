@@ -32,7 +32,9 @@ def _sphinx(builder: str, out: Path) -> subprocess.CompletedProcess[str]:
         str(DOCS),
         str(out / builder),
     ]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False, timeout=900)
+    return subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, check=False, timeout=900
+    )
 
 
 def _report(proc: subprocess.CompletedProcess[str]) -> str:

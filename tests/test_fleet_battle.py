@@ -128,7 +128,9 @@ def as_survivors(ships: Ships) -> tuple[tuple[str, int, int], ...]:
     counted: dict[tuple[str, int], int] = {}
     for ship in ships:
         counted[ship] = counted.get(ship, 0) + 1
-    return tuple((n, r, c) for (n, r), c in sorted(counted.items(), key=lambda k: (k[0][0], -k[0][1])))
+    return tuple(
+        (n, r, c) for (n, r), c in sorted(counted.items(), key=lambda k: (k[0][0], -k[0][1]))
+    )
 
 
 CUSTOM = {**CATALOGUE, "laser": Unit("laser", 3, 6, 2)}
@@ -144,9 +146,16 @@ ORACLE_CASES = [
 
 
 @pytest.mark.parametrize("a, d, pa, pd", ORACLE_CASES)
-def test_engine_equals_brute_force_oracle(a: str, d: str, pa: tuple[str, ...], pd: tuple[str, ...]) -> None:
+def test_engine_equals_brute_force_oracle(
+    a: str, d: str, pa: tuple[str, ...], pd: tuple[str, ...]
+) -> None:
     A, D = parse_fleet(a, CUSTOM), parse_fleet(d, CUSTOM)
-    result = battle(A, D, attacker_order=HitOrder.from_priority(A, pa), defender_order=HitOrder.from_priority(D, pd))
+    result = battle(
+        A,
+        D,
+        attacker_order=HitOrder.from_priority(A, pa),
+        defender_order=HitOrder.from_priority(D, pd),
+    )
     final, rounds = oracle(ships_of(a), ships_of(d), pa, pd)
     assert result.win == sum(q for (x, y), q in final.items() if x and not y)
     assert result.lose == sum(q for (x, y), q in final.items() if y and not x)
@@ -208,20 +217,36 @@ def test_spec_claim_over_14_percent_mutual_destruction_for_five_fighters() -> No
 SIMULATED = [
     ("5 fighter", "1 war-sun", (), ()),
     ("2 war-sun, 3 fighter", "3 dreadnought, 4 cruiser", (), ()),
-    ("1 war-sun, 3 fighter", "2 dreadnought, 2 cruiser", ("war-sun/2",), ("dreadnought/2", "cruiser")),
+    (
+        "1 war-sun, 3 fighter",
+        "2 dreadnought, 2 cruiser",
+        ("war-sun/2",),
+        ("dreadnought/2", "cruiser"),
+    ),
 ]
 
 
 @pytest.mark.parametrize("a, d, pa, pd", SIMULATED)
-def test_simulator_agrees_within_five_standard_errors(a: str, d: str, pa: tuple[str, ...], pd: tuple[str, ...]) -> None:
+def test_simulator_agrees_within_five_standard_errors(
+    a: str, d: str, pa: tuple[str, ...], pd: tuple[str, ...]
+) -> None:
     A, D = parse_fleet(a), parse_fleet(d)
-    result = battle(A, D, attacker_order=HitOrder.from_priority(A, pa), defender_order=HitOrder.from_priority(D, pd))
+    result = battle(
+        A,
+        D,
+        attacker_order=HitOrder.from_priority(A, pa),
+        defender_order=HitOrder.from_priority(D, pd),
+    )
     sims = simulate_battle(A, D, 20_000, seed=2024, attacker_priority=pa, defender_priority=pd)
     for code, exact in ((WIN, result.win), (LOSE, result.lose), (MUTUAL, result.mutual)):
         assert sims.sample((sims.outcome == code).astype(int)).agrees_with(exact)
     assert sims.sample(sims.rounds).agrees_with(result.expected_rounds)
-    assert sims.sample(sum(A.counts) - sims.ships_left("attacker")).agrees_with(result.attacker_losses)
-    assert sims.sample(sum(D.counts) - sims.ships_left("defender")).agrees_with(result.defender_losses)
+    assert sims.sample(sum(A.counts) - sims.ships_left("attacker")).agrees_with(
+        result.attacker_losses
+    )
+    assert sims.sample(sum(D.counts) - sims.ships_left("defender")).agrees_with(
+        result.defender_losses
+    )
     left = result.attacker_survivors.map(lambda s: sum(c for *_, c in s))
     for k, p in left.items():
         assert sims.sample((sims.ships_left("attacker") == k).astype(int)).agrees_with(p)
@@ -264,7 +289,11 @@ small_fleets = st.dictionaries(
 def test_swapping_sides_swaps_win_and_lose(a: Fleet, d: Fleet) -> None:
     forward, backward = battle(a, d), battle(d, a)
     assert forward.win + forward.lose + forward.mutual == 1
-    assert (forward.win, forward.lose, forward.mutual) == (backward.lose, backward.win, backward.mutual)
+    assert (forward.win, forward.lose, forward.mutual) == (
+        backward.lose,
+        backward.win,
+        backward.mutual,
+    )
     assert forward.expected_rounds == backward.expected_rounds
     assert forward.attacker_survivors == backward.defender_survivors
     assert forward.attacker_survivors[()] == forward.lose + forward.mutual
@@ -286,7 +315,14 @@ def test_default_order_is_the_spec_s() -> None:
     # war sun 3*3 = 9 (a tie with the fighter, broken by name)
     fleet = parse_fleet("1 war-sun, 1 dreadnought, 1 cruiser, 1 fighter")
     order = HitOrder.default(fleet)
-    assert order.labels() == ["dreadnought/1", "cruiser", "fighter", "war-sun/1", "dreadnought/2", "war-sun/2"]
+    assert order.labels() == [
+        "dreadnought/1",
+        "cruiser",
+        "fighter",
+        "war-sun/1",
+        "dreadnought/2",
+        "war-sun/2",
+    ]
     steps = [fleet.describe(s) for s in order.after_each_hit(fleet.initial_state)]
     assert steps == [
         "1 cruiser, 1 dreadnought, 1 fighter, 1 war-sun",
@@ -338,7 +374,10 @@ def test_catalogue_matches_the_cited_calculator() -> None:
 @pytest.mark.parametrize(
     "make, message",
     [
-        (lambda: parse_fleet("2 fightr"), "known units: carrier, cruiser, destroyer, dreadnought, fighter, war-sun"),
+        (
+            lambda: parse_fleet("2 fightr"),
+            "known units: carrier, cruiser, destroyer, dreadnought, fighter, war-sun",
+        ),
         (lambda: parse_fleet("0 fighter"), "must be a whole number >= 1"),
         (lambda: parse_fleet("-1 fighter"), "must be a whole number >= 1"),
         (lambda: parse_fleet("fighter"), "COUNT UNIT"),
@@ -377,7 +416,11 @@ def test_optimal_assignment_sustains_damage_first() -> None:
     best = optimal_battle(A, D)
     assert best.value > best.fixed.win and best.improved_states > 0
     sustain = HitOrder.from_priority(A, ["war-sun/2"]).apply(A.initial_state, 1)
-    chosen = [c for (own, hits, d), c in best.policy.items() if own == A.initial_state and hits == 1 and any(d)]
+    chosen = [
+        c
+        for (own, hits, d), c in best.policy.items()
+        if own == A.initial_state and hits == 1 and any(d)
+    ]
     assert chosen and all(c == sustain for c in chosen)  # (a destroyed defender makes both tie)
     # no fixed order of the attacker does better than the optimal policy
     for labels in itertools.permutations(HitOrder.default(A).labels()):
@@ -391,20 +434,39 @@ def test_optimal_assignment_sustains_damage_first() -> None:
 
 
 def test_cli_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "battle", "--attacker", "8 fighter", "--defender", "1 war-sun", "--json")
+    status, out, _ = run(
+        capsys, "battle", "--attacker", "8 fighter", "--defender", "1 war-sun", "--json"
+    )
     assert status == 0
     payload = json.loads(out)
     exact = battle(Fleet.of({"fighter": 8}), Fleet.of({"war-sun": 1}))
-    assert (F(payload["win"]), F(payload["lose"]), F(payload["mutual"])) == (exact.win, exact.lose, exact.mutual)
+    assert (F(payload["win"]), F(payload["lose"]), F(payload["mutual"])) == (
+        exact.win,
+        exact.lose,
+        exact.mutual,
+    )
     assert payload["win_decimal"] == "0.843107875096"
-    assert {"win", "lose", "mutual", "win_decimal", "lose_decimal", "mutual_decimal"} <= set(payload)
+    assert {"win", "lose", "mutual", "win_decimal", "lose_decimal", "mutual_decimal"} <= set(
+        payload
+    )
     assert payload["attacker_survivors"][0]["label"] == "8 fighter"
 
 
 def test_cli_custom_unit_order_and_optimal(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(
-        capsys, "battle", "--attacker", "1 laser, 1 fighter", "--defender", "2 war-sun",
-        "--unit", "laser:3:6:2", "--attacker-order", "laser/3", "--optimal", "attacker", "--json",
+        capsys,
+        "battle",
+        "--attacker",
+        "1 laser, 1 fighter",
+        "--defender",
+        "2 war-sun",
+        "--unit",
+        "laser:3:6:2",
+        "--attacker-order",
+        "laser/3",
+        "--optimal",
+        "attacker",
+        "--json",
     )
     assert status == 0
     payload = json.loads(out)
@@ -427,16 +489,45 @@ def test_cli_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         (["--attacker", "8 fightr", "--defender", "1 war-sun"], "known units: carrier, cruiser"),
         (["--attacker", "0 fighter", "--defender", "1 war-sun"], "must be a whole number >= 1"),
         (["--attacker", "2.5 fighter", "--defender", "1 war-sun"], "must be a whole number >= 1"),
-        (["--attacker", "1 x", "--defender", "1 war-sun", "--unit", "x:1:11:1"], "from 1 to 10, got 11"),
-        (["--attacker", "1 x", "--defender", "1 war-sun", "--unit", "x:1:1"], "NAME:HP:COMBAT:DICE"),
+        (
+            ["--attacker", "1 x", "--defender", "1 war-sun", "--unit", "x:1:11:1"],
+            "from 1 to 10, got 11",
+        ),
+        (
+            ["--attacker", "1 x", "--defender", "1 war-sun", "--unit", "x:1:1"],
+            "NAME:HP:COMBAT:DICE",
+        ),
         (["--attacker", "1000 fighter", "--defender", "1000 fighter"], "pass --max-states 1002001"),
-        (["--attacker", "9 war-sun", "--defender", "9 war-sun", "--optimal", "attacker", "--max-states", "50"],
-         "more than the limit of 50"),
+        (
+            [
+                "--attacker",
+                "9 war-sun",
+                "--defender",
+                "9 war-sun",
+                "--optimal",
+                "attacker",
+                "--max-states",
+                "50",
+            ],
+            "more than the limit of 50",
+        ),
         (["--attacker", "1 fighter"], "required"),
-        (["--attacker", "\u00b2 fighter", "--defender", "1 war-sun"], "must be a whole number >= 1"),
+        (
+            ["--attacker", "\u00b2 fighter", "--defender", "1 war-sun"],
+            "must be a whole number >= 1",
+        ),
         (["--attacker", "1 x", "--defender", "1 war-sun", "--unit", "x:\u00b2:5:1"], "HP in unit"),
-        (["--attacker", "1 war-sun", "--defender", "1 fighter", "--attacker-order", "war-sun/\u00b2"],
-         "hit points left"),
+        (
+            [
+                "--attacker",
+                "1 war-sun",
+                "--defender",
+                "1 fighter",
+                "--attacker-order",
+                "war-sun/\u00b2",
+            ],
+            "hit points left",
+        ),
     ],
 )
 def test_cli_bad_input_is_one_line_with_status_2(
@@ -455,7 +546,9 @@ def test_fleet_benchmark_quick_runs(tmp_path: object) -> None:
     from pathlib import Path
 
     script = Path(__file__).parent.parent / "benchmarks" / "bench_fleet.py"
-    done = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, str(script), "--quick"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "equal" in done.stdout and "DIFFERENT" not in done.stdout
 
@@ -463,7 +556,9 @@ def test_fleet_benchmark_quick_runs(tmp_path: object) -> None:
 def test_numpy_is_seeded() -> None:
     first = simulate_battle(parse_fleet("3 fighter"), parse_fleet("1 dreadnought"), 500, seed=9)
     again = simulate_battle(parse_fleet("3 fighter"), parse_fleet("1 dreadnought"), 500, seed=9)
-    assert np.array_equal(first.outcome, again.outcome) and np.array_equal(first.rounds, again.rounds)
+    assert np.array_equal(first.outcome, again.outcome) and np.array_equal(
+        first.rounds, again.rounds
+    )
 
 
 def test_tour_headline_matches_the_source(capsys: pytest.CaptureFixture[str]) -> None:

@@ -140,13 +140,12 @@ def test_near_ties_equal_exact_recursion(model):
 # -- cyclic components with useless or misleading float guesses --------------------------------
 
 
-def worst_guess(system, cycle, deciders, approx_values):
+def worst_guess(table, start, outside):
     """The last action everywhere: a guess that is wrong and may not terminate."""
-    cs = system.choice_start
-    return {s: cs[s + 1] - cs[s] - 1 for s in deciders}
+    return table.first[1:] - 1
 
 
-@pytest.mark.parametrize("guess", [worst_guess, lambda *args: {}], ids=["worst", "none"])
+@pytest.mark.parametrize("guess", [worst_guess, lambda *args: None], ids=["worst", "none"])
 @pytest.mark.parametrize("model", [Pig(5), RedAndBlack(9, F(2, 5))], ids=["pig", "red-black"])
 def test_exact_answer_does_not_depend_on_the_float_guess(monkeypatch, guess, model):
     guided = solve(model)
@@ -161,20 +160,18 @@ def test_exact_answer_does_not_depend_on_the_float_guess(monkeypatch, guess, mod
     assert all(values[s] == guided.value(s) for s in states)
 
 
-def test_float_guess_is_already_optimal_on_pig():
-    """On Pig to 8 the float guess needs no exact improvement step: the exact policy
-    iteration's first evaluation is already optimal (counted by wrapping ``_improve``)."""
-    switches = []
-    original = solve_module._Solver._improve
-
-    def counting(self, cycle, policy, deciders, local):
-        changed = original(self, cycle, policy, deciders, local)
-        switches.append(changed)
-        return changed
-
-    solve_module._Solver._improve = counting
-    try:
-        solve(Pig(8))
-    finally:
-        solve_module._Solver._improve = original
-    assert switches and not any(switches)
+def test_float_guess_is_certified_on_pig(monkeypatch):
+    """On Pig to 8 every cyclic component is settled by the float guess and its
+    certificate: exact values only by forward reach, no exact policy iteration (counted
+    by wrapping ``_by_reach`` and ``_improve``)."""
+    settled, switches = [], []
+    by_reach, improve = solve_module._Solver._by_reach, solve_module._Solver._improve
+    monkeypatch.setattr(
+        solve_module._Solver, "_by_reach", lambda *a: settled.append(by_reach(*a)) or settled[-1]
+    )
+    monkeypatch.setattr(
+        solve_module._Solver, "_improve", lambda *a: switches.append(improve(*a)) or switches[-1]
+    )
+    solve(Pig(8))
+    assert settled and all(settled)
+    assert not switches

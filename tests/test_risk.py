@@ -72,7 +72,9 @@ def test_remaining_armies_equal_recursion() -> None:
         attackers[a] = attackers.get(a, F(0)) + q
     assert dict(result.attacker_remaining.items()) == attackers
     assert result.win == sum(q for (_, d), q in final.items() if d == 0)
-    assert result.defender_remaining[0] == result.win and result.attacker_remaining[1] == result.lose
+    assert (
+        result.defender_remaining[0] == result.win and result.attacker_remaining[1] == result.lose
+    )
     assert min(a for a, p in result.attacker_remaining.items() if a > 1) == 2
 
 

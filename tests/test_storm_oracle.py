@@ -274,7 +274,9 @@ def test_two_dice_acyclic_chain():
 def test_gamblers_ruin_cyclic_chain():
     p, n = F(2, 5), 5
     g = gamblers_ruin(p, n, start=2)
-    assert storm_value(g) == ruin_probability(2, p, n) == F(40, 211)  # (9/4 - 1)/(243/32 - 1) = (5/4)/(211/32)
+    assert (
+        storm_value(g) == ruin_probability(2, p, n) == F(40, 211)
+    )  # (9/4 - 1)/(243/32 - 1) = (5/4)/(211/32)
     values = storm_values(g)
     for i in range(n + 1):
         assert values[("f", i)] == ruin_probability(i, p, n)
@@ -399,7 +401,6 @@ def test_two_player_game_not_supported_but_enumerable():
 # The core engine (exactprob.solve on exactprob.explore graphs) against Storm.
 # Both are exact, so the numbers must be identical. Models: tests/models.py.
 # ----------------------------------------------------------------------------
-
 
 
 def assert_engine_equals_storm(model, *, steps=True):

@@ -114,7 +114,9 @@ def solve_options(options: BattleOptions) -> tuple[BattleResult, OptimalResult |
     return best.result, best
 
 
-def payload_of(options: BattleOptions, result: BattleResult, best: OptimalResult | None) -> dict[str, Any]:
+def payload_of(
+    options: BattleOptions, result: BattleResult, best: OptimalResult | None
+) -> dict[str, Any]:
     """The JSON document."""
     payload = result.to_json()
     payload["attacker_order"] = options.attacker_order.labels()
@@ -198,7 +200,10 @@ def register(sub: Any) -> None:
         description=(
             "Exact win, loss and mutual-destruction probabilities of a fleet battle, the "
             "survivors' distribution, expected rounds and losses. Units: "
-            + ", ".join(f"{u.name} ({u.hp} hp, hits on {u.combat}, {u.dice} dice)" for u in CATALOGUE.values())
+            + ", ".join(
+                f"{u.name} ({u.hp} hp, hits on {u.combat}, {u.dice} dice)"
+                for u in CATALOGUE.values()
+            )
         ),
     )
     _add_arguments(parser)

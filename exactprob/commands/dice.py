@@ -83,7 +83,9 @@ def run(args: argparse.Namespace) -> None:
         f"variance {fraction_string(variance)} ({decimal_string(variance, 6)})"
     )
     lines = [summary]
-    lines += [f"{k:>8}  {fraction_string(p):>24}  {decimal_string(p, 8)}" for k, p in distribution.items()]
+    lines += [
+        f"{k:>8}  {fraction_string(p):>24}  {decimal_string(p, 8)}" for k, p in distribution.items()
+    ]
     emit(payload, "\n".join(lines), args.json)
 
 

@@ -58,7 +58,9 @@ def top_dice(n: int, keep: int) -> Dist[tuple[int, ...]]:
     nothing: tuple[int, ...] = ()
     tops = Dist({nothing: 1})
     for _ in range(n):
-        tops = tops.bind(lambda t: die(6).map(lambda x: tuple(sorted((*t, x), reverse=True))[:keep]))
+        tops = tops.bind(
+            lambda t: die(6).map(lambda x: tuple(sorted((*t, x), reverse=True))[:keep])
+        )
     return tops
 
 
@@ -168,13 +170,19 @@ class RiskResult:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict: exact values as ``"p/q"`` with ``*_decimal`` twins."""
         payload: dict[str, Any] = {"attacker": self.attackers, "defender": self.defenders}
-        for key, value in (("win", self.win), ("lose", self.lose), ("expected_rolls", self.expected_rolls)):
+        for key, value in (
+            ("win", self.win),
+            ("lose", self.lose),
+            ("expected_rolls", self.expected_rolls),
+        ):
             payload.update(exact_fields(key, value))
         for key, dist in (
             ("attacker_remaining", self.attacker_remaining),
             ("defender_remaining", self.defender_remaining),
         ):
-            payload[key] = [{"armies": k, **exact_fields("probability", p)} for k, p in dist.items()]
+            payload[key] = [
+                {"armies": k, **exact_fields("probability", p)} for k, p in dist.items()
+            ]
         return payload
 
 

@@ -200,7 +200,9 @@ def _slots_of_entry(fleet: Fleet, entry: str) -> list[int]:
     slots = [s for s, (i, _) in enumerate(fleet.slots) if fleet.units[i] is unit]
     if not level:
         return slots[::-1]  # fewest hit points left first
-    left = parse_whole(f"the hit points left in hit order entry {entry.strip()!r}", level, 1, unit.hp)
+    left = parse_whole(
+        f"the hit points left in hit order entry {entry.strip()!r}", level, 1, unit.hp
+    )
     return [s for s in slots if fleet.slots[s][1] == left]
 
 
@@ -213,5 +215,7 @@ def parse_order(text: str, fleet: Fleet) -> HitOrder:
     """
     entries = [e.strip() for e in text.split(",")]
     if not all(entries):
-        raise ModelError(f"cannot read hit order {text!r}; write entries such as 'war-sun/2, fighter'")
+        raise ModelError(
+            f"cannot read hit order {text!r}; write entries such as 'war-sun/2, fighter'"
+        )
     return HitOrder.from_priority(fleet, entries)

@@ -201,7 +201,10 @@ def optimal_battle(
     orders[mdp.side] = PolicyAllocation(fixed_order, policy)
     chain = FleetBattle(attacker, defender, *orders)
     fixed = battle(
-        attacker, defender, attacker_order=mdp.orders[0], defender_order=mdp.orders[1],
+        attacker,
+        defender,
+        attacker_order=mdp.orders[0],
+        defender_order=mdp.orders[1],
         max_states=max_states,
     )
     return OptimalResult(

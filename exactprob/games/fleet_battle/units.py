@@ -200,9 +200,7 @@ class Fleet:
 
     def survivors(self, state: FleetState) -> tuple[tuple[str, int, int], ...]:
         """``(unit name, hit points left, count)`` for every non-empty slot."""
-        return tuple(
-            (self.units[i].name, r, c) for c, (i, r) in zip(state, self.slots) if c
-        )
+        return tuple((self.units[i].name, r, c) for c, (i, r) in zip(state, self.slots) if c)
 
     def describe(self, state: FleetState | None = None) -> str:
         """``"3 fighter, 1 war-sun (1 damaged)"``; ``"none"`` for an empty fleet.
@@ -216,7 +214,9 @@ class Fleet:
         return ", ".join(f"{c} {u.name}" for u, c in zip(self.units, self.counts))
 
 
-def describe_survivors(survivors: Iterable[tuple[str, int, int]], full_hp: Mapping[str, int]) -> str:
+def describe_survivors(
+    survivors: Iterable[tuple[str, int, int]], full_hp: Mapping[str, int]
+) -> str:
     """Text for ``(name, hp left, count)`` triples: damaged ships are counted apart.
 
     >>> describe_survivors([("war-sun", 2, 1), ("war-sun", 1, 1)], {"war-sun": 2})

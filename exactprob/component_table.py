@@ -1,0 +1,162 @@
+r"""One cyclic component of a state graph as numpy arrays, for the float passes.
+
+The component's states are numbered locally in elimination order
+(:func:`~exactprob.cycle.elimination_order`): the *acyclic part* :math:`N` first, each
+state after every state of :math:`N` it can move to, then the *feedback set* :math:`F`.
+Every choice (state and action) and every edge of the component gets a row, so a
+policy's matrix and every action value are a few vectorised operations, with no Python
+loop over edges.
+
+Under a policy :math:`\pi`, with :math:`A = I - P^\pi_{SS}` in that order,
+:math:`A_{NN}` is unit lower triangular, so
+
+.. math::
+
+    x_N = A_{NN}^{-1}\,(b_N - A_{NF}\, x_F), \qquad
+    (A_{FF} - A_{FN} A_{NN}^{-1} A_{NF})\, x_F = b_F - A_{FN} A_{NN}^{-1} b_N,
+
+a triangular solve with :math:`|F| + 1` right-hand sides and a dense
+:math:`|F| \times |F|` one, instead of a dense solve of the whole component.
+
+>>> import numpy as np
+>>> ranges(np.array([5, 0]), np.array([2, 3]))
+array([5, 6, 0, 1, 2])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy.linalg import solve_triangular
+
+__all__ = ["ComponentTable", "GraphArrays", "ranges"]
+
+
+def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The concatenated integer ranges ``starts[i] .. starts[i] + counts[i] - 1``."""
+    total = int(counts.sum())
+    offsets = np.cumsum(counts) - counts
+    return np.repeat(starts - offsets, counts) + np.arange(total)
+
+
+class GraphArrays:
+    """Numpy views of a state graph's columns, with each edge's probability as a float
+    and a scratch map from global to local ids (``-1`` outside the current component)."""
+
+    __slots__ = ("choice_start", "edge_start", "local", "players", "probs", "targets")
+
+    def __init__(self, G: Any, float_probabilities: list[float]) -> None:
+        self.choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
+        self.edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
+        self.targets = np.frombuffer(G.targets, dtype=np.int32)
+        prob_ids = np.frombuffer(G.prob_ids, dtype=np.int32)
+        self.probs = np.asarray(float_probabilities, dtype=np.float64)[prob_ids]
+        self.players = np.frombuffer(G.players, dtype=np.uint8)
+        self.local = np.full(len(G), -1, dtype=np.int64)
+
+
+class ComponentTable:
+    """Every choice and edge of one component, numbered locally.
+
+    ``first[i] .. first[i + 1] - 1`` are the choices of local state ``i`` (in the model's
+    order of actions), ``owner[c]`` the state of choice ``c``; edge ``e`` belongs to
+    choice ``edge_choice[e]``, goes to local state ``edge_local[e]`` (``-1`` when it leaves
+    the component, to global ``edge_target[e]``) with float probability ``edge_prob[e]``.
+    ``sign[i]`` is 1 where player 0 (the maximiser) moves, -1 for player 1. A policy is
+    an array of choice numbers, one per local state.
+    """
+
+    def __init__(self, arrays: GraphArrays, order: list[int], feedback: int) -> None:
+        states = np.asarray(order, dtype=np.int64)
+        n = len(states)
+        self.n, self.n_acyclic = n, n - feedback
+        c0 = arrays.choice_start[states]
+        counts = arrays.choice_start[states + 1] - c0
+        self.first = np.concatenate(([0], np.cumsum(counts)))
+        self.owner = np.repeat(np.arange(n), counts)
+        choices = ranges(c0, counts)
+        e0 = arrays.edge_start[choices]
+        self.edge_counts = arrays.edge_start[choices + 1] - e0
+        edges = ranges(e0, self.edge_counts)
+        self.edge_choice = np.repeat(np.arange(len(choices)), self.edge_counts)
+        self.edge_target = arrays.targets[edges].astype(np.int64)
+        self.edge_prob = arrays.probs[edges]
+        arrays.local[states] = np.arange(n)
+        self.edge_local = arrays.local[self.edge_target]
+        arrays.local[states] = -1
+        self.inside = self.edge_local >= 0
+        self.sign = 1.0 - 2.0 * arrays.players[states]
+        self.order = order
+
+    @property
+    def n_choices(self) -> int:
+        """The number of choices of the component's states."""
+        return int(self.first[-1])
+
+    def policy_array(self, policy: dict[int, int]) -> np.ndarray:
+        """A policy ``{global id: action index}`` as choice numbers."""
+        return self.first[:-1] + np.array([policy[s] for s in self.order], dtype=np.int64)
+
+    def policy_dict(self, policy: np.ndarray) -> dict[int, int]:
+        """Choice numbers as a policy ``{global id: action index}``."""
+        actions = (policy - self.first[:-1]).tolist()
+        return dict(zip(self.order, actions))
+
+    def edge_values(self, outside: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """Each edge's target value: ``x`` (local) inside, ``outside`` (global) else."""
+        return np.where(self.inside, x[np.maximum(self.edge_local, 0)], outside[self.edge_target])
+
+    def action_values(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every choice's float value :math:`\\sum p\\,v` from the edge values, and the
+        sum of its absolute terms."""
+        terms = self.edge_prob * values
+        m = self.n_choices
+        q = np.bincount(self.edge_choice, weights=terms, minlength=m)
+        magnitude = np.bincount(self.edge_choice, weights=np.abs(terms), minlength=m)
+        return q, magnitude
+
+    def matrix(self, policy: np.ndarray, exit_value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:math:`A = I - P^\\pi_{SS}` (dense) and :math:`b` (the chosen choices' values
+        from outside the component, ``exit_value`` per choice)."""
+        n = self.n
+        row_of_choice = np.full(self.n_choices, -1)
+        row_of_choice[policy] = np.arange(n)
+        rows = row_of_choice[self.edge_choice]
+        keep = (rows >= 0) & self.inside
+        flat = rows[keep] * n + self.edge_local[keep]
+        A = np.eye(n) - np.bincount(flat, weights=self.edge_prob[keep], minlength=n * n).reshape(
+            n, n
+        )
+        return A, exit_value[policy]
+
+    def exit_values(self, outside: np.ndarray) -> np.ndarray:
+        """Each choice's float value from its edges leaving the component."""
+        terms = np.where(self.inside, 0.0, self.edge_prob * outside[self.edge_target])
+        return np.bincount(self.edge_choice, weights=terms, minlength=self.n_choices)
+
+    def evaluate(self, policy: np.ndarray, outside: np.ndarray) -> np.ndarray:
+        """Float values of the component under ``policy`` (block elimination, above)."""
+        A, b = self.matrix(policy, self.exit_values(outside))
+        k = self.n_acyclic
+        right = np.column_stack((b[:k], A[:k, k:]))
+        Z = solve_triangular(A[:k, :k], right, lower=True, unit_diagonal=True, check_finite=False)
+        schur = A[k:, k:] - A[k:, :k] @ Z[:, 1:]
+        x_f = np.linalg.solve(schur, b[k:] - A[k:, :k] @ Z[:, 0])
+        return np.concatenate((Z[:, 0] - Z[:, 1:] @ x_f, x_f))
+
+    def evaluate_acyclic(
+        self, policy: np.ndarray, outside: np.ndarray, x_feedback: np.ndarray
+    ) -> np.ndarray:
+        """Float values of the acyclic part under ``policy`` with the feedback states'
+        values fixed at ``x_feedback``; the whole local vector."""
+        A, b = self.matrix(policy, self.exit_values(outside))
+        k = self.n_acyclic
+        x_n = solve_triangular(
+            A[:k, :k],
+            b[:k] - A[:k, k:] @ x_feedback,
+            lower=True,
+            unit_diagonal=True,
+            check_finite=False,
+        )
+        return np.concatenate((x_n, x_feedback))

@@ -1,0 +1,139 @@
+"""Cyclic components solved by forward reach with a float certificate (exactprob.reach,
+exactprob.certify) give exactly the answers of full exact elimination.
+
+Oracles: the exact Bellman certificate and Fraction Gauss-Jordan policy values of
+tests/models.py (neither uses exactprob's solvers), and the solver's own elimination
+path with forward reach switched off (``REACH_LIMIT = -1``), which computes every
+state's value by exact policy iteration.
+
+The random games are stopping games (every action may end the game at once), so the
+Bellman equations have one solution and a reported value table that satisfies them
+exactly is the optimum. Near ties (actions whose values differ by ``2**-k``, for ``k``
+on both sides of double precision) make the float certificate hand comparisons to
+exact arithmetic.
+"""
+
+from __future__ import annotations
+
+import importlib
+from fractions import Fraction as F
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from models import Pig, TableModel, bellman_violations, policy_values, q_values, reachable
+
+from exactprob import Dist, solve
+from exactprob.errors import NonTerminationError
+
+solve_module = importlib.import_module("exactprob.solve")
+
+
+def solved_by_elimination(model):
+    with mock.patch.object(solve_module, "REACH_LIMIT", -1):
+        return solve(model)
+
+
+def check_optimal(model, S):
+    """Exact values satisfy the Bellman equations, ties are exactly the optimal actions,
+    and the reported policy terminates with these values."""
+    states = reachable(model)
+    values = {s: S.value(s) for s in states}
+    assert not bellman_violations(model, values)
+    for s in states:
+        if model.outcome(s) is None:
+            q = q_values(model, s, values)
+            assert S.ties(s) == tuple(a for a in model.actions(s) if q[a] == values[s])
+    assert policy_values(model, S.policy_map(), list(states)) == values
+
+
+@st.composite
+def near_tie_cycles(draw):
+    """<= 9 states, each action moving to a few states (any, so cycles abound) and to a
+    terminal with positive probability; some actions are copies of another with
+    ``2**-k`` of probability moved between two of its targets."""
+    n = draw(st.integers(2, 9))
+    terminals = {("T", 0): draw(st.integers(-3, 3)), ("T", 1): draw(st.integers(-3, 3))}
+    nodes = {}
+    for i in range(n):
+        actions: dict[str, dict] = {}
+        for a in range(draw(st.integers(1, 3))):
+            if actions and draw(st.booleans()):
+                base = dict(actions[draw(st.sampled_from(sorted(actions)))])
+                x, y = sorted(base)[:2]
+                eps = F(1, 2 ** draw(st.integers(20, 120))) * draw(st.sampled_from([-1, 0, 1]))
+                base[x] += eps * base[x]
+                base[y] -= eps * base[x] / (1 + eps)
+                total = sum(base.values())
+                actions[f"a{a}"] = {t: p / total for t, p in base.items()}
+                continue
+            moves = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3))
+            weights = {("S", j): F(draw(st.integers(1, 4))) for j in moves}
+            weights[("T", draw(st.integers(0, 1)))] = F(draw(st.integers(1, 3)))
+            total = sum(weights.values())
+            actions[f"a{a}"] = {t: w / total for t, w in weights.items()}
+        nodes[("S", i)] = (draw(st.integers(0, 1)), actions)
+    return TableModel(("S", 0), terminals, nodes)
+
+
+@settings(max_examples=120, deadline=None)
+@given(near_tie_cycles())
+def test_reach_and_certificate_equal_exact_elimination(model):
+    S = solve(model)
+    check_optimal(model, S)
+    E = solved_by_elimination(model)
+    for s in reachable(model):
+        assert S.value(s) == E.value(s)
+        assert S.ties(s) == E.ties(s)
+
+
+@pytest.mark.parametrize("goal", [6, 10])
+def test_pig_by_reach_equals_elimination(goal):
+    S, E = solve(Pig(goal)), solved_by_elimination(Pig(goal))
+    for s in reachable(Pig(goal)):
+        assert S.value(s) == E.value(s) and S.ties(s) == E.ties(s)
+
+
+class Stall:
+    """Player 0 in A and player 1 in B may pass the turn to each other forever
+    ("stall") or move on ("go": 1/2 to the other state, 1/2 to the end, worth 1 from A
+    and 0 from B)."""
+
+    initial = "A"
+
+    def player(self, s):
+        return 0 if s == "A" else 1
+
+    def outcome(self, s):
+        return {"A-end": 1, "B-end": 0}.get(s)
+
+    def actions(self, s):
+        return ("go", "stall")
+
+    def transition(self, s, a):
+        other = "B" if s == "A" else "A"
+        return Dist({other: 1}) if a == "stall" else Dist({other: "1/2", f"{s}-end": "1/2"})
+
+
+def test_non_terminating_guess_falls_back():
+    """A float guess of "stall" everywhere never ends: the exact solve of the feedback
+    states finds the singular system and the component is solved from a terminating
+    start instead."""
+    last = lambda table, start, outside: table.first[1:] - 1
+    with mock.patch.object(solve_module, "float_strategy", last):
+        S = solve(Stall())
+    # B minimises: go gives V_A / 2, stall V_A. A maximises: go gives 1/2 + V_B / 2,
+    # stall V_B. Both going: V_A = 1/2 + V_A / 4 => V_A = 2/3, V_B = 1/3; stalling is
+    # worse for either (1/3 < 2/3 for A, 2/3 > 1/3 for B).
+    assert S.value("A") == F(2, 3) and S.value("B") == F(1, 3)
+    assert S.policy_map() == {"A": "go", "B": "go"}
+
+
+def test_non_terminating_model_is_reported():
+    class Forever(Stall):
+        def actions(self, s):
+            return ("stall",)
+
+    with pytest.raises(NonTerminationError, match="cannot leave their cycle"):
+        solve(Forever())
