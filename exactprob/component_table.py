@@ -25,12 +25,26 @@ array([5, 6, 0, 1, 2])
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+from functools import cache
 from typing import Any
 
 import numpy as np
 from scipy.linalg import solve_triangular
+from threadpoolctl import ThreadpoolController
 
-__all__ = ["ComponentTable", "GraphArrays", "ranges"]
+__all__ = ["ComponentTable", "GraphArrays", "one_blas_thread", "ranges"]
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    return ThreadpoolController()  # finds the loaded BLAS libraries once (milliseconds)
+
+
+def one_blas_thread() -> AbstractContextManager[Any]:
+    """A context in which BLAS uses one thread: the component matrices are small, and
+    threads waiting for a busy core cost more than they save."""
+    return _blas().limit(limits=1, user_api="blas")
 
 
 def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -125,9 +139,9 @@ class ComponentTable:
         rows = row_of_choice[self.edge_choice]
         keep = (rows >= 0) & self.inside
         flat = rows[keep] * n + self.edge_local[keep]
-        A = np.eye(n) - np.bincount(flat, weights=self.edge_prob[keep], minlength=n * n).reshape(
-            n, n
-        )
+        A: np.ndarray = np.bincount(flat, weights=-self.edge_prob[keep], minlength=n * n)
+        A = A.reshape(n, n)
+        A.flat[:: n + 1] += 1.0
         return A, exit_value[policy]
 
     def exit_values(self, outside: np.ndarray) -> np.ndarray:

@@ -59,34 +59,34 @@ def reach_values(
     feedback = order[acyclic:]
     cs = system.choice_start
 
+    targets, probabilities, es = system.targets, system.edge_probs, system.edge_start
+
     def reach(s: int) -> tuple[Exact, list[Exact]]:
         """``(sum_t m_s(t) V(t), [r_s(f) for f in F])``."""
         mass: list[Exact] = [None] * acyclic
         leaving: dict[int, Exact] = {}
         hits = [zero] * len(feedback)
-
-        def push(u: int, m: Exact) -> None:
-            for t, p in system.edges(cs[u] + policy[u]):
-                j = position.get(t)
-                if j is None:
-                    leaving[t] = leaving.get(t, zero) + m * p
-                elif j >= acyclic:
-                    hits[j - acyclic] += m * p
+        u, m, j = s, one, min(position[s], acyclic)  # j: the position being pushed
+        while True:
+            c = cs[u] + policy[u]
+            e0, e1 = es[c], es[c + 1]
+            for t, p in zip(targets[e0:e1], probabilities[e0:e1]):
+                k = position.get(t)
+                if k is None:
+                    before = leaving.get(t)
+                    leaving[t] = m * p if before is None else before + m * p
+                elif k >= acyclic:
+                    hits[k - acyclic] += m * p
                 else:
-                    before = mass[j]
-                    mass[j] = m * p if before is None else before + m * p
-
-        i = position[s]
-        if i < acyclic:
-            mass[i] = one
-            top = i
-        else:
-            push(s, one)
-            top = acyclic - 1
-        for j in range(top, -1, -1):  # topological order: moves go to lower positions
-            m = mass[j]
-            if m is not None:
-                push(order[j], m)
+                    before = mass[k]
+                    mass[k] = m * p if before is None else before + m * p
+            # the next state with mass, in topological order: moves go to lower positions
+            j -= 1
+            while j >= 0 and mass[j] is None:
+                j -= 1
+            if j < 0:
+                break
+            u, m = order[j], mass[j]
         return sum((m * values[t] for t, m in leaving.items()), zero), hits
 
     own = [reach(f) for f in feedback]

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from .certify import near_choices
-from .component_table import ComponentTable, GraphArrays
+from .component_table import ComponentTable, GraphArrays, one_blas_thread
 from .cycle import Cycle
 from .dist import Dist
 from .errors import ModelError, NonTerminationError
@@ -278,8 +278,9 @@ class _System:
 
 def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:
     """Solve an explored graph (see :func:`~exactprob.graph.explore`) exactly;
-    ``progress`` shows a bar on stderr."""
-    with paused_garbage_collection():
+    ``progress`` shows a bar on stderr. The float passes run on one BLAS thread: their
+    matrices are small, and threads waiting for a busy core cost more than they save."""
+    with paused_garbage_collection(), one_blas_thread():
         return _Solver(G, progress).run()
 
 
