@@ -139,8 +139,8 @@ class ComponentTable:
         rows = row_of_choice[self.edge_choice]
         keep = (rows >= 0) & self.inside
         flat = rows[keep] * n + self.edge_local[keep]
-        A: np.ndarray = np.bincount(flat, weights=-self.edge_prob[keep], minlength=n * n)
-        A = A.reshape(n, n)
+        P = np.bincount(flat, weights=self.edge_prob[keep], minlength=n * n)
+        A = -P.astype(np.float64, copy=False).reshape(n, n)  # (no edges: an int array)
         A.flat[:: n + 1] += 1.0
         return A, exit_value[policy]
 
