@@ -20,6 +20,9 @@ one measurement:
    player 1's strategy (hold at 20) and two-player Pig is timed for exactprob only.
 3. A large acyclic MDP (a dice race of 1,057,509 states and 11.6 million transitions)
    explored and solved by exactprob in a fresh process, with its peak memory.
+4. Two-player Pig to 100 written as a plain Model and solved by the engine, against the
+   game's own solver (``exactprob.games.jeopardy``), each in a fresh process: time, peak
+   memory and the exact value compared.
 
 ``--quick`` uses small sizes (under 10 seconds in all) for a smoke test; the full run
 takes a few minutes. ``--out FILE`` also writes the report (plain-text markdown) to FILE.
@@ -159,7 +162,16 @@ class Pig:
 # ---------------------------------------------------------------------------------------
 # Machine description
 # ---------------------------------------------------------------------------------------
-DEPENDENCIES = ["sympy", "mpmath", "networkx", "gmpy2", "python-flint", "numpy", "tqdm"]
+DEPENDENCIES = [
+    "sympy",
+    "mpmath",
+    "networkx",
+    "gmpy2",
+    "python-flint",
+    "numpy",
+    "scipy",
+    "tqdm",
+]
 PEERS = ["icepool", "stormpy"]
 
 
@@ -642,15 +654,112 @@ def measure_large(quick: bool) -> dict[str, Any]:
     }
 
 
+def pig_game_goal(quick: bool) -> int:
+    """The goal of the two-player Pig comparison (section 4)."""
+    return 30 if quick else 100
+
+
+def measure_pig_model(quick: bool) -> dict[str, Any]:
+    """Two-player Pig written as a plain Model (:class:`Pig`), explored and solved by
+    the engine in this process."""
+    model = Pig(pig_game_goal(quick), None, None)
+    t0 = time.perf_counter()
+    G = exactprob.explore(model)
+    t1 = time.perf_counter()
+    value = exactprob.solve_graph(G).value()
+    t2 = time.perf_counter()
+    return {
+        "states": len(G),
+        "explore": t1 - t0,
+        "solve": t2 - t1,
+        "peak_mb": peak_kib() / 1024,
+        "value": str(value),
+    }
+
+
+def measure_pig_jeopardy(quick: bool) -> dict[str, Any]:
+    """Two-player Pig by the game's own solver (:mod:`exactprob.games.jeopardy`)."""
+    from exactprob.games.jeopardy.rules import Pig as JeopardyPig
+    from exactprob.games.jeopardy.solver import solve as solve_jeopardy
+
+    t0 = time.perf_counter()
+    value = solve_jeopardy(JeopardyPig(goal=pig_game_goal(quick))).first_player_win()
+    return {"solve": time.perf_counter() - t0, "peak_mb": peak_kib() / 1024, "value": str(value)}
+
+
+MEASUREMENTS: dict[str, Callable[[bool], dict[str, Any]]] = {
+    "large": measure_large,
+    "pig-model": measure_pig_model,
+    "pig-jeopardy": measure_pig_jeopardy,
+}
+
+
+def in_fresh_process(name: str, quick: bool) -> dict[str, Any]:
+    """Run the measurement ``name`` (:data:`MEASUREMENTS`) in a fresh Python process,
+    so that its peak memory is its own; its JSON result."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--measure", name]
+    if quick:
+        command.append("--quick")
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return dict(json.loads(done.stdout.splitlines()[-1]))
+
+
+def run_pig_game(quick: bool, log: Callable[[str], None]) -> list[str]:
+    goal = pig_game_goal(quick)
+    log(f"two-player Pig to {goal}: plain Model")
+    ours = in_fresh_process("pig-model", quick)
+    log(f"two-player Pig to {goal}: exactprob.games.jeopardy")
+    theirs = in_fresh_process("pig-jeopardy", quick)
+    value = Fraction(ours["value"])
+    verdict = "equal" if value == Fraction(theirs["value"]) else "DIFFERENT"
+    title = (
+        f"## 4. Two-player Pig to {goal}, both players optimal: a plain Model "
+        "through the engine vs the game's own solver (fresh processes)"
+    )
+    out = [title, ""]
+    out += table(
+        ["solver", "states", "explore", "solve", "total", "peak memory", "value", "exact check"],
+        [
+            [
+                "exactprob.solve on a plain Model (state (mover, score0, score1, turn total))",
+                f"{ours['states']:,}",
+                fmt_time(ours["explore"]),
+                fmt_time(ours["solve"]),
+                fmt_time(ours["explore"] + ours["solve"]),
+                f"{ours['peak_mb']:,.0f} MB",
+                f"{float(value):.6f} ({len(ours['value'])} chars)",
+                verdict,
+            ],
+            [
+                "exactprob.games.jeopardy (score components as affine forms)",
+                "",
+                "",
+                fmt_time(theirs["solve"]),
+                fmt_time(theirs["solve"]),
+                f"{theirs['peak_mb']:,.0f} MB",
+                f"{float(Fraction(theirs['value'])):.6f}",
+                "",
+            ],
+        ],
+    )
+    out += [
+        "",
+        (
+            f"total / game solver: {fmt_ratio(ours['explore'] + ours['solve'], theirs['solve'])}. "
+            "The Model is the benchmark's Pig class (both players free to choose); its value "
+            "is player 0's chance to win, moving first, compared with == against "
+            "JeopardySolution.first_player_win(). Peak memory: VmHWM of each fresh process."
+        ),
+        "",
+    ]
+    return out
+
+
 def run_large(quick: bool, log: Callable[[str], None]) -> list[str]:
     target, turns = large_race(quick)
     name = f"(e) dice race to {target} in {turns} turns, d6 or 2d3"
     log(f"large: {name}")
-    command = [sys.executable, str(Path(__file__).resolve()), "--measure-large"]
-    if quick:
-        command.append("--quick")
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
-    m = json.loads(done.stdout.splitlines()[-1])
+    m = in_fresh_process("large", quick)
     graph_mb = m["explored_mb"] - m["started_mb"]
     per_million = graph_mb / ((m["states"] + m["transitions"]) / 1e6)
     out = ["## 3. A large acyclic MDP: time and peak memory (exactprob, fresh process)", ""]
@@ -709,10 +818,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-dice", action="store_true")
     parser.add_argument("--skip-mdp", action="store_true")
     parser.add_argument("--skip-large", action="store_true", help="skip the million-state case")
-    parser.add_argument("--measure-large", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--skip-pig", action="store_true", help="skip two-player Pig against the game's solver"
+    )
+    parser.add_argument("--measure", choices=sorted(MEASUREMENTS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.measure_large:  # the child process of run_large
-        print(json.dumps(measure_large(args.quick)))
+    if args.measure:  # the child process of in_fresh_process
+        print(json.dumps(MEASUREMENTS[args.measure](args.quick)))
         return 0
     repeat = args.repeat or (3 if args.quick else 7)
     mdp_repeat = args.mdp_repeat or (1 if args.quick else 2)
@@ -728,6 +840,8 @@ def main(argv: list[str] | None = None) -> int:
         report += run_mdps(args.quick, mdp_repeat, log)
     if not args.skip_large:
         report += run_large(args.quick, log)
+    if not args.skip_pig:
+        report += run_pig_game(args.quick, log)
     return finish_report(report, start, args.out)
 
 

@@ -80,7 +80,9 @@ def run_hits(quick: bool, repeat: int, min_time: float, log: Callable[[str], Non
         ours = partial(exactprob_hits, text)
         rows.append(icepool_row(text, ours, partial(icepool_hits, text), repeat, min_time))
     out = ["## 1. Hit distribution of a fleet: exactprob vs icepool", ""]
-    out += table(["fleet", "outcomes", "exactprob", "icepool", "exactprob/icepool", "exact check"], rows)
+    out += table(
+        ["fleet", "outcomes", "exactprob", "icepool", "exactprob/icepool", "exact check"], rows
+    )
     out += [
         "",
         (
@@ -99,11 +101,17 @@ def run_hits(quick: bool, repeat: int, min_time: float, log: Callable[[str], Non
 # ---------------------------------------------------------------------------------------
 def run_battles(quick: bool, log: Callable[[str], None]) -> list[str]:
     if quick:
-        cases = [("10 fighter", "10 fighter"), ("1 war-sun, 2 dreadnought, 3 fighter", "3 cruiser, 4 fighter")]
+        cases = [
+            ("10 fighter", "10 fighter"),
+            ("1 war-sun, 2 dreadnought, 3 fighter", "3 cruiser, 4 fighter"),
+        ]
     else:
         cases = [
             ("20 fighter", "20 fighter"),
-            ("2 war-sun, 4 dreadnought, 6 cruiser, 8 fighter", "5 dreadnought, 5 cruiser, 5 destroyer, 5 fighter"),
+            (
+                "2 war-sun, 4 dreadnought, 6 cruiser, 8 fighter",
+                "5 dreadnought, 5 cruiser, 5 destroyer, 5 fighter",
+            ),
             ("20 dreadnought", "20 dreadnought"),
         ]
     rows = []
@@ -178,7 +186,9 @@ def run_risk(quick: bool, repeat: int, min_time: float, log: Callable[[str], Non
 
 def main(argv: list[str] | None = None) -> int:
     parser = benchmark_parser(__doc__, "small sizes")
-    parser.add_argument("--repeat", type=int, help="repeats per timed case (default 3 quick, 7 full)")
+    parser.add_argument(
+        "--repeat", type=int, help="repeats per timed case (default 3 quick, 7 full)"
+    )
     args = parser.parse_args(argv)
     repeat = args.repeat or (3 if args.quick else 7)
     min_time = 0.02 if args.quick else 0.2
