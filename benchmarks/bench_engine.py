@@ -823,6 +823,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--measure", choices=sorted(MEASUREMENTS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    sys.set_int_max_str_digits(0)  # exact values print in full (Pig to 100: 20,855 digits)
     if args.measure:  # the child process of in_fresh_process
         print(json.dumps(MEASUREMENTS[args.measure](args.quick)))
         return 0
