@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from itertools import pairwise
 from operator import mul
 from typing import Any
 
@@ -317,9 +318,13 @@ class _Solver:
         G = self.G
         bar = progress_bar(self.progress, "solving", total=len(G), unit=" states")
         cs = G.choice_start
-        components = list(strong_components(G))
-        self.entry = _entry_states(G, components)
-        for component in components:
+        order, ends = array("i"), array("q", [0])  # the components, flat (8 bytes a state)
+        for component in strong_components(G):
+            order.extend(component)
+            ends.append(len(order))
+        self.entry = _entry_states(G, order, ends)
+        for b0, b1 in pairwise(ends):
+            component = order[b0:b1].tolist()
             if bar is not None:
                 bar.update(len(component))
             if len(component) > 1:
@@ -593,18 +598,21 @@ class _Overlay(Sequence[Any]):
         return len(self.base)
 
 
-def _entry_states(G: StateGraph, components: list[list[int]]) -> np.ndarray:
+def _entry_states(G: StateGraph, order: array, ends: array) -> np.ndarray:
     """Whether each state of a cyclic component can be entered from outside it (an edge
     from another component leads to it, or it is the initial state): the states whose
-    exact values other components read."""
+    exact values other components read. Component ``i`` is ``order[ends[i]:ends[i+1]]``."""
     n = len(G)
     entry = np.zeros(n, dtype=bool)
-    cyclic = [(i, c) for i, c in enumerate(components) if len(c) > 1]
-    if not cyclic:
+    bounds = np.frombuffer(ends, dtype=np.int64)
+    sizes = bounds[1:] - bounds[:-1]
+    if not np.any(sizes > 1):
         return entry
+    position_component = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
+    in_cycle = np.repeat(sizes > 1, sizes)
+    states = np.frombuffer(order, dtype=np.int32)
     component_of = np.full(n, -1, dtype=np.int32)
-    for i, c in cyclic:
-        component_of[c] = i
+    component_of[states[in_cycle]] = position_component[in_cycle]
     choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
     edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
     choices = choice_start[1:] - choice_start[:-1]
