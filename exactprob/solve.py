@@ -13,19 +13,23 @@ state :math:`s` with action :math:`a`, the action value is
 * A component of one state without a self-loop: the sum above, once.
 * A self-loop (a round that changes nothing): the do-over rule
   :math:`Q(s, a) = \sum_{t \ne s} P(t \mid s, a) V(t) / (1 - P(s \mid s, a))`.
-* A cyclic component: one exact linear solve of :math:`(I - P_{SS}) V_S = P_{SO} V_O` under a
-  fixed policy; with choices, exact policy iteration (strict improvements only, so it
-  stops), and for two players Hoffman-Karp strategy iteration (player 1's best response
-  inside every improvement step of player 0).
+* A cyclic component with few feedback and entry states (:mod:`exactprob.reach`):
+  exact values only at those, by forward reach under the float strategy's policy, which
+  :mod:`exactprob.certify` proves optimal from them with a rigorous float bound (near
+  calls compared exactly); every other value is computed when asked for.
+* Any other cyclic component, or one whose certificate fails: one exact linear solve of
+  :math:`(I - P_{SS}) V_S = P_{SO} V_O` under a fixed policy; with choices, exact
+  policy iteration (strict improvements only, so it stops), and for two players
+  Hoffman-Karp strategy iteration (player 1's best response inside every improvement
+  step of player 0).
 
 *Float guidance.* Choices are compared in floats first, with a proven bound on the
 rounding error (:mod:`exactprob.rounding`): an action whose float value is worse than
 the best by more than both bounds is certainly worse, and its exact value is never
 computed; only the actions the floats cannot separate are compared exactly, so exact
 ties are always found. In a cyclic component, policy iteration runs in floats first
-(:mod:`exactprob.float_guide`) and the exact iteration starts from its policy: usually
-one exact solve, and one improvement step that finds nothing and so certifies the
-policy.
+(:mod:`exactprob.float_guide`), and its policy is what forward reach evaluates, or
+where exact iteration starts.
 
 Every policy is assumed to reach a terminal state with probability one; a policy that
 does not is reported (:class:`~exactprob.errors.NonTerminationError`).
