@@ -53,7 +53,7 @@ def near_choices(
     component, ``x_feedback`` those of the feedback states (both rounded to nearest).
     """
     with np.errstate(all="ignore"):
-        x = table.evaluate_acyclic(policy, outside, x_feedback)
+        x = table.evaluate_acyclic(policy, table.exit_values(outside), x_feedback)
         q, magnitude = table.action_values(table.edge_values(outside, x))
         bound = error_bounds(table.edge_counts, magnitude)
         k = table.n_acyclic

@@ -149,9 +149,10 @@ class ComponentTable:
         terms = np.where(self.inside, 0.0, self.edge_prob * outside[self.edge_target])
         return np.bincount(self.edge_choice, weights=terms, minlength=self.n_choices)
 
-    def evaluate(self, policy: np.ndarray, outside: np.ndarray) -> np.ndarray:
-        """Float values of the component under ``policy`` (block elimination, above)."""
-        A, b = self.matrix(policy, self.exit_values(outside))
+    def evaluate(self, policy: np.ndarray, exit_value: np.ndarray) -> np.ndarray:
+        """Float values of the component under ``policy`` (block elimination, above),
+        with ``exit_value`` from :meth:`exit_values`."""
+        A, b = self.matrix(policy, exit_value)
         k = self.n_acyclic
         right = np.column_stack((b[:k], A[:k, k:]))
         Z = solve_triangular(A[:k, :k], right, lower=True, unit_diagonal=True, check_finite=False)
@@ -160,11 +161,11 @@ class ComponentTable:
         return np.concatenate((Z[:, 0] - Z[:, 1:] @ x_f, x_f))
 
     def evaluate_acyclic(
-        self, policy: np.ndarray, outside: np.ndarray, x_feedback: np.ndarray
+        self, policy: np.ndarray, exit_value: np.ndarray, x_feedback: np.ndarray
     ) -> np.ndarray:
         """Float values of the acyclic part under ``policy`` with the feedback states'
         values fixed at ``x_feedback``; the whole local vector."""
-        A, b = self.matrix(policy, self.exit_values(outside))
+        A, b = self.matrix(policy, exit_value)
         k = self.n_acyclic
         x_n = solve_triangular(
             A[:k, :k],

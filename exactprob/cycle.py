@@ -147,7 +147,7 @@ class Cycle:
     def values(self, policy: Mapping[int, int], values: Sequence[Exact]) -> list[Exact]:
         """Solve ``(I - P_SS) x = P_SO v_O`` for the component under ``policy``."""
         rows, exits = self.system_rows(policy)
-        zero = self.system.field.convert(0)
+        zero = self.system.zero
         rhs = [[sum((p * values[t] for t, p in out), zero)] for out in exits]
         return [x[0] for x in self.solve_rows(rows, rhs)]
 
@@ -161,7 +161,7 @@ class Cycle:
         for i, row in enumerate(rows):
             for j, a in row.items():
                 transposed[j][i] = a
-        zero = self.system.field.convert(0)
+        zero = self.system.zero
         x = self.solve_rows(transposed, [[entering.get(s, zero)] for s in self.component])
         return [v[0] for v in x], exits
 

@@ -49,7 +49,6 @@ class _Iteration:
 
     def __init__(self, table: ComponentTable, outside: np.ndarray) -> None:
         self.table = table
-        self.outside = outside
         self.exit_value = table.exit_values(outside)
         if not np.all(np.isfinite(self.exit_value)):
             raise _NoGuess
@@ -58,7 +57,7 @@ class _Iteration:
         self.outer = deciders[table.sign[deciders] > 0]
 
     def evaluate(self, policy: np.ndarray) -> np.ndarray:
-        x = self.table.evaluate(policy, self.outside)
+        x = self.table.evaluate(policy, self.exit_value)
         if not np.all(np.isfinite(x)):
             raise _NoGuess
         return x

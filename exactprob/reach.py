@@ -53,7 +53,7 @@ def reach_values(
     every state the component can move to."""
     system = cycle.system
     field = system.field
-    zero, one = field.convert(0), field.convert(1)
+    zero, one = system.zero, field.convert(1)
     order, position = cycle.component, cycle.position
     acyclic = cycle.acyclic
     feedback = order[acyclic:]

@@ -255,6 +255,7 @@ class _System:
         "guided",
         "outcomes",
         "targets",
+        "zero",
     )
 
     def __init__(self, G: StateGraph, field: Field) -> None:
@@ -266,6 +267,7 @@ class _System:
             probs = [field.convert(p) for p in probs]
             outcomes = [None if o is None else field.convert(o) for o in outcomes]
         self.outcomes = outcomes
+        self.zero = field.convert(0)
         self.edge_probs = [probs[i] for i in G.prob_ids]
         self.guided = not field.symbolic and any(len(a) > 1 for a in set(G.actions))
         floats = [approx(p) for p in probs] if self.guided else []
@@ -279,6 +281,14 @@ class _System:
         """``(target, probability)`` of every edge of choice ``c``."""
         e0, e1 = self.edge_start[c], self.edge_start[c + 1]
         return zip(self.targets[e0:e1], self.edge_probs[e0:e1])
+
+    def q(self, c: int, values: Sequence[Exact]) -> Exact:
+        r""":math:`Q(s, a) = \sum_t P(t \mid s, a) V(t)` for choice ``c`` (the hot loop)."""
+        e0, e1 = self.edge_start[c], self.edge_start[c + 1]
+        return sum(
+            map(mul, self.edge_probs[e0:e1], map(values.__getitem__, self.targets[e0:e1])),
+            self.zero,
+        )
 
 
 def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:
@@ -308,7 +318,6 @@ class _Solver:
         self.system = _System(G, self.field)
         n = len(G)
         self.values: list[Exact] = [None] * n
-        self.zero = self.field.convert(0)
         # Floats of the values, kept only when some state has a choice to guide.
         self.guided = self.system.guided
         self.approx = array("d", bytes(8 * n)) if self.guided else array("d")
@@ -342,7 +351,7 @@ class _Solver:
                 self._self_loop(s)
             elif c1 - c0 == 1:
                 self.choice[s] = 0
-                self._set(s, self._q(c0, self.values))
+                self._set(s, self.system.q(c0, self.values))
             else:
                 self._decide(s)
         if bar is not None:
@@ -353,15 +362,6 @@ class _Solver:
         self.values[s] = value
         if self.guided:
             self.approx[s] = approx(value)
-
-    def _q(self, c: int, values: Sequence[Exact]) -> Exact:
-        """:math:`Q(s, a) = \\sum_t P(t \\mid s, a) V(t)` for choice ``c`` (the hot loop)."""
-        system = self.system
-        e0, e1 = system.edge_start[c], system.edge_start[c + 1]
-        return sum(
-            map(mul, system.edge_probs[e0:e1], map(values.__getitem__, system.targets[e0:e1])),
-            self.zero,
-        )
 
     def _float_q(self, c: int, approx_values: Sequence[float]) -> tuple[float, float]:
         """The float :math:`\\hat Q` of choice ``c`` and its rounding bound."""
@@ -397,15 +397,19 @@ class _Solver:
         c0 = self.G.choice_start[s]
         if not self.guided:  # symbolic: refused by _pick
             self._pick(
-                s, {k: self._q(c0 + k, self.values) for k in range(self.G.choice_start[s + 1] - c0)}
+                s,
+                {
+                    k: self.system.q(c0 + k, self.values)
+                    for k in range(self.G.choice_start[s + 1] - c0)
+                },
             )
             return
         ks = self._candidates(s, self.approx)
         if len(ks) == 1:
             self.choice[s] = ks[0]
-            self._set(s, self._q(c0 + ks[0], self.values))
+            self._set(s, self.system.q(c0 + ks[0], self.values))
             return
-        q = {k: self._q(c0 + k, self.values) for k in ks}
+        q = {k: self.system.q(c0 + k, self.values) for k in ks}
         self._pick(s, q)
 
     def _pick(self, s: int, q: Mapping[int, Exact]) -> None:
@@ -539,7 +543,7 @@ class _Solver:
             s = cycle.component[i]
             chosen = policy[s]
             _fill_values(self.system, self.choice, self.values, self.G.successors(s))
-            q = {k: self._q(cs[s] + k, self.values) for k in (chosen, *ks)}
+            q = {k: self.system.q(cs[s] + k, self.values) for k in (chosen, *ks)}
             sign = 1 if self.G.players[s] == 0 else -1
             if any(sign * (q[k] - q[chosen]) > 0 for k in ks):
                 return False
@@ -575,9 +579,9 @@ class _Solver:
             ks = self._candidates(s, approx_values)
             if ks == [policy[s]]:
                 continue
-            current = self._q(cs[s] + policy[s], values)
+            current = self.system.q(cs[s] + policy[s], values)
             for k in ks:
-                q = self._q(cs[s] + k, values)
+                q = self.system.q(cs[s] + k, values)
                 if sign * (q - current) > 0:
                     current, policy[s] = q, k
                     changed = True
@@ -637,7 +641,6 @@ def _fill_values(
     cyclic component, whose moves stay in that part or reach known states, so the
     search ends."""
     cs = system.choice_start
-    zero = system.field.convert(0)
     for w in wanted:
         stack = [w]
         while stack:
@@ -645,12 +648,12 @@ def _fill_values(
             if values[s] is not None:
                 stack.pop()
                 continue
-            moves = list(system.edges(cs[s] + choice[s]))
-            missing = [t for t, _ in moves if values[t] is None]
+            c = cs[s] + choice[s]
+            missing = [t for t, _ in system.edges(c) if values[t] is None]
             if missing:
                 stack.extend(missing)
                 continue
-            values[s] = sum((p * values[t] for t, p in moves), zero)
+            values[s] = system.q(c, values)
             stack.pop()
 
 
@@ -668,7 +671,7 @@ def _absorption(
     """
     field = system.field
     cs = system.choice_start
-    zero = field.convert(0)
+    zero = system.zero
     mass: dict[int, Exact] = {start: field.convert(1)}
     absorbed: dict[int, Exact] = {}
     steps = zero
