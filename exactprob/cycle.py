@@ -17,7 +17,7 @@ policy, and its exact linear systems under a policy.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from .errors import NonTerminationError
 from .graph import StateGraph
@@ -115,7 +115,7 @@ class Cycle:
             self._never_leaves(self.component)
         return dict.fromkeys(self.component, 0)
 
-    def _never_leaves(self, states: list[int]) -> None:
+    def _never_leaves(self, states: list[int]) -> NoReturn:
         shown = [self.system.graph.states[s] for s in states[:3]]
         raise NonTerminationError(
             f"states such as {', '.join(map(repr, shown))} cannot leave their cycle "
