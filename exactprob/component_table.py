@@ -33,7 +33,11 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from threadpoolctl import ThreadpoolController
 
-__all__ = ["ComponentTable", "GraphArrays", "one_blas_thread", "ranges"]
+__all__ = ["DENSE_LIMIT", "ComponentTable", "GraphArrays", "one_blas_thread", "ranges"]
+
+#: Components above this many states are evaluated by a sparse LU instead (the dense
+#: block elimination holds :math:`|N| \times |F|` and :math:`n \times n` floats).
+DENSE_LIMIT = 1500
 
 
 @cache
@@ -77,8 +81,9 @@ class ComponentTable:
     order of actions), ``owner[c]`` the state of choice ``c``; edge ``e`` belongs to
     choice ``edge_choice[e]``, goes to local state ``edge_local[e]`` (``-1`` when it leaves
     the component, to global ``edge_target[e]``) with float probability ``edge_prob[e]``.
-    ``sign[i]`` is 1 where player 0 (the maximiser) moves, -1 for player 1. A policy is
-    an array of choice numbers, one per local state.
+    ``sign[i]`` is 1 where player 0 (the maximiser) moves, -1 for player 1; ``edges``
+    are the edges' global ids. A policy is an array of choice numbers, one per local
+    state.
     """
 
     def __init__(self, arrays: GraphArrays, order: list[int], feedback: int) -> None:
@@ -92,8 +97,9 @@ class ComponentTable:
         choices = ranges(c0, counts)
         e0 = arrays.edge_start[choices]
         self.edge_counts = arrays.edge_start[choices + 1] - e0
-        edges = ranges(e0, self.edge_counts)
+        edges = self.edges = ranges(e0, self.edge_counts)
         self.edge_choice = np.repeat(np.arange(len(choices)), self.edge_counts)
+        self.edge_start_of_choice = np.cumsum(self.edge_counts) - self.edge_counts
         self.edge_target = arrays.targets[edges].astype(np.int64)
         self.edge_prob = arrays.probs[edges]
         arrays.local[states] = np.arange(n)
@@ -130,16 +136,20 @@ class ComponentTable:
         magnitude = np.bincount(self.edge_choice, weights=np.abs(terms), minlength=m)
         return q, magnitude
 
+    def _policy_entries(self, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows, columns and probabilities of the entries of :math:`P^\\pi_{SS}`."""
+        row_of_choice = np.full(self.n_choices, -1)
+        row_of_choice[policy] = np.arange(self.n)
+        rows = row_of_choice[self.edge_choice]
+        keep = (rows >= 0) & self.inside
+        return rows[keep], self.edge_local[keep], self.edge_prob[keep]
+
     def matrix(self, policy: np.ndarray, exit_value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:math:`A = I - P^\\pi_{SS}` (dense) and :math:`b` (the chosen choices' values
         from outside the component, ``exit_value`` per choice)."""
         n = self.n
-        row_of_choice = np.full(self.n_choices, -1)
-        row_of_choice[policy] = np.arange(n)
-        rows = row_of_choice[self.edge_choice]
-        keep = (rows >= 0) & self.inside
-        flat = rows[keep] * n + self.edge_local[keep]
-        P = np.bincount(flat, weights=self.edge_prob[keep], minlength=n * n)
+        rows, columns, probs = self._policy_entries(policy)
+        P = np.bincount(rows * n + columns, weights=probs, minlength=n * n)
         A = -P.astype(np.float64, copy=False).reshape(n, n)  # (no edges: an int array)
         A.flat[:: n + 1] += 1.0
         return A, exit_value[policy]
@@ -150,8 +160,11 @@ class ComponentTable:
         return np.bincount(self.edge_choice, weights=terms, minlength=self.n_choices)
 
     def evaluate(self, policy: np.ndarray, exit_value: np.ndarray) -> np.ndarray:
-        """Float values of the component under ``policy`` (block elimination, above),
-        with ``exit_value`` from :meth:`exit_values`."""
+        """Float values of the component under ``policy`` (block elimination, above; a
+        sparse LU above :data:`DENSE_LIMIT` states), with ``exit_value`` per choice
+        (:meth:`exit_values`)."""
+        if self.n > DENSE_LIMIT:
+            return self._evaluate_sparse(policy, exit_value)
         A, b = self.matrix(policy, exit_value)
         k = self.n_acyclic
         right = np.column_stack((b[:k], A[:k, k:]))
@@ -159,6 +172,16 @@ class ComponentTable:
         schur = A[k:, k:] - A[k:, :k] @ Z[:, 1:]
         x_f = np.linalg.solve(schur, b[k:] - A[k:, :k] @ Z[:, 0])
         return np.concatenate((Z[:, 0] - Z[:, 1:] @ x_f, x_f))
+
+    def _evaluate_sparse(self, policy: np.ndarray, exit_value: np.ndarray) -> np.ndarray:
+        """:meth:`evaluate` by scipy's sparse LU (SuperLU) on :math:`I - P^\\pi_{SS}`."""
+        from scipy.sparse import csc_matrix, identity
+        from scipy.sparse.linalg import spsolve
+
+        n = self.n
+        rows, columns, probs = self._policy_entries(policy)
+        A = identity(n, format="csc") - csc_matrix((probs, (rows, columns)), shape=(n, n))
+        return np.asarray(spsolve(A, exit_value[policy]), dtype=np.float64)
 
     def evaluate_acyclic(
         self, policy: np.ndarray, exit_value: np.ndarray, x_feedback: np.ndarray

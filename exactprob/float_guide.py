@@ -14,11 +14,13 @@ exact optimality check passes, so a poor guess costs time, never correctness.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .component_table import ComponentTable
 
-__all__ = ["float_strategy"]
+__all__ = ["float_guess", "float_strategy"]
 
 #: Improvement rounds before the guess is handed over as it is.
 MAX_ROUNDS = 100
@@ -38,6 +40,21 @@ def float_strategy(
             return _Iteration(table, outside).strategy(start.copy())
         except (np.linalg.LinAlgError, FloatingPointError, _NoGuess):
             return None
+
+
+def float_guess(
+    table: ComponentTable, outside: np.ndarray, terminating: Callable[[], np.ndarray]
+) -> np.ndarray:
+    """The float strategy from the first actions, or, when the floats fail there, from
+    the terminating policy ``terminating()`` (choice numbers); that policy itself when
+    the floats fail from it too."""
+    guess = float_strategy(table, table.first[:-1], outside)
+    if guess is None:
+        start = terminating()
+        guess = float_strategy(table, start, outside)
+        if guess is None:
+            return start
+    return guess
 
 
 class _NoGuess(Exception):

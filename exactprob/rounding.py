@@ -74,14 +74,16 @@ def error_bound(n: int, magnitude: float) -> float:
     return (n + 8) * TWO_U * magnitude + (n + 2) * TINY
 
 
-def error_bounds(n: np.ndarray, magnitude: np.ndarray) -> np.ndarray:
-    """:func:`error_bound` for arrays of term counts and magnitudes.
+def error_bounds(n: np.ndarray, magnitude: np.ndarray, two_u: float = TWO_U) -> np.ndarray:
+    """:func:`error_bound` for arrays of term counts and magnitudes, in an arithmetic
+    whose unit round-off is ``two_u / 2`` (default: double precision; the result has
+    the magnitudes' type).
 
     >>> error_bounds(np.array([3, 3]), np.array([0.0, np.inf])).tolist() == [5 * TINY, math.inf]
     True
     """
     finite = magnitude < LIMIT  # False for inf and nan
-    bound = (n + 8) * TWO_U * np.where(finite, magnitude, 0.0) + (n + 2) * TINY
+    bound = (n + 8) * two_u * np.where(finite, magnitude, 0.0) + (n + 2) * TINY
     return np.where(finite, bound, math.inf)
 
 

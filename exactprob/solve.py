@@ -59,7 +59,7 @@ from .component_table import ComponentTable, GraphArrays, one_blas_thread
 from .cycle import Cycle
 from .dist import Dist
 from .errors import ModelError, NonTerminationError
-from .float_guide import float_strategy
+from .float_guide import float_guess
 from .graph import (
     DEFAULT_MAX_STATES,
     StateGraph,
@@ -489,19 +489,15 @@ class _Solver:
             self.choice[s] = policy[s]
 
     def _start(self, cycle: Cycle, table: ComponentTable | None) -> dict[int, int]:
-        """The policy to start from: the float strategy's guess (from the first actions,
-        or from a terminating policy when the floats fail there), else a terminating
-        policy. A guess may not terminate; the exact solve finds that out
-        (:meth:`_cyclic`)."""
+        """The policy to start from: the float strategy's guess (:func:`float_guess`),
+        else a terminating policy. A guess may not terminate; the exact solve finds that
+        out (:meth:`_cyclic`)."""
         if table is None:
             return cycle.terminating_start({})
         assert self.approx_array is not None
-        guess = float_strategy(table, table.first[:-1], self.approx_array)
-        if guess is None:
-            start = cycle.terminating_start({})
-            guess = float_strategy(table, table.policy_array(start), self.approx_array)
-            if guess is None:
-                return start
+        guess = float_guess(
+            table, self.approx_array, lambda: table.policy_array(cycle.terminating_start({}))
+        )
         return table.policy_dict(guess)
 
     def _table(self, cycle: Cycle) -> ComponentTable | None:

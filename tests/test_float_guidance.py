@@ -29,7 +29,7 @@ from models import (
     reachable,
 )
 
-from exactprob import solve
+from exactprob import float_guide, solve
 from exactprob.rounding import approx, certainly_less, error_bound
 
 # the module, not the function that exactprob exports under the same name
@@ -149,7 +149,7 @@ def worst_guess(table, start, outside):
 @pytest.mark.parametrize("model", [Pig(5), RedAndBlack(9, F(2, 5))], ids=["pig", "red-black"])
 def test_exact_answer_does_not_depend_on_the_float_guess(monkeypatch, guess, model):
     guided = solve(model)
-    monkeypatch.setattr(solve_module, "float_strategy", guess)
+    monkeypatch.setattr(float_guide, "float_strategy", guess)
     unguided = solve(model)
     states = reachable(model)
     for s in states:

@@ -120,8 +120,8 @@ def test_non_terminating_guess_falls_back():
     """A float guess of "stall" everywhere never ends: the exact solve of the feedback
     states finds the singular system and the component is solved from a terminating
     start instead."""
-    last = lambda table, start, outside: table.first[1:] - 1
-    with mock.patch.object(solve_module, "float_strategy", last):
+    last = lambda table, outside, terminating: table.first[1:] - 1
+    with mock.patch.object(solve_module, "float_guess", last):
         S = solve(Stall())
     # B minimises: go gives V_A / 2, stall V_A. A maximises: go gives 1/2 + V_B / 2,
     # stall V_B. Both going: V_A = 1/2 + V_A / 4 => V_A = 2/3, V_B = 1/3; stalling is
