@@ -8,6 +8,8 @@ Fraction(1, 6)
 from __future__ import annotations
 
 from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
+from .enclose import CertifiedSolution, enclose
+from .enclosure import Enclosure
 from .errors import (
     DistributionError,
     ExactProbError,
@@ -24,8 +26,10 @@ from .solve import Solution, evaluate, solve, solve_graph
 __version__ = "0.1.0"
 
 __all__ = [
+    "CertifiedSolution",
     "Dist",
     "DistributionError",
+    "Enclosure",
     "ExactProbError",
     "InexactError",
     "Model",
@@ -40,6 +44,7 @@ __all__ = [
     "dice",
     "die",
     "draw",
+    "enclose",
     "evaluate",
     "explore",
     "hypergeometric",

@@ -21,6 +21,7 @@ from collections import deque
 from fractions import Fraction as F
 
 import sympy
+from hypothesis import strategies as st
 
 from exactprob import Dist, die
 
@@ -55,6 +56,35 @@ class TableModel:
 
     def __repr__(self):  # shown by hypothesis on failure
         return f"TableModel({self.initial!r}, {self.terminals!r}, {self.nodes!r})"
+
+
+@st.composite
+def near_tie_cycles(draw):
+    """<= 9 states, each action moving to a few states (any, so cycles abound) and to a
+    terminal with positive probability; some actions are copies of another with
+    ``2**-k`` of probability moved between two of its targets."""
+    n = draw(st.integers(2, 9))
+    terminals = {("T", 0): draw(st.integers(-3, 3)), ("T", 1): draw(st.integers(-3, 3))}
+    nodes = {}
+    for i in range(n):
+        actions: dict[str, dict] = {}
+        for a in range(draw(st.integers(1, 3))):
+            if actions and draw(st.booleans()):
+                base = dict(actions[draw(st.sampled_from(sorted(actions)))])
+                x, y = sorted(base)[:2]
+                eps = F(1, 2 ** draw(st.integers(20, 120))) * draw(st.sampled_from([-1, 0, 1]))
+                base[x] += eps * base[x]
+                base[y] -= eps * base[x] / (1 + eps)
+                total = sum(base.values())
+                actions[f"a{a}"] = {t: p / total for t, p in base.items()}
+                continue
+            moves = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3))
+            weights = {("S", j): F(draw(st.integers(1, 4))) for j in moves}
+            weights[("T", draw(st.integers(0, 1)))] = F(draw(st.integers(1, 3)))
+            total = sum(weights.values())
+            actions[f"a{a}"] = {t: w / total for t, w in weights.items()}
+        nodes[("S", i)] = (draw(st.integers(0, 1)), actions)
+    return TableModel(("S", 0), terminals, nodes)
 
 
 class TwoDice:

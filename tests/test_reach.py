@@ -21,8 +21,14 @@ from unittest import mock
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
-from models import Pig, TableModel, bellman_violations, policy_values, q_values, reachable
+from models import (
+    Pig,
+    bellman_violations,
+    near_tie_cycles,
+    policy_values,
+    q_values,
+    reachable,
+)
 
 from exactprob import Dist, solve
 from exactprob.errors import NonTerminationError
@@ -46,35 +52,6 @@ def check_optimal(model, S):
             q = q_values(model, s, values)
             assert S.ties(s) == tuple(a for a in model.actions(s) if q[a] == values[s])
     assert policy_values(model, S.policy_map(), list(states)) == values
-
-
-@st.composite
-def near_tie_cycles(draw):
-    """<= 9 states, each action moving to a few states (any, so cycles abound) and to a
-    terminal with positive probability; some actions are copies of another with
-    ``2**-k`` of probability moved between two of its targets."""
-    n = draw(st.integers(2, 9))
-    terminals = {("T", 0): draw(st.integers(-3, 3)), ("T", 1): draw(st.integers(-3, 3))}
-    nodes = {}
-    for i in range(n):
-        actions: dict[str, dict] = {}
-        for a in range(draw(st.integers(1, 3))):
-            if actions and draw(st.booleans()):
-                base = dict(actions[draw(st.sampled_from(sorted(actions)))])
-                x, y = sorted(base)[:2]
-                eps = F(1, 2 ** draw(st.integers(20, 120))) * draw(st.sampled_from([-1, 0, 1]))
-                base[x] += eps * base[x]
-                base[y] -= eps * base[x] / (1 + eps)
-                total = sum(base.values())
-                actions[f"a{a}"] = {t: p / total for t, p in base.items()}
-                continue
-            moves = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3))
-            weights = {("S", j): F(draw(st.integers(1, 4))) for j in moves}
-            weights[("T", draw(st.integers(0, 1)))] = F(draw(st.integers(1, 3)))
-            total = sum(weights.values())
-            actions[f"a{a}"] = {t: w / total for t, w in weights.items()}
-        nodes[("S", i)] = (draw(st.integers(0, 1)), actions)
-    return TableModel(("S", 0), terminals, nodes)
 
 
 @settings(max_examples=120, deadline=None)

@@ -1,0 +1,419 @@
+r"""Certified mode: rigorous enclosures of every state's optimal value, computed in floats.
+
+When exact values grow too long (two-player Pig to 100 has denominators of 20,855
+digits), :func:`enclose` gives each state an :class:`~exactprob.enclosure.Enclosure`
+:math:`[L(s), U(s)]` guaranteed to contain its exact optimal value :math:`V^*(s)`, and
+the optimal action wherever the enclosures prove it. Components of the state graph are
+taken as in the exact solver (:mod:`exactprob.solve`), each after every component it can
+move to, whose enclosures are then known.
+
+*A state outside any cycle.* Every action value :math:`Q(s,a) = \sum_t P(t \mid s,a)
+V^*(t)` is enclosed by the float dot products with the ends :math:`L(t)` and :math:`U(t)`,
+widened by their proven rounding bound (:func:`~exactprob.rounding.error_bound`) and
+rounded outward; the maximum (player 0) or minimum (player 1) of enclosures encloses
+the maximum or minimum.
+
+*A cyclic component* :math:`C`. Let :math:`T` be its Bellman operator with the exits at
+their upper ends, :math:`(Tv)(s) = \operatorname{opt}_a \bigl(\sum_{t \in C} P(t \mid
+s,a)\, v(t) + \sum_{t \notin C} P(t \mid s,a)\, U(t)\bigr)`, monotone in :math:`v` and in
+the exit values, so its fixed point :math:`V^+ \ge V^*` on :math:`C`. Suppose a vector
+:math:`w \ge 0` satisfies :math:`1 + \sum_{t \in C} P(t \mid s, a)\, w(t) \le w(s)` for
+every state and action (:math:`w` bounds the expected steps in :math:`C` under any
+strategies). Then for :math:`\delta \ge 0`,
+
+.. math::
+
+    T(v + \delta w) \le Tv + \delta \max_a P_a w \le Tv + \delta (w - 1),
+
+because an optimum of sums is at most the optimum of the first terms plus the largest
+second term. So if :math:`Tv \le v + \delta`, the vector :math:`u = v + \delta w` has
+:math:`Tu \le u`. The same inequality shows :math:`T` contracts in the norm
+:math:`\max_s |x(s)| / w(s)` (factor :math:`\max_s (1 - 1/w(s)) < 1`), so
+:math:`T^k u \to V^+` and, :math:`T` being monotone, :math:`V^* \le V^+ \le u`. The lower
+end is symmetric, :math:`v - \delta w` with the exits at their lower ends.
+
+Here :math:`v` is the float value of the float strategy iteration's policy
+(:mod:`exactprob.float_guide`), one for each end, so :math:`\delta` is the residual
+:math:`\max_s ((Tv)(s) - v(s))^+`, bounded rigorously, of the order of the rounding
+errors: the widths grow by little more than rounding per component, where iterating
+both ends until they meet (interval iteration) would take many sweeps. The weights are
+the expected steps :math:`w = (I - P^\pi)^{-1} \mathbf 1` under the policy, scaled by
+:math:`1 + 2^{-30} \max(1, \max w)` and checked by the inequality above with outward rounding; where
+another action stays longer, policy iteration for the longest expected stay takes over
+(if some strategy never leaves the component, there is no such :math:`w` and
+:class:`~exactprob.errors.NonTerminationError` is raised).
+
+*The policy.* An action is *certainly worse* than another when its enclosed value lies
+strictly below the other's (player 0; above, for player 1). The policy is certified at a
+state where every other action is certainly worse; elsewhere
+:meth:`CertifiedSolution.undecided` lists the actions the enclosures cannot separate
+(exact ties always among them: use :func:`~exactprob.solve` to settle them).
+
+>>> from exactprob import Dist
+>>> class Race:  # flip until two heads in a row, or stop now for 1/2
+...     initial = 0
+...     def outcome(self, s): return {2: 1, "stop": "1/2"}.get(s)
+...     def actions(self, s): return ("flip", "stop") if s == 0 else ("flip",)
+...     def transition(self, s, a):
+...         return Dist({"stop": 1}) if a == "stop" else Dist({s + 1: "1/2", 0: "1/2"})
+>>> box = enclose(Race())
+>>> box.value().contains(1), float(box.value().width()) < 1e-14, box.policy()
+(True, True, 'flip')
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .component_table import ComponentTable, GraphArrays, one_blas_thread
+from .cycle import Cycle
+from .enclosure import Enclosure
+from .errors import ModelError, NonTerminationError
+from .float_guide import float_guess, float_strategy
+from .graph import (
+    DEFAULT_MAX_STATES,
+    StateGraph,
+    explore,
+    paused_garbage_collection,
+    progress_bar,
+    strong_components,
+)
+from .numbers import mpq
+from .rounding import LIMIT, error_bound, error_bounds
+from .solve import _field_of, _System
+
+__all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
+
+#: The expected-steps weights are scaled by 1 + WEIGHT_SLACK * max(1, max w): a margin
+#: of that much in the inequality they must satisfy, far above their solve's float error.
+WEIGHT_SLACK = 2.0**-30
+#: Covers the rounding of the residual's own subtraction (relative error at most 2^-53).
+SAFETY = 1.0 + 2.0**-40
+#: Twice the unit round-off of ``longdouble`` (80-bit extended on x86: 2^-63; where it is
+#: a double, 2^-52 and the bounds are those of doubles).
+EXTENDED_TWO_U = float(np.finfo(np.longdouble).eps)
+#: Rounds of policy iteration for the longest expected stay, when the policy's own
+#: expected steps are not a valid weight.
+MAX_WEIGHT_ROUNDS = 100
+
+
+class CertifiedSolution:
+    """Enclosures of the optimal value of every state, and the policy where certified.
+
+    ``low[s]`` and ``high[s]`` (numpy float arrays, by state id) are the ends; ``graph``
+    is the explored :class:`~exactprob.graph.StateGraph`. ``state=None`` means the
+    initial state.
+    """
+
+    __slots__ = ("_choice", "_undecided", "graph", "high", "low")
+
+    def __init__(
+        self,
+        graph: StateGraph,
+        low: np.ndarray,
+        high: np.ndarray,
+        choice: np.ndarray,
+        undecided: dict[int, tuple[int, ...]],
+    ) -> None:
+        self.graph, self.low, self.high = graph, low, high
+        self._choice, self._undecided = choice, undecided
+
+    def _id(self, state: Any) -> int:
+        return 0 if state is None else self.graph.id_of(state)
+
+    def value(self, state: Any = None) -> Enclosure:
+        """The enclosure of the optimal value of ``state``."""
+        s = self._id(state)
+        return Enclosure(float(self.low[s]), float(self.high[s]))
+
+    def policy(self, state: Any = None) -> Any:
+        """The optimal action in ``state`` when certified, else the candidate with the
+        best float midpoint (see :meth:`undecided`); ``None`` for a terminal state."""
+        s = self._id(state)
+        k = int(self._choice[s])
+        return None if k < 0 else self.graph.actions[s][k]
+
+    def undecided(self, state: Any = None) -> tuple[Any, ...]:
+        """The actions of ``state`` that the enclosures cannot rule out, in the model's
+        order, when there are several (``()`` where the policy is certified). Exact ties
+        are always among them."""
+        s = self._id(state)
+        actions = self.graph.actions[s]
+        return tuple(actions[k] for k in self._undecided.get(s, ()))
+
+    def undecided_states(self) -> list[Hashable]:
+        """Every state where the policy is not certified."""
+        return [self.graph.states[s] for s in sorted(self._undecided)]
+
+    def max_width(self) -> float:
+        """The widest enclosure over all states (an upper bound, rounded up)."""
+        widths = np.nextafter(self.high - self.low, np.inf)
+        return float(widths.max(initial=0.0))
+
+    def states(self) -> Sequence[Hashable]:
+        """Every reachable state (the initial state first)."""
+        return self.graph.states
+
+    def __repr__(self) -> str:
+        box = self.value()
+        return (
+            f"CertifiedSolution(states={len(self.low)}, value in [{float(box.low)!r}, "
+            f"{float(box.high)!r}], undecided={len(self._undecided)})"
+        )
+
+
+def enclose(
+    model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+) -> CertifiedSolution:
+    """Explore ``model`` and enclose the optimal value of every state (certified mode).
+
+    Player 0 maximises the expected terminal value, player 1 minimises it. The outcomes
+    must be rational numbers below :math:`2^{1000}` in size.
+    """
+    return enclose_graph(
+        explore(model, max_states=max_states, progress=progress), progress=progress
+    )
+
+
+def enclose_graph(G: StateGraph, *, progress: bool = False) -> CertifiedSolution:
+    """:func:`enclose` for an explored graph; ``progress`` shows a bar on stderr."""
+    if G.symbolic:
+        raise ModelError("certified mode needs rational probabilities; solve symbolic models")
+    with paused_garbage_collection(), one_blas_thread(), np.errstate(all="ignore"):
+        return _Encloser(G, progress).run()
+
+
+def _outward(value: Any) -> tuple[float, float]:
+    """The floats just below and above an exact rational (equal when it is a float).
+
+    >>> _outward(mpq(1, 3))
+    (0.3333333333333333, 0.33333333333333337)
+    """
+    nearest = float(value)
+    exact = mpq(nearest)
+    low = nearest if exact <= value else math.nextafter(nearest, -math.inf)
+    high = nearest if exact >= value else math.nextafter(nearest, math.inf)
+    return low, high
+
+
+class _Encloser:
+    """One certified solve: the ends of every state, component by component."""
+
+    def __init__(self, G: StateGraph, progress: bool) -> None:
+        self.G, self.progress = G, progress
+        n = len(G)
+        self.low_list, self.high_list = array("d", bytes(8 * n)), array("d", bytes(8 * n))
+        self.low, self.high = np.frombuffer(self.low_list), np.frombuffer(self.high_list)
+        floats = [float(p) for p in G.probabilities]
+        self.edge_floats = [floats[i] for i in G.prob_ids]
+        self.arrays = GraphArrays(G, floats)
+        extended = np.array([_extended(p) for p in G.probabilities], dtype=np.longdouble)
+        self.extended = extended[np.frombuffer(G.prob_ids, dtype=np.int32)]
+        self.system = _System(G, _field_of(G))  # what Cycle reads: the graph's edges
+        terminal = [(s, o) for s, o in enumerate(G.outcomes) if o is not None]
+        for s, o in terminal:
+            if not abs(o) < LIMIT:
+                raise ModelError(
+                    f"outcome({G.states[s]!r}) = {o} is too large for certified mode "
+                    "(below 2**1000 in size); solve it exactly"
+                )
+            self.low_list[s], self.high_list[s] = _outward(o)
+        self.floor = min(self.low_list[s] for s, _ in terminal)
+        self.ceiling = max(self.high_list[s] for s, _ in terminal)
+
+    def run(self) -> CertifiedSolution:
+        G = self.G
+        bar = progress_bar(self.progress, "enclosing", total=len(G), unit=" states")
+        cs = G.choice_start
+        for component in strong_components(G):
+            if bar is not None:
+                bar.update(len(component))
+            s = component[0]
+            if len(component) > 1 or G.has_self_loop(s):
+                self._cyclic(component)
+            elif cs[s] < cs[s + 1]:
+                self._acyclic(s)
+        if bar is not None:
+            bar.close()
+        choice, undecided = _certified_policy(self.arrays, self.low, self.high)
+        return CertifiedSolution(G, self.low.copy(), self.high.copy(), choice, undecided)
+
+    def _acyclic(self, s: int) -> None:
+        """Enclose a state outside any cycle from its successors' enclosures."""
+        G = self.G
+        cs, es, targets, probs = G.choice_start, G.edge_start, G.targets, self.edge_floats
+        low, high = self.low_list, self.high_list
+        lows, highs = [], []
+        for c in range(cs[s], cs[s + 1]):
+            lo = hi = lo_size = hi_size = 0.0
+            e0, e1 = es[c], es[c + 1]
+            for e in range(e0, e1):
+                p, t = probs[e], targets[e]
+                a, b = p * low[t], p * high[t]
+                lo += a
+                hi += b
+                lo_size += abs(a)
+                hi_size += abs(b)
+            lows.append(math.nextafter(lo - error_bound(e1 - e0, lo_size), -math.inf))
+            highs.append(math.nextafter(hi + error_bound(e1 - e0, hi_size), math.inf))
+        best = max if G.players[s] == 0 else min
+        low[s] = max(best(lows), self.floor)
+        high[s] = min(best(highs), self.ceiling)
+
+    def _cyclic(self, component: list[int]) -> None:
+        """Enclose a cyclic component (or a state with a self-loop): the module's
+        residual bound at each end, around the float strategy's values."""
+        cycle = Cycle(self.system, component)
+        table = ComponentTable(self.arrays, cycle.component, len(cycle.feedback))
+
+        def terminating() -> np.ndarray:
+            return table.policy_array(cycle.terminating_start({}))
+
+        upper_policy = float_guess(table, self.high, terminating)
+        lower_policy = float_strategy(table, upper_policy, self.low)
+        if lower_policy is None:
+            lower_policy = upper_policy
+        weights = _weights(table, upper_policy)
+        if weights is None:
+            raise NonTerminationError(
+                "a strategy can stay forever in the cycle through state "
+                f"{self.G.states[component[0]]!r}; certified mode needs every strategy to "
+                "leave each cycle (solve it exactly instead)"
+            )
+        states = np.asarray(cycle.component)
+        for ends, policy, upper in (
+            (self.high, upper_policy, True),
+            (self.low, lower_policy, False),
+        ):
+            v = table.evaluate(policy, table.exit_values(ends))
+            residual = _residual(table, ends, v, upper, self.extended)
+            step = np.nextafter(residual * weights, np.inf)
+            if upper:
+                bound = np.minimum(np.nextafter(v + step, np.inf), self.ceiling)
+            else:
+                bound = np.maximum(np.nextafter(v - step, -np.inf), self.floor)
+            if not np.all(np.isfinite(bound)):
+                bound = np.full(len(v), self.ceiling if upper else self.floor)
+            ends[states] = bound
+
+
+def _extended(probability: Any) -> np.longdouble:
+    """An exact rational as a ``longdouble`` within :math:`2 u` of it (:math:`u` the
+    ``longdouble`` unit round-off): the nearest double plus the rest rounded to a double.
+
+    >>> float(_extended(mpq(1, 3)) - np.longdouble(1) / 3) == 0.0
+    True
+    """
+    high = float(probability)
+    return np.longdouble(high) + np.longdouble(float(probability - mpq(high)))
+
+
+def _bellman(
+    table: ComponentTable, ends: np.ndarray, v: np.ndarray, upper: bool, extended: np.ndarray
+) -> np.ndarray:
+    """A rigorous upper (or lower) bound on :math:`(Tv)(s)` for every local state, the
+    exits at ``ends``, computed in ``longdouble`` with the edges' probabilities
+    ``extended`` (by global edge id): the residual then measures ``v``, not the rounding
+    of its own evaluation."""
+    values = table.edge_values(ends, v).astype(np.longdouble)
+    terms = extended[table.edges] * values
+    starts = table.edge_start_of_choice
+    q = np.add.reduceat(terms, starts)
+    bound = error_bounds(table.edge_counts, np.add.reduceat(np.abs(terms), starts), EXTENDED_TWO_U)
+    q = np.nextafter(q + bound, np.inf) if upper else np.nextafter(q - bound, -np.inf)
+    signed = q * table.sign[table.owner]
+    return np.maximum.reduceat(signed, table.first[:-1]) * table.sign
+
+
+def _residual(
+    table: ComponentTable, ends: np.ndarray, v: np.ndarray, upper: bool, extended: np.ndarray
+) -> float:
+    """:math:`\\delta \\ge \\max_s ((Tv)(s) - v(s))^+` (upper end) or
+    :math:`\\max_s (v(s) - (Tv)(s))^+` (lower end), rigorously, as a double."""
+    applied = _bellman(table, ends, v, upper, extended)
+    gap = (applied - v) if upper else (v - applied)
+    worst = gap.max(initial=np.longdouble(0.0)) * np.longdouble(SAFETY)
+    if not np.isfinite(worst):
+        return math.inf
+    return math.nextafter(float(worst), math.inf)
+
+
+def _weights(table: ComponentTable, policy: np.ndarray) -> np.ndarray | None:
+    """Weights :math:`w` with :math:`1 + P_a w \\le w` for every state and action,
+    proved with outward rounding (see the module); ``None`` when none is found."""
+    ones = np.ones(table.n_choices)
+    policy = policy.copy()
+    for _ in range(MAX_WEIGHT_ROUNDS):
+        try:
+            w = table.evaluate(policy, ones)
+        except np.linalg.LinAlgError:  # a policy that never leaves: singular
+            return None
+        if not (np.all(np.isfinite(w)) and np.all(w >= 1.0)):
+            return None
+        w *= 1.0 + WEIGHT_SLACK * max(1.0, float(w.max()))
+        terms = table.edge_prob * np.where(table.inside, w[np.maximum(table.edge_local, 0)], 0.0)
+        stay = np.bincount(table.edge_choice, weights=terms, minlength=table.n_choices)
+        stay_up = np.nextafter(stay + error_bounds(table.edge_counts, stay), np.inf)
+        if np.all(stay_up <= np.nextafter(w - 1.0, -np.inf)[table.owner]):
+            return w
+        longest = np.maximum.reduceat(stay, table.first[:-1])
+        at_longest = np.flatnonzero(stay >= longest[table.owner])
+        _, first_hit = np.unique(table.owner[at_longest], return_index=True)
+        longer = longest > stay[policy]
+        if not longer.any():
+            return None
+        policy[longer] = at_longest[first_hit][longer]
+    return None
+
+
+def _certified_policy(
+    arrays: GraphArrays, low: np.ndarray, high: np.ndarray
+) -> tuple[np.ndarray, dict[int, tuple[int, ...]]]:
+    """Each state's action (``-1`` when terminal) and, where the enclosures cannot
+    separate several actions, those actions (local indices), over the whole graph."""
+    n = len(low)
+    cs, es = arrays.choice_start, arrays.edge_start
+    choices = np.diff(cs)
+    n_choices = int(cs[-1])
+    edge_counts = np.diff(es)
+    edge_choice = np.repeat(np.arange(n_choices), edge_counts)
+    owner = np.repeat(np.arange(n), choices)
+    q_low, low_size = _dot(arrays, edge_choice, low, n_choices)
+    q_high, high_size = _dot(arrays, edge_choice, high, n_choices)
+    q_low = np.nextafter(q_low - error_bounds(edge_counts, low_size), -np.inf)
+    q_high = np.nextafter(q_high + error_bounds(edge_counts, high_size), np.inf)
+    sign = 1.0 - 2.0 * arrays.players.astype(np.float64)
+    # in signed terms (higher is better for the mover) a choice's enclosure is [worst, best]
+    worst = np.where(sign[owner] > 0, q_low, -q_high)
+    best = np.where(sign[owner] > 0, q_high, -q_low)
+    deciding = np.flatnonzero(choices > 0)
+    floor = np.full(n, -np.inf)
+    floor[deciding] = np.maximum.reduceat(worst, cs[deciding])
+    candidate = best >= floor[owner]
+    middle = np.where(candidate, worst + best, -np.inf)  # twice the midpoint
+    top = np.full(n, np.inf)
+    top[deciding] = np.maximum.reduceat(middle, cs[deciding])
+    at_top = np.flatnonzero(middle >= top[owner])
+    owners, first_hit = np.unique(owner[at_top], return_index=True)
+    choice = np.full(n, -1, dtype=np.int64)
+    choice[owners] = at_top[first_hit] - cs[owners]
+    counts = np.bincount(owner[candidate], minlength=n)
+    undecided: dict[int, tuple[int, ...]] = {}
+    for s in np.flatnonzero(counts > 1).tolist():
+        ks = np.flatnonzero(candidate[cs[s] : cs[s + 1]])
+        undecided[s] = tuple(ks.tolist())
+    return choice, undecided
+
+
+def _dot(
+    arrays: GraphArrays, edge_choice: np.ndarray, values: np.ndarray, n_choices: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every choice's float :math:`\\sum p\\,v` and the sum of its absolute terms."""
+    terms = arrays.probs * values[arrays.targets]
+    q = np.bincount(edge_choice, weights=terms, minlength=n_choices)
+    return q, np.bincount(edge_choice, weights=np.abs(terms), minlength=n_choices)

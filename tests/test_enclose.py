@@ -1,0 +1,159 @@
+"""Certified mode (exactprob.enclose): every enclosure contains the exact optimal value,
+a certified action is the only optimal one, and exact ties are never certified.
+
+Oracles: exact values checked here against the Bellman equations in Fractions
+(tests/models.py; for these stopping games a solution of the equations is the optimum),
+the gambler's ruin's closed form i / N, and hand-solved small games.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+import sympy
+from hypothesis import given, settings
+from models import (
+    GamblersRuin,
+    Pig,
+    TableModel,
+    bellman_violations,
+    near_tie_cycles,
+    q_values,
+    reachable,
+)
+
+from exactprob import Dist, enclose, solve
+from exactprob.component_table import DENSE_LIMIT
+from exactprob.errors import ModelError, NonTerminationError
+
+
+def check_enclosed(model, B, width=1e-12):
+    """``B`` encloses the exact optimal values (verified by the Bellman equations), its
+    certified actions are the unique optimal ones, and its undecided actions include
+    every optimal one."""
+    S = solve(model)
+    states = reachable(model)
+    values = {s: S.value(s) for s in states}
+    assert not bellman_violations(model, values)
+    for s in states:
+        box = B.value(s)
+        assert box.contains(values[s]), (s, box, values[s])
+        assert box.width() <= width
+        if model.outcome(s) is not None:
+            assert B.policy(s) is None
+            continue
+        q = q_values(model, s, values)
+        optimal = [a for a in model.actions(s) if q[a] == values[s]]
+        undecided = B.undecided(s)
+        if undecided:
+            assert set(optimal) <= set(undecided) and B.policy(s) in undecided
+        else:
+            assert optimal == [B.policy(s)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(near_tie_cycles())
+def test_enclosures_contain_the_exact_values_of_random_games(model):
+    """Two players, cycles, self-loops and near ties of 2**-20 to 2**-120."""
+    check_enclosed(model, enclose(model))
+
+
+def test_pig_is_enclosed_and_its_policy_certified():
+    model = Pig(20)
+    B = enclose(model)
+    check_enclosed(model, B, width=1e-13)
+    deciding = [s for s in reachable(model) if len(model.actions(s)) > 1]
+    assert len(B.undecided_states()) < len(deciding) / 100
+
+
+def test_near_tie_below_double_precision_is_undecided():
+    """Two actions whose values differ by 2**-80: no float enclosure can separate them,
+    and an exact tie is never certified."""
+    eps = F(1, 2**80)
+    tie = TableModel(
+        "s",
+        {"win": 1, "lose": 0},
+        {
+            "s": (
+                0,
+                {
+                    "a": {"win": F(1, 2), "lose": F(1, 2)},
+                    "b": {"win": F(1, 2) + eps, "lose": F(1, 2) - eps},
+                },
+            ),
+        },
+    )
+    exact = TableModel(
+        "s",
+        {"win": 1, "lose": 0},
+        {
+            "s": (
+                0,
+                {"a": {"win": F(1, 2), "lose": F(1, 2)}, "b": {"win": F(1, 2), "lose": F(1, 2)}},
+            )
+        },
+    )
+    for model in (tie, exact):
+        B = enclose(model)
+        assert B.undecided() == ("a", "b")
+        check_enclosed(model, B)
+
+
+def test_longer_stay_by_another_action_gets_a_valid_weight():
+    """Stopping is optimal (value 1) but waiting stays 100 steps on average: the weights
+    of the stopping policy (1) do not bound the waiting one, policy iteration for the
+    longest stay finds them."""
+    model = TableModel(
+        "s",
+        {"won": 1, "lost": 0},
+        {"s": (0, {"stop": {"won": 1}, "wait": {"s": F(99, 100), "lost": F(1, 100)}})},
+    )
+    B = enclose(model)
+    assert B.policy() == "stop" and B.undecided() == ()
+    check_enclosed(model, B)
+
+
+def test_a_large_component_is_evaluated_sparsely():
+    """A fair gambler's ruin of more than DENSE_LIMIT states: P(win from i) = i / N."""
+    goal = DENSE_LIMIT + 100
+    B = enclose(GamblersRuin(F(1, 2), goal, goal // 3))
+    for i in (1, goal // 3, goal - 1):
+        assert B.value(i).contains(F(i, goal))
+    assert B.max_width() < 1e-6
+
+
+class Stall:
+    """Player 0 in A and player 1 in B may pass the turn to each other forever."""
+
+    initial = "A"
+
+    def player(self, s):
+        return 0 if s == "A" else 1
+
+    def outcome(self, s):
+        return {"A-end": 1, "B-end": 0}.get(s)
+
+    def actions(self, s):
+        return ("go", "stall")
+
+    def transition(self, s, a):
+        other = "B" if s == "A" else "A"
+        return Dist({other: 1}) if a == "stall" else Dist({other: "1/2", f"{s}-end": "1/2"})
+
+
+def test_a_strategy_that_never_leaves_is_refused():
+    """With both stalling the game never ends and the Bellman operator has many fixed
+    points: certified mode cannot bound it (the exact solver can)."""
+    with pytest.raises(NonTerminationError, match="stay forever"):
+        enclose(Stall())
+    assert solve(Stall()).value() == F(2, 3)
+
+
+def test_symbolic_and_huge_models_are_refused():
+    p = sympy.Symbol("p", positive=True)
+    with pytest.raises(ModelError, match="rational probabilities"):
+        enclose(GamblersRuin(p, 3, 1))
+    huge = TableModel("s", {"t": 10**400}, {"s": (0, {"go": {"t": 1}})})
+    with pytest.raises(ModelError, match="too large"):
+        enclose(huge)
