@@ -351,7 +351,7 @@ def fmt_memory(kib: int) -> str:
 
 
 def fmt_enclosure(box: Any) -> str:
-    return f"[{box.low!r}, {box.high!r}]"
+    return f"[{float(box.low)!r}, {float(box.high)!r}]"
 
 
 #: A peer further than this from the exact value, or outside an enclosure by more, is wrong
@@ -466,7 +466,7 @@ def fowl_goal_row(game: FowlPlay, box: Measured) -> list[str]:
         fmt_time(box.seconds),
         fmt_memory(box.peak_kib),
         f"{win.decimal()} {fmt_enclosure(win)}",
-        f"width {win.width():.1e}",
+        f"width {float(win.width()):.1e}",
         f"< 15 min, < 8 GB: {met}",
     ]
 

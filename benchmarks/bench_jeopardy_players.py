@@ -64,8 +64,9 @@ from bench_jeopardy import (
     ratio,
 )
 
+from exactprob import Enclosure
 from exactprob.games.jeopardy import certified, solver
-from exactprob.games.jeopardy.certified import Enclosure, enclose_matchup
+from exactprob.games.jeopardy.certified import enclose_matchup
 from exactprob.games.jeopardy.matchup import play_off
 from exactprob.games.jeopardy.players import (
     Holds,
@@ -271,7 +272,7 @@ def fmt_value(value: Value) -> tuple[str, str]:
     """A value and its size: an exact one to 15 places with the digits of its denominator,
     an enclosure as the decimals its width guarantees, the interval and its width."""
     if isinstance(value, Enclosure):
-        return f"{value.decimal()} {fmt_enclosure(value)}", f"width {value.width():.1e}"
+        return f"{value.decimal()} {fmt_enclosure(value)}", f"width {float(value.width()):.1e}"
     return decimal_string(value, 15), f"{digit_count(value.denominator):,} digits"
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from cli_runner import run
 
+from exactprob import Enclosure
 from exactprob.games.jeopardy import FowlPlay, redesign
-from exactprob.games.jeopardy.certified import Enclosure
 from exactprob.games.jeopardy.redesign import (
     DeckResult,
     SchedulerError,

@@ -89,7 +89,7 @@ def test_enclosure_contains_the_exact_value(ac: int, limit: int) -> None:
         box = locked_enclosure(ac, limit, eyes, bits=64)
         exact = locked_within(ac, limit, eyes)
         assert box.low <= exact <= box.high
-        assert 0 < box.width < Fraction(limit * limit, 2**64)
+        assert 0 < box.width() < Fraction(limit * limit, 2**64)
 
 
 def test_enclosure_refuses_bad_bits() -> None:

@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
+from ..enclosure import Enclosure
 from ..errors import ModelError
 from ..games.jeopardy import FowlPlay, Pig
-from ..games.jeopardy.certified import Enclosure, enclose
+from ..games.jeopardy.certified import enclose
 from ..games.jeopardy.fairness import Win, fairest_komi, komi_wins
 from ..games.jeopardy.players import (
     PolicyTable,
@@ -79,9 +80,9 @@ def win_fields(key: str, win: Win) -> dict[str, Any]:
     if isinstance(win, Enclosure):
         return {
             f"{key}_decimal": win.decimal(),
-            f"{key}_low": repr(win.low),
-            f"{key}_high": repr(win.high),
-            f"{key}_width": repr(win.width()),
+            f"{key}_low": repr(float(win.low)),
+            f"{key}_high": repr(float(win.high)),
+            f"{key}_width": repr(float(win.width())),
         }
     return exact_fields(key, win, DIGITS)
 
@@ -119,9 +120,7 @@ def _decimal(win: Win) -> str:
 
 def _win_text(win: Win) -> str:
     if isinstance(win, Enclosure):
-        return (
-            f"{_decimal(win)} (certified: in [{win.low!r}, {win.high!r}], width {win.width():.1e})"
-        )
+        return f"{_decimal(win)} (certified: in [{float(win.low)!r}, {float(win.high)!r}], width {float(win.width()):.1e})"
     digits = digit_count(win.denominator)
     fraction = f" = {win}" if digits <= SHOWN_DIGITS else ""
     return f"{_decimal(win)}{fraction} (exact; denominator {digits:,} digits)"
@@ -213,7 +212,7 @@ def _short(win: Win) -> str:
     if isinstance(win, Fraction):
         return decimal_string(win, 8)
     if win.width() <= 1e-9:
-        return f"{win.midpoint():.8f}"
+        return f"{float(win.midpoint()):.8f}"
     return f"[{math.floor(win.low * 1000) / 1000:.3f}, {math.ceil(win.high * 1000) / 1000:.3f}]"
 
 

@@ -131,7 +131,7 @@ def text_of(
             str(design.wolves),
             str(design.komi),
             design.win.decimal(),
-            f"{design.win.width():.1e}",
+            f"{float(design.win.width()):.1e}",
             _at_most(design.distance[1]),
         )
         for rank, design in enumerate(designs, start=1)

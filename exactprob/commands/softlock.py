@@ -27,11 +27,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..cli import UsageError, add_json_flag, emit
+from ..enclosure import Enclosure
 from ..games.roguelike.softlock import (
     ENCLOSURE_BITS,
     EXACT_LIMIT,
     MAX_AC,
-    Enclosure,
     drift,
     drift_threshold,
     gaze_probability,
@@ -111,7 +111,7 @@ def limit_payload(value: Fraction | Enclosure, bits: int) -> dict[str, Any]:
         "exact": False,
         "locked_low": fraction_string(value.low),
         "locked_high": fraction_string(value.high),
-        "locked_width_decimal": f"{float(value.width):.3e}",
+        "locked_width_decimal": f"{float(value.width()):.3e}",
         "certificate": (
             f"fixed-point DP with {bits} bits, rounded down; the truth lies above the low end "
             "by less than the width (pass --exact for the exact rational)"

@@ -32,49 +32,19 @@ intervals no longer shrink over two sweeps.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
+from ...enclosure import Enclosure
 from ...graph import progress_bar
 from .players import PolicyTable, check_table, table_shape
 from .rules import FowlPlay
 
-__all__ = ["CertifiedMatchup", "CertifiedSolution", "Enclosure", "enclose", "enclose_matchup"]
+__all__ = ["CertifiedMatchup", "CertifiedSolution", "enclose", "enclose_matchup"]
 
 SLACK = 16 * 2.0**-53  # rounding allowance per state value (a few operations on [0, 1])
 MAX_SWEEPS = 10_000
-
-
-@dataclass(frozen=True)
-class Enclosure:
-    """A closed interval ``[low, high]`` of floats guaranteed to contain an exact value."""
-
-    low: float
-    high: float
-
-    def width(self) -> float:
-        return self.high - self.low
-
-    def contains(self, value: Fraction) -> bool:
-        """Whether the exact ``value`` lies in the interval (compared exactly)."""
-        return Fraction(self.low) <= value <= Fraction(self.high)
-
-    def midpoint(self) -> float:
-        return (self.low + self.high) / 2
-
-    def decimal(self) -> str:
-        """The midpoint to as many places as the width guarantees: the exact value is
-        within one unit of the last place shown.
-
-        >>> Enclosure(0.52421758905613, 0.52421758905674).decimal()
-        '0.524217589056'
-        """
-        places = max(0, math.floor(-math.log10(self.width()))) if self.width() > 0 else 17
-        return f"{self.midpoint():.{places}f}"
 
 
 class CertifiedMatchup:

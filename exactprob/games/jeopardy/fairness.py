@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from .certified import Enclosure
+from ...enclosure import Enclosure
 
 __all__ = ["Win", "distance_from_even", "fairest_komi", "komi_wins"]
 

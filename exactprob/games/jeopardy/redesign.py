@@ -52,10 +52,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
+from ...enclosure import Enclosure
 from ...errors import ExactProbError
 from ...files import WriteError, write_atomically
 from ...graph import progress_bar
-from .certified import Enclosure, enclose
+from .certified import enclose
 from .fairness import distance_from_even, fairest_komi, komi_wins
 from .rules import FowlPlay
 
@@ -181,8 +182,8 @@ def store(result: DeckResult, cache_dir: Path) -> Path:
         "wolves": result.wolves,
         "goal": result.goal,
         "seconds": result.seconds,
-        "komi_low": [repr(win.low) for win in result.wins],
-        "komi_high": [repr(win.high) for win in result.wins],
+        "komi_low": [repr(float(win.low)) for win in result.wins],
+        "komi_high": [repr(float(win.high)) for win in result.wins],
     }
     path = cache_path(cache_dir, result.chickens, result.wolves, result.goal)
     write_atomically(path, lambda temporary: temporary.write_text(json.dumps(record)))

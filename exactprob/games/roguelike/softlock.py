@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from ...dist import Dist
+from ...enclosure import Enclosure
 from ...graph import progress_bar
 from ...numbers import whole_number
 from .rng import RandomSource
@@ -58,7 +59,6 @@ __all__ = [
     "ENCLOSURE_BITS",
     "EXACT_LIMIT",
     "MAX_AC",
-    "Enclosure",
     "ReturnProbability",
     "drift",
     "drift_threshold",
@@ -280,22 +280,6 @@ def locked_within(ac: int, limit: int, eyes: int = 1, progress: bool = False) ->
     return Fraction(numerator, denominator)
 
 
-@dataclass(frozen=True)
-class Enclosure:
-    """A certified enclosure ``low <= value <= high`` with exact rational ends."""
-
-    low: Fraction
-    high: Fraction
-
-    @property
-    def width(self) -> Fraction:
-        """``high - low``."""
-        return self.high - self.low
-
-    def __contains__(self, value: Any) -> bool:
-        return bool(self.low <= value <= self.high)
-
-
 def locked_enclosure(
     ac: int,
     limit: int,
@@ -312,7 +296,7 @@ def locked_enclosure(
     the number of roundings in units of :math:`2^{-\\text{bits}}`.
 
     >>> box = locked_enclosure(10, 50)
-    >>> locked_within(10, 50) in box, box.width < Fraction(1, 2**100)
+    >>> locked_within(10, 50) in box, box.width() < Fraction(1, 2**100)
     (True, True)
     """
     _checked(ac, eyes)
