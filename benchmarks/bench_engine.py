@@ -6,8 +6,8 @@ Usage::
     pip install -e .[bench]          # icepool and stormpy, the peers
     python benchmarks/bench_engine.py [--quick] [--out FILE] [--repeat K]
 
-Two comparisons, each checked for exact agreement (``fractions.Fraction`` equality), and
-one measurement:
+Comparisons checked for exact agreement (``fractions.Fraction`` equality) or, in certified
+mode, for enclosures that contain the exact value, and one measurement:
 
 1. Dice distributions against icepool: ``exactprob.Dist`` convolutions versus
    ``icepool.Die`` arithmetic. Every timed call builds its dice from scratch (see
@@ -23,6 +23,9 @@ one measurement:
 4. Two-player Pig to 100 written as a plain Model and solved by the engine, against the
    game's own solver (``exactprob.games.jeopardy``), each in a fresh process: time, peak
    memory and the exact value compared.
+5. Certified mode (``exactprob.enclose``): two-player Pig to 100 (its enclosure checked
+   against section 4's exact value) and Fowl Play to 10 with the full deck as the generic
+   ``JeopardyModel``, against the game's own certified solver on the same game.
 
 ``--quick`` uses small sizes (under 10 seconds in all) for a smoke test; the full run
 takes a few minutes. ``--out FILE`` also writes the report (plain-text markdown) to FILE.
@@ -687,10 +690,58 @@ def measure_pig_jeopardy(quick: bool) -> dict[str, Any]:
     return {"solve": time.perf_counter() - t0, "peak_mb": peak_kib() / 1024, "value": str(value)}
 
 
+def fowl_goal(quick: bool) -> int:
+    """The goal of the Fowl Play comparison (section 5; full deck, 42 chickens, 6 wolves)."""
+    return 5 if quick else 10
+
+
+def enclosed(explore_seconds: float, t0: float, box: Any) -> dict[str, Any]:
+    """The fields of a certified-mode measurement (``box``: the initial state's enclosure)."""
+    return {
+        "explore": explore_seconds,
+        "enclose": time.perf_counter() - t0,
+        "peak_mb": peak_kib() / 1024,
+        "low": repr(float(box.low)),
+        "high": repr(float(box.high)),
+    }
+
+
+def measure_pig_enclose(quick: bool) -> dict[str, Any]:
+    """Two-player Pig as a plain Model (:class:`Pig`) in the engine's certified mode."""
+    t0 = time.perf_counter()
+    G = exactprob.explore(Pig(pig_game_goal(quick), None, None))
+    t1 = time.perf_counter()
+    solution = exactprob.enclose_graph(G)
+    return {**enclosed(t1 - t0, t1, solution.value()), "max_width": solution.max_width()}
+
+
+def measure_fowl_enclose(quick: bool) -> dict[str, Any]:
+    """Fowl Play as the generic Model (:class:`~exactprob.games.jeopardy.JeopardyModel`)
+    in the engine's certified mode."""
+    from exactprob.games.jeopardy import FowlPlay, JeopardyModel
+
+    t0 = time.perf_counter()
+    G = exactprob.explore(JeopardyModel(FowlPlay(goal=fowl_goal(quick))))
+    t1 = time.perf_counter()
+    return {**enclosed(t1 - t0, t1, exactprob.enclose_graph(G).value()), "states": len(G)}
+
+
+def measure_fowl_jeopardy(quick: bool) -> dict[str, Any]:
+    """Fowl Play by the game's own certified solver (numpy interval iteration)."""
+    from exactprob.games.jeopardy import FowlPlay
+    from exactprob.games.jeopardy.certified import enclose
+
+    t0 = time.perf_counter()
+    return enclosed(0.0, t0, enclose(FowlPlay(goal=fowl_goal(quick))).first_player_win())
+
+
 MEASUREMENTS: dict[str, Callable[[bool], dict[str, Any]]] = {
     "large": measure_large,
     "pig-model": measure_pig_model,
     "pig-jeopardy": measure_pig_jeopardy,
+    "pig-enclose": measure_pig_enclose,
+    "fowl-enclose": measure_fowl_enclose,
+    "fowl-jeopardy": measure_fowl_jeopardy,
 }
 
 
@@ -704,7 +755,8 @@ def in_fresh_process(name: str, quick: bool) -> dict[str, Any]:
     return dict(json.loads(done.stdout.splitlines()[-1]))
 
 
-def run_pig_game(quick: bool, log: Callable[[str], None]) -> list[str]:
+def run_pig_game(quick: bool, log: Callable[[str], None]) -> tuple[list[str], Fraction]:
+    """Section 4, and the exact value of the game (by the game's own solver)."""
     goal = pig_game_goal(quick)
     log(f"two-player Pig to {goal}: plain Model")
     ours = in_fresh_process("pig-model", quick)
@@ -749,6 +801,75 @@ def run_pig_game(quick: bool, log: Callable[[str], None]) -> list[str]:
             "The Model is the benchmark's Pig class (both players free to choose); its value "
             "is player 0's chance to win, moving first, compared with == against "
             "JeopardySolution.first_player_win(). Peak memory: VmHWM of each fresh process."
+        ),
+        "",
+    ]
+    return out, Fraction(theirs["value"])
+
+
+def run_certified(quick: bool, exact_pig: Fraction | None, log: Callable[[str], None]) -> list[str]:
+    """Section 5: the engine's certified mode on Pig and Fowl Play."""
+    goal, fowl = pig_game_goal(quick), fowl_goal(quick)
+    log(f"certified: two-player Pig to {goal}, plain Model")
+    pig = in_fresh_process("pig-enclose", quick)
+    log(f"certified: Fowl Play to {fowl}, JeopardyModel")
+    ours = in_fresh_process("fowl-enclose", quick)
+    log(f"certified: Fowl Play to {fowl}, exactprob.games.jeopardy.certified")
+    theirs = in_fresh_process("fowl-jeopardy", quick)
+
+    def box(m: dict[str, Any]) -> str:
+        low, high = float(m["low"]), float(m["high"])
+        return f"[{m['low']}, {m['high']}] (width {high - low:.1e})"
+
+    def check(m: dict[str, Any], exact: Fraction | None, other: dict[str, Any] | None) -> str:
+        low, high = Fraction(float(m["low"])), Fraction(float(m["high"]))
+        if exact is not None:
+            return "contains the exact value" if low <= exact <= high else "MISSES the exact value"
+        assert other is not None
+        meets = max(low, Fraction(float(other["low"]))) <= min(high, Fraction(float(other["high"])))
+        return "overlaps the game solver's" if meets else "DISJOINT from the game solver's"
+
+    total = ours["explore"] + ours["enclose"]
+    title = (
+        f"## 5. Certified mode (ep.enclose): Pig to {goal}, Fowl Play to {fowl} (fresh processes)"
+    )
+    out = [title, ""]
+    out += table(
+        ["case", "explore", "enclose", "peak memory", "first player's chance", "check"],
+        [
+            [
+                f"Pig to {goal}, plain Model, ep.enclose",
+                fmt_time(pig["explore"]),
+                fmt_time(pig["enclose"]),
+                f"{pig['peak_mb']:,.0f} MB",
+                box(pig) + f"; widest state {pig['max_width']:.1e}",
+                "not run (--skip-pig)" if exact_pig is None else check(pig, exact_pig, None),
+            ],
+            [
+                f"Fowl Play to {fowl} ({ours['states']:,} states), JeopardyModel, ep.enclose",
+                fmt_time(ours["explore"]),
+                fmt_time(ours["enclose"]),
+                f"{ours['peak_mb']:,.0f} MB",
+                box(ours),
+                check(ours, None, theirs),
+            ],
+            [
+                f"Fowl Play to {fowl}, exactprob.games.jeopardy.certified.enclose",
+                "",
+                fmt_time(theirs["enclose"]),
+                f"{theirs['peak_mb']:,.0f} MB",
+                box(theirs),
+                "",
+            ],
+        ],
+    )
+    out += [
+        "",
+        (
+            f"Fowl Play, engine (explore + enclose) / game solver: "
+            f"{fmt_ratio(total, theirs['enclose'])}; enclose alone: "
+            f"{fmt_ratio(ours['enclose'], theirs['enclose'])}. Both enclosures are proved "
+            "to contain the exact value, so they must overlap."
         ),
         "",
     ]
@@ -821,6 +942,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip-pig", action="store_true", help="skip two-player Pig against the game's solver"
     )
+    parser.add_argument(
+        "--skip-certified", action="store_true", help="skip certified mode (section 5)"
+    )
     parser.add_argument("--measure", choices=sorted(MEASUREMENTS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sys.set_int_max_str_digits(0)  # exact values print in full (Pig to 100: 20,855 digits)
@@ -841,8 +965,12 @@ def main(argv: list[str] | None = None) -> int:
         report += run_mdps(args.quick, mdp_repeat, log)
     if not args.skip_large:
         report += run_large(args.quick, log)
+    exact_pig = None
     if not args.skip_pig:
-        report += run_pig_game(args.quick, log)
+        lines, exact_pig = run_pig_game(args.quick, log)
+        report += lines
+    if not args.skip_certified:
+        report += run_certified(args.quick, exact_pig, log)
     return finish_report(report, start, args.out)
 
 

@@ -8,7 +8,7 @@ Fraction(1, 6)
 from __future__ import annotations
 
 from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
-from .enclose import CertifiedSolution, enclose
+from .enclose import CertifiedSolution, enclose, enclose_graph
 from .enclosure import Enclosure
 from .errors import (
     DistributionError,
@@ -45,6 +45,7 @@ __all__ = [
     "die",
     "draw",
     "enclose",
+    "enclose_graph",
     "evaluate",
     "explore",
     "hypergeometric",
