@@ -209,12 +209,14 @@ class _Encloser:
         n = len(G)
         self.low_list, self.high_list = array("d", bytes(8 * n)), array("d", bytes(8 * n))
         self.low, self.high = np.frombuffer(self.low_list), np.frombuffer(self.high_list)
-        floats = [float(p) for p in G.probabilities]
-        self.edge_floats = [floats[i] for i in G.prob_ids]
-        self.arrays = GraphArrays(G, floats)
+        self.system = _System(G, _field_of(G))  # what Cycle reads: the graph's edges
+        if self.system.arrays is not None and self.system.float_probs is not None:
+            self.arrays, self.edge_floats = self.system.arrays, self.system.float_probs
+        else:  # no state has a choice: the exact solver's system has no floats
+            floats = [float(p) for p in G.probabilities]
+            self.arrays, self.edge_floats = GraphArrays(G, floats), [floats[i] for i in G.prob_ids]
         extended = np.array([_extended(p) for p in G.probabilities], dtype=np.longdouble)
         self.extended = extended[np.frombuffer(G.prob_ids, dtype=np.int32)]
-        self.system = _System(G, _field_of(G))  # what Cycle reads: the graph's edges
         terminal = [(s, o) for s, o in enumerate(G.outcomes) if o is not None]
         for s, o in terminal:
             if not abs(o) < LIMIT:
