@@ -218,6 +218,8 @@ class _Encloser:
         extended = np.array([_extended(p) for p in G.probabilities], dtype=np.longdouble)
         self.extended = extended[np.frombuffer(G.prob_ids, dtype=np.int32)]
         terminal = [(s, o) for s, o in enumerate(G.outcomes) if o is not None]
+        if not terminal:
+            raise NonTerminationError("no terminal state is reachable, so no play ever ends")
         for s, o in terminal:
             if not abs(o) < LIMIT:
                 raise ModelError(

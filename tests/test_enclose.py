@@ -150,6 +150,23 @@ def test_a_strategy_that_never_leaves_is_refused():
     assert solve(Stall()).value() == F(2, 3)
 
 
+def test_a_model_without_terminal_states_is_refused():
+    class Loop:
+        initial = 0
+
+        def outcome(self, s):
+            return None
+
+        def actions(self, s):
+            return ("go",)
+
+        def transition(self, s, a):
+            return Dist({1 - s: 1})
+
+    with pytest.raises(NonTerminationError, match="no terminal state"):
+        enclose(Loop())
+
+
 def test_symbolic_and_huge_models_are_refused():
     p = sympy.Symbol("p", positive=True)
     with pytest.raises(ModelError, match="rational probabilities"):
