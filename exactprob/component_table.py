@@ -33,7 +33,15 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from threadpoolctl import ThreadpoolController
 
-__all__ = ["DENSE_LIMIT", "ComponentTable", "GraphArrays", "one_blas_thread", "ranges"]
+__all__ = [
+    "DENSE_LIMIT",
+    "ComponentTable",
+    "GraphArrays",
+    "choice_sums",
+    "first_maxima",
+    "one_blas_thread",
+    "ranges",
+]
 
 #: Components above this many states are evaluated by a sparse LU instead (the dense
 #: block elimination holds :math:`|N| \times |F|` and :math:`n \times n` floats).
@@ -56,6 +64,37 @@ def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     total = int(counts.sum())
     offsets = np.cumsum(counts) - counts
     return np.repeat(starts - offsets, counts) + np.arange(total)
+
+
+def choice_sums(
+    terms: np.ndarray, edge_choice: np.ndarray, n_choices: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each choice's sum of its edges' ``terms`` (``edge_choice[e]``: the choice of edge
+    ``e``), and the sum of their absolute values (for :func:`~exactprob.rounding.error_bounds`).
+
+    >>> [x.tolist() for x in choice_sums(np.array([0.5, -0.25, 1.0]), np.array([0, 0, 1]), 2)]
+    [[0.25, 1.0], [0.75, 1.0]]
+    """
+    q = np.bincount(edge_choice, weights=terms, minlength=n_choices)
+    return q, np.bincount(edge_choice, weights=np.abs(terms), minlength=n_choices)
+
+
+def first_maxima(
+    values: np.ndarray, starts: np.ndarray, run: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The maximum of each run of ``values`` (run ``i`` starts at ``starts[i]``;
+    ``run[j]`` is the run of index ``j``; no run is empty) and the first index where
+    each run reaches it.
+
+    >>> best, first = first_maxima(np.array([1.0, 3.0, 3.0, 2.0]), np.array([0, 1]),
+    ...                            np.array([0, 1, 1, 1]))
+    >>> best.tolist(), first.tolist()
+    ([1.0, 3.0], [0, 1])
+    """
+    best = np.maximum.reduceat(values, starts) if len(starts) else values[:0]
+    at_best = np.flatnonzero(values >= best[run])
+    _, first_hit = np.unique(run[at_best], return_index=True)
+    return best, at_best[first_hit]
 
 
 class GraphArrays:
@@ -130,11 +169,7 @@ class ComponentTable:
     def action_values(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Every choice's float value :math:`\\sum p\\,v` from the edge values, and the
         sum of its absolute terms."""
-        terms = self.edge_prob * values
-        m = self.n_choices
-        q = np.bincount(self.edge_choice, weights=terms, minlength=m)
-        magnitude = np.bincount(self.edge_choice, weights=np.abs(terms), minlength=m)
-        return q, magnitude
+        return choice_sums(self.edge_prob * values, self.edge_choice, self.n_choices)
 
     def _policy_entries(self, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rows, columns and probabilities of the entries of :math:`P^\\pi_{SS}`."""
@@ -153,6 +188,11 @@ class ComponentTable:
         A = -P.astype(np.float64, copy=False).reshape(n, n)  # (no edges: an int array)
         A.flat[:: n + 1] += 1.0
         return A, exit_value[policy]
+
+    def inside_values(self, x: np.ndarray) -> np.ndarray:
+        """Each choice's float value from its edges inside the component, ``x`` local."""
+        terms = self.edge_prob * np.where(self.inside, x[np.maximum(self.edge_local, 0)], 0.0)
+        return np.bincount(self.edge_choice, weights=terms, minlength=self.n_choices)
 
     def exit_values(self, outside: np.ndarray) -> np.ndarray:
         """Each choice's float value from its edges leaving the component."""

@@ -70,7 +70,13 @@ from typing import Any
 
 import numpy as np
 
-from .component_table import ComponentTable, GraphArrays, one_blas_thread
+from .component_table import (
+    ComponentTable,
+    GraphArrays,
+    choice_sums,
+    first_maxima,
+    one_blas_thread,
+)
 from .cycle import Cycle
 from .enclosure import Enclosure
 from .errors import ModelError, NonTerminationError
@@ -360,18 +366,15 @@ def _weights(table: ComponentTable, policy: np.ndarray) -> np.ndarray | None:
         if not (np.all(np.isfinite(w)) and np.all(w >= 1.0)):
             return None
         w *= 1.0 + WEIGHT_SLACK * max(1.0, float(w.max()))
-        terms = table.edge_prob * np.where(table.inside, w[np.maximum(table.edge_local, 0)], 0.0)
-        stay = np.bincount(table.edge_choice, weights=terms, minlength=table.n_choices)
+        stay = table.inside_values(w)
         stay_up = np.nextafter(stay + error_bounds(table.edge_counts, stay), np.inf)
         if np.all(stay_up <= np.nextafter(w - 1.0, -np.inf)[table.owner]):
             return w
-        longest = np.maximum.reduceat(stay, table.first[:-1])
-        at_longest = np.flatnonzero(stay >= longest[table.owner])
-        _, first_hit = np.unique(table.owner[at_longest], return_index=True)
+        longest, first_longest = first_maxima(stay, table.first[:-1], table.owner)
         longer = longest > stay[policy]
         if not longer.any():
             return None
-        policy[longer] = at_longest[first_hit][longer]
+        policy[longer] = first_longest[longer]
     return None
 
 
@@ -386,38 +389,27 @@ def _certified_policy(
     n_choices = int(cs[-1])
     edge_counts = np.diff(es)
     edge_choice = np.repeat(np.arange(n_choices), edge_counts)
-    owner = np.repeat(np.arange(n), choices)
-    q_low, low_size = _dot(arrays, edge_choice, low, n_choices)
-    q_high, high_size = _dot(arrays, edge_choice, high, n_choices)
+    deciding = np.flatnonzero(choices > 0)  # the non-terminal states, in id order
+    starts = cs[deciding]
+    run = np.repeat(np.arange(len(deciding)), choices[deciding])  # each choice's state
+    owner = deciding[run]
+    q_low, low_size = choice_sums(arrays.probs * low[arrays.targets], edge_choice, n_choices)
+    q_high, high_size = choice_sums(arrays.probs * high[arrays.targets], edge_choice, n_choices)
     q_low = np.nextafter(q_low - error_bounds(edge_counts, low_size), -np.inf)
     q_high = np.nextafter(q_high + error_bounds(edge_counts, high_size), np.inf)
     sign = 1.0 - 2.0 * arrays.players.astype(np.float64)
     # in signed terms (higher is better for the mover) a choice's enclosure is [worst, best]
     worst = np.where(sign[owner] > 0, q_low, -q_high)
     best = np.where(sign[owner] > 0, q_high, -q_low)
-    deciding = np.flatnonzero(choices > 0)
-    floor = np.full(n, -np.inf)
-    floor[deciding] = np.maximum.reduceat(worst, cs[deciding])
-    candidate = best >= floor[owner]
+    floor, _ = first_maxima(worst, starts, run)
+    candidate = best >= floor[run]
     middle = np.where(candidate, worst + best, -np.inf)  # twice the midpoint
-    top = np.full(n, np.inf)
-    top[deciding] = np.maximum.reduceat(middle, cs[deciding])
-    at_top = np.flatnonzero(middle >= top[owner])
-    owners, first_hit = np.unique(owner[at_top], return_index=True)
+    _, top = first_maxima(middle, starts, run)
     choice = np.full(n, -1, dtype=np.int64)
-    choice[owners] = at_top[first_hit] - cs[owners]
-    counts = np.bincount(owner[candidate], minlength=n)
+    choice[deciding] = top - starts
+    counts = np.bincount(run[candidate], minlength=len(deciding))
     undecided: dict[int, tuple[int, ...]] = {}
-    for s in np.flatnonzero(counts > 1).tolist():
+    for s in deciding[counts > 1].tolist():
         ks = np.flatnonzero(candidate[cs[s] : cs[s + 1]])
         undecided[s] = tuple(ks.tolist())
     return choice, undecided
-
-
-def _dot(
-    arrays: GraphArrays, edge_choice: np.ndarray, values: np.ndarray, n_choices: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Every choice's float :math:`\\sum p\\,v` and the sum of its absolute terms."""
-    terms = arrays.probs * values[arrays.targets]
-    q = np.bincount(edge_choice, weights=terms, minlength=n_choices)
-    return q, np.bincount(edge_choice, weights=np.abs(terms), minlength=n_choices)

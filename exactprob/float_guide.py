@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .component_table import ComponentTable
+from .component_table import ComponentTable, first_maxima
 
 __all__ = ["float_guess", "float_strategy"]
 
@@ -83,17 +83,10 @@ class _Iteration:
         """Switch every state in ``movers`` to its best choice when that is better by
         more than the tolerance; report whether any switched."""
         table = self.table
-        inside = table.edge_prob * np.where(table.inside, x[np.maximum(table.edge_local, 0)], 0.0)
-        q = self.exit_value + np.bincount(
-            table.edge_choice, weights=inside, minlength=len(self.exit_value)
-        )
+        q = self.exit_value + table.inside_values(x)
         signed = q * table.sign[table.owner]
         scale = 1.0 + np.abs(x).max(initial=0.0)
-        best_value = np.maximum.reduceat(signed, table.first[:-1])
-        at_best = np.flatnonzero(signed >= best_value[table.owner])
-        owners, first_hit = np.unique(table.owner[at_best], return_index=True)
-        best = np.empty(table.n, dtype=np.int64)
-        best[owners] = at_best[first_hit]  # the first best choice of each state
+        best_value, best = first_maxima(signed, table.first[:-1], table.owner)
         switch = np.zeros(table.n, dtype=bool)
         switch[movers] = True
         switch &= best_value > signed[policy] + TOLERANCE * scale

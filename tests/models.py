@@ -128,6 +128,27 @@ class GamblersRuin:
         return Dist({s + 1: self.p, s - 1: 1 - self.p})
 
 
+class Stall:
+    """Player 0 in A and player 1 in B may pass the turn to each other forever
+    ("stall") or move on ("go": 1/2 to the other state, 1/2 to the end, worth 1 from A
+    and 0 from B)."""
+
+    initial = "A"
+
+    def player(self, s):
+        return 0 if s == "A" else 1
+
+    def outcome(self, s):
+        return {"A-end": 1, "B-end": 0}.get(s)
+
+    def actions(self, s):
+        return ("go", "stall")
+
+    def transition(self, s, a):
+        other = "B" if s == "A" else "A"
+        return Dist({other: 1}) if a == "stall" else Dist({other: "1/2", f"{s}-end": "1/2"})
+
+
 class DoOver:
     """One round: win (1) with probability ``a``, lose (0) with probability ``b``,
     otherwise the round repeats (a self-loop with probability ``1 - a - b``)."""

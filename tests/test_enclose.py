@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from models import (
     GamblersRuin,
     Pig,
+    Stall,
     TableModel,
     bellman_violations,
     near_tie_cycles,
@@ -121,25 +122,6 @@ def test_a_large_component_is_evaluated_sparsely():
     for i in (1, goal // 3, goal - 1):
         assert B.value(i).contains(F(i, goal))
     assert B.max_width() < 1e-6
-
-
-class Stall:
-    """Player 0 in A and player 1 in B may pass the turn to each other forever."""
-
-    initial = "A"
-
-    def player(self, s):
-        return 0 if s == "A" else 1
-
-    def outcome(self, s):
-        return {"A-end": 1, "B-end": 0}.get(s)
-
-    def actions(self, s):
-        return ("go", "stall")
-
-    def transition(self, s, a):
-        other = "B" if s == "A" else "A"
-        return Dist({other: 1}) if a == "stall" else Dist({other: "1/2", f"{s}-end": "1/2"})
 
 
 def test_a_strategy_that_never_leaves_is_refused():

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from models import (
     Pig,
+    Stall,
     bellman_violations,
     near_tie_cycles,
     policy_values,
@@ -30,7 +31,7 @@ from models import (
     reachable,
 )
 
-from exactprob import Dist, solve
+from exactprob import solve
 from exactprob.errors import NonTerminationError
 
 solve_module = importlib.import_module("exactprob.solve")
@@ -70,27 +71,6 @@ def test_pig_by_reach_equals_elimination(goal):
     S, E = solve(Pig(goal)), solved_by_elimination(Pig(goal))
     for s in reachable(Pig(goal)):
         assert S.value(s) == E.value(s) and S.ties(s) == E.ties(s)
-
-
-class Stall:
-    """Player 0 in A and player 1 in B may pass the turn to each other forever
-    ("stall") or move on ("go": 1/2 to the other state, 1/2 to the end, worth 1 from A
-    and 0 from B)."""
-
-    initial = "A"
-
-    def player(self, s):
-        return 0 if s == "A" else 1
-
-    def outcome(self, s):
-        return {"A-end": 1, "B-end": 0}.get(s)
-
-    def actions(self, s):
-        return ("go", "stall")
-
-    def transition(self, s, a):
-        other = "B" if s == "A" else "A"
-        return Dist({other: 1}) if a == "stall" else Dist({other: "1/2", f"{s}-end": "1/2"})
 
 
 def test_non_terminating_guess_falls_back():
