@@ -103,6 +103,10 @@ SAFETY = 1.0 + 2.0**-40
 #: Twice the unit round-off of ``longdouble`` (80-bit extended on x86: 2^-63; where it is
 #: a double, 2^-52 and the bounds are those of doubles).
 EXTENDED_TWO_U = float(np.finfo(np.longdouble).eps)
+#: The float strategy iteration switches actions on relative improvements above this
+#: (the exact solver's 1e-12 would leave near ties of that size in the residual, and so
+#: in the widths; rounding noise is about 2^-52).
+POLICY_TOLERANCE = 2.0**-48
 #: Rounds of policy iteration for the longest expected stay, when the policy's own
 #: expected steps are not a valid weight.
 MAX_WEIGHT_ROUNDS = 100
@@ -284,8 +288,8 @@ class _Encloser:
         def terminating() -> np.ndarray:
             return table.policy_array(cycle.terminating_start({}))
 
-        upper_policy = float_guess(table, self.high, terminating)
-        lower_policy = float_strategy(table, upper_policy, self.low)
+        upper_policy = float_guess(table, self.high, terminating, POLICY_TOLERANCE)
+        lower_policy = float_strategy(table, upper_policy, self.low, POLICY_TOLERANCE)
         if lower_policy is None:
             lower_policy = upper_policy
         weights = _weights(table, upper_policy)

@@ -29,29 +29,33 @@ TOLERANCE = 1e-12
 
 
 def float_strategy(
-    table: ComponentTable, start: np.ndarray, outside: np.ndarray
+    table: ComponentTable, start: np.ndarray, outside: np.ndarray, tolerance: float = TOLERANCE
 ) -> np.ndarray | None:
     """An (approximately) optimal policy (choice numbers) for the component of ``table``,
     from float strategy iteration starting at the terminating policy ``start``, with the
     float values ``outside`` of the states it can move to; ``None`` when the floats go
-    out of range."""
+    out of range. A switch needs an improvement above ``tolerance`` relative to the
+    values' size."""
     with np.errstate(all="ignore"):
         try:
-            return _Iteration(table, outside).strategy(start.copy())
+            return _Iteration(table, outside, tolerance).strategy(start.copy())
         except (np.linalg.LinAlgError, FloatingPointError, _NoGuess):
             return None
 
 
 def float_guess(
-    table: ComponentTable, outside: np.ndarray, terminating: Callable[[], np.ndarray]
+    table: ComponentTable,
+    outside: np.ndarray,
+    terminating: Callable[[], np.ndarray],
+    tolerance: float = TOLERANCE,
 ) -> np.ndarray:
     """The float strategy from the first actions, or, when the floats fail there, from
     the terminating policy ``terminating()`` (choice numbers); that policy itself when
     the floats fail from it too."""
-    guess = float_strategy(table, table.first[:-1], outside)
+    guess = float_strategy(table, table.first[:-1], outside, tolerance)
     if guess is None:
         start = terminating()
-        guess = float_strategy(table, start, outside)
+        guess = float_strategy(table, start, outside, tolerance)
         if guess is None:
             return start
     return guess
@@ -64,8 +68,8 @@ class _NoGuess(Exception):
 class _Iteration:
     """Hoffman-Karp strategy iteration on one component's table."""
 
-    def __init__(self, table: ComponentTable, outside: np.ndarray) -> None:
-        self.table = table
+    def __init__(self, table: ComponentTable, outside: np.ndarray, tolerance: float) -> None:
+        self.table, self.tolerance = table, tolerance
         self.exit_value = table.exit_values(outside)
         if not np.all(np.isfinite(self.exit_value)):
             raise _NoGuess
@@ -89,7 +93,7 @@ class _Iteration:
         best_value, best = first_maxima(signed, table.first[:-1], table.owner)
         switch = np.zeros(table.n, dtype=bool)
         switch[movers] = True
-        switch &= best_value > signed[policy] + TOLERANCE * scale
+        switch &= best_value > signed[policy] + self.tolerance * scale
         policy[switch] = best[switch]
         return bool(switch.any())
 

@@ -101,6 +101,19 @@ def test_near_tie_below_double_precision_is_undecided():
         check_enclosed(model, B)
 
 
+def test_a_float_near_tie_does_not_widen_the_enclosure():
+    """Two actions whose values differ by 2**-41 (well above double rounding, below the
+    exact solver's float tolerance): the float policy must take the better one, or the
+    gap enters the residual and so the width (hypothesis found a width of 3.7e-12)."""
+    eps = F(1, 2**42)
+    stay = {"s": F(1, 2), "win": F(1, 4), "lose": F(1, 4)}
+    better = {"s": F(1, 2), "win": F(1, 4) + eps, "lose": F(1, 4) - eps}
+    model = TableModel("s", {"win": 1, "lose": 0}, {"s": (0, {"a": stay, "b": better})})
+    B = enclose(model)
+    assert B.policy() == "b" and B.undecided() == ()
+    check_enclosed(model, B, width=1e-14)
+
+
 def test_longer_stay_by_another_action_gets_a_valid_weight():
     """Stopping is optimal (value 1) but waiting stays 100 steps on average: the weights
     of the stopping policy (1) do not bound the waiting one, policy iteration for the
