@@ -140,7 +140,7 @@ def test_near_ties_equal_exact_recursion(model):
 # -- cyclic components with useless or misleading float guesses --------------------------------
 
 
-def worst_guess(table, start, outside):
+def worst_guess(table, start, outside, tolerance):
     """The last action everywhere: a guess that is wrong and may not terminate."""
     return table.first[1:] - 1
 
