@@ -7,6 +7,7 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
+from .depth_first import DepthFirstSolution, solve_depth_first
 from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
 from .enclose import CertifiedSolution, enclose, enclose_graph
 from .enclosure import Enclosure
@@ -27,6 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CertifiedSolution",
+    "DepthFirstSolution",
     "Dist",
     "DistributionError",
     "Enclosure",
@@ -51,6 +53,7 @@ __all__ = [
     "hypergeometric",
     "simulate",
     "solve",
+    "solve_depth_first",
     "solve_graph",
     "uniform",
 ]

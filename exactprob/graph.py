@@ -220,26 +220,18 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
             bar.update(1)
         value = outcome(state)
         if value is not None:
-            outcomes.append(_terminal_value(state, value))
+            outcomes.append(terminal_value(state, value))
             players.append(0)
             actions_list.append(())
             choice_start.append(len(edge_start) - 1)
             continue
-        actions = tuple(actions_of(state))
-        if not actions:
-            raise ModelError(f"actions({state!r}) is empty; a non-terminal state needs an action")
+        actions = checked_actions(state, actions_of(state))
         actions = shared_actions.setdefault(actions, actions)
-        if len(actions) > 1 and len(set(actions)) != len(actions):
-            raise ModelError(f"actions({state!r}) repeats an action: {actions!r}")
         outcomes.append(None)
         players.append(player(state))
         actions_list.append(actions)
         for action in actions:
-            dist = transition(state, action)
-            if not isinstance(dist, Dist):
-                raise ModelError(
-                    f"transition({state!r}, {action!r}) returned {type(dist).__name__}, not a Dist"
-                )
+            dist = checked_transition(state, action, transition(state, action))
             symbolic = symbolic or dist.symbolic
             for nxt, p in dist.exact_items():
                 t = index.get(nxt)
@@ -266,11 +258,31 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
     return G
 
 
-def _terminal_value(state: Hashable, value: Any) -> Any:
+def terminal_value(state: Hashable, value: Any) -> Any:
+    """The model's ``outcome(state)``, ``value``, as an exact number (else a ModelError)."""
     try:
         return exact(value)
     except InexactError as error:
         raise ModelError(f"outcome({state!r}) is not an exact number: {error}") from None
+
+
+def checked_actions(state: Hashable, listed: Iterable[Any]) -> tuple[Any, ...]:
+    """The model's ``actions(state)`` as a tuple: non-empty, no action twice."""
+    actions = tuple(listed)
+    if not actions:
+        raise ModelError(f"actions({state!r}) is empty; a non-terminal state needs an action")
+    if len(actions) > 1 and len(set(actions)) != len(actions):
+        raise ModelError(f"actions({state!r}) repeats an action: {actions!r}")
+    return actions
+
+
+def checked_transition(state: Hashable, action: Any, dist: Any) -> Dist[Any]:
+    """The model's ``transition(state, action)``, checked to be a :class:`Dist`."""
+    if not isinstance(dist, Dist):
+        raise ModelError(
+            f"transition({state!r}, {action!r}) returned {type(dist).__name__}, not a Dist"
+        )
+    return dist
 
 
 def progress_bar(enabled: bool, description: str, **options: Any) -> Any:
@@ -359,7 +371,9 @@ def strong_components(G: StateGraph) -> Iterator[list[int]]:
 
 
 def components_reached(
-    roots: Iterable[H], successors: Callable[[H], Iterable[H]]
+    roots: Iterable[H],
+    successors: Callable[[H], Iterable[H]],
+    solved: Callable[[H], bool] | None = None,
 ) -> Iterator[list[H]]:
     """The strongly connected components of the states reached from ``roots``, each after
     every component it can reach, for a graph given by its ``successors`` function.
@@ -367,44 +381,54 @@ def components_reached(
     Tarjan's algorithm emits components in exactly this order; it runs iteratively here
     (no recursion limit). It is lazy: ``successors(v)`` is called once, when ``v`` is
     first reached, and a component is yielded as soon as it is complete, so a consumer
-    can solve it before the search goes on, and the graph need never be stored.
+    can solve it before the search goes on, and the graph need never be stored. Only the
+    states of open components are held (their discovery index and low link); a state
+    whose component was yielded is recognised by ``solved(state)``, by default by a set
+    of every such state. A consumer that keeps its own record passes ``solved`` (true for
+    every state of a yielded component once the search resumes), and the search then
+    keeps nothing about the solved states.
 
     >>> [sorted(c) for c in components_reached([0], lambda v: {0: [1], 1: [0, 2]}.get(v, []))]
     [[2], [0, 1]]
     """
-    index: dict[H, int] = {}
+    finished: set[H] = set()  # the default record of solved states
+    is_solved = finished.__contains__ if solved is None else solved
+    order: dict[H, int] = {}  # discovery index and low link of the open states
     low: dict[H, int] = {}
+    discovered = 0
     stack: list[H] = []
-    on_stack: set[H] = set()
     for root in roots:
-        if root in index:
+        if root in order or is_solved(root):
             continue
-        index[root] = low[root] = len(index)
+        order[root] = low[root] = discovered
+        discovered += 1
         stack.append(root)
-        on_stack.add(root)
         work = [(root, iter(successors(root)))]
         while work:
             v, following = work[-1]
             for w in following:
-                if w not in index:
-                    index[w] = low[w] = len(index)
+                if is_solved(w):
+                    continue
+                if w not in order:
+                    order[w] = low[w] = discovered
+                    discovered += 1
                     stack.append(w)
-                    on_stack.add(w)
                     work.append((w, iter(successors(w))))
                     break
-                if w in on_stack and index[w] < low[v]:
-                    low[v] = index[w]
+                low[v] = min(low[v], order[w])
             else:
                 work.pop()
                 if work:
                     parent = work[-1][0]
                     low[parent] = min(low[parent], low[v])
-                if low[v] == index[v]:
+                if low[v] == order[v]:
                     component = []
                     while True:
                         w = stack.pop()
-                        on_stack.discard(w)
+                        del order[w], low[w]
                         component.append(w)
                         if w == v:
                             break
+                    if solved is None:
+                        finished.update(component)
                     yield component

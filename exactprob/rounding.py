@@ -35,11 +35,13 @@ False
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from operator import mul
 from typing import Any
 
 import numpy as np
 
-__all__ = ["approx", "certainly_less", "error_bound", "error_bounds"]
+__all__ = ["approx", "certainly_less", "error_bound", "error_bounds", "float_dot"]
 
 #: Twice the unit round-off of IEEE double precision, :math:`2u = 2^{-52}`.
 TWO_U = 2.0**-52
@@ -72,6 +74,22 @@ def error_bound(n: int, magnitude: float) -> float:
     if not magnitude < LIMIT:  # also catches inf and nan
         return math.inf
     return (n + 8) * TWO_U * magnitude + (n + 2) * TINY
+
+
+def float_dot(
+    probs: Sequence[float], values: Sequence[float], nonnegative: bool = False
+) -> tuple[float, float]:
+    """The float dot product :math:`\\hat Q = \\mathrm{fl}(\\sum_i \\hat p_i \\hat v_i)` and its
+    :func:`error_bound`; ``nonnegative`` (every value at least 0) lets :math:`\\hat Q`
+    itself be the magnitude.
+
+    >>> q, err = float_dot([0.5, 0.5], [1.0, -1.0])
+    >>> q, err == error_bound(2, 1.0)
+    (0.0, True)
+    """
+    terms = list(map(mul, probs, values))
+    q = sum(terms)
+    return q, error_bound(len(terms), q if nonnegative else sum(map(abs, terms)))
 
 
 def error_bounds(n: np.ndarray, magnitude: np.ndarray, two_u: float = TWO_U) -> np.ndarray:

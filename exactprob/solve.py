@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from .certify import near_choices
+from .choose import best_and_ties, float_candidates
 from .component_table import ComponentTable, GraphArrays, one_blas_thread
 from .cycle import Cycle
 from .dist import Dist
@@ -72,7 +73,7 @@ from .graph import (
 from .linear import Field, field_for
 from .numbers import Exact, mpq
 from .reach import reach_values
-from .rounding import approx, certainly_less, error_bound
+from .rounding import approx, float_dot
 
 __all__ = ["Solution", "evaluate", "solve", "solve_graph"]
 
@@ -363,34 +364,22 @@ class _Solver:
         if self.guided:
             self.approx[s] = approx(value)
 
-    def _float_q(self, c: int, approx_values: Sequence[float]) -> tuple[float, float]:
-        """The float :math:`\\hat Q` of choice ``c`` and its rounding bound."""
-        system = self.system
-        e0, e1 = system.edge_start[c], system.edge_start[c + 1]
-        float_probs = system.float_probs
-        assert float_probs is not None  # guided solves are over the rationals
-        terms = list(
-            map(mul, float_probs[e0:e1], map(approx_values.__getitem__, system.targets[e0:e1]))
-        )
-        q = sum(terms)
-        magnitude = q if self.nonnegative else sum(map(abs, terms))
-        return q, error_bound(e1 - e0, magnitude)
-
     def _candidates(self, s: int, approx_values: Sequence[float]) -> list[int]:
         """The actions of ``s`` (indices) that the floats cannot rule out as worse than
-        the float-best one, in the model's order."""
-        c0 = self.G.choice_start[s]
-        ks = range(self.G.choice_start[s + 1] - c0)
-        sign = 1.0 if self.G.players[s] == 0 else -1.0
-        floats = {k: self._float_q(c0 + k, approx_values) for k in ks}
-        best = max(floats, key=lambda k: sign * floats[k][0])
-        b, b_err = floats[best]
-        b *= sign
-        return [
-            k
-            for k, (q, err) in floats.items()
-            if k == best or not certainly_less(sign * q, err, b, b_err)
+        the float-best one, in the model's order (:func:`~exactprob.choose.float_candidates`)."""
+        system = self.system
+        float_probs = system.float_probs
+        assert float_probs is not None  # guided solves are over the rationals
+        starts, targets = system.edge_start, system.targets
+        floats = [
+            float_dot(
+                float_probs[starts[c] : starts[c + 1]],
+                [approx_values[t] for t in targets[starts[c] : starts[c + 1]]],
+                self.nonnegative,
+            )
+            for c in range(self.G.choice_start[s], self.G.choice_start[s + 1])
         ]
+        return float_candidates(floats, self.G.players[s])
 
     def _decide(self, s: int) -> None:
         """A state with several actions and every successor solved."""
@@ -420,9 +409,7 @@ class _Solver:
                 f"state {self.G.states[s]!r} offers {len(q)} actions but its values are "
                 "symbolic and cannot be compared; symbolic probabilities need one action per state"
             )
-        ks = sorted(q)
-        best = max(q.values()) if self.G.players[s] == 0 else min(q.values())
-        tied = tuple(k for k in ks if q[k] == best)
+        best, tied = best_and_ties(q, self.G.players[s])
         self.choice[s] = tied[0]
         if len(tied) > 1:
             self.ties[s] = tied

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exactprob.depth_first import solve_depth_first
 from exactprob.errors import ModelError, NonTerminationError, StateLimitError
 from exactprob.gamebook import solve
-from exactprob.gamebook.depth_first import solve_depth_first
 from exactprob.gamebook.solver import BookModel
 from exactprob.solve import solve as solve_model
 

@@ -15,7 +15,6 @@ from fractions import Fraction as F
 import pytest
 import sympy
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from models import (
     DoOver,
     GamblersRuin,
@@ -23,15 +22,19 @@ from models import (
     RedAndBlack,
     TableModel,
     TwoDice,
+    acyclic_models,
     all_policies,
     bellman_violations,
+    check_against_optimum,
     check_against_recursion,
+    cyclic_chains,
+    cyclic_games,
     decision_states,
+    game_values,
+    optimal_by_enumeration,
     player_of,
     policy_values,
-    q_values,
     reachable,
-    single_action_part,
     sympy_chain,
 )
 
@@ -93,36 +96,6 @@ def test_max_states_passed_through():
 # Random acyclic models versus memoised recursion
 # ======================================================================================
 
-small_values = st.one_of(st.integers(-2, 2), st.builds(F, st.integers(-4, 4), st.integers(1, 3)))
-
-
-@st.composite
-def acyclic_models(draw):
-    """Layered states, 1-3 actions each (sometimes an exact copy of another action, to
-    produce ties), random rational transitions to later layers or terminals, players 0/1."""
-    n_terms = draw(st.integers(1, 3))
-    terminals = {("T", i): draw(small_values) for i in range(n_terms)}
-    widths = draw(st.lists(st.integers(1, 3), min_size=1, max_size=4))
-    layers = [[("S", l, j) for j in range(w)] for l, w in enumerate(widths)]
-    nodes = {}
-    for l, layer in enumerate(layers):
-        later = [s for lay in layers[l + 1 :] for s in lay] + list(terminals)
-        for s in layer:
-            acts = {}
-            for a in range(draw(st.integers(1, 3))):
-                if acts and draw(st.integers(0, 3)) == 0:
-                    acts[f"a{a}"] = dict(acts[draw(st.sampled_from(sorted(acts)))])  # a tie
-                    continue
-                targets = draw(
-                    st.lists(st.sampled_from(later), min_size=1, max_size=4, unique=True)
-                )
-                weights = draw(
-                    st.lists(st.integers(1, 6), min_size=len(targets), max_size=len(targets))
-                )
-                acts[f"a{a}"] = {t: F(w, sum(weights)) for t, w in zip(targets, weights)}
-            nodes[s] = (draw(st.integers(0, 1)), acts)
-    return TableModel(layers[0][0], terminals, nodes)
-
 
 @settings(max_examples=100)
 @given(acyclic_models())
@@ -163,26 +136,6 @@ def test_random_acyclic_model_steps_and_absorption(model):
 # ======================================================================================
 # Random cyclic Markov chains versus sympy's fundamental matrix
 # ======================================================================================
-
-
-@st.composite
-def cyclic_chains(draw):
-    """n <= 6 transient states with random transitions among them (self-loops included);
-    every state has positive probability of moving straight to a terminal state."""
-    n = draw(st.integers(1, 6))
-    m = draw(st.integers(1, 3))
-    terminals = {("T", i): draw(small_values) for i in range(m)}
-    nodes = {}
-    for i in range(n):
-        w_inner = draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
-        w_term = draw(st.lists(st.integers(0, 3), min_size=m, max_size=m))
-        if sum(w_term) == 0:
-            w_term[draw(st.integers(0, m - 1))] = 1
-        total = sum(w_inner) + sum(w_term)
-        out = {("S", j): F(w, total) for j, w in enumerate(w_inner) if w}
-        out.update({("T", j): F(w, total) for j, w in enumerate(w_term) if w})
-        nodes[("S", i)] = (0, {"go": out})
-    return TableModel(("S", 0), terminals, nodes)
 
 
 @settings(max_examples=60)
@@ -292,28 +245,6 @@ def test_closed_cycle_never_terminates():
 # ======================================================================================
 
 
-def optimal_by_enumeration(model, states):
-    """Componentwise max over all policies (one policy attains it at every state)."""
-    best = None
-    for pol in all_policies(model, states):
-        vals = policy_values(model, pol, states)
-        best = vals if best is None else {s: max(best[s], vals[s]) for s in states}
-    return best
-
-
-def check_against_optimum(model, S, V):
-    assert set(S.states()) == set(V)
-    assert not bellman_violations(model, V)
-    for s, v in V.items():
-        assert S.value(s) == v
-        if model.outcome(s) is None:
-            q = q_values(model, s, V)
-            ties = tuple(a for a in model.actions(s) if q[a] == v)
-            assert S.ties(s) == ties and S.policy(s) in ties
-    # the reported policy as a whole terminates and attains the optimum (oracle solve)
-    assert policy_values(model, S.policy_map(), list(V)) == V
-
-
 @pytest.mark.parametrize("goal", [5, 6, 8])
 @pytest.mark.parametrize("p", [F(2, 5), F(1, 2), F(3, 5), F(1, 10)])
 def test_red_and_black_versus_all_policies(goal, p):
@@ -341,56 +272,12 @@ def test_red_and_black_bold_value():
     assert S.policy(2) == 2 and S.policy(3) == 2
 
 
-@st.composite
-def cyclic_games(draw, two_players):
-    """<= 4 states, <= 3 actions; every action has positive probability of moving straight
-    to a terminal state, so every strategy profile terminates (a stopping game)."""
-    n = draw(st.integers(1, 4))
-    terminals = {("T", i): draw(small_values) for i in range(2)}
-    nodes = {}
-    for i in range(n):
-        acts = {}
-        for a in range(draw(st.integers(1, 3))):
-            if acts and draw(st.integers(0, 4)) == 0:
-                acts[f"a{a}"] = dict(acts[draw(st.sampled_from(sorted(acts)))])  # a tie
-                continue
-            w_inner = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
-            w_term = draw(st.lists(st.integers(0, 3), min_size=2, max_size=2))
-            if sum(w_term) == 0:
-                w_term[draw(st.integers(0, 1))] = 1
-            total = sum(w_inner) + sum(w_term)
-            out = {("S", j): F(w, total) for j, w in enumerate(w_inner) if w}
-            out.update({("T", j): F(w, total) for j, w in enumerate(w_term) if w})
-            acts[f"a{a}"] = out
-        nodes[("S", i)] = (draw(st.integers(0, 1)) if two_players else 0, acts)
-    return TableModel(("S", 0), terminals, nodes)
-
-
 @settings(max_examples=60)
 @given(cyclic_games(two_players=False))
 def test_random_cyclic_mdp_versus_all_policies(model):
     states = reachable(model)
     V = optimal_by_enumeration(model, states)
     check_against_optimum(model, solve(model), V)
-
-
-def game_values(model, states):
-    """Per state: max over player-0 strategies of min over player-1 strategies, and
-    min over player-1 strategies of max over player-0 strategies (both stationary)."""
-    base = single_action_part(model, states)
-    p0 = list(all_policies(model, states, player=0))
-    p1 = list(all_policies(model, states, player=1))
-    table = {
-        (i, j): policy_values(model, {**base, **a, **b}, states)
-        for (i, a), (j, b) in itertools.product(enumerate(p0), enumerate(p1))
-    }
-    maxmin = {
-        s: max(min(table[i, j][s] for j in range(len(p1))) for i in range(len(p0))) for s in states
-    }
-    minmax = {
-        s: min(max(table[i, j][s] for i in range(len(p0))) for j in range(len(p1))) for s in states
-    }
-    return maxmin, minmax
 
 
 @settings(max_examples=60)

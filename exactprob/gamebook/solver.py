@@ -12,11 +12,11 @@ is its score if known, else that of its best choice:
     V(s) = \max_{c \in \operatorname{choices}(s)} \sum_{t} P_c(t)\, V(t) \text{ otherwise}.
 
 The book becomes an engine model, :class:`BookModel` (actions are the indices of the
-choices, the transition of action :math:`i` is its distribution), solved depth first one
-strongly connected component at a time without storing its graph
-(:mod:`exactprob.gamebook.depth_first`). States may repeat: a cyclic part of the book is
-solved exactly by the engine's policy iteration, and a loop that can never reach a known
-state is rejected with its states named.
+choices, the transition of action :math:`i` is its distribution), solved by the engine's
+depth-first mode one strongly connected component at a time without storing its graph
+(:mod:`exactprob.depth_first`). States may repeat: a cyclic part of the book is solved
+exactly by the engine's policy iteration, and a loop that can never reach a known state is
+rejected with its states named.
 
 >>> def choices(s):
 ...     return [("flee", [("safe", 1)]), ("fight", [("won", "2/3"), ("dead", "1/3")])]
@@ -36,12 +36,12 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, TypeAlias
 
+from ..depth_first import DepthFirstSolution, solve_depth_first
 from ..dist import Dist
 from ..errors import ExactProbError, ModelError, NonTerminationError
 from ..graph import DEFAULT_MAX_STATES
 from ..numbers import exact, is_symbolic, to_fraction
 from ..solve import solve as solve_model
-from .depth_first import BookValues, solve_depth_first
 
 __all__ = [
     "BookModel",
@@ -103,8 +103,10 @@ Tree: TypeAlias = SolutionNode | Leaf
 
 
 class BookModel:
-    """The engine model of a book: actions are choice indices; ``choices`` is called once
-    per state and kept (descriptions and distributions are needed again for the tree).
+    """The engine model of a book: actions are choice indices. The engine asks for a
+    state's actions and then for each transition in a row, so the validated choices of
+    the last state asked are kept (one state: the engine keeps what it needs, and the
+    tree asks again for the states met along optimal play).
     :func:`exactprob.solve.solve` on it gives the value and the choices of *every*
     reachable state, not only those met along optimal play.
 
@@ -118,7 +120,7 @@ class BookModel:
         self._choices = choices
         self._score = score
         self.initial = initial
-        self.known: dict[Hashable, tuple[tuple[Any, Dist[Any]], ...]] = {}
+        self._last: tuple[Any, tuple[tuple[Any, Dist[Any]], ...]] | None = None
 
     def outcome(self, state: Any) -> Fraction | None:
         value = self._score(state)
@@ -139,16 +141,18 @@ class BookModel:
         return self.choices_of(state)[action][1]
 
     def choices_of(self, state: Any) -> tuple[tuple[Any, Dist[Any]], ...]:
-        """The validated choices of ``state``, computed once."""
-        found = self.known.get(state)
-        if found is None:
-            listed = tuple(self._choices(state))
-            if not listed:
-                raise ModelError(
-                    f"choices({state!r}) is empty; a state whose score is unknown "
-                    "needs at least one choice"
-                )
-            found = self.known[state] = tuple(_choice(state, c) for c in listed)
+        """The validated choices of ``state`` (kept until another state is asked)."""
+        last = self._last
+        if last is not None and (last[0] is state or last[0] == state):
+            return last[1]
+        listed = tuple(self._choices(state))
+        if not listed:
+            raise ModelError(
+                f"choices({state!r}) is empty; a state whose score is unknown "
+                "needs at least one choice"
+            )
+        found = tuple(_choice(state, c) for c in listed)
+        self._last = (state, found)
         return found
 
 
@@ -215,7 +219,7 @@ def solve(
     return _tree(book, solution)
 
 
-def _tree(book: BookModel, solution: BookValues) -> Tree:
+def _tree(book: BookModel, solution: DepthFirstSolution) -> Tree:
     """One node per state reachable under the solution's choices; outcomes filled last,
     so that loops refer to the shared nodes."""
     nodes: dict[Hashable, Tree] = {}
