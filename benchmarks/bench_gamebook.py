@@ -24,7 +24,7 @@ Every solve runs in a fresh process (``multiprocessing`` "spawn"), so that the p
 reported as "> cap" (and not run on the larger books). The garbage collector is off during
 each solve, as in :mod:`timeit`. ``--quick`` uses small books (a few seconds in all) for a
 smoke test; the full run takes about seven minutes on two cores, most of it the peers (the
-exactprob solve of the largest book, 1.2 million states, takes about a minute and 0.7 GB).
+exactprob solve of the largest book, 1.2 million states, takes about 80 s and 0.65 GB).
 """
 
 from __future__ import annotations
@@ -622,7 +622,7 @@ def peer_row(sections: int, solver: str, results: dict[str, Result | str]) -> li
 #: The functions whose cumulative time the profile reports: (file, function, label).
 PROFILED = [
     ("exactprob/gamebook/solver.py", "solve", "exactprob.gamebook.solve, in all"),
-    ("exactprob/depth_first.py", "components", "depth-first search (book's choices included)"),
+    ("exactprob/graph.py", "components_reached", "depth-first search (book's choices included)"),
     ("bench_gamebook.py", "counted_choices", "the book's choices (building Dists)"),
     ("exactprob/gamebook/combat.py", "fight", "combat.fight (once per hero, enemy, ratio)"),
     ("exactprob/dist.py", "map", "Dist.map (in the book's choices)"),

@@ -234,7 +234,7 @@ class _Open(NamedTuple):
 
 class _Search:
     """The states met so far (integer ids in order of first sight), their values, and
-    Tarjan's search over them; ``values[s] is None`` until ``s`` is solved."""
+    Tarjan's search over them."""
 
     def __init__(self, model: Any, max_states: int) -> None:
         self.model = model
@@ -243,6 +243,7 @@ class _Search:
         self.states: list[Hashable] = []
         self.index: dict[Hashable, int] = {}
         self.values: list[Exact] = []
+        self.solved = bytearray()  # 1 once the value is known
         self.approx = array("d")
         self.chosen: list[Any] = []
         self.ties: dict[int, tuple[Any, ...]] = {}
@@ -251,6 +252,9 @@ class _Search:
         # Every value solved so far is a mean of outcomes already seen, so while no
         # outcome is negative, neither is any value a float dot product reads.
         self.nonnegative = True
+        # Whether some value has a denominator of GUIDE_BITS bits or more: from then on
+        # floats guide every choice (shorter fractions are compared exactly at once).
+        self.long_values = False
 
     def id_of(self, state: Hashable) -> int:
         """The id of ``state``, given (and its outcome asked) on first sight."""
@@ -270,6 +274,7 @@ class _Search:
         if outcome is None:
             self.values.append(None)
             self.approx.append(0.0)
+            self.solved.append(0)
             return s
         value = terminal_value(state, outcome)
         if is_symbolic(value):
@@ -279,6 +284,7 @@ class _Search:
             )
         self.values.append(value)
         self.approx.append(approx(value))
+        self.solved.append(1)
         self.nonnegative = self.nonnegative and value >= 0
         return s
 
@@ -288,8 +294,7 @@ class _Search:
         state = self.states[s]
         model = self.model
         actions = checked_actions(state, model.actions(state))
-        index = self.index
-        known = index.__getitem__
+        find = self.index.get
         choices = []
         for action in actions:
             dist = checked_transition(state, action, model.transition(state, action))
@@ -299,20 +304,13 @@ class _Search:
                     "depth-first mode solves rational models (solve() takes symbolic ones)"
                 )
             items = dist.exact_items()
-            targets = [known(t) if t in index else self.id_of(t) for t, _ in items]
+            found = [find(t) for t, _ in items]  # one hash of each state (often slow)
+            targets = [i if i is not None else self.id_of(t) for i, (t, _) in zip(found, items)]
             probs = [p for _, p in items]
             choices.append(_Choice(targets, probs))
         self.open[s] = _Open(actions, self.player(state), choices)
-        values = self.values
-        return [
-            t for t in dict.fromkeys(t for c in choices for t in c.targets) if values[t] is None
-        ]
-
-    def _long(self, choice: _Choice) -> bool:
-        """Whether the values ``choice`` reads have denominators of
-        :data:`GUIDE_BITS` bits or more (shorter ones are compared exactly at once)."""
-        values = self.values
-        return any(values[t].denominator.bit_length() >= GUIDE_BITS for t in choice.targets)
+        solved = self.solved
+        return [t for t in dict.fromkeys(t for c in choices for t in c.targets) if not solved[t]]
 
     def _candidates(self, choices: list[_Choice], player: int) -> list[int]:
         """The choices the floats cannot prove worse than the float-best one."""
@@ -336,9 +334,8 @@ class _Search:
         """The open states' strongly connected components, each as soon as it is
         complete (:func:`~exactprob.graph.components_reached`); a state is solved once
         it has a value."""
-        values = self.values
         return components_reached(
-            [self.id_of(self.model.initial)], self.visit, lambda s: values[s] is not None
+            [self.id_of(self.model.initial)], self.visit, self.solved.__getitem__
         )
 
     def returns_to_itself(self, s: int) -> bool:
@@ -350,9 +347,7 @@ class _Search:
         values = self.values
         k = 0
         if len(choices) > 1:
-            ks = (
-                self._candidates(choices, player) if self._long(choices[0]) else range(len(choices))
-            )
+            ks = self._candidates(choices, player) if self.long_values else range(len(choices))
             if len(ks) > 1:
                 q = {k: _dot(choices[k], values) for k in ks}
                 best, tied = best_and_ties(q, player)
@@ -412,7 +407,10 @@ class _Search:
     def _set(self, s: int, value: Exact, action: Any) -> None:
         self.values[s] = value
         self.approx[s] = approx(value)
+        self.solved[s] = 1
         self.chosen[s] = action
+        if not self.long_values:
+            self.long_values = value.denominator.bit_length() >= GUIDE_BITS
 
     def solution(self) -> DepthFirstSolution:
         return DepthFirstSolution(

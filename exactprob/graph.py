@@ -373,7 +373,7 @@ def strong_components(G: StateGraph) -> Iterator[list[int]]:
 def components_reached(
     roots: Iterable[H],
     successors: Callable[[H], Iterable[H]],
-    solved: Callable[[H], bool] | None = None,
+    solved: Callable[[H], object] | None = None,
 ) -> Iterator[list[H]]:
     """The strongly connected components of the states reached from ``roots``, each after
     every component it can reach, for a graph given by its ``successors`` function.
@@ -383,10 +383,10 @@ def components_reached(
     first reached, and a component is yielded as soon as it is complete, so a consumer
     can solve it before the search goes on, and the graph need never be stored. Only the
     states of open components are held (their discovery index and low link); a state
-    whose component was yielded is recognised by ``solved(state)``, by default by a set
-    of every such state. A consumer that keeps its own record passes ``solved`` (true for
-    every state of a yielded component once the search resumes), and the search then
-    keeps nothing about the solved states.
+    whose component was yielded is recognised by ``solved(state)`` (any truthy result),
+    by default by a set of every such state. A consumer that keeps its own record passes
+    ``solved`` (true for every state of a yielded component once the search resumes), and
+    the search then keeps nothing about the solved states.
 
     >>> [sorted(c) for c in components_reached([0], lambda v: {0: [1], 1: [0, 2]}.get(v, []))]
     [[2], [0, 1]]

@@ -32,6 +32,7 @@ from exactprob import (
     Dist,
     ModelError,
     NonTerminationError,
+    Solution,
     StateLimitError,
     depth_first,
     dice,
@@ -179,9 +180,10 @@ def test_bad_models_get_the_engines_messages():
         solve_depth_first(TableModel("t", {"t": 1}, {})).value("elsewhere")
 
 
-def test_the_search_keeps_no_transitions():
+def test_the_same_questions_as_a_solution_and_no_graph_kept():
+    questions = {name for name in dir(Solution) if not name.startswith("_")}
+    assert questions - {"graph", "system", "field"} <= set(dir(DepthFirstSolution))
     mine = solve_depth_first(Pig(6))
-    assert isinstance(mine, DepthFirstSolution)
     assert not any(hasattr(mine, name) for name in ("graph", "system"))
 
 
