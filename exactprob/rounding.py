@@ -35,7 +35,7 @@ False
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable
 from operator import mul
 from typing import Any
 
@@ -77,7 +77,7 @@ def error_bound(n: int, magnitude: float) -> float:
 
 
 def float_dot(
-    probs: Sequence[float], values: Sequence[float], nonnegative: bool = False
+    probs: Iterable[float], values: Iterable[float], nonnegative: bool = False
 ) -> tuple[float, float]:
     """The float dot product :math:`\\hat Q = \\mathrm{fl}(\\sum_i \\hat p_i \\hat v_i)` and its
     :func:`error_bound`; ``nonnegative`` (every value at least 0) lets :math:`\\hat Q`

@@ -370,11 +370,11 @@ class _Solver:
         system = self.system
         float_probs = system.float_probs
         assert float_probs is not None  # guided solves are over the rationals
-        starts, targets = system.edge_start, system.targets
+        starts, targets, value_of = system.edge_start, system.targets, approx_values.__getitem__
         floats = [
             float_dot(
                 float_probs[starts[c] : starts[c + 1]],
-                [approx_values[t] for t in targets[starts[c] : starts[c + 1]]],
+                map(value_of, targets[starts[c] : starts[c + 1]]),
                 self.nonnegative,
             )
             for c in range(self.G.choice_start[s], self.G.choice_start[s + 1])
