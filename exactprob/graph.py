@@ -398,7 +398,7 @@ def components_reached(
     discovered = 0
     stack: list[H] = []
     for root in roots:
-        if root in order or is_solved(root):
+        if is_solved(root):
             continue
         order[root] = low[root] = discovered
         discovered += 1
