@@ -51,16 +51,19 @@ from typing import Any, NamedTuple
 
 from .choose import best_and_ties, float_candidates
 from .dist import Dist
-from .errors import ModelError, StateLimitError
+from .errors import ModelError
 from .graph import (
     DEFAULT_MAX_STATES,
     StateGraph,
+    check_max_states,
     checked_actions,
     checked_transition,
     components_reached,
     explore,
+    id_in,
     paused_garbage_collection,
     progress_bar,
+    state_limit_error,
     terminal_value,
 )
 from .model import player_function
@@ -108,12 +111,7 @@ class DepthFirstSolution:
         self._evaluated: dict[int, Solution] = {}
 
     def _id(self, state: Any) -> int:
-        if state is None:
-            return 0
-        try:
-            return self._index[state]
-        except (KeyError, TypeError):
-            raise ModelError(f"{state!r} is not a reachable state of this model") from None
+        return 0 if state is None else id_in(self._index, state)
 
     def __len__(self) -> int:
         return len(self._states)
@@ -200,8 +198,7 @@ def solve_depth_first(
     states, :class:`~exactprob.errors.NonTerminationError` for a loop that never ends;
     ``progress`` shows a bar of solved states on stderr.
     """
-    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
-        raise StateLimitError(f"max_states must be a whole number >= 1, got {max_states!r}")
+    check_max_states(max_states)
     search = _Search(model, max_states)
     bar = progress_bar(progress, "solving", unit=" states")
     with paused_garbage_collection():
@@ -263,10 +260,7 @@ class _Search:
             return s
         s = len(self.states)
         if s >= self.max_states:
-            raise StateLimitError(
-                f"the model has more than {self.max_states:,} reachable states; "
-                "pass max_states=N with a larger N to go on"
-            )
+            raise state_limit_error(self.max_states)
         self.index[state] = s
         self.states.append(state)
         self.chosen.append(None)

@@ -111,10 +111,7 @@ class StateGraph:
 
     def id_of(self, state: Hashable) -> int:
         """The id of a reachable ``state`` (a :class:`ModelError` for any other)."""
-        try:
-            return self.index[state]
-        except (KeyError, TypeError):
-            raise ModelError(f"{state!r} is not a reachable state of this model") from None
+        return id_in(self.index, state)
 
     def choice_edges(self, c: int) -> Iterator[tuple[int, Exact]]:
         """``(successor id, probability)`` of every edge of choice ``c``."""
@@ -170,10 +167,31 @@ def explore(
     Raises :class:`~exactprob.errors.StateLimitError` as soon as more than
     ``max_states`` states are found, before the graph grows further.
     """
-    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
-        raise StateLimitError(f"max_states must be a whole number >= 1, got {max_states!r}")
+    check_max_states(max_states)
     with paused_garbage_collection():
         return _explore(model, max_states, progress)
+
+
+def check_max_states(max_states: object) -> None:
+    """Refuse a state limit that is not a whole number of at least 1."""
+    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
+        raise StateLimitError(f"max_states must be a whole number >= 1, got {max_states!r}")
+
+
+def state_limit_error(max_states: int) -> StateLimitError:
+    """The error for a model with more than ``max_states`` reachable states."""
+    return StateLimitError(
+        f"the model has more than {max_states:,} reachable states; "
+        "pass max_states=N with a larger N to go on"
+    )
+
+
+def id_in(index: dict[Hashable, int], state: Hashable) -> int:
+    """The id of ``state`` in ``index`` (a :class:`ModelError` if it was not reached)."""
+    try:
+        return index[state]
+    except (KeyError, TypeError):
+        raise ModelError(f"{state!r} is not a reachable state of this model") from None
 
 
 @contextmanager
@@ -238,10 +256,7 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
                 if t is None:
                     t = len(states)
                     if t >= max_states:
-                        raise StateLimitError(
-                            f"the model has more than {max_states:,} reachable states; "
-                            f"pass max_states=N with a larger N to go on"
-                        )
+                        raise state_limit_error(max_states)
                     index[nxt] = t
                     states.append(nxt)
                 pid = prob_index.get(p)
