@@ -9,23 +9,23 @@ policy, and its exact linear systems under a policy.
 ...     def actions(self, s): return ("go",)
 ...     def transition(self, s, a): return Dist({(s + 1) % 3: "1/2", "end": "1/2"})
 >>> G = explore(Ring())
->>> order, acyclic = elimination_order(G, [0, 1, 3])
+>>> order, acyclic = elimination_order(G.successors, [0, 1, 3])
 >>> [G.states[s] for s in order], acyclic
 ([2, 1, 0], 2)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, NoReturn, TypeVar
 
 from .errors import NonTerminationError
-from .graph import StateGraph
 from .linear import solve_linear
 from .numbers import Exact, mpq
 
 __all__ = ["Cycle", "elimination_order"]
 
+H = TypeVar("H", bound=Hashable)
 _ZERO = mpq(0)
 _ONE = mpq(1)
 
@@ -40,7 +40,7 @@ class Cycle:
 
     def __init__(self, system: Any, component: list[int]) -> None:
         self.system = system
-        self.component, self.acyclic = elimination_order(system.graph, component)
+        self.component, self.acyclic = elimination_order(system.graph.successors, component)
         self.position = {s: i for i, s in enumerate(self.component)}
 
     @property
@@ -151,20 +151,6 @@ class Cycle:
         rhs = [[sum((p * values[t] for t, p in out), zero)] for out in exits]
         return [x[0] for x in self.solve_rows(rows, rhs)]
 
-    def visits(
-        self, policy: Mapping[int, int], entering: Mapping[int, Exact]
-    ) -> tuple[list[Exact], list[list[tuple[int, Exact]]]]:
-        """Expected visits :math:`x` to each state of the component, from the probability
-        mass :math:`m` entering it: :math:`x^T (I - P_{SS}) = m^T`; and each state's exits."""
-        rows, exits = self.system_rows(policy)
-        transposed: list[dict[int, Exact]] = [{} for _ in rows]
-        for i, row in enumerate(rows):
-            for j, a in row.items():
-                transposed[j][i] = a
-        zero = self.system.zero
-        x = self.solve_rows(transposed, [[entering.get(s, zero)] for s in self.component])
-        return [v[0] for v in x], exits
-
     def solve_rows(self, rows: list[dict[int, Exact]], rhs: list[list[Exact]]) -> list[list[Exact]]:
         """:func:`~exactprob.linear.solve_linear` for rows of this component's states,
         with a singular system reported by those states."""
@@ -180,10 +166,13 @@ class Cycle:
             ) from None
 
 
-def elimination_order(G: StateGraph, component: list[int]) -> tuple[list[int], int]:
+def elimination_order(
+    successors: Callable[[H], Iterable[H]], component: list[H]
+) -> tuple[list[H], int]:
     r"""The states of a cyclic component ordered for elimination, and the size of the
     *acyclic part*: a *feedback set* last, and before it the other states, each after
-    every one of them it can move to.
+    every one of them it can move to (``successors(s)``: the states ``s`` can move to,
+    inside the component or not).
 
     A depth-first search inside the component (from the state with the most moves into
     it: in Pig, a turn start, where every roll of 1 lands) meets every cycle at a back
@@ -198,26 +187,26 @@ def elimination_order(G: StateGraph, component: list[int]) -> tuple[list[int], i
     (Example in the module docstring.)
     """
     inside = set(component)
-    successors = {s: [t for t in G.successors(s) if t in inside] for s in component}
+    inner = {s: [t for t in successors(s) if t in inside] for s in component}
     moves_in = dict.fromkeys(component, 0)
-    for moves in successors.values():
+    for moves in inner.values():
         for t in moves:
             moves_in[t] += 1
     root = max(component, key=moves_in.__getitem__)
     status = dict.fromkeys(component, 0)  # 0 unseen, 1 on the search path, 2 finished
-    post: list[int] = []
-    feedback: set[int] = set()
+    post: list[H] = []
+    feedback: set[H] = set()
     for start in [root, *component]:
         if status[start]:
             continue
         status[start] = 1
-        path = [(start, iter(successors[start]))]
+        path = [(start, iter(inner[start]))]
         while path:
             v, following = path[-1]
             for w in following:
                 if status[w] == 0:
                     status[w] = 1
-                    path.append((w, iter(successors[w])))
+                    path.append((w, iter(inner[w])))
                     break
                 if status[w] == 1:
                     feedback.add(w)

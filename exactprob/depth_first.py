@@ -52,6 +52,7 @@ from typing import Any, NamedTuple
 from .choose import best_and_ties, float_candidates
 from .dist import Dist
 from .errors import ModelError
+from .forward import Counter
 from .graph import (
     DEFAULT_MAX_STATES,
     StateGraph,
@@ -153,6 +154,18 @@ class DepthFirstSolution:
     def outcome_distribution(self, state: Any = None) -> Dist[Any]:
         """The distribution of the terminal value reached from ``state``."""
         return self._under_policy(state).outcome_distribution()
+
+    def counter_distribution(
+        self, counter: Counter, state: Any = None, *, cap: int | None = None
+    ) -> Dist[int]:
+        """The law of a counter at the end of play from ``state``
+        (:meth:`~exactprob.solve.Solution.counter_distribution`)."""
+        return self._under_policy(state).counter_distribution(counter, cap=cap)
+
+    def expected_count(self, counter: Counter, state: Any = None) -> Fraction:
+        """The expected value of a counter at the end of play from ``state``
+        (:meth:`~exactprob.solve.Solution.expected_count`)."""
+        return self._under_policy(state).expected_count(counter)
 
     def to_networkx(self) -> Any:
         """The model's whole state graph as a :class:`networkx.DiGraph` (explored again,

@@ -61,10 +61,10 @@ from .cycle import Cycle
 from .dist import Dist
 from .errors import ModelError, NonTerminationError
 from .float_guide import float_guess
+from .forward import Counter, check_cap, count_distribution, move_counts, push_forward
 from .graph import (
     DEFAULT_MAX_STATES,
     StateGraph,
-    components_reached,
     explore,
     paused_garbage_collection,
     progress_bar,
@@ -164,16 +164,66 @@ class Solution:
     def absorption(self, state: Any = None) -> Dist[Any]:
         """The distribution of the terminal state reached from ``state``."""
         absorbed = self._forward(state)[0]
-        public = self.field.public if self.field.symbolic else (lambda q: q)
         states = self.graph.states
-        return Dist._trusted({states[t]: public(q) for t, q in absorbed.items()})
+        return Dist._trusted({states[t]: self._public(q) for t, q in absorbed.items()})
 
     def _forward(self, state: Any) -> tuple[dict[int, Exact], Exact]:
-        """Absorption probabilities and expected steps from ``state`` (computed once)."""
+        """Absorption probabilities and expected steps from ``state`` (computed once,
+        :func:`~exactprob.forward.push_forward`)."""
         s = self._id(state)
         if s not in self._absorption:
-            self._absorption[s] = _absorption(self.system, self._choice, s)
+            pushed = push_forward(s, self._moves, self.field)
+            self._absorption[s] = (pushed.absorbed, pushed.weight)
         return self._absorption[s]
+
+    def _moves(self, s: int) -> list[tuple[int, Exact]]:
+        """``(successor, probability)`` of the chosen action of ``s`` (none if terminal)."""
+        k = self._choice[s]
+        return [] if k < 0 else list(self.system.edges(self.graph.choice_start[s] + k))
+
+    def _counts(self, counter: Counter) -> Callable[[int], list[int]]:
+        """What ``counter`` adds on each chosen move of a state (asked once a state)."""
+        states, actions = self.graph.states, self.graph.actions
+        return move_counts(
+            counter, self._moves, states.__getitem__, lambda s: actions[s][self._choice[s]]
+        )
+
+    def counter_distribution(
+        self, counter: Counter, state: Any = None, *, cap: int | None = None
+    ) -> Dist[int]:
+        """The law of a counter at the end of play from ``state``: the sum, over the
+        moves made, of ``counter(state, action, next_state)`` (a whole number >= 0 per
+        move; e.g. ``1`` per round, or whether luck was tested). With ``cap``, the law of
+        ``min(count, cap)``: exact for every count below ``cap``, and the chance of
+        ``cap`` or more. A counter that a move inside a cycle increases has no largest
+        value and needs a ``cap`` (:func:`~exactprob.forward.count_distribution`)."""
+        law = count_distribution(
+            self._id(state),
+            self._moves,
+            self._counts(counter),
+            self.field,
+            check_cap(cap),
+            name=self.graph.states.__getitem__,
+        )
+        return Dist._trusted({k: self._public(law[k]) for k in sorted(law)})
+
+    def expected_count(self, counter: Counter, state: Any = None) -> Any:
+        """The expected value of a counter at the end of play (as in
+        :meth:`counter_distribution`, with no cap needed: loops included)."""
+        counts = self._counts(counter)
+        field = self.field
+
+        def weight(s: int) -> Exact:
+            return sum(
+                (p * field.convert(c) for (_, p), c in zip(self._moves(s), counts(s))),
+                self.system.zero,
+            )
+
+        return field.public(push_forward(self._id(state), self._moves, field, weight).weight)
+
+    def _public(self, q: Exact) -> Any:
+        """A probability as returned in a ``Dist``: ``mpq`` kept, symbolic made public."""
+        return self.field.public(q) if self.field.symbolic else q
 
     def outcome_distribution(self, state: Any = None) -> Dist[Any]:
         """The distribution of the terminal value reached from ``state``."""
@@ -638,51 +688,3 @@ def _fill_values(
                 continue
             values[s] = system.q(c, values)
             stack.pop()
-
-
-def _absorption(
-    system: _System, choice: Sequence[int], start: int
-) -> tuple[dict[int, Exact], Exact]:
-    """The distribution of the terminal state reached from ``start`` under the policy
-    ``choice``, and the expected number of steps.
-
-    Probability mass is pushed forward from ``start`` through the components in
-    topological order; a cyclic component turns the mass entering it into expected
-    visits (one linear solve) and passes it on along its exits. One scalar per state,
-    where a backward pass would carry a whole distribution per state. The expected
-    number of steps is the sum of the expected visits to non-terminal states.
-    """
-    field = system.field
-    cs = system.choice_start
-    zero = system.zero
-    mass: dict[int, Exact] = {start: field.convert(1)}
-    absorbed: dict[int, Exact] = {}
-    steps = zero
-
-    def send(t: int, amount: Exact) -> None:
-        mass[t] = mass.get(t, zero) + amount
-
-    def successors(s: int) -> Iterable[int]:
-        k = choice[s]
-        return () if k < 0 else [t for t, _ in system.edges(cs[s] + k)]
-
-    order = list(components_reached([start], successors))
-    for component in reversed(order):
-        s = component[0]
-        if len(component) == 1 and choice[s] < 0:
-            absorbed[s] = mass.pop(s)
-        elif len(component) == 1 and s not in successors(s):
-            m = mass.pop(s)
-            steps += m
-            for t, p in system.edges(cs[s] + choice[s]):
-                send(t, m * p)
-        else:
-            cycle = Cycle(system, component)
-            policy = {u: choice[u] for u in component}
-            visits, exits = cycle.visits(policy, mass)
-            for u, x, out in zip(cycle.component, visits, exits):
-                steps += x
-                for t, p in out:
-                    send(t, x * p)
-                mass.pop(u, None)
-    return absorbed, steps

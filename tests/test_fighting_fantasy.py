@@ -25,10 +25,12 @@ from exactprob.games.fighting_fantasy import (
     best_heuristics,
     engine_policy,
     fight_outcomes,
+    fight_solution,
     fold_increases,
     heuristic,
     luck_probability,
     no_luck_value,
+    rolls,
     round_counts,
     round_odds,
     simulate_fight,
@@ -302,6 +304,24 @@ def test_outcome_expectations_agree_with_simulation(rule: str) -> None:
     assert simulated.sample(simulated.luck_spent).agrees_with(exact.luck_spent.mean())
     kept = simulated.hero_stamina * simulated.won
     assert simulated.sample(kept).agrees_with(exact.final.map(lambda end: end[1] * end[0]).mean())
+
+
+@pytest.mark.parametrize("rule", ["standard", "crypt"])
+def test_round_count_law_agrees_with_simulation(rule: str) -> None:
+    """The exact law of the number of rounds, draws included (a counter on the engine's
+    solution, capped: draws can repeat any number of times), against the simulator's
+    round counts, one probability at a time (5 standard errors)."""
+    grid = solve_grid(0, 6, 6, 3, rule=rule)
+    cap = 12
+    law = fight_solution(grid, 6, 6, 3).counter_distribution(rolls, cap=cap)
+    assert sum(law.values()) == 1
+    simulated = simulate_fight(
+        0, 6, 6, 3, rule=rule, policy=grid.policy_function(), n=40_000, seed=11
+    )
+    rounds = simulated.rounds
+    for k in range(1, cap):
+        assert simulated.sample(rounds == k).agrees_with(law[k])
+    assert simulated.sample(rounds >= cap).agrees_with(law[cap])
 
 
 def test_cli_atlas_writes_data_and_figures(

@@ -50,7 +50,7 @@ from .heuristics import (
     heuristic,
 )
 from .model import LUCK, NO_LUCK, FightModel, engine_policy
-from .outcomes import FightOutcomes, fight_outcomes
+from .outcomes import FightOutcomes, decisive, fight_outcomes, fight_solution, rolls
 from .rules import (
     RULES,
     RoundOdds,
@@ -88,8 +88,10 @@ __all__ = [
     "atlas",
     "best_heuristics",
     "constant_luck_win",
+    "decisive",
     "engine_policy",
     "fight_outcomes",
+    "fight_solution",
     "fold_increases",
     "heuristic",
     "hits_to_kill",
@@ -97,6 +99,7 @@ __all__ = [
     "no_luck_value",
     "no_luck_win",
     "resolve_rule",
+    "rolls",
     "round_counts",
     "round_odds",
     "sextinomial_row",
