@@ -179,25 +179,15 @@ class DepthFirstSolution:
             chosen = self._chosen
             index = self._index
             self._evaluated[s] = evaluate(
-                _StartingAt(self._model, self._states[s]),
+                self._model,
                 lambda t: chosen[index[t]],
+                start=self._states[s],
                 max_states=len(self._states),
             )
         return self._evaluated[s]
 
     def __repr__(self) -> str:
         return f"DepthFirstSolution(states={len(self._states)}, value={self.value()})"
-
-
-class _StartingAt:
-    """The model with another initial state (every other member is the model's)."""
-
-    def __init__(self, model: Any, initial: Hashable) -> None:
-        self._model = model
-        self.initial = initial
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._model, name)
 
 
 def solve_depth_first(

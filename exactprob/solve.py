@@ -243,24 +243,28 @@ def solve(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = 
     return solve_graph(explore(model, max_states=max_states, progress=progress), progress=progress)
 
 
-def evaluate(model: Any, policy: Policy, *, max_states: int = DEFAULT_MAX_STATES) -> Solution:
-    """The exact value of a fixed ``policy`` (a callable ``state -> action`` or a mapping).
+def evaluate(
+    model: Any, policy: Policy, *, start: Any = None, max_states: int = DEFAULT_MAX_STATES
+) -> Solution:
+    """The exact value of a fixed ``policy`` (a callable ``state -> action`` or a mapping),
+    from ``start`` (default: the model's initial state), which becomes the solution's
+    initial state.
 
     Only states reachable under the policy are explored, so a policy need only be
     defined where it is used.
     """
     chooser = policy.__getitem__ if isinstance(policy, Mapping) else policy
-    restricted = _FixedPolicy(model, chooser)
+    restricted = _FixedPolicy(model, chooser, model.initial if start is None else start)
     return solve_graph(explore(restricted, max_states=max_states))
 
 
 class _FixedPolicy:
     """A model whose every state offers only the action the policy picks."""
 
-    def __init__(self, model: Any, chooser: Callable[[Any], Any]) -> None:
+    def __init__(self, model: Any, chooser: Callable[[Any], Any], initial: Hashable) -> None:
         self.model = model
         self.chooser = chooser
-        self.initial = model.initial
+        self.initial = initial
 
     def outcome(self, state: Any) -> Any:
         return self.model.outcome(state)

@@ -232,6 +232,18 @@ def test_cli_fight_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert sum(Fraction(p) for p in payload["luck_spent"].values()) == 1
 
 
+def test_cli_rounds_law(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("ff", "--hero", "10", "6", "3", "--opponent", "9", "5", "--rounds", "4")
+    code, out, _ = run(capsys, *argv, "--json")
+    assert code == 0
+    rounds = json.loads(out)["rounds"]
+    law = fight_solution(solve_grid(1, 6, 5, 3), 6, 5, 3).counter_distribution(rolls, cap=4)
+    assert rounds == {("4+" if k == 4 else str(k)): str(p) for k, p in law.items()}
+    assert sum(Fraction(p) for p in rounds.values()) == 1
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and "4+ rounds" in out and "3 rounds" in out
+
+
 def test_cli_text_and_certain_note(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "ff", "--hero", "20", "10", "3", "--opponent", "10", "10")
     assert code == 0 and "cannot lose" in out and "= 1" in out
@@ -278,6 +290,10 @@ def test_cli_heuristic_and_rule(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         (("--hero", "12", "24", "12", "--opponent", "1", "1", "--policy", "heuristic:2:0"), "TAU"),
         (("--hero", "12", "400", "12", "--opponent", "10", "400"), "2,080,000 states"),
+        (
+            ("--hero", "12", "24", "12", "--opponent", "1", "1", "--rounds", "0"),
+            "--rounds must be a whole number from 1 to 1000, got 0",
+        ),
         (("atlas",), "needs --out"),
         (("atlas", "--out", "/nonexistent-dir/a.csv"), "does not exist"),
     ],

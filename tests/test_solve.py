@@ -451,6 +451,18 @@ def test_evaluate_timid_play_is_gamblers_ruin():
     assert E.expected_steps() == F(3) / (q - p) - F(N) / (q - p) * (1 - r**3) / (1 - r**N)
 
 
+def test_evaluate_from_another_start_state():
+    # the same timid play started at 5 instead of the model's 3: h(5), and only the
+    # states from 5 on are the solution's (5 its initial state)
+    p, N = F(2, 5), 8
+    r = (1 - p) / p
+    E = evaluate(RedAndBlack(N, p, start=3), lambda s: 1, start=5)
+    assert E.value() == (r**5 - 1) / (r**N - 1) == E.value(5)
+    assert E.states()[0] == 5
+    bold = evaluate(RedAndBlack(8, F(1, 3), start=2), {4: 4}, start=4)
+    assert set(bold.states()) == {0, 4, 8} and bold.value() == F(1, 3)
+
+
 def test_evaluate_explores_only_states_reachable_under_the_policy():
     # bold play from 2 with goal 8 only visits 2, 4, 0, 8
     policy = {2: 2, 4: 4}

@@ -129,6 +129,9 @@ def fight_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     hero_skill, hero_stamina, luck = _stats("--hero", args.hero, ("SKILL", "STAMINA", "LUCK"))
     opponent_skill, opponent_stamina = _stats("--opponent", args.opponent, ("SKILL", "STAMINA"))
     label, policy = _policy(args.policy)
+    rounds_cap = (
+        None if args.rounds is None else whole_number("--rounds", args.rounds, 1, 1000, UsageError)
+    )
     objective = Objective(keep_stamina=args.keep_stamina, keep_luck=args.keep_luck)
     delta = hero_skill - opponent_skill
     grid = solve_grid(
@@ -172,6 +175,11 @@ def fight_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     payload["luck_spent"] = _distribution(outcome.luck_spent)
     if outcome.win:
         payload["stamina_on_victory"] = _distribution(outcome.stamina_on_victory)
+    if rounds_cap is not None:
+        law = outcome.rounds(rounds_cap)
+        payload["rounds"] = {
+            (f"{k}+" if k == rounds_cap else str(k)): fraction_string(p) for k, p in law.items()
+        }
     payload["states_solved"] = sum(1 for _ in grid.states()) * len(grid.flags)
     note = _certain_note(delta)
     if note:
@@ -191,6 +199,7 @@ def _fight_text(payload: dict[str, Any], outcome: Any) -> str:
     if "objective_value" in payload:
         rows.append(("objective", Fraction(payload["objective_value"])))
     rows.append(("expected rounds", outcome.expected_rounds))
+    rows += [(f"{key} rounds", Fraction(p)) for key, p in payload.get("rounds", {}).items()]
     lines += table_lines(rows)
     lines.append(f"  strategy now: {payload['strategy']} (test luck {payload['strategy_meaning']})")
     for key, label in (
@@ -297,6 +306,13 @@ def register(sub: Any) -> None:
         default=0,
         metavar="M",
         help="count only victories with at least M luck left",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        metavar="N",
+        help="fight: also give the exact law of the number of rounds (draws included), "
+        "capped at N: the last entry is the chance of N rounds or more",
     )
     parser.add_argument("--out", metavar="FILE", help="atlas: the CSV data file to write")
     parser.add_argument(

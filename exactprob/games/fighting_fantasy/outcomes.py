@@ -10,7 +10,7 @@ rounds (won or lost, no draws) a counter's law
 decisive round lowers some stamina, while a draw repeats the state (or, under *Crypt*,
 only clears the flag). Under the standard rules the total number of rounds is that count
 plus independent geometric runs of draws; its law, with a cap, is
-``solution.counter_distribution(rolls, cap=n)``.
+:meth:`FightOutcomes.rounds`.
 
 >>> from exactprob.games.fighting_fantasy import solve_grid
 >>> result = fight_outcomes(solve_grid(0, 1, 1, 0), 1, 1, 0)
@@ -20,7 +20,7 @@ plus independent geometric runs of draws; its law, with a cap, is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ...dist import Dist
@@ -50,6 +50,14 @@ class FightOutcomes:
     final: Dist[tuple[bool, int, int]]
     decisive_rounds: Dist[int]
     expected_rounds: Fraction
+    solution: Solution = field(repr=False, compare=False)
+    """The engine's solution of the fight, for further forward queries."""
+
+    def rounds(self, cap: int) -> Dist[int]:
+        """The law of the number of rounds, draws included, capped at ``cap``: the
+        entry at ``cap`` is the chance of ``cap`` rounds or more (draws can repeat
+        without end)."""
+        return self.solution.counter_distribution(rolls, cap=cap)
 
     @property
     def win(self) -> Fraction:
@@ -83,4 +91,5 @@ def fight_outcomes(grid: FightGrid, hero: int, opponent: int, luck: int) -> Figh
         final=final,
         decisive_rounds=solution.counter_distribution(decisive),
         expected_rounds=solution.expected_count(rolls),
+        solution=solution,
     )
