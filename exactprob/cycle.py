@@ -23,7 +23,7 @@ from .errors import NonTerminationError
 from .linear import solve_linear
 from .numbers import Exact, mpq
 
-__all__ = ["Cycle", "elimination_order"]
+__all__ = ["Cycle", "component_rows", "elimination_order"]
 
 H = TypeVar("H", bound=Hashable)
 _ZERO = mpq(0)
@@ -125,24 +125,12 @@ class Cycle:
     def system_rows(
         self, policy: Mapping[int, int]
     ) -> tuple[list[dict[int, Exact]], list[list[tuple[int, Exact]]]]:
-        """The rows of :math:`I - P_{SS}` (``{column: entry}``) and each state's moves out
-        of the component, under ``policy``."""
-        position = self.position
-        cs = self.system.choice_start
-        rows: list[dict[int, Exact]] = []
-        exits: list[list[tuple[int, Exact]]] = []
-        for i, s in enumerate(self.component):
-            row: dict[int, Exact] = {i: _ONE}
-            out: list[tuple[int, Exact]] = []
-            for t, p in self.system.edges(cs[s] + policy[s]):
-                j = position.get(t)
-                if j is None:
-                    out.append((t, p))
-                else:
-                    row[j] = row.get(j, _ZERO) - p
-            rows.append(row)
-            exits.append(out)
-        return rows, exits
+        """The rows of :math:`I - P_{SS}` and each state's moves out of the component,
+        under ``policy`` (:func:`component_rows`)."""
+        cs, edges = self.system.choice_start, self.system.edges
+        return component_rows(
+            self.component, self.position, lambda s: edges(cs[s] + policy[s]), _ONE, _ZERO
+        )
 
     def values(self, policy: Mapping[int, int], values: Sequence[Exact]) -> list[Exact]:
         """Solve ``(I - P_SS) x = P_SO v_O`` for the component under ``policy``."""
@@ -164,6 +152,37 @@ class Cycle:
                 f"under the current policy the states {shown}{more} can cycle forever without "
                 "reaching a terminal state; every policy must terminate with probability 1"
             ) from None
+
+
+def component_rows(
+    order: Sequence[H],
+    position: Mapping[H, int],
+    moves: Callable[[H], Iterable[tuple[H, Exact]]],
+    one: Exact,
+    zero: Exact,
+) -> tuple[list[dict[int, Exact]], list[list[tuple[H, Exact]]]]:
+    """The rows of :math:`I - P_{CC}` (``{column: entry}``) for the states of a component
+    in ``order`` (``position[s]``: the row and column of ``s``), with ``moves(s)`` the
+    ``(target, probability)`` pairs of the action taken in ``s``; and each state's moves
+    out of the component.
+
+    >>> component_rows([0, 1], {0: 0, 1: 1}, lambda s: [(1 - s, 0.5), ("end", 0.5)], 1, 0)
+    ([{0: 1, 1: -0.5}, {1: 1, 0: -0.5}], [[('end', 0.5)], [('end', 0.5)]])
+    """
+    rows: list[dict[int, Exact]] = []
+    exits: list[list[tuple[H, Exact]]] = []
+    for i, s in enumerate(order):
+        row: dict[int, Exact] = {i: one}
+        out: list[tuple[H, Exact]] = []
+        for t, p in moves(s):
+            j = position.get(t)
+            if j is None:
+                out.append((t, p))
+            else:
+                row[j] = row.get(j, zero) - p
+        rows.append(row)
+        exits.append(out)
+    return rows, exits
 
 
 def elimination_order(

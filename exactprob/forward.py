@@ -40,7 +40,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cycle import elimination_order
+from .cycle import component_rows, elimination_order
 from .errors import ModelError
 from .graph import components_reached
 from .linear import Field, solve_linear
@@ -122,18 +122,12 @@ def _visits(
     ``mass``), and each node's moves out of the component."""
     order, _ = elimination_order(lambda u: [t for t, _ in out[u]], component)
     position = {u: i for i, u in enumerate(order)}
-    zero, one = field.convert(0), field.convert(1)
-    columns: list[dict[int, Exact]] = [{i: one} for i in range(len(order))]  # (I - P)^T
-    exits: list[list[tuple[Any, Exact]]] = []
-    for i, u in enumerate(order):
-        leaving = []
-        for t, p in out[u]:
-            j = position.get(t)
-            if j is None:
-                leaving.append((t, p))
-            else:
-                columns[j][i] = columns[j].get(i, zero) - p
-        exits.append(leaving)
+    zero = field.convert(0)
+    rows, exits = component_rows(order, position, out.__getitem__, field.convert(1), zero)
+    columns: list[dict[int, Exact]] = [{} for _ in rows]  # (I - P)^T
+    for i, row in enumerate(rows):
+        for j, a in row.items():
+            columns[j][i] = a
     x = solve_linear(field, columns, [[mass.pop(u, zero)] for u in order])
     return order, [v[0] for v in x], exits
 
