@@ -86,11 +86,16 @@ class Dist(Mapping[T, Any], Generic[T]):
     def __new__(cls, probabilities: Mapping[T, Any] | Iterable[tuple[T, Any]]) -> Dist[T]:
         items = probabilities.items() if isinstance(probabilities, Mapping) else probabilities
         weights: dict[T, Exact] = {}
+        rational = True  # every probability an mpq: then the checks are two comparisons
         for outcome, p in items:
             q = exact(p)
-            if not is_symbolic(q) and q < 0:
+            if type(q) is not _MPQ:
+                rational = False
+            elif q < 0:
                 raise DistributionError(f"probability of {outcome!r} is negative: {p}")
             weights[outcome] = weights[outcome] + q if outcome in weights else q
+        if rational and sum(weights.values(), _ZERO) == 1:
+            return cls._clean({k: q for k, q in weights.items() if q}, False)
         _check_total(weights.values())
         return cls._trusted(weights)
 
