@@ -1,23 +1,25 @@
 r"""Exact values of a few states of a cyclic component, by forward reach.
 
 A cyclic component in elimination order has an acyclic part :math:`N` and a feedback
-set :math:`F` (:func:`~exactprob.cycle.elimination_order`). Under a fixed policy, start
-with probability one in a state :math:`s` and push probability forward through
-:math:`N` in topological order, stopping wherever it reaches :math:`F` or leaves the
-component. With :math:`r_s(f)` the probability of reaching :math:`f \in F` first and
-:math:`m_s(t)` that of leaving to a solved state :math:`t`,
+set :math:`F` (:func:`~exactprob.cycle.elimination_order`). The states whose values are
+wanted, the *cut* :math:`C`, are :math:`F` and the *sources* (the states other
+components read). Under a fixed policy, start with probability one in a state
+:math:`s \in C` and push probability forward through :math:`N \setminus C` in
+topological order, stopping wherever it reaches :math:`C` or leaves the component. With
+:math:`r_s(c)` the probability of reaching :math:`c \in C` first and :math:`m_s(t)` that
+of leaving to a solved state :math:`t`,
 
 .. math::
 
-    V(s) = \sum_t m_s(t)\, V(t) + \sum_{f \in F} r_s(f)\, X_f .
+    X_s = \sum_t m_s(t)\, V(t) + \sum_{c \in C} r_s(c)\, X_c ,
 
-For :math:`s \in F` these are the equations of the feedback values :math:`X` (a dense
-:math:`|F| \times |F|` system); for any other :math:`s` the value follows from
-:math:`X`. The reach probabilities are products of the model's probabilities, short
-numbers; each long value :math:`V(t)` from the solved part of the graph is multiplied
-once per source, where eliminating the whole component would carry long numbers
-through every state (the approach of :func:`~exactprob.games.jeopardy.components.reach_forms`,
-for any model).
+a dense :math:`|C| \times |C|` system for the values :math:`X` of the cut. The reach
+probabilities are products of the model's probabilities, short numbers; each long value
+:math:`V(t)` from the solved part of the graph is multiplied once per cut state whose
+pushes reach it, where eliminating the whole component would carry long numbers through
+every state (the approach of :func:`~exactprob.games.jeopardy.components.reach_forms`,
+for any model). Stopping at every source, not only at :math:`F`, keeps a source's
+pushes out of the others': in Pig, each player's turn is pushed once.
 
 >>> from exactprob import Dist
 >>> from exactprob.graph import explore
@@ -56,16 +58,19 @@ def reach_values(
     zero, one = system.zero, field.convert(1)
     order, position = cycle.component, cycle.position
     acyclic = cycle.acyclic
-    feedback = order[acyclic:]
+    cut = cycle.feedback + [s for s in dict.fromkeys(sources) if position[s] < acyclic]
+    # where each position's mass goes: -1 pushes on through N, else that cut state
+    stop = [-1] * len(order)
+    for i, s in enumerate(cut):
+        stop[position[s]] = i
     cs = system.choice_start
-
     targets, probabilities, es = system.targets, system.edge_probs, system.edge_start
 
     def reach(s: int) -> tuple[Exact, list[Exact]]:
-        """``(sum_t m_s(t) V(t), [r_s(f) for f in F])``."""
+        """``(sum_t m_s(t) V(t), [r_s(c) for c in C])``."""
         mass: list[Exact] = [None] * acyclic
         leaving: dict[int, Exact] = {}
-        hits = [zero] * len(feedback)
+        hits = [zero] * len(cut)
         u, m, j = s, one, min(position[s], acyclic)  # j: the position being pushed
         while True:
             c = cs[u] + policy[u]
@@ -75,8 +80,8 @@ def reach_values(
                 if k is None:
                     before = leaving.get(t)
                     leaving[t] = m * p if before is None else before + m * p
-                elif k >= acyclic:
-                    hits[k - acyclic] += m * p
+                elif stop[k] >= 0:
+                    hits[stop[k]] += m * p
                 else:
                     before = mass[k]
                     mass[k] = m * p if before is None else before + m * p
@@ -89,15 +94,10 @@ def reach_values(
             u, m = order[j], mass[j]
         return sum((m * values[t] for t, m in leaving.items()), zero), hits
 
-    own = [reach(f) for f in feedback]
+    pushed = [reach(s) for s in cut]
     rows = [
-        {g: (one if f == g else zero) - r for g, r in enumerate(hits) if r or f == g}
-        for f, (_, hits) in enumerate(own)
+        {d: (one if c == d else zero) - r for d, r in enumerate(hits) if r or c == d}
+        for c, (_, hits) in enumerate(pushed)
     ]
-    x = [row[0] for row in cycle.solve_rows(rows, [[c] for c, _ in own])]
-    found = dict(zip(feedback, x))
-    for s in sources:
-        if s not in found:
-            constant, hits = reach(s)
-            found[s] = constant + sum((r * v for r, v in zip(hits, x)), zero)
-    return found
+    x = [row[0] for row in cycle.solve_rows(rows, [[constant] for constant, _ in pushed])]
+    return dict(zip(cut, x))
