@@ -31,16 +31,20 @@ _ONE = mpq(1)
 
 
 class Cycle:
-    """A cyclic component: its states in elimination order (:func:`elimination_order`),
-    the acyclic part first (``component[:acyclic]``) and the feedback states last
-    (``feedback``), their positions, and the linear systems under a policy
-    (``policy[s]`` an action index)."""
+    """A cyclic component: its states in elimination order (``order``: the states and
+    the size of the acyclic part; else :func:`elimination_order`'s), the acyclic part
+    first (``component[:acyclic]``) and the feedback states last (``feedback``), their
+    positions, and the linear systems under a policy (``policy[s]`` an action index)."""
 
     __slots__ = ("acyclic", "component", "position", "system")
 
-    def __init__(self, system: Any, component: list[int]) -> None:
+    def __init__(
+        self, system: Any, component: list[int], order: tuple[list[int], int] | None = None
+    ) -> None:
         self.system = system
-        self.component, self.acyclic = elimination_order(system.graph.successors, component)
+        self.component, self.acyclic = order or elimination_order(
+            system.graph.successors, component
+        )
         self.position = {s: i for i, s in enumerate(self.component)}
 
     @property

@@ -87,9 +87,9 @@ from .graph import (
     explore,
     paused_garbage_collection,
     progress_bar,
-    strong_components,
 )
 from .numbers import mpq
+from .order import strong_components
 from .rounding import LIMIT, error_bound, error_bounds
 from .solve import _field_of, _System
 

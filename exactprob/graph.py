@@ -38,7 +38,6 @@ __all__ = [
     "StateGraph",
     "components_reached",
     "explore",
-    "strong_components",
 ]
 
 H = TypeVar("H", bound=Hashable)
@@ -307,82 +306,6 @@ def progress_bar(enabled: bool, description: str, **options: Any) -> Any:
     from tqdm import tqdm
 
     return tqdm(desc=description, leave=False, **options)
-
-
-def strong_components(G: StateGraph) -> Iterator[list[int]]:
-    """The strongly connected components of a :class:`StateGraph`, as lists of ids,
-    each after every component it can reach (reverse topological order of the
-    condensation): when a component comes up, every state outside it that it can move
-    to is already done.
-
-    Tarjan's algorithm, iterative, on the flat edge arrays: one ``int`` per state for
-    its discovery index and low link, no recursion limit.
-
-    >>> from exactprob import Dist
-    >>> class Loop:  # 0 <-> 1 -> 2 (terminal)
-    ...     initial = 0
-    ...     def outcome(self, s): return 1 if s == 2 else None
-    ...     def actions(self, s): return ("go",)
-    ...     def transition(self, s, a): return Dist({0: "1/2", 2: "1/2"}) if s else Dist({1: 1})
-    >>> list(strong_components(explore(Loop())))
-    [[2], [1, 0]]
-    """
-    n = len(G)
-    targets = G.targets
-    edge_start = G.edge_start
-    cs = G.choice_start
-    first_edge = [edge_start[cs[s]] for s in range(n + 1)]
-    order = [-1] * n  # discovery index, -1 while unseen
-    low = [0] * n
-    done = bytearray(n)  # 1 once the state's component is emitted
-    stack: list[int] = []
-    counter = 0
-    for root in range(n):
-        if order[root] >= 0:
-            continue
-        order[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        work = [(root, first_edge[root])]
-        while work:
-            v, e = work[-1]
-            end = first_edge[v + 1]
-            low_v = low[v]
-            while e < end:
-                w = targets[e]
-                e += 1
-                if order[w] < 0:
-                    break
-                if not done[w] and order[w] < low_v:
-                    low_v = order[w]
-            else:
-                w = -1
-            low[v] = low_v
-            if w >= 0:
-                work[-1] = (v, e)
-                order[w] = low[w] = counter
-                counter += 1
-                stack.append(w)
-                work.append((w, first_edge[w]))
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low_v)
-            if low_v == order[v]:
-                if stack[-1] == v:  # a singleton: the common case, kept cheap
-                    stack.pop()
-                    done[v] = 1
-                    yield [v]
-                    continue
-                component = []
-                while True:
-                    w = stack.pop()
-                    done[w] = 1
-                    component.append(w)
-                    if w == v:
-                        break
-                yield component
 
 
 def components_reached(

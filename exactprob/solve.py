@@ -68,10 +68,10 @@ from .graph import (
     explore,
     paused_garbage_collection,
     progress_bar,
-    strong_components,
 )
 from .linear import Field, field_for
 from .numbers import Exact, mpq
+from .order import CutOrders, component_order
 from .reach import reach_values
 from .rounding import approx, float_dot
 
@@ -386,19 +386,19 @@ class _Solver:
         G = self.G
         bar = progress_bar(self.progress, "solving", total=len(G), unit=" states")
         cs = G.choice_start
-        order, ends = array("i"), array("q", [0])  # the components, flat (8 bytes a state)
-        for component in strong_components(G):
-            order.extend(component)
-            ends.append(len(order))
+        order, ends = component_order(G)  # the components, flat (12 bytes a state)
         self.entry = _entry_states(G, order, ends)
-        for b0, b1 in pairwise(ends):
-            component = order[b0:b1].tolist()
+        # cyclic components cut at their entry states, where that meets every cycle
+        cyclic = len(ends) - 1 < len(G)  # fewer components than states
+        cuts = CutOrders(G, order, ends, self.entry) if cyclic else None
+        for i, (b0, b1) in enumerate(pairwise(ends.tolist())):
             if bar is not None:
-                bar.update(len(component))
-            if len(component) > 1:
-                self._cyclic(component)
+                bar.update(b1 - b0)
+            if b1 - b0 > 1:
+                assert cuts is not None
+                self._cyclic(order[b0:b1].tolist(), cuts.order(i, REACH_LIMIT))
                 continue
-            s = component[0]
+            s = int(order[b0])
             c0, c1 = cs[s], cs[s + 1]
             if c0 == c1:
                 self._set(s, self.system.outcomes[s])
@@ -493,8 +493,10 @@ class _Solver:
         self._pick(s, q)
 
     # -- cyclic components ----------------------------------------------------------
-    def _cyclic(self, component: list[int]) -> None:
-        """Values of a strongly connected component whose exits are solved."""
+    def _cyclic(self, component: list[int], cut_order: tuple[list[int], int] | None) -> None:
+        """Values of a strongly connected component whose exits are solved;
+        ``cut_order``: its elimination order cut at its entry states, if there is one
+        (:class:`~exactprob.order.CutOrders`)."""
         G = self.G
         cs = G.choice_start
         deciders = [s for s in component if cs[s + 1] - cs[s] > 1]
@@ -503,7 +505,7 @@ class _Solver:
                 f"state {G.states[deciders[0]]!r} offers several actions but its values are "
                 "symbolic; symbolic probabilities need one action per state"
             )
-        cycle = Cycle(self.system, component)
+        cycle = Cycle(self.system, component, cut_order)
         table = self._table(cycle) if deciders else None
         policy = self._start(cycle, table)
         try:
@@ -643,21 +645,19 @@ class _Overlay(Sequence[Any]):
         return len(self.base)
 
 
-def _entry_states(G: StateGraph, order: array, ends: array) -> np.ndarray:
+def _entry_states(G: StateGraph, order: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Whether each state of a cyclic component can be entered from outside it (an edge
     from another component leads to it, or it is the initial state): the states whose
     exact values other components read. Component ``i`` is ``order[ends[i]:ends[i+1]]``."""
     n = len(G)
     entry = np.zeros(n, dtype=bool)
-    bounds = np.frombuffer(ends, dtype=np.int64)
-    sizes = bounds[1:] - bounds[:-1]
+    sizes = ends[1:] - ends[:-1]
     if not np.any(sizes > 1):
         return entry
     position_component = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
     in_cycle = np.repeat(sizes > 1, sizes)
-    states = np.frombuffer(order, dtype=np.int32)
     component_of = np.full(n, -1, dtype=np.int32)
-    component_of[states[in_cycle]] = position_component[in_cycle]
+    component_of[order[in_cycle]] = position_component[in_cycle]
     choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
     edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
     choices = choice_start[1:] - choice_start[:-1]

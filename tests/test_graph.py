@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from models import GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, probs, reachable
 
 from exactprob import Dist, ModelError, StateLimitError, die, explore
-from exactprob.graph import StateGraph, strong_components
+from exactprob.graph import StateGraph
+from exactprob.order import strong_components
 
 
 def nx_explore(model, **options):
