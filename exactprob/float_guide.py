@@ -5,9 +5,14 @@ For a strongly connected component :math:`S` whose exits are solved, and a polic
 each state's exit contributions :math:`\sum_{t \notin S} P(t \mid s, \pi(s))\,V(t)`. Here
 that runs in numpy floats on the component's table
 (:class:`~exactprob.component_table.ComponentTable`: a triangular solve and a small
-dense one per evaluation), with the same strategy iteration as the exact solver: player
-1's best response inside every improvement step of player 0, a switch only on an
-improvement larger than a relative tolerance. Nothing here is trusted: the exact solver
+dense one per evaluation), a switch only on an improvement larger than a relative
+tolerance. With two players, both first switch at once, for at most
+:data:`SIMULTANEOUS` evaluations (the iteration of Pollatschek and Avi-Itzhak, 1969:
+often a few evaluations, as in Pig's components, but it can cycle); if that has not
+settled, the same strategy iteration as the exact solver takes over (Hoffman and Karp,
+1966: player 1's best response inside every improvement step of player 0). Where it
+settles, neither player has a better action, which is where Hoffman-Karp iteration
+ends too. Nothing here is trusted: the exact solver
 checks the policy it is given (:mod:`exactprob.certify`) and keeps improving until an
 exact optimality check passes, so a poor guess costs time, never correctness.
 """
@@ -24,6 +29,8 @@ __all__ = ["float_guess", "float_strategy"]
 
 #: Improvement rounds before the guess is handed over as it is.
 MAX_ROUNDS = 100
+#: Rounds in which both players improve at once, before Hoffman-Karp iteration.
+SIMULTANEOUS = 8
 #: A switch needs a float improvement above this, relative to the values' size.
 TOLERANCE = 1e-12
 
@@ -99,6 +106,10 @@ class _Iteration:
 
     def strategy(self, policy: np.ndarray) -> np.ndarray:
         if len(self.inner) and len(self.outer):
+            # both players improving at once usually settles in a few evaluations, but
+            # may cycle; it is given a few rounds, then Hoffman-Karp takes over
+            if self._settled(policy, np.concatenate((self.inner, self.outer)), SIMULTANEOUS):
+                return policy
             for _ in range(MAX_ROUNDS):
                 x = self._best_response(policy, self.inner)
                 if not self.improve(policy, x, self.outer):
@@ -114,3 +125,11 @@ class _Iteration:
                 break
             x = self.evaluate(policy)
         return x
+
+    def _settled(self, policy: np.ndarray, movers: np.ndarray, rounds: int) -> bool:
+        """Improve ``movers`` together for at most ``rounds`` evaluations; report whether
+        none of them then has a better action."""
+        for _ in range(rounds):
+            if not self.improve(policy, self.evaluate(policy), movers):
+                return True
+        return False

@@ -160,10 +160,15 @@ def test_exact_answer_does_not_depend_on_the_float_guess(monkeypatch, guess, mod
     assert all(values[s] == guided.value(s) for s in states)
 
 
-def test_float_guess_is_certified_on_pig(monkeypatch):
+@pytest.mark.parametrize(
+    "simultaneous", [0, float_guide.SIMULTANEOUS], ids=["hoffman-karp", "both"]
+)
+def test_float_guess_is_certified_on_pig(monkeypatch, simultaneous):
     """On Pig to 8 every cyclic component is settled by the float guess and its
     certificate: exact values only by forward reach, no exact policy iteration (counted
-    by wrapping ``_by_reach`` and ``_improve``)."""
+    by wrapping ``_by_reach`` and ``_improve``); whether the float strategy first lets
+    both players improve at once or goes straight to Hoffman-Karp iteration."""
+    monkeypatch.setattr(float_guide, "SIMULTANEOUS", simultaneous)
     settled, switches = [], []
     by_reach, improve = solve_module._Solver._by_reach, solve_module._Solver._improve
     monkeypatch.setattr(
