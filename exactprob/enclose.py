@@ -89,12 +89,15 @@ from .graph import (
     progress_bar,
 )
 from .numbers import mpq
-from .order import strong_components
+from .order import SolveOrder
 from .rounding import LIMIT, error_bound, error_bounds
 from .solve import _field_of, _System
 
 __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
 
+#: Cyclic components whose entry states number more than this are ordered by a search
+#: for a feedback set instead (each evaluation solves a dense system of the cut's size).
+CUT_LIMIT = 32
 #: The expected-steps weights are scaled by 1 + WEIGHT_SLACK * max(1, max w): a margin
 #: of that much in the inequality they must satisfy, far above their solve's float error.
 WEIGHT_SLACK = 2.0**-30
@@ -244,12 +247,12 @@ class _Encloser:
         G = self.G
         bar = progress_bar(self.progress, "enclosing", total=len(G), unit=" states")
         cs = G.choice_start
-        for component in strong_components(G):
+        for component, cut_order in SolveOrder(G, CUT_LIMIT):
             if bar is not None:
                 bar.update(len(component))
             s = component[0]
             if len(component) > 1 or G.has_self_loop(s):
-                self._cyclic(component)
+                self._cyclic(component, cut_order)
             elif cs[s] < cs[s + 1]:
                 self._acyclic(s)
         if bar is not None:
@@ -279,10 +282,11 @@ class _Encloser:
         low[s] = max(best(lows), self.floor)
         high[s] = min(best(highs), self.ceiling)
 
-    def _cyclic(self, component: list[int]) -> None:
+    def _cyclic(self, component: list[int], cut_order: tuple[list[int], int] | None) -> None:
         """Enclose a cyclic component (or a state with a self-loop): the module's
-        residual bound at each end, around the float strategy's values."""
-        cycle = Cycle(self.system, component)
+        residual bound at each end, around the float strategy's values; ``cut_order``:
+        its elimination order cut at its entry states, if there is one."""
+        cycle = Cycle(self.system, component, cut_order)
         table = ComponentTable(self.arrays, cycle.component, len(cycle.feedback))
 
         def terminating() -> np.ndarray:

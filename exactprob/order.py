@@ -38,7 +38,14 @@ from scipy.sparse.csgraph import connected_components
 
 from .graph import StateGraph
 
-__all__ = ["CutOrders", "component_order", "strong_components", "tarjan_components"]
+__all__ = [
+    "CutOrders",
+    "SolveOrder",
+    "component_order",
+    "entry_states",
+    "strong_components",
+    "tarjan_components",
+]
 
 
 def strong_components(G: StateGraph) -> Iterator[list[int]]:
@@ -61,6 +68,54 @@ def component_order(G: StateGraph) -> tuple[np.ndarray, np.ndarray]:
     order = np.argsort(labels, kind="stable").astype(np.int32)
     ends = np.flatnonzero(np.diff(labels[order])) + 1
     return order, np.concatenate(([0], ends, [len(G)])).astype(np.int64)
+
+
+class SolveOrder:
+    """The components of ``G`` in solve order (:func:`component_order`), iterated as
+    ``(component, cut_order)``: a list of ids, and for a cyclic component its
+    elimination order cut at its entry states (:class:`CutOrders`) when that cut meets
+    every cycle and holds at most ``most`` states, else ``None``. ``entry[s]`` says
+    whether ``s`` is an entry state (:func:`entry_states`)."""
+
+    __slots__ = ("cuts", "ends", "entry", "most", "order")
+
+    def __init__(self, G: StateGraph, most: int) -> None:
+        self.order, self.ends = component_order(G)
+        self.entry = entry_states(G, self.order, self.ends)
+        cyclic = len(self.ends) - 1 < len(G)  # fewer components than states
+        self.cuts = CutOrders(G, self.order, self.ends, self.entry) if cyclic else None
+        self.most = most
+
+    def __iter__(self) -> Iterator[tuple[list[int], tuple[list[int], int] | None]]:
+        order, cuts = self.order, self.cuts
+        for i, (b0, b1) in enumerate(pairwise(self.ends.tolist())):
+            if b1 - b0 == 1:
+                yield [int(order[b0])], None
+            else:
+                assert cuts is not None
+                yield order[b0:b1].tolist(), cuts.order(i, self.most)
+
+
+def entry_states(G: StateGraph, order: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Whether each state lies in a cyclic component and can be entered from outside it
+    (an edge from another component leads to it, or it is the initial state): the
+    states of cycles whose exact values other components read. Component ``i`` is
+    ``order[ends[i]:ends[i+1]]``."""
+    n = len(G)
+    entry = np.zeros(n, dtype=bool)
+    sizes = np.diff(ends)
+    if not np.any(sizes > 1):
+        return entry
+    in_cycle = np.repeat(sizes > 1, sizes)
+    component_of = np.full(n, -1, dtype=np.int32)
+    component_of[order[in_cycle]] = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)[
+        in_cycle
+    ]
+    sources, targets, _ = _edges(G)
+    entry[targets[component_of[sources] != component_of[targets]]] = True
+    entry[0] = True
+    entry &= component_of >= 0
+    return entry
 
 
 class CutOrders:

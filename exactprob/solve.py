@@ -48,7 +48,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from itertools import pairwise
 from operator import mul
 from typing import Any
 
@@ -71,7 +70,7 @@ from .graph import (
 )
 from .linear import Field, field_for
 from .numbers import Exact, mpq
-from .order import CutOrders, component_order
+from .order import SolveOrder
 from .reach import reach_values
 from .rounding import approx, float_dot
 
@@ -386,19 +385,15 @@ class _Solver:
         G = self.G
         bar = progress_bar(self.progress, "solving", total=len(G), unit=" states")
         cs = G.choice_start
-        order, ends = component_order(G)  # the components, flat (12 bytes a state)
-        self.entry = _entry_states(G, order, ends)
-        # cyclic components cut at their entry states, where that meets every cycle
-        cyclic = len(ends) - 1 < len(G)  # fewer components than states
-        cuts = CutOrders(G, order, ends, self.entry) if cyclic else None
-        for i, (b0, b1) in enumerate(pairwise(ends.tolist())):
+        solve_order = SolveOrder(G, REACH_LIMIT)
+        self.entry = solve_order.entry
+        for component, cut_order in solve_order:
             if bar is not None:
-                bar.update(b1 - b0)
-            if b1 - b0 > 1:
-                assert cuts is not None
-                self._cyclic(order[b0:b1].tolist(), cuts.order(i, REACH_LIMIT))
+                bar.update(len(component))
+            if len(component) > 1:
+                self._cyclic(component, cut_order)
                 continue
-            s = int(order[b0])
+            s = component[0]
             c0, c1 = cs[s], cs[s + 1]
             if c0 == c1:
                 self._set(s, self.system.outcomes[s])
@@ -643,30 +638,6 @@ class _Overlay(Sequence[Any]):
 
     def __len__(self) -> int:  # pragma: no cover - Sequence requirement only
         return len(self.base)
-
-
-def _entry_states(G: StateGraph, order: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Whether each state of a cyclic component can be entered from outside it (an edge
-    from another component leads to it, or it is the initial state): the states whose
-    exact values other components read. Component ``i`` is ``order[ends[i]:ends[i+1]]``."""
-    n = len(G)
-    entry = np.zeros(n, dtype=bool)
-    sizes = ends[1:] - ends[:-1]
-    if not np.any(sizes > 1):
-        return entry
-    position_component = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
-    in_cycle = np.repeat(sizes > 1, sizes)
-    component_of = np.full(n, -1, dtype=np.int32)
-    component_of[order[in_cycle]] = position_component[in_cycle]
-    choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
-    edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
-    choices = choice_start[1:] - choice_start[:-1]
-    edges = edge_start[1:] - edge_start[:-1]
-    source = np.repeat(np.repeat(np.arange(n, dtype=np.int32), choices), edges)
-    targets = np.frombuffer(G.targets, dtype=np.int32)
-    entry[targets[component_of[source] != component_of[targets]]] = True
-    entry[0] = True
-    return entry
 
 
 def _fill_values(

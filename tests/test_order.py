@@ -16,7 +16,13 @@ from scipy.sparse.csgraph import connected_components
 
 import exactprob.order as order_module
 from exactprob import Dist, explore
-from exactprob.order import CutOrders, component_order, strong_components, tarjan_components
+from exactprob.order import (
+    CutOrders,
+    component_order,
+    entry_states,
+    strong_components,
+    tarjan_components,
+)
 
 
 class Multigraph:
@@ -123,3 +129,20 @@ def test_cut_orders(model, bits):
         assert all(position[v] < position[u] for u, v in D.subgraph(rest).edges)
         if cuts.order(i, most=len(component) - acyclic - 1) is not None:
             pytest.fail("a cut larger than `most` must give no order")
+
+
+@settings(max_examples=100, deadline=None)
+@given(multigraphs())
+def test_entry_states(model):
+    """A state is an entry state when it lies in a cyclic component and a move from
+    another component leads to it, or it is the initial state."""
+    G = explore(model)
+    order, ends = component_order(G)
+    D = networkx_of(G)
+    component_of = {s: frozenset(c) for c in nx.strongly_connected_components(D) for s in c}
+    expected = [
+        len(component_of[s]) > 1
+        and (s == 0 or any(component_of[u] != component_of[s] for u in D.pred[s]))
+        for s in range(len(G))
+    ]
+    assert entry_states(G, order, ends).tolist() == expected
