@@ -9,7 +9,7 @@ Tarjan's search, in C), whose labels number the components in the order the sear
 completes them: every move :math:`u \to v` has :math:`\text{label}(v) \le \text{label}(u)`.
 That numbering is not part of scipy's documented contract, so it is checked on every
 edge; where the check fails, the pure-Python :func:`tarjan_components` and
-:func:`~exactprob.cycle.elimination_order` give the same orders.
+:func:`~exactprob.cycle.elimination_order` give orders of the same kind.
 
 >>> from exactprob import Dist
 >>> from exactprob.graph import explore
@@ -198,9 +198,10 @@ def _flat(components: Iterable[list[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def tarjan_components(G: StateGraph) -> Iterator[list[int]]:
-    """The components of :func:`strong_components` in the same order, by Tarjan's
-    algorithm in Python: iterative, on the flat edge arrays, one ``int`` per state for
-    its discovery index and low link, no recursion limit.
+    """The components of :func:`strong_components`, each after every component it can
+    reach (an order of that kind, not always the same one), by Tarjan's algorithm in
+    Python: iterative, on the flat edge arrays, one ``int`` per state for its discovery
+    index and low link, no recursion limit. The fallback of :func:`component_order`.
 
     >>> from exactprob import Dist
     >>> from exactprob.graph import explore

@@ -79,7 +79,8 @@ __all__ = ["Solution", "evaluate", "solve", "solve_graph"]
 Policy = Callable[[Any], Any] | Mapping[Any, Any]
 _ZERO = mpq(0)
 #: Cyclic components solved by forward reach have at most this many feedback and entry
-#: states together (each costs a pass over the component); others are eliminated.
+#: states together, each counted once (each costs a pass over the component); others
+#: are eliminated.
 REACH_LIMIT = 32
 #: Largest cyclic component given a float table (dense matrices of its size).
 TABLE_LIMIT = 1500
@@ -558,7 +559,8 @@ class _Solver:
         whether it did; if not (too many such states, no floats, or a better action
         found), the component is left to exact policy iteration from ``policy``."""
         sources = [s for s in cycle.component if self.entry[s]]
-        if len(cycle.feedback) + len(sources) > REACH_LIMIT or (deciders and table is None):
+        cut = len(cycle.feedback) + sum(cycle.position[s] < cycle.acyclic for s in sources)
+        if cut > REACH_LIMIT or (deciders and table is None):
             return False
         for s, v in reach_values(cycle, policy, sources, self.values).items():
             self._set(s, v)
