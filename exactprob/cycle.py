@@ -139,8 +139,8 @@ class Cycle:
     def values(self, policy: Mapping[int, int], values: Sequence[Exact]) -> list[Exact]:
         """Solve ``(I - P_SS) x = P_SO v_O`` for the component under ``policy``."""
         rows, exits = self.system_rows(policy)
-        zero = self.system.zero
-        rhs = [[sum((p * values[t] for t, p in out), zero)] for out in exits]
+        dot = self.system.field.dot
+        rhs = [[dot([p for _, p in out], [values[t] for t, _ in out])] for out in exits]
         return [x[0] for x in self.solve_rows(rows, rhs)]
 
     def solve_rows(self, rows: list[dict[int, Exact]], rhs: list[list[Exact]]) -> list[list[Exact]]:

@@ -26,11 +26,12 @@ small dense systems and for symbolic fields.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from operator import mul
 from typing import Any
 
 from .errors import NonTerminationError
-from .numbers import Exact, exact, is_symbolic, mpq, to_fraction, to_sympy
+from .numbers import Exact, exact, is_symbolic, mpq, rational_dot, to_fraction, to_sympy
 
 __all__ = ["RATIONAL", "Field", "field_for", "solve_linear", "symbolic_field"]
 
@@ -76,6 +77,17 @@ class Field:
     def comparable(self) -> bool:
         """Whether elements can be ordered (rationals: yes; rational functions: no)."""
         return not self.symbolic
+
+    def dot(self, weights: Iterable[Exact], values: Iterable[Exact]) -> Exact:
+        r""":math:`\sum_i w_i v_i` for elements of this field; over the rationals with
+        one reduction at the end (:func:`~exactprob.numbers.rational_dot`).
+
+        >>> RATIONAL.dot([mpq(1, 2), mpq(1, 2)], [mpq(1, 3), mpq(2, 3)])
+        mpq(1,2)
+        """
+        if self.symbolic:
+            return sum(map(mul, weights, values), self.domain.zero)
+        return rational_dot(weights, values)
 
 
 RATIONAL = Field()

@@ -92,7 +92,7 @@ def reach_values(
             if j < 0:
                 break
             u, m = order[j], mass[j]
-        return sum((m * values[t] for t, m in leaving.items()), zero), hits
+        return field.dot(leaving.values(), map(values.__getitem__, leaving)), hits
 
     pushed = [reach(s) for s in cut]
     rows = [

@@ -48,7 +48,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from operator import mul
 from typing import Any
 
 import numpy as np
@@ -340,10 +339,7 @@ class _System:
     def q(self, c: int, values: Sequence[Exact]) -> Exact:
         r""":math:`Q(s, a) = \sum_t P(t \mid s, a) V(t)` for choice ``c`` (the hot loop)."""
         e0, e1 = self.edge_start[c], self.edge_start[c + 1]
-        return sum(
-            map(mul, self.edge_probs[e0:e1], map(values.__getitem__, self.targets[e0:e1])),
-            self.zero,
-        )
+        return self.field.dot(self.edge_probs[e0:e1], map(values.__getitem__, self.targets[e0:e1]))
 
 
 def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:

@@ -26,6 +26,7 @@ from exactprob.numbers import (
     is_symbolic,
     mpq,
     parse_fraction,
+    rational_dot,
     to_fraction,
     to_public,
     to_sympy,
@@ -319,3 +320,20 @@ def test_exact_numbers_are_written_in_ascii_digits(text: str) -> None:
         exact(text)
     with pytest.raises(ModelError):
         parse_fraction("--odds", text, 0, 1)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.fractions(max_denominator=10**30),
+            st.fractions(max_denominator=10**30),
+        ),
+        max_size=8,
+    )
+)
+def test_rational_dot_equals_the_fraction_sum(terms):
+    """One reduction over the lcm of the denominators gives the same reduced rational as
+    adding Fractions term by term (Python's own arithmetic)."""
+    weights = [mpq(w.numerator, w.denominator) for w, _ in terms]
+    values = [mpq(v.numerator, v.denominator) for _, v in terms]
+    assert same(rational_dot(weights, values), sum((w * v for w, v in terms), F(0)))
