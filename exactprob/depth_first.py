@@ -48,7 +48,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from .choose import best_and_ties, float_candidates
+from .choose import exact_best, float_candidates, share_successors
 from .dist import Dist
 from .errors import ModelError
 from .forward import Counter
@@ -342,13 +342,14 @@ class _Search:
         values = self.values
         k = 0
         if len(choices) > 1:
-            ks = self._candidates(choices, player) if self.long_values else range(len(choices))
+            guide = self.long_values and not share_successors([c.targets for c in choices])
+            ks = self._candidates(choices, player) if guide else range(len(choices))
             if len(ks) > 1:
-                q = {k: _dot(choices[k], values) for k in ks}
-                best, tied = best_and_ties(q, player)
+                rows = [(choices[k].probs, choices[k].targets) for k in ks]
+                best, tied = exact_best(rows, values, player)
                 if len(tied) > 1:
-                    self.ties[s] = tuple(actions[j] for j in tied)
-                self._set(s, best, actions[tied[0]])
+                    self.ties[s] = tuple(actions[ks[j]] for j in tied)
+                self._set(s, best, actions[ks[tied[0]]])
                 return
             k = ks[0]
         self._set(s, _dot(choices[k], values), actions[k])

@@ -16,10 +16,11 @@ Fraction(1, 4)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from numbers import Rational
+from operator import mul
 from typing import Any, TypeAlias
 
 import gmpy2
@@ -28,6 +29,7 @@ from .errors import ExactProbError, InexactError, ModelError
 
 __all__ = [
     "Exact",
+    "common_denominator_dots",
     "decimal_string",
     "digit_count",
     "exact",
@@ -37,6 +39,7 @@ __all__ = [
     "mpq",
     "parse_fraction",
     "parse_whole",
+    "rational_dot",
     "to_fraction",
     "to_public",
     "to_sympy",
@@ -45,6 +48,7 @@ __all__ = [
 
 mpq = gmpy2.mpq
 _MPQ_ZERO = mpq(0)
+_MPZ_ONE = gmpy2.mpz(1)
 #: An exact scalar as the engine handles it internally: a gmpy2 rational or a sympy expression.
 Exact: TypeAlias = Any
 
@@ -266,6 +270,39 @@ def rational_dot(weights: Iterable[Any], values: Iterable[Any]) -> Any:
     for d in denominators[1:]:
         common = gmpy2.lcm(common, d)
     return mpq(sum(n * (common // d) for n, d in zip(numerators, denominators)), common)
+
+
+def common_denominator_dots(
+    rows: Iterable[tuple[Iterable[Any], Sequence[int]]], values: Sequence[Any]
+) -> tuple[list[Any], Any]:
+    r"""Numerators :math:`N_k` and one denominator :math:`D > 0` with
+    :math:`\sum_i a_{ki}\, v_{t_{ki}} = N_k / D` for every row :math:`k` of integer
+    weights :math:`a_{ki}` and indices :math:`t_{ki}` into the ``mpq`` ``values``.
+
+    :math:`D` is the least common multiple of the indexed values' denominators, and each
+    value is scaled to it once however many rows read it. Comparing the integers
+    :math:`N_k` compares the sums exactly, and only a sum that is kept needs reducing
+    (one gcd): the actions of a state that share their successors, as a choice between
+    dice does, are valued together for about the price of one.
+
+    >>> common_denominator_dots([([1, 1], [0, 1]), ([2], [1])], [mpq(1, 3), mpq(2, 3)])
+    ([mpz(3), mpz(4)], mpz(3))
+    """
+    rows = list(rows)
+    scaled: dict[int, Any] = {}
+    denominator = _MPZ_ONE
+    lcm = gmpy2.lcm
+    for _, targets in rows:
+        for t in targets:
+            if t not in scaled:
+                scaled[t] = None
+                denominator = lcm(denominator, values[t].denominator)
+    for t in scaled:
+        v = values[t]
+        scaled[t] = v.numerator * (denominator // v.denominator)
+    scaled_value = scaled.__getitem__
+    numerators = [sum(map(mul, weights, map(scaled_value, targets))) for weights, targets in rows]
+    return numerators, denominator
 
 
 def to_fraction(x: Exact) -> Fraction:

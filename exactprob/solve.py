@@ -48,12 +48,15 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from functools import reduce
 from typing import Any
 
+import gmpy2
 import numpy as np
+from gmpy2 import mpz
 
 from .certify import near_choices
-from .choose import best_and_ties, float_candidates
+from .choose import best_and_ties, best_of, float_candidates, share_successors
 from .component_table import ComponentTable, GraphArrays, one_blas_thread
 from .cycle import Cycle
 from .dist import Dist
@@ -68,7 +71,7 @@ from .graph import (
     progress_bar,
 )
 from .linear import Field, field_for
-from .numbers import Exact, mpq
+from .numbers import Exact, common_denominator_dots, mpq
 from .order import SolveOrder
 from .reach import reach_values
 from .rounding import approx, float_dot
@@ -295,7 +298,9 @@ class _System:
     probability), ``outcomes[s]`` the terminal value. ``guided`` says whether floats
     guide the choices (rational numbers and some state with several actions); only
     then do ``float_probs`` hold the probabilities as floats and ``arrays`` the graph's
-    columns for numpy (:class:`~exactprob.component_table.GraphArrays`).
+    columns for numpy (:class:`~exactprob.component_table.GraphArrays`), and
+    ``weights[i]`` the distinct probability ``i`` times ``weight_denominator``, the least
+    common multiple of all their denominators (an integer).
     """
 
     __slots__ = (
@@ -308,7 +313,10 @@ class _System:
         "graph",
         "guided",
         "outcomes",
+        "prob_ids",
         "targets",
+        "weight_denominator",
+        "weights",
         "zero",
     )
 
@@ -330,11 +338,35 @@ class _System:
         self.targets = G.targets
         self.edge_start = G.edge_start
         self.choice_start = G.choice_start
+        self.prob_ids = G.prob_ids
+        if self.guided:
+            self.weight_denominator = reduce(gmpy2.lcm, (p.denominator for p in probs), mpz(1))
+            self.weights = [p.numerator * (self.weight_denominator // p.denominator) for p in probs]
 
     def edges(self, c: int) -> Iterable[tuple[int, Exact]]:
         """``(target, probability)`` of every edge of choice ``c``."""
         e0, e1 = self.edge_start[c], self.edge_start[c + 1]
         return zip(self.targets[e0:e1], self.edge_probs[e0:e1])
+
+    def share_successors(self, c0: int, c1: int) -> bool:
+        """Whether choices ``c0 .. c1 - 1`` :func:`~exactprob.choose.share_successors`."""
+        starts, targets = self.edge_start, self.targets
+        return share_successors([targets[starts[c] : starts[c + 1]] for c in range(c0, c1)])
+
+    def numerators(self, choices: Iterable[int], values: Sequence[Exact]) -> tuple[list[Any], Any]:
+        r"""Integers :math:`N_c` and one denominator :math:`D` with
+        :math:`Q(s, c) = N_c / D` for each of ``choices`` (a guided solve only):
+        :func:`~exactprob.numbers.common_denominator_dots` over the integer ``weights``."""
+        starts, targets, ids, weight = self.edge_start, self.targets, self.prob_ids, self.weights
+        rows = [
+            (
+                map(weight.__getitem__, ids[starts[c] : starts[c + 1]]),
+                targets[starts[c] : starts[c + 1]],
+            )
+            for c in choices
+        ]
+        numerators, denominator = common_denominator_dots(rows, values)
+        return numerators, denominator * self.weight_denominator
 
     def q(self, c: int, values: Sequence[Exact]) -> Exact:
         r""":math:`Q(s, a) = \sum_t P(t \mid s, a) V(t)` for choice ``c`` (the hot loop)."""
@@ -428,24 +460,22 @@ class _Solver:
         return float_candidates(floats, self.G.players[s])
 
     def _decide(self, s: int) -> None:
-        """A state with several actions and every successor solved."""
-        c0 = self.G.choice_start[s]
+        """A state with several actions and every successor solved. Where the actions
+        :func:`~exactprob.choose.share_successors`, all are valued exactly at once;
+        otherwise the floats rule out what they can and the rest are valued exactly."""
+        c0, c1 = self.G.choice_start[s], self.G.choice_start[s + 1]
+        system = self.system
         if not self.guided:  # symbolic: refused by _pick
-            self._pick(
-                s,
-                {
-                    k: self.system.q(c0 + k, self.values)
-                    for k in range(self.G.choice_start[s + 1] - c0)
-                },
-            )
+            self._pick(s, {k: system.q(c0 + k, self.values) for k in range(c1 - c0)})
             return
-        ks = self._candidates(s, self.approx)
+        ks = range(c1 - c0) if system.share_successors(c0, c1) else self._candidates(s, self.approx)
         if len(ks) == 1:
             self.choice[s] = ks[0]
-            self._set(s, self.system.q(c0 + ks[0], self.values))
+            self._set(s, system.q(c0 + ks[0], self.values))
             return
-        q = {k: self.system.q(c0 + k, self.values) for k in ks}
-        self._pick(s, q)
+        numerators, denominator = system.numerators([c0 + k for k in ks], self.values)
+        best, tied = best_of(numerators, self.G.players[s])
+        self._store(s, mpq(best, denominator), tuple(ks[k] for k in tied))
 
     def _pick(self, s: int, q: Mapping[int, Exact]) -> None:
         """Store the optimal value, the first optimal action and every exactly tied one
@@ -456,6 +486,10 @@ class _Solver:
                 "symbolic and cannot be compared; symbolic probabilities need one action per state"
             )
         best, tied = best_and_ties(q, self.G.players[s])
+        self._store(s, best, tied)
+
+    def _store(self, s: int, best: Exact, tied: tuple[int, ...]) -> None:
+        """The optimal value of ``s``, its first optimal action and any exact ties."""
         self.choice[s] = tied[0]
         if len(tied) > 1:
             self.ties[s] = tied

@@ -112,6 +112,37 @@ class TwoDice:
         return die(6).map(lambda x: ("end", s[1] + x))
 
 
+class DiceDuel:
+    """Players alternate moving one token towards square ``target`` with a d4 or 2d2;
+    landing on ``target`` or ``target + 1`` wins for the mover, beyond loses for the
+    mover, and after ``turns`` moves player 1 wins. Both dice reach the same squares, so
+    every state's actions share their successors, and many states (those that cannot
+    win in time, say) have exactly tied actions."""
+
+    def __init__(self, target, turns):
+        self.target, self.turns = target, turns
+        self.initial = (0, 0)
+
+    def player(self, s):
+        return s[0] % 2
+
+    def outcome(self, s):
+        t, pos = s
+        if pos >= self.target:  # the previous mover landed here
+            return int((pos <= self.target + 1) == ((t - 1) % 2 == 0))
+        return 0 if t == self.turns else None
+
+    def actions(self, s):
+        return ("d4", "2d2")
+
+    def transition(self, s, a):
+        t, pos = s
+        rolls = (
+            {r: F(1, 4) for r in range(1, 5)} if a == "d4" else {2: F(1, 4), 3: F(1, 2), 4: F(1, 4)}
+        )
+        return Dist({(t + 1, pos + r): p for r, p in rolls.items()})
+
+
 class GamblersRuin:
     """Fortune ``i`` in ``0..goal``; win 1 with probability ``p`` (may be a sympy Symbol),
     lose 1 otherwise. Outcome 1 at ``goal``, 0 at 0. ``lazy``: stay put with probability

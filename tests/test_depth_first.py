@@ -11,6 +11,7 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from models import (
+    DiceDuel,
     GamblersRuin,
     Pig,
     RedAndBlack,
@@ -188,11 +189,14 @@ def test_the_same_questions_as_a_solution_and_no_graph_kept():
 
 
 class Race:
-    """Reach square 40 within 30 turns, moving a d6 or 2d3 each turn (one player);
-    landing on 40-41 wins, past it or out of turns loses. Values reach 6^30 and more."""
+    """Reach square 40 within 30 turns, moving a d6 or 2d4 each turn (one player);
+    landing on 40-41 wins, past it or out of turns loses. Values reach 6^30 and more.
+    A d6 can move 1 and 2d4 can move 7, so neither action reaches all successors of the
+    other, and the floats are consulted (actions that share their successors are valued
+    together exactly)."""
 
     initial = (0, 0)
-    moves: ClassVar = {"d6": die(6), "2d3": dice(2, 3)}
+    moves: ClassVar = {"d6": die(6), "2d4": dice(2, 4)}
 
     def outcome(self, s):
         turn, square = s
@@ -201,7 +205,7 @@ class Race:
         return 0 if turn == 30 else None
 
     def actions(self, s):
-        return ("d6", "2d3")
+        return ("d6", "2d4")
 
     def transition(self, s, a):
         return self.moves[a].map(lambda r: (s[0] + 1, s[1] + r))
@@ -220,3 +224,9 @@ def test_long_values_are_compared_in_floats_first_and_equal_recursion(monkeypatc
     monkeypatch.setattr(depth_first._Search, "_candidates", counted)
     check_against_recursion(Race(), solve_depth_first(Race()))
     assert guided.count(1) > 150  # the floats alone settled these states
+
+
+def test_actions_sharing_successors_equal_recursion(guidance):
+    """Both dice reach the same squares: all actions are valued together, exactly."""
+    model = DiceDuel(30, 18)
+    check_against_recursion(model, solve_depth_first(model))

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from exactprob import ExactProbError, InexactError
 from exactprob.errors import ModelError
 from exactprob.numbers import (
+    common_denominator_dots,
     decimal_string,
     exact,
     fraction_string,
@@ -337,3 +338,20 @@ def test_rational_dot_equals_the_fraction_sum(terms):
     weights = [mpq(w.numerator, w.denominator) for w, _ in terms]
     values = [mpq(v.numerator, v.denominator) for _, v in terms]
     assert same(rational_dot(weights, values), sum((w * v for w, v in terms), F(0)))
+
+
+@given(
+    st.lists(st.fractions(max_denominator=10**30), min_size=1, max_size=6),
+    st.lists(st.lists(st.tuples(st.integers(-50, 50), st.integers(0, 5)), max_size=6), max_size=4),
+)
+def test_common_denominator_dots_equal_the_fraction_sums(values, rows):
+    """Every row's integer-weighted sum of values, read off as N_k / D, equals the sum in
+    Fractions; rows may read the same value (scaled once) or none."""
+    rows = [[(a, t % len(values)) for a, t in row] for row in rows]
+    numerators, denominator = common_denominator_dots(
+        [([a for a, _ in row], [t for _, t in row]) for row in rows],
+        [mpq(v.numerator, v.denominator) for v in values],
+    )
+    assert denominator > 0 and len(numerators) == len(rows)
+    for row, n in zip(rows, numerators):
+        assert F(int(n), int(denominator)) == sum((a * values[t] for a, t in row), F(0))

@@ -9,6 +9,7 @@ derived in the comments, and an exact Bellman-equation certificate.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from fractions import Fraction as F
 
@@ -16,6 +17,7 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from models import (
+    DiceDuel,
     DoOver,
     GamblersRuin,
     Pig,
@@ -49,6 +51,8 @@ from exactprob import (
     solve,
     solve_graph,
 )
+
+solve_module = importlib.import_module("exactprob.solve")  # the package's name is the function
 
 # ======================================================================================
 # Hand-derived examples
@@ -131,6 +135,21 @@ def test_random_acyclic_model_steps_and_absorption(model):
         assert S.absorption(s) == Dist(dist)
         assert S.expected_steps(s) == steps
         assert S.outcome_distribution(s).mean() == S.value(s)
+
+
+def test_actions_sharing_successors_are_valued_together(monkeypatch):
+    """The joint exact valuation (one common denominator, no floats) gives the memoised
+    recursion's values, ties and first tied action for both players."""
+
+    def no_floats(*args):
+        raise AssertionError("floats consulted for actions that share their successors")
+
+    monkeypatch.setattr(solve_module._Solver, "_candidates", no_floats)
+    model = DiceDuel(40, 24)
+    S = solve(model)
+    check_against_recursion(model, S)
+    assert any(len(S.ties(s)) == 2 for s in S.states())  # exact ties are found
+    assert S.policy_map()[model.initial] in ("d4", "2d2")
 
 
 # ======================================================================================
