@@ -35,9 +35,16 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser with every registered subcommand."""
-    from .commands import COMMANDS
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, in which only ``command``'s module is imported and
+    registered in full; the others are one-line entries of
+    :data:`~exactprob.commands.SUBCOMMANDS`, enough for ``--help``.
+
+    >>> parser = build_parser("dice")
+    >>> parser.parse_args(["dice", "2d6"]).expression
+    '2d6'
+    """
+    from .commands import SUBCOMMANDS, help_of, module_of
 
     parser = _Parser(
         prog="exactprob",
@@ -48,9 +55,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"exactprob {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for command in COMMANDS:
-        command.register(sub)
+    chosen = SUBCOMMANDS[command][0] if command in SUBCOMMANDS else None
+    for name, (module, _) in SUBCOMMANDS.items():
+        if module != chosen:
+            sub.add_parser(name, help=help_of(name))
+        elif name not in sub.choices:  # its module registers all of its subcommands
+            module_of(name).register(sub)
     return parser
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line: the first word that is not an option
+    (the script's own options, ``--help`` and ``--version``, take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
@@ -110,8 +127,9 @@ def emit(payload: dict[str, Any], text: str, as_json: bool) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_in(words))
+    args = parser.parse_args(words)
     if args.command is None:
         parser.print_help()
         return 0

@@ -30,8 +30,6 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from scipy.linalg import solve_triangular
-from threadpoolctl import ThreadpoolController
 
 __all__ = [
     "DENSE_LIMIT",
@@ -49,7 +47,9 @@ DENSE_LIMIT = 1500
 
 
 @cache
-def _blas() -> ThreadpoolController:
+def _blas() -> Any:
+    from threadpoolctl import ThreadpoolController
+
     return ThreadpoolController()  # finds the loaded BLAS libraries once (milliseconds)
 
 
@@ -203,6 +203,8 @@ class ComponentTable:
         """Float values of the component under ``policy`` (block elimination, above; a
         sparse LU above :data:`DENSE_LIMIT` states), with ``exit_value`` per choice
         (:meth:`exit_values`)."""
+        from scipy.linalg import solve_triangular  # loaded on first use (0.2 s)
+
         if self.n > DENSE_LIMIT:
             return self._evaluate_sparse(policy, exit_value)
         A, b = self.matrix(policy, exit_value)
@@ -228,6 +230,8 @@ class ComponentTable:
     ) -> np.ndarray:
         """Float values of the acyclic part under ``policy`` with the feedback states'
         values fixed at ``x_feedback``; the whole local vector."""
+        from scipy.linalg import solve_triangular
+
         A, b = self.matrix(policy, exit_value)
         k = self.n_acyclic
         x_n = solve_triangular(

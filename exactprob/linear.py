@@ -45,13 +45,21 @@ class Field:
     """The exact field a solve works in: rationals (``gmpy2.mpq``) or a sympy fraction
     field :math:`\\mathbb{Q}(p_1, \\dots, p_k)` of symbolic probabilities."""
 
-    __slots__ = ("domain", "symbols")
+    __slots__ = ("_domain", "symbols")
 
     def __init__(self, symbols: tuple[Any, ...] = ()) -> None:
-        from sympy.polys.domains import QQ
-
         self.symbols = symbols
-        self.domain = QQ.frac_field(*symbols) if symbols else QQ
+        self._domain: Any = None
+
+    @property
+    def domain(self) -> Any:
+        """The sympy domain (``QQ`` or a fraction field), imported when first needed:
+        sympy takes a fifth of a second to load, and a rational solve rarely needs it."""
+        if self._domain is None:
+            from sympy.polys.domains import QQ
+
+            self._domain = QQ.frac_field(*self.symbols) if self.symbols else QQ
+        return self._domain
 
     @property
     def symbolic(self) -> bool:

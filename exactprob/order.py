@@ -33,8 +33,6 @@ from collections.abc import Iterable, Iterator
 from itertools import pairwise
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from .graph import StateGraph
 
@@ -182,6 +180,9 @@ def _sinks_first(
     components sinks first, or ``None`` if scipy's labels do not (checked on every edge).
     The matrix is made canonical first: with a repeated edge (two actions, or two
     outcomes of one action, with one successor) scipy 1.17's search never returned."""
+    from scipy.sparse import csr_matrix  # loaded on first use (0.2 s)
+    from scipy.sparse.csgraph import connected_components
+
     moves = csr_matrix((np.ones(len(targets)), targets, first_edge), shape=(n, n), copy=True)
     moves.sum_duplicates()  # in place: hence the copy, as ``targets`` may be the graph's
     _, labels = connected_components(moves, directed=True, connection="strong")

@@ -104,3 +104,10 @@ def test_jeopardy_players_benchmark_quick_runs(tmp_path: Path) -> None:
         cell for cell in last_cells if cell.endswith("x") and cell[:-1].replace(".", "").isdigit()
     ]
     assert len(ratios) == 4  # an exactprob/simulator time ratio for each match-up
+
+
+@pytest.mark.slow
+def test_startup_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_startup.py", tmp_path)
+    assert "import exactprob" in text and "exactprob dice 2d6" in text
+    assert "Python alone (peer)" in text

@@ -92,3 +92,47 @@ def test_console_script_exit_status() -> None:
         "exactprob dice: error: the number of sides must be a whole number from 1 to 10000, got 0"
     )
     assert done.stdout == ""
+
+
+def test_every_subcommand_is_listed_once_with_the_help_its_module_gives() -> None:
+    """SUBCOMMANDS (what --help shows without importing games) names exactly the
+    subcommands the modules register, each with the help its own parser carries."""
+    import argparse
+
+    from exactprob.cli import build_parser
+    from exactprob.commands import SUBCOMMANDS, help_of
+
+    for name in SUBCOMMANDS:
+        parser = build_parser(name)
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        assert list(sub.choices) == sorted(sub.choices, key=list(SUBCOMMANDS).index)
+        assert set(sub.choices) == set(SUBCOMMANDS)
+        listed = {action.dest: action.help for action in sub._choices_actions}
+        assert listed[name] == help_of(name)
+        assert sub.choices[name].get_default("run") is not None  # in full, not a stub
+
+
+HEAVY = ("dask", "matplotlib", "networkx", "scipy", "sklearn", "sympy")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import exactprob",
+        "from exactprob.cli import main; main(['--version'])",
+        "from exactprob.cli import main; main(['--help'])",
+        "from exactprob.cli import main; main(['dice', '2d6'])",
+    ],
+)
+def test_start_up_imports_no_heavy_library(code: str) -> None:
+    """``import exactprob``, ``--help``, ``--version`` and ``dice`` load none of the
+    libraries that take a tenth of a second or more (the times are in
+    benchmarks/bench_startup.py; the engine loads scipy and sympy when a solve needs them)."""
+    probe = (
+        f"import sys\ntry:\n    {code}\nexcept SystemExit:\n    pass\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(sys.argv[1:])))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *HEAVY], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.sparse import csgraph
 from scipy.sparse.csgraph import connected_components
 
 import exactprob.order as order_module
@@ -93,7 +94,7 @@ def test_labels_out_of_order_fall_back_to_tarjan(model):
     G = explore(model)
     tarjan = mock.Mock(wraps=tarjan_components)
     with (
-        mock.patch.object(order_module, "connected_components", reversed_labels),
+        mock.patch.object(csgraph, "connected_components", reversed_labels),
         mock.patch.object(order_module, "tarjan_components", tarjan),
     ):
         order, ends = component_order(G)

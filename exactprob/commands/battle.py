@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..errors import StateLimitError
 from ..games.fleet_battle import (
@@ -196,7 +197,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "battle",
-        help="exact outcome of a fleet battle (Twilight Imperium style)",
+        help=help_of("battle"),
         description=(
             "Exact win, loss and mutual-destruction probabilities of a fleet battle, the "
             "survivors' distribution, expected rounds and losses. Units: "

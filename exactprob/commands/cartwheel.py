@@ -25,6 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..gamebook.minigames import (
     CARTWHEEL,
@@ -236,7 +237,7 @@ def run(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "cartwheel",
-        help="a tavern wheel: best chance to gamble gold up to a target, optimal stakes, ties",
+        help=help_of("cartwheel"),
         description=(
             "A wheel of --numbers equally likely slots; the hero holds --gold and needs "
             "--target, and before each spin stakes 1 to min(gold, --max-stake) on a bet kind "

@@ -14,6 +14,7 @@ import math
 import re
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, emit
 from ..dist import Dist, dice
 from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "dice",
-        help="exact distribution of a dice expression (2d6-2d6, 12+8d10, d20)",
+        help=help_of("dice"),
         description="Print the exact distribution, mean and variance of a dice expression.",
     )
     parser.add_argument("expression", help="terms NdS, dS or N joined by + and -")

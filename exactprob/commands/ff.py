@@ -28,6 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit, write_atomically
 from ..errors import StateLimitError
 from ..games.fighting_fantasy import (
@@ -262,7 +263,7 @@ def run(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "ff",
-        help="Fighting Fantasy combat: exact chance of victory with optimal luck; the atlas",
+        help=help_of("ff"),
         description=(
             "Each round both sides roll 2d6 + skill; the loser of a round loses 2 stamina. "
             "After a won or lost round the hero may test luck (2d6 <= luck; luck then drops "

@@ -15,6 +15,7 @@ import argparse
 import sys
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..errors import ModelError, StateLimitError
 from ..gamebook.book import Book, Hero, load_book
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "gamebook",
-        help="solve a gamebook file exactly: win probability, report, walkthrough",
+        help=help_of("gamebook"),
         description=(
             "Solve a book written in exactprob's TOML book format (see "
             "exactprob.gamebook.book) exactly: the winning probability under optimal "

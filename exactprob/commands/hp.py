@@ -18,6 +18,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..dist import Dist
 from ..errors import ModelError
@@ -135,7 +136,7 @@ def _relation_lines(a: str, b: str, relation: Comparison) -> list[str]:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "hp",
-        help="hit points from dice per level (Rogue: 12 + 8d10), exact, with a comparison",
+        help=help_of("hp"),
         description=(
             "The exact distribution of BASE + LEVELS rolls of DICE (NdS per level): mean, "
             "variance, standard deviation (exact square root), quantiles (the smallest total "

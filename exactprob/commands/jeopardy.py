@@ -22,6 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..enclosure import Enclosure
 from ..errors import ModelError
@@ -273,7 +274,7 @@ def _add_race_flags(parser: argparse.ArgumentParser, goal: int, komi: int) -> No
 def register(sub: Any) -> None:
     pig = sub.add_parser(
         "pig",
-        help="Pig: exact optimal win chance, fairest komi",
+        help=help_of("pig"),
         description=(
             "Two players race to --goal points. On a turn a player rolls a die again and "
             "again: a 1 ends the turn with nothing, any other face adds to the turn total, "
@@ -291,7 +292,7 @@ def register(sub: Any) -> None:
     ):
         parser = sub.add_parser(
             name,
-            help=f"{name.replace('-', ' ').title()}: optimal win chance, fairest komi",
+            help=help_of(name),
             description=(
                 f"Two players race to --goal points drawing from {what}, without "
                 "replacement: a chicken (green) adds 1 to the turn total, a wolf (red) ends "

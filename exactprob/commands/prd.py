@@ -20,6 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
 from ..games.roguelike.prd_bounds import hits_enclosure
@@ -337,7 +338,7 @@ def write_plot(table: PRDTable, trials: int, path: Path) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "prd",
-        help="pseudo-random distribution tables: exact rate, hits in N trials, inverse",
+        help=help_of("prd"),
         description=(
             "What a PRD table really gives: the chance of activation is read from a table "
             "at a counter that advances after each miss (wrapping) and resets after a hit. "

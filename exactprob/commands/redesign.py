@@ -20,6 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, emit
 from ..games.jeopardy.redesign import (
     DeckResult,
@@ -197,7 +198,7 @@ def run(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "fowl-redesign",
-        help="Fowl Play redesign: the fairest decks and komi (Dask, cached)",
+        help=help_of("fowl-redesign"),
         description=(
             "Searches Fowl Play decks (--chickens x --wolves, each a number or a range "
             "LOW-HIGH[:STEP]) and komi for the fairest designs: the first player's chance "

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..games.risk import MAX_ARMIES, RiskResult, risk_battle
 from ..numbers import decimal_string, parse_whole, whole_number
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "risk",
-        help="exact outcome of a Risk dice battle (attacker up to 3 dice, defender up to 2)",
+        help=help_of("risk"),
         description=(
             "The attacker rolls min(3, A-1) dice, the defender min(2, D); sorted dice are "
             "compared in pairs, ties to the defender. Prints the exact chance of conquest "

@@ -26,6 +26,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, emit
 from ..dist import Dist
 from ..games.roguelike.generator import (
@@ -177,7 +178,7 @@ def run(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "rogue-rng",
-        help="Rogue 3.6.3's random number generator analysed exactly over its whole cycle",
+        help=help_of("rogue-rng"),
         description=(
             "Rogue 3.6.3 draws seed = 11109*seed + 13849 (a wrapping 32-bit int), "
             "RN = (seed & 0x7fff) >> 1, rnd(n) = RN % n. Prints the periods, the exact "

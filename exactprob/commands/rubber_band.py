@@ -18,6 +18,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..dist import Dist
 from ..games.roguelike.rubber_band import (
@@ -163,7 +164,7 @@ def run_staircakes(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "rubber-band",
-        help="rubber-band odds: exact count of resources and longest dry run over the levels",
+        help=help_of("rubber-band"),
         description=(
             "Each level: odds += UP; the resource appears iff a uniform draw is below the "
             "odds, and then odds -= DOWN. Prints the exact distribution of the number of "
@@ -177,7 +178,7 @@ def register(sub: Any) -> None:
 
     parser = sub.add_parser(
         "staircakes",
-        help="rare rubber-band items: expected staircakes per game and the chance of none",
+        help=help_of("staircakes"),
         description=(
             "Rubber-band odds tuned to be rare (our defaults: start 0, up 0.01, down 1, "
             "20 levels). Prints the exact expected number per game and P(none)."

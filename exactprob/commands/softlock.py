@@ -26,6 +26,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, emit
 from ..enclosure import Enclosure
 from ..games.roguelike.softlock import (
@@ -180,7 +181,7 @@ def run(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "softlock",
-        help="chance that floating eyes keep the hero paralysed (exact, or as turns -> oo)",
+        help=help_of("softlock"),
         description=(
             "Each turn each eye's gaze succeeds with probability min(1, (1+AC)/20) and adds 2 "
             "or 3 to a paralysis counter; then a positive counter drops by 1, and a zero one "

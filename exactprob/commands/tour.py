@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from . import help_of
 from ..cli import add_json_flag, emit
 from ..dist import dice, die
 from ..gamebook.minigames import Wheel, solve_wheel
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "tour",
-        help="print the headline exact results of every game available",
+        help=help_of("tour"),
         description="Print headline exact results, each computed now by the engine.",
     )
     add_json_flag(parser)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from . import help_of
 from ..cli import UsageError, add_json_flag, emit
 from ..games.roguelike.rubber_band import (
     MAX_LEVELS,
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "waffles",
-        help="exact chance that a hero fed by rubber-band waffles starves",
+        help=help_of("waffles"),
         description=(
             "The hero starts with W waffles; on each level whose index is a multiple of E one "
             "is eaten first, and below zero the hero starves; then a waffle found on the level "

@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-import sympy
-
 from ...dist import dice
 from ...symbolic import coefficients
 
@@ -82,6 +80,8 @@ def sextinomial_row() -> tuple[int, ...]:
     >>> sextinomial_row()[:6], sum(sextinomial_row())
     ((1, 4, 10, 20, 35, 56), 1296)
     """
+    import sympy  # loaded when a fight is first solved, not when the CLI starts
+
     x = sympy.Symbol("x")
     return tuple(int(c) for c in coefficients(sympy.expand(sum(x**k for k in range(6)) ** 4), x))
 

@@ -55,10 +55,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.neural_network import MLPClassifier
-from sklearn.tree import DecisionTreeClassifier
-from threadpoolctl import threadpool_limits
 
 from ...errors import ModelError
 from ...numbers import whole_number
@@ -146,6 +142,8 @@ def fit_network(
     inputs."""
     whole_number("hidden", hidden, 1)
     whole_number("iterations", iterations, 1)
+    from sklearn.neural_network import MLPClassifier  # scikit-learn loads in half a second
+
     network = MLPClassifier(
         (hidden,), activation="tanh", solver="lbfgs", max_iter=iterations, random_state=seed
     )
@@ -162,6 +160,8 @@ def fit_tree(
     ``seed``) fitted to ``samples`` choice states of ``optimal``; ``3 L - 2`` parameters
     for the :math:`L` leaves it grows."""
     whole_number("leaves", leaves, 2)
+    from sklearn.tree import DecisionTreeClassifier
+
     tree = DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=seed)
     trained_on = _fit(game, optimal, tree, seed, samples)
     grown = int(tree.get_n_leaves())
@@ -182,6 +182,9 @@ def _fit(game: Jeopardy, optimal: PolicyTable, model: Any, seed: int, samples: i
         rng = np.random.default_rng(seed)
         states = np.sort(rng.choice(states, size=samples, replace=False))
     a, b, k, w, c = np.unravel_index(states, shape)
+    from sklearn.exceptions import ConvergenceWarning
+    from threadpoolctl import threadpool_limits
+
     with warnings.catch_warnings(), threadpool_limits(1):  # one core: fast, and reproducible
         warnings.simplefilter("ignore", ConvergenceWarning)  # the iteration budget is the rule
         model.fit(features(game, a, b, k, w, c), optimal.holds[a, b, k, w, c])

@@ -29,11 +29,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy as sp
 from flint import fmpq, fmpz_poly
 from gmpy2 import mpq
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 from ...numbers import decimal_string
 from .prd import PRDError, PRDTable
@@ -107,6 +109,8 @@ def linear_constant(rate: Fraction, digits: int = 40) -> PRDConstant:
     """
     if not 0 < rate <= 1:
         raise PRDError(f"the target rate must be in (0, 1], got {rate}")
+    import sympy as sp  # a fifth of a second to load: only when a constant is asked for
+
     if rate == 1:  # the one-entry table (1,): E[G] is the constant 1, no equation to solve
         one = sp.Poly(sp.Symbol("C") - 1, sp.Symbol("C"))
         return PRDConstant(rate, 1, one, (Fraction(1), Fraction(1)), sp.Integer(1))
@@ -190,6 +194,8 @@ def _bisect(
 
 def _numerically_in(root: Any, low: Fraction, high: Fraction) -> bool:
     """Whether ``root``, to 60 digits, is real and in ``[low, high]`` (widened by 1e-50)."""
+    import sympy as sp
+
     value = sp.N(root, 60)
     real, imaginary = sp.re(value), sp.im(value)
     slack = sp.Rational(1, 10**50)
@@ -198,6 +204,8 @@ def _numerically_in(root: Any, low: Fraction, high: Fraction) -> bool:
 
 def _expression(poly: sp.Poly, low: Fraction, high: Fraction) -> Any:
     """The root of the irreducible ``poly`` in ``[low, high]`` as a sympy number."""
+    import sympy as sp
+
     if poly.degree() > ROOT_OF_DEGREE:
         return None
     if poly.degree() <= 4:
