@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..errors import StateLimitError
 from ..games.fleet_battle import (
@@ -32,6 +31,7 @@ from ..games.fleet_battle import (
     parse_unit,
 )
 from ..numbers import decimal_string, exact_fields, whole_number
+from . import help_of
 from ._text import exact_text, table_lines
 
 __all__ = ["BattleOptions", "catalogue_with", "options_from", "register", "run"]

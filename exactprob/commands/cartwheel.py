@@ -25,7 +25,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..gamebook.minigames import (
     CARTWHEEL,
@@ -43,6 +42,7 @@ from ..gamebook.minigames import (
     timid_play,
 )
 from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole
+from . import help_of
 from ._text import table_lines
 
 __all__ = ["parse_bet", "register", "run", "stakes_text"]

@@ -14,10 +14,10 @@ import math
 import re
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, emit
 from ..dist import Dist, dice
 from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole
+from . import help_of
 
 _TERM = re.compile(r"([+-]?)(?:([0-9]*)d([0-9]+)|([0-9]+))")
 _INNER_SPACE = re.compile(r"[0-9d]\s+[0-9d]")

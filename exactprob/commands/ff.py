@@ -28,7 +28,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit, write_atomically
 from ..errors import StateLimitError
 from ..games.fighting_fantasy import (
@@ -47,6 +46,7 @@ from ..games.fighting_fantasy import (
     solve_grid,
 )
 from ..numbers import exact_fields, fraction_string, parse_whole, whole_number
+from . import help_of
 from ._text import table_lines
 
 __all__ = ["register", "run"]

@@ -15,12 +15,12 @@ import argparse
 import sys
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..errors import ModelError, StateLimitError
 from ..gamebook.book import Book, Hero, load_book
 from ..gamebook.solver import SolutionNode, Tree, reachable_nodes, situations, solve, walkthrough
 from ..numbers import decimal_string, exact_fields, whole_number
+from . import help_of
 from ._text import exact_text
 
 __all__ = ["register", "run"]

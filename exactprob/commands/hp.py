@@ -18,7 +18,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..dist import Dist
 from ..errors import ModelError
@@ -36,6 +35,7 @@ from ..games.roguelike.hit_points import (
     plot_distributions,
 )
 from ..numbers import exact_fields, parse_whole
+from . import help_of
 from ._text import exact_text, table_lines
 
 __all__ = ["register", "run"]

@@ -22,7 +22,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..enclosure import Enclosure
 from ..errors import ModelError
@@ -38,6 +37,7 @@ from ..games.jeopardy.players import (
 from ..games.jeopardy.roster import NAMES, Player, check_player_name, player_named, round_robin
 from ..games.jeopardy.solver import solve
 from ..numbers import decimal_string, digit_count, exact_fields, parse_whole
+from . import help_of
 
 __all__ = ["EXACT_LIMIT", "game_of", "payload_of", "register", "text_of", "win_fields"]
 

@@ -20,7 +20,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
 from ..games.roguelike.prd_bounds import hits_enclosure
@@ -42,6 +41,7 @@ from ..numbers import (
     parse_whole,
     to_fraction,
 )
+from . import help_of
 from ._text import table_lines
 
 __all__ = ["register", "run"]

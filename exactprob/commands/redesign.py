@@ -20,7 +20,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, emit
 from ..games.jeopardy.redesign import (
     DeckResult,
@@ -30,6 +29,7 @@ from ..games.jeopardy.redesign import (
     search,
 )
 from ..numbers import exact_fields, parse_whole
+from . import help_of
 from .jeopardy import win_fields
 
 __all__ = ["parse_range", "payload_of", "range_text", "register", "text_of"]

@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..games.risk import MAX_ARMIES, RiskResult, risk_battle
 from ..numbers import decimal_string, parse_whole, whole_number
+from . import help_of
 from ._text import table_lines
 
 __all__ = ["register", "run"]

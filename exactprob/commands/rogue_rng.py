@@ -26,7 +26,6 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, emit
 from ..dist import Dist
 from ..games.roguelike.generator import (
@@ -45,6 +44,7 @@ from ..games.roguelike.generator import (
 )
 from ..games.roguelike.rng import INCREMENT, MULTIPLIER
 from ..numbers import exact_fields, fraction_string, parse_whole
+from . import help_of
 from ._text import exact_text, table_lines
 
 __all__ = ["register", "run"]

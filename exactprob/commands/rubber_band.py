@@ -18,7 +18,6 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..dist import Dist
 from ..games.roguelike.rubber_band import (
@@ -41,6 +40,7 @@ from ..numbers import (
     parse_whole,
     whole_number,
 )
+from . import help_of
 from ._text import table_lines
 
 __all__ = ["add_band_flags", "band_from_args", "distribution_rows", "register"]

@@ -26,7 +26,6 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, emit
 from ..enclosure import Enclosure
 from ..games.roguelike.softlock import (
@@ -49,6 +48,7 @@ from ..numbers import (
     parse_whole,
     whole_number,
 )
+from . import help_of
 from ._text import exact_text
 
 __all__ = ["register", "run"]

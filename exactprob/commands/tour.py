@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from . import help_of
 from ..cli import add_json_flag, emit
 from ..dist import dice, die
 from ..gamebook.minigames import Wheel, solve_wheel
@@ -17,6 +16,7 @@ from ..games.roguelike.prd import PRDTable
 from ..games.roguelike.softlock import locked_forever
 from ..numbers import decimal_string, exact_fields, fraction_string
 from ..solve import solve
+from . import help_of
 
 
 def headlines() -> list[tuple[str, str, Any]]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from . import help_of
 from ..cli import UsageError, add_json_flag, emit
 from ..games.roguelike.rubber_band import (
     MAX_LEVELS,
@@ -28,6 +27,7 @@ from ..games.roguelike.rubber_band import (
     starvation_distribution,
 )
 from ..numbers import exact_fields, parse_whole
+from . import help_of
 from ._text import table_lines
 from .rubber_band import (
     add_band_flags,
