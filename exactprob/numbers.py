@@ -48,6 +48,7 @@ __all__ = [
 
 mpq = gmpy2.mpq
 _MPQ_ZERO = mpq(0)
+_MPQ_TYPE = type(_MPQ_ZERO)
 _MPZ_ONE = gmpy2.mpz(1)
 #: An exact scalar as the engine handles it internally: a gmpy2 rational or a sympy expression.
 Exact: TypeAlias = Any
@@ -351,18 +352,21 @@ def decimal_string(x: Any, digits: int = 12) -> str:
     >>> decimal_string(Fraction(-1, 8), 2)
     '-0.12'
     """
-    whole_number("digits", digits, 0, error=InexactError)
-    if is_symbolic(x):
-        import sympy
+    if type(digits) is not int or digits < 0:  # the checks cost more than a short value
+        whole_number("digits", digits, 0, error=InexactError)
+    if type(x) is not _MPQ_TYPE:
+        if is_symbolic(x):
+            import sympy
 
-        value = sympy.N(x, digits + 10)
-        if not value.is_real:
-            raise InexactError(f"{x} has no real decimal value")
-        x = Fraction(str(value)) if value.is_Rational else Fraction(Decimal(str(value)))
-    scaled = exact(x) * 10**digits
-    n, twice_rest = divmod(scaled.numerator, scaled.denominator)
+            value = sympy.N(x, digits + 10)
+            if not value.is_real:
+                raise InexactError(f"{x} has no real decimal value")
+            x = Fraction(str(value)) if value.is_Rational else Fraction(Decimal(str(value)))
+        x = exact(x)
+    denominator = x.denominator  # x * 10**digits, left unreduced: rounding needs no gcd
+    n, twice_rest = divmod(x.numerator * 10**digits, denominator)
     twice_rest *= 2  # round half to even, in integers (gmpy2: fast for huge values)
-    if twice_rest > scaled.denominator or (twice_rest == scaled.denominator and n % 2):
+    if twice_rest > denominator or (twice_rest == denominator and n % 2):
         n += 1
     sign = "-" if n < 0 else ""
     n = abs(n)
@@ -394,7 +398,7 @@ def fraction_string(x: Any) -> str:
     >>> len(fraction_string(Fraction(1, 3**9000)))
     4297
     """
-    if is_symbolic(x):
+    if type(x) is _MPQ_TYPE or is_symbolic(x):
         return str(x)
     return str(exact(x))
 

@@ -242,6 +242,17 @@ def test_decimal_string(x, digits, expected):
     assert decimal_string(x, digits) == expected
 
 
+@given(st.fractions(max_denominator=10**40), st.integers(0, 25))
+def test_decimal_string_is_python_s_half_even_round(x, digits):
+    """Python's exact ``round`` of a Fraction (half to even) is the oracle."""
+    n = round(x * 10**digits)
+    sign = "-" if n < 0 else ""
+    whole, frac = divmod(abs(n), 10**digits)
+    expected = f"{sign}{whole}" + (f".{frac:0{digits}d}" if digits else "")
+    assert decimal_string(x, digits) == expected
+    assert decimal_string(mpq(x.numerator, x.denominator), digits) == expected
+
+
 def test_decimal_string_default_digits_and_inputs():
     assert decimal_string(F(1, 3)) == "0." + "3" * 12
     assert decimal_string("1/6", 3) == "0.167"

@@ -22,7 +22,6 @@ Two kinds of decision are counted separately from the rest:
 
 from __future__ import annotations
 
-import csv
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -31,9 +30,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from gmpy2 import mpq
+
 from ...graph import progress_bar
-from ...numbers import decimal_string, fraction_string
-from .grid import FightGrid, solve_grid
+from ...numbers import decimal_string, fraction_string, to_fraction
+from .grid import FightGrid, GridRecord, solve_grid
 from .rules import luck_probability
 
 __all__ = ["ATLAS_DELTAS", "TOLERANCE", "Atlas", "Decision", "atlas"]
@@ -62,12 +63,39 @@ class Decision:
     def forced(self) -> bool:
         """Every possible result of both choices ends the fight after this round (a
         luck test that cannot fail or cannot succeed counts only its possible side)."""
-        t = luck_probability(self.luck)
-        # stamina lost by the side that lost the round: without luck, lucky, unlucky
-        without, lucky, unlucky = (2, self.lucky_hit, 1) if self.won else (2, 1, 3)
-        stamina = self.opponent if self.won else self.hero
-        possible = [without] + ([lucky] if t > 0 else []) + ([unlucky] if t < 1 else [])
-        return all(stamina - damage <= 0 for damage in possible)
+        return is_forced(self.won, self.hero, self.opponent, self.luck, self.lucky_hit)
+
+
+def is_near_tie(a: Any, b: Any) -> bool:
+    r"""Whether the non-negative exact values ``a`` and ``b`` differ by at most
+    :data:`TOLERANCE` relative to the larger: with :math:`a = p/q`, :math:`b = r/s` and
+    :math:`T = t_1 / t_2`, whether :math:`t_2 |ps - rq| \le t_1 \max(ps, rq)`, in integers
+    (no fraction to reduce).
+
+    >>> is_near_tie(Fraction(1), Fraction(10**10 - 1, 10**10)), is_near_tie(1, Fraction(1, 2))
+    (True, False)
+    """
+    ps, rq = a.numerator * b.denominator, b.numerator * a.denominator
+    return TOLERANCE.denominator * abs(ps - rq) <= TOLERANCE.numerator * max(ps, rq)
+
+
+def is_forced(won: bool, hero: int, opponent: int, luck: int, lucky_hit: int) -> bool:
+    """Whether the decision after a won (``won``) or lost round ends the fight whatever
+    is chosen and however the luck test goes (see :attr:`Decision.forced`).
+
+    >>> is_forced(True, 5, 2, 12, 4), is_forced(True, 5, 2, 3, 4)  # luck 12 cannot fail
+    (True, False)
+    """
+    t = luck_probability(luck)
+    # stamina lost by the side that lost the round: without luck, lucky, unlucky
+    without, lucky, unlucky = (2, lucky_hit, 1) if won else (2, 1, 3)
+    stamina = opponent if won else hero
+    least = without
+    if t.numerator:  # the test can succeed
+        least = min(least, lucky)
+    if t.numerator != t.denominator:  # the test can fail
+        least = min(least, unlucky)
+    return stamina <= least
 
 
 @dataclass
@@ -95,78 +123,71 @@ class Atlas:
             for state in grid.states():
                 yield (delta, *state)
 
+    def records(self) -> Iterator[tuple[int, GridRecord]]:
+        """``(delta, record)`` for every state, in :meth:`states` order
+        (:meth:`~.grid.FightGrid.records`: exact ``mpq`` values read in bulk)."""
+        for delta, grid in self.grids.items():
+            for record in grid.records():
+                yield delta, record
+
     def decisions(self) -> Iterator[Decision]:
         """Every decision with luck to test, with both options' exact values."""
-        for delta, hero, opponent, luck in self.states():
-            if luck == 0:
+        for delta, r in self.records():
+            if r.luck == 0:
                 continue
-            for won in (True, False):
-                grid = self.grids[delta]
-                no, yes = grid.options(won, hero, opponent, luck)
+            hit = self.grids[delta].rule.lucky_hit
+            for won, (no, yes) in ((True, r.after_won), (False, r.after_lost)):
                 assert yes is not None
-                yield Decision(delta, hero, opponent, luck, won, no, yes, grid.rule.lucky_hit)
+                no_luck, luck_value = to_fraction(no), to_fraction(yes)
+                yield Decision(delta, r.hero, r.opponent, r.luck, won, no_luck, luck_value, hit)
 
     def write_csv(self, path: Path) -> None:
         """One row per state: delta, hero, opponent, luck, strategy, exact and decimal
         victory probability, and whether each decision is an exact tie."""
+        header = "delta,hero,opponent,luck,strategy,win,win_decimal,tie_won,tie_lost"
+        # every field is a number or "p/q": no quoting needed; CRLF as the csv module writes
         with open(path, "w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out)
-            writer.writerow(
-                [
-                    "delta",
-                    "hero",
-                    "opponent",
-                    "luck",
-                    "strategy",
-                    "win",
-                    "win_decimal",
-                    "tie_won",
-                    "tie_lost",
-                ]
+            out.write(header + "\r\n")
+            out.writelines(
+                f"{delta},{r.hero},{r.opponent},{r.luck},{r.strategy},"
+                f"{fraction_string(r.value)},{decimal_string(r.value, 17)},"
+                f"{int(r.after_won[0] == r.after_won[1])},"
+                f"{int(r.after_lost[0] == r.after_lost[1])}\r\n"
+                for delta, r in self.records()
             )
-            for delta, hero, opponent, luck in self.states():
-                grid = self.grids[delta]
-                win = grid.value(hero, opponent, luck)
-                ties = [
-                    int(luck > 0 and grid.is_tie(w, hero, opponent, luck)) for w in (True, False)
-                ]
-                writer.writerow(
-                    [
-                        delta,
-                        hero,
-                        opponent,
-                        luck,
-                        grid.strategy(hero, opponent, luck),
-                        fraction_string(win),
-                        decimal_string(win, 17),
-                        *ties,
-                    ]
-                )
 
     def summary(self) -> dict[str, Any]:
         """Counts for the report: states, strategies, ties, near ties, number sizes."""
-        strategies = Counter(self.strategy(*state) for state in self.states())
-        ties = near = forced = 0
-        for d in self.decisions():
-            if d.no_luck == d.luck_value:
-                forced += d.forced
-                ties += not d.forced
-            elif abs(d.no_luck - d.luck_value) <= TOLERANCE * max(d.no_luck, d.luck_value):
-                near += 1
-        digits = max(len(str(self.value(*state).denominator)) for state in self.states())
+        strategies: Counter[int] = Counter()
+        ties = near = forced = states = 0
+        largest = mpq(1).denominator
+        for delta, r in self.records():
+            states += 1
+            strategies[r.strategy] += 1
+            largest = max(largest, r.value.denominator)
+            if r.luck == 0:
+                continue
+            for won, (no, yes) in ((True, r.after_won), (False, r.after_lost)):
+                if no == yes:
+                    hit = self.grids[delta].rule.lucky_hit
+                    tie_forced = is_forced(won, r.hero, r.opponent, r.luck, hit)
+                    forced += tie_forced
+                    ties += not tie_forced
+                elif is_near_tie(no, yes):
+                    near += 1
         hero, opponent, luck = self.bounds
         return {
             "deltas": sorted(self.grids),
             "max_hero_stamina": hero,
             "max_opponent_stamina": opponent,
             "max_luck": luck,
-            "states": sum(1 for _ in self.states()),
+            "states": states,
             "seconds": round(self.seconds, 3),
             "strategies": {str(code): strategies[code] for code in range(4)},
             "exact_ties": ties,
             "forced_ties": forced,
             "near_ties_1e-10": near,
-            "largest_denominator_digits": digits,
+            "largest_denominator_digits": len(str(largest)),
         }
 
 

@@ -34,6 +34,7 @@ with it. Offensive use gains iff :math:`1 + 3\lambda > 2`, i.e. :math:`\lambda >
 (luck :math:`\ge 6`, since :math:`P(2d6 \le 6) = 5/12`); defensive use iff
 :math:`3 - 2\lambda < 2`, i.e. :math:`\lambda > 1/2` (luck :math:`\ge 7`, :math:`P = 7/12`).
 
+>>> import sympy
 >>> p = sympy.Symbol("p")
 >>> no_luck_win(4, 4, p)  # two hits each: win 2 of the first 3 decisive rounds
 -p**2*(2*p - 3)
@@ -46,8 +47,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
-
-import sympy
 
 from ...numbers import whole_number
 from .rules import luck_probability
@@ -75,6 +74,8 @@ def hits_to_kill(stamina: int) -> int:
 def no_luck_win(hero_stamina: int, opponent_stamina: int, p: Any) -> Any:
     """:math:`P_v` without luck as a polynomial in ``p``, the chance of winning a
     decisive round (a sympy symbol or an exact number)."""
+    import sympy  # loaded when a closed form is asked for, not with the game
+
     sigma_h, sigma_o = hits_to_kill(hero_stamina), hits_to_kill(opponent_stamina)
     q = 1 - p
     total = sum(sympy.binomial(sigma_o - 1 + j, j) * p**sigma_o * q**j for j in range(sigma_h))
@@ -98,10 +99,13 @@ def constant_luck_win(
     """:math:`P_v` when every won round tests luck with constant success ``lam``
     (see the module docstring); ``p`` is the chance of winning a decisive round.
 
+    >>> import sympy
     >>> p, lam = sympy.symbols("p lambda")
     >>> sympy.expand(constant_luck_win(1, 2, p, lam))
     -lambda*p**2 + lambda*p + p**2
     """
+    import sympy
+
     whole_number("lucky hit", lucky_hit, 2)
     sigma_h = hits_to_kill(hero_stamina)
     q, success, failure = 1 - p, p * lam, p * (1 - lam)
@@ -129,6 +133,8 @@ class Threshold:
 def thresholds(lucky_hit: int = 4) -> dict[str, Threshold]:
     """Solve the two one-round inequalities in sympy and find the smallest luck that
     meets each (see the module docstring)."""
+    import sympy
+
     lam = sympy.Symbol("lambda", positive=True)
     gains = {
         "offensive": lucky_hit * lam + (1 - lam) > 2,

@@ -35,13 +35,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from gmpy2 import mpq
 
 from ...errors import ModelError, StateLimitError
-from ...graph import progress_bar
+from ...graph import paused_garbage_collection, progress_bar
 from ...numbers import exact, to_fraction, whole_number
 from .rules import RULES, Rule, luck_probability, round_counts
 
@@ -49,6 +49,7 @@ __all__ = [
     "DEFAULT_MAX_STATES",
     "STRATEGY_CODES",
     "FightGrid",
+    "GridRecord",
     "LuckPolicy",
     "Objective",
     "check_fight",
@@ -70,6 +71,9 @@ STRATEGY_CODES = {
     2: "only after a lost round",
     3: "only after a won round",
 }
+
+#: The strategy code of (tests luck after a won round, after a lost round).
+_CODE_OF = {(True, True): 1, (False, True): 2, (True, False): 3, (False, False): 0}
 
 _HERO_OFFSET = 2  # stamina -2..H is stored at index 0..H+2 (a lucky-less defence costs 3)
 _OPPONENT_OFFSET = 3  # stamina -3..O at index 0..O+3 (a lucky hit deals up to 4)
@@ -109,6 +113,19 @@ class Objective:
         if hero_stamina < self.keep_stamina or luck < self.keep_luck:
             return Fraction(0)
         return 1 + self.stamina_weight * hero_stamina + self.luck_weight * luck
+
+
+class GridRecord(NamedTuple):
+    """One state of a grid as :meth:`FightGrid.records` exports it: the exact value, the
+    strategy code, and (no luck, luck or ``None``) after a won and after a lost round."""
+
+    hero: int
+    opponent: int
+    luck: int
+    value: mpq
+    strategy: int
+    after_won: tuple[mpq, mpq | None]
+    after_lost: tuple[mpq, mpq | None]
 
 
 def resolve_rule(rule: str | Rule) -> Rule:
@@ -167,7 +184,8 @@ class FightGrid:
         self._options: dict[tuple[bool, bool], list[list[list[tuple[mpq, mpq | None]]]]] = {}
         self._uses: dict[tuple[bool, bool], np.ndarray] = {}
         bar = progress_bar(progress, "solving", total=(luck + 1) * hero_stamina, unit=" rows")
-        self._sweep(bar)
+        with paused_garbage_collection():  # every number made stays alive in the tables
+            self._sweep(bar)
         if bar is not None:
             bar.close()
 
@@ -292,7 +310,7 @@ class FightGrid:
         """The paper's code (see :data:`STRATEGY_CODES`) of the state, flag clear."""
         won = self.uses_luck(True, hero, opponent, luck)
         lost = self.uses_luck(False, hero, opponent, luck)
-        return {(True, True): 1, (False, True): 2, (True, False): 3, (False, False): 0}[(won, lost)]
+        return _CODE_OF[won, lost]
 
     def states(self) -> Iterator[tuple[int, int, int]]:
         """Every (hero, opponent, luck) of the grid."""
@@ -301,6 +319,35 @@ class FightGrid:
             for h in range(1, H + 1):
                 for o in range(1, O + 1):
                     yield h, o, luck
+
+    def records(self) -> Iterator[GridRecord]:
+        """Every state of :meth:`states` (flag clear), in that order, with its exact value,
+        strategy code and both decisions' options, read straight from the sweep's tables
+        (``mpq``, no per-state checks): the bulk export of the atlas.
+
+        >>> first = next(solve_grid(0, 2, 2, 0).records())
+        >>> first.value, first.strategy, first.after_won
+        (mpq(1,2), 0, (mpq(1,1), None))
+        """
+        H, O, L = self.bounds
+        values = self._values[False]
+        won_options, lost_options = self._options[(True, False)], self._options[(False, False)]
+        won_uses = self._uses[(True, False)].tolist()
+        lost_uses = self._uses[(False, False)].tolist()
+        for luck in range(L + 1):
+            for h in range(1, H + 1):
+                row = values[luck][h + _HERO_OFFSET]
+                for o in range(1, O + 1):
+                    code = _CODE_OF[won_uses[luck][h][o], lost_uses[luck][h][o]]
+                    yield GridRecord(
+                        h,
+                        o,
+                        luck,
+                        row[o + _OPPONENT_OFFSET],
+                        code,
+                        won_options[luck][h][o],
+                        lost_options[luck][h][o],
+                    )
 
     def policy_function(self) -> LuckPolicy:
         """The grid's decisions as a vectorised :data:`LuckPolicy` (numpy lookups)."""

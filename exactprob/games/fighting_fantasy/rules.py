@@ -24,7 +24,6 @@ from fractions import Fraction
 from functools import cache
 
 from ...dist import dice
-from ...symbolic import coefficients
 
 __all__ = [
     "RULES",
@@ -75,15 +74,15 @@ class RoundOdds:
 
 @cache
 def sextinomial_row() -> tuple[int, ...]:
-    """The coefficients of :math:`(1 + x + \\cdots + x^5)^4`, expanded by sympy.
+    """The coefficients of :math:`(1 + x + \\cdots + x^5)^4`: the number of ways four dice
+    show each total from 4 to 24 (``proofs/proof_sextinomial.py`` expands the polynomial
+    with sympy).
 
     >>> sextinomial_row()[:6], sum(sextinomial_row())
     ((1, 4, 10, 20, 35, 56), 1296)
     """
-    import sympy  # loaded when a fight is first solved, not when the CLI starts
-
-    x = sympy.Symbol("x")
-    return tuple(int(c) for c in coefficients(sympy.expand(sum(x**k for k in range(6)) ** 4), x))
+    four_dice = dice(4, 6)
+    return tuple(int(four_dice[total] * 6**4) for total in range(4, 25))
 
 
 def round_counts(delta: int) -> tuple[int, int, int]:
