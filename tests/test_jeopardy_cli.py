@@ -168,7 +168,13 @@ def test_fairest_komi_and_komi_table_agree_with_the_generic_engine(capsys, argv)
     table = payload["komi_table"]
     assert [row["komi"] for row in table] == list(range(len(games)))
     for row, game in zip(table, games):
-        assert abs(Fraction(row["first_player_win_decimal"]) - generic_value(game)) <= HALF_UNIT
+        value = generic_value(game)
+        assert abs(Fraction(row["first_player_win_decimal"]) - value) <= HALF_UNIT
+        if payload["exact"]:  # every exact number as "p/q", with its decimal twin
+            assert_exact(row, value)
+        else:  # certified: the bounds hold the engine's exact value
+            assert Fraction(row["first_player_win_low"]) <= value
+            assert value <= Fraction(row["first_player_win_high"])
 
 
 def test_pig_to_6_has_a_fairest_komi_tie(capsys):

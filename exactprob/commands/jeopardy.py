@@ -107,7 +107,7 @@ def payload_of(game: Pig | FowlPlay, wins: list[Win], exact: bool) -> dict[str, 
         "nonterminal_states": game.nonterminal_states(),
         "fairest_komi": list(fairest_komi(wins)),
         "komi_table": [
-            {"komi": komi, "first_player_win_decimal": _decimal(w)} for komi, w in enumerate(wins)
+            {"komi": komi, **win_fields("first_player_win", w)} for komi, w in enumerate(wins)
         ],
     }
     if isinstance(win, Fraction):
