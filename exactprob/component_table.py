@@ -48,9 +48,13 @@ DENSE_LIMIT = 1500
 
 @cache
 def _blas() -> Any:
+    """The BLAS libraries of numpy and scipy (each wheel brings its own OpenBLAS), found
+    once (milliseconds): scipy's is loaded first, since a controller made before
+    ``scipy.linalg`` is imported would not see it, and its solves would run threaded."""
+    import scipy.linalg  # noqa: F401
     from threadpoolctl import ThreadpoolController
 
-    return ThreadpoolController()  # finds the loaded BLAS libraries once (milliseconds)
+    return ThreadpoolController()
 
 
 def one_blas_thread() -> AbstractContextManager[Any]:

@@ -8,6 +8,8 @@ the gambler's ruin's closed form i / N, and hand-solved small games.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from fractions import Fraction as F
 
 import pytest
@@ -169,3 +171,20 @@ def test_symbolic_and_huge_models_are_refused():
     huge = TableModel("s", {"t": 10**400}, {"s": (0, {"go": {"t": 1}})})
     with pytest.raises(ModelError, match="too large"):
         enclose(huge)
+
+
+def test_one_blas_thread_limits_scipy_s_blas_too() -> None:
+    """numpy and scipy each bring an OpenBLAS; in a fresh process (scipy not yet loaded,
+    as after ``import exactprob``) the solver's one-thread context must limit both, or
+    scipy's triangular solves run threaded on a busy machine."""
+    probe = (
+        "import exactprob\n"
+        "from exactprob.component_table import one_blas_thread\n"
+        "from threadpoolctl import threadpool_info\n"
+        "with one_blas_thread():\n"
+        "    blas = [i for i in threadpool_info() if i['user_api'] == 'blas']\n"
+        "print(len(blas), sorted({i['num_threads'] for i in blas}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    count, threads = done.stdout.split(maxsplit=1)
+    assert int(count) >= 2 and threads.strip() == "[1]"
