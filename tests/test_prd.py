@@ -41,7 +41,12 @@ from models import gauss_solve
 from exactprob.errors import ExactProbError
 from exactprob.games.roguelike.prd import PRDTable, threshold_probability
 from exactprob.games.roguelike.prd_bounds import hits_enclosure
-from exactprob.games.roguelike.prd_inverse import linear_constant, linear_table
+from exactprob.games.roguelike.prd_inverse import (
+    _gap_sign,
+    certified_root,
+    linear_constant,
+    linear_table,
+)
 from exactprob.games.roguelike.prd_simulator import simulate_hits
 from exactprob.games.roguelike.prd_trials import (
     hit_moments,
@@ -828,12 +833,52 @@ def test_gaps_zero_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 2 and "--gaps" in err and err.count("\n") == 1
 
 
-def test_rates_needing_over_a_thousand_entries_are_refused(
+# The Dota 2 Wiki's constants below 2.5%, to the digits it shows (0.015604% for 1%,
+# 0.062009% for 2%): tables of thousands of entries, given as certified intervals.
+DOTA_LOW_RATES = {F(1, 100): "0.00015604", F(2, 100): "0.00062009"}
+
+
+@pytest.mark.parametrize("rate", list(DOTA_LOW_RATES), ids=str)
+def test_low_rates_get_a_certified_interval(capsys: pytest.CaptureFixture[str], rate: F) -> None:
+    status, out, _ = run(capsys, "prd", "--target-rate", str(rate), "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["form"] == "interval" and payload["constant"] is None
+    assert payload["minimal_polynomial"] is None and payload["minimal_polynomial_degree"] is None
+    m = payload["entries"]
+    assert payload["defining_polynomial_degree"] == m - 1 > 1000
+    low, high = (F(end) for end in payload["constant_interval"])
+    assert F(1, m) <= low < high <= F(1, m - 1) and high - low <= F(1, 10**40)
+    assert abs(F(payload["constant_decimal"]) - low) <= F(1, 10**30)
+    digits = DOTA_LOW_RATES[rate]
+    assert round((low + high) / 2, len(digits) - 2) == F(digits)
+
+
+def test_a_certified_interval_straddles_the_exact_root() -> None:
+    """Above 1,000 entries no polynomial is factored: the interval comes from ball
+    arithmetic. The mean gap written here, evaluated exactly at its ends, shows the sign
+    change of a E(C) - b (2%: 1,613 entries, a polynomial of degree 1,612)."""
+    rate = F(2, 100)
+    found = linear_constant(rate)
+    assert found.entries == 1613 and found.minimal_polynomial is None
+    target = mean_gap(found.entries) * rate.numerator - rate.denominator
+    low, high = found.interval
+    assert target(fmpq(low.numerator, low.denominator)) > 0
+    assert target(fmpq(high.numerator, high.denominator)) < 0
+
+
+@pytest.mark.parametrize("rate", [F(1, 4), F(10, 100), F(5, 100)], ids=str)
+def test_ball_arithmetic_and_exact_bisection_bracket_the_same_root(rate: F) -> None:
+    exact = linear_constant(rate)  # factored, bisected in exact rationals
+    low, high = certified_root(rate, exact.entries)
+    assert low <= exact.interval[1] and exact.interval[0] <= high  # one root: they meet
+    assert high - low <= F(1, 10**40)
+
+
+def test_rates_needing_over_a_hundred_thousand_entries_are_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # 1%: Dota's constant 0.000156 needs a table of about 6,400 entries; refused in one line
-    status, _, err = run(capsys, "prd", "--target-rate", "0.01")
-    assert status == 2 and err.count("\n") == 1 and "1,000 entries" in err
+    status, _, err = run(capsys, "prd", "--target-rate", "0.001")
+    assert status == 2 and err.count("\n") == 1 and "100,000 entries" in err
 
 
 def test_high_degree_constants_report_their_degree_not_their_polynomial(
@@ -891,3 +936,12 @@ def test_a_quantile_on_an_exact_tie_is_settled_exactly(capsys: pytest.CaptureFix
     status, out, _ = run(capsys, "prd", "--odds", "1/2", "--trials", "201", "--json")
     summary = json.loads(out)["hits_distribution"]
     assert status == 0 and summary["exact"] is True and summary["quantiles"]["50"] == 100
+
+
+def test_a_rate_met_exactly_at_a_piece_end_is_decided_exactly() -> None:
+    """At C = 1/3 the mean gap is 1 + 2/3 + (2/3)(1/3) = 17/9 exactly: no ball can tell
+    E[G](1/3) - 17/9 from 0, so the sign comes from exact rationals, and the constant
+    of the rate 9/17 is exactly 1/3, at the end of the 3-entry piece."""
+    assert _gap_sign(F(1, 3), 3, F(17, 9)) == 0
+    found = linear_constant(F(9, 17))
+    assert found.entries == 3 and found.interval == (F(1, 3), F(1, 3))

@@ -23,7 +23,7 @@ from typing import Any
 from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
 from ..games.roguelike.prd_bounds import hits_enclosure
-from ..games.roguelike.prd_inverse import ROOT_OF_DEGREE, linear_constant
+from ..games.roguelike.prd_inverse import MAX_INVERSE_ENTRIES, ROOT_OF_DEGREE, linear_constant
 from ..games.roguelike.prd_simulator import simulate_hits
 from ..games.roguelike.prd_trials import (
     DEFAULT_MAX_EXACT_TRIALS,
@@ -257,7 +257,7 @@ def inverse(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError("--target-rate must be above 0 (a rate of 0 needs no table)")
     constant = linear_constant(target)
     low, high = constant.interval
-    expression = constant.expression
+    expression, minimal = constant.expression, constant.minimal_polynomial
     if expression is None:
         form = "interval"
     elif expression.is_Rational:
@@ -272,12 +272,14 @@ def inverse(args: argparse.Namespace) -> dict[str, Any]:
         "constant_interval": [fraction_string(low), fraction_string(high)],
         "form": form,
         "entries": constant.entries,
-        "minimal_polynomial_degree": constant.minimal_polynomial.degree(),
-        # written out while it is the expression's own polynomial (its integers run to
-        # thousands of digits at high degree)
+        # C is a root of a*E[G](C) - b, of degree entries - 1; its irreducible factor is
+        # found up to MAX_INVERSE_ENTRIES entries, and written out while it is the
+        # expression's own polynomial (its integers run to thousands of digits)
+        "defining_polynomial_degree": constant.entries - 1,
+        "minimal_polynomial_degree": None if minimal is None else minimal.degree(),
         "minimal_polynomial": (
-            str(constant.minimal_polynomial.as_expr())
-            if constant.minimal_polynomial.degree() <= ROOT_OF_DEGREE
+            str(minimal.as_expr())
+            if minimal is not None and minimal.degree() <= ROOT_OF_DEGREE
             else None
         ),
     }
@@ -289,7 +291,14 @@ def text_of(result: dict[str, Any], rows: list[tuple[str, Fraction]]) -> str:
         lines.append(f"  C = {result['constant_decimal']} ({result['form']})")
         if result["constant"] is not None:
             lines.append(f"  exactly {result['constant']}")
-        lines.append(f"  table of {result['entries']} entries")
+        low, high = (Fraction(end) for end in result["constant_interval"])
+        lines.append(f"  certified: in an interval of width {float(high - low):.1e}")
+        if result["minimal_polynomial_degree"] is None:
+            lines.append(
+                f"  a root of a*E[G](C) - b, degree {result['defining_polynomial_degree']:,} "
+                f"(not factored above {MAX_INVERSE_ENTRIES:,} entries)"
+            )
+        lines.append(f"  table of {result['entries']:,} entries")
         return "\n".join(lines)
     lines = [
         f"PRD table of {len(result['odds'])} entries ({'wraps' if result['wraps'] else 'never wraps'})"

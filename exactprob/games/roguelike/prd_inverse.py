@@ -31,7 +31,7 @@ from fractions import Fraction
 from math import ceil
 from typing import TYPE_CHECKING, Any
 
-from flint import fmpq, fmpz_poly
+from flint import arb, ctx, fmpq, fmpz_poly
 from gmpy2 import mpq
 
 if TYPE_CHECKING:
@@ -40,12 +40,23 @@ if TYPE_CHECKING:
 from ...numbers import decimal_string
 from .prd import PRDError, PRDTable
 
-__all__ = ["PRDConstant", "linear_constant", "linear_table", "mean_gap_polynomial"]
+__all__ = [
+    "PRDConstant",
+    "certified_root",
+    "linear_constant",
+    "linear_table",
+    "mean_gap_polynomial",
+]
 
 MAX_ENTRIES = 100_000
 MAX_INVERSE_ENTRIES = 1_000
-"""The longest table the inverse problem solves for: the constant then has degree up to
-999 and takes seconds (rates down to about 2.5%)."""
+r"""The longest table for which the constant's minimal polynomial is found (by factoring
+:math:`a\,E[G](C) - b`, of degree up to 999: seconds; rates down to about 2.5%). Longer
+tables, up to :data:`MAX_ENTRIES` (rates down to about 0.4%), get the certified interval
+alone (:func:`certified_root`)."""
+NEWTON_STEPS = 60
+"""Newton's iteration for :func:`certified_root` stops after this many steps (it takes
+about six from the middle of the piece; the certificate decides either way)."""
 ROOT_OF_DEGREE = 32
 """Above this degree the constant is given by its interval only: sympy's ``CRootOf`` took
 0.9 s at degree 31 (rate 15%) but 145 s at degree 67 (rate 10%)."""
@@ -88,7 +99,9 @@ class PRDConstant:
     entries: int
     """:math:`m = \\lceil 1/C \\rceil`, the length of the table."""
     minimal_polynomial: Any
-    """The irreducible integer polynomial (sympy ``Poly`` in ``C``) whose root :math:`C` is."""
+    r"""The irreducible integer polynomial (sympy ``Poly`` in ``C``) whose root :math:`C` is,
+    or ``None`` above :data:`MAX_INVERSE_ENTRIES` entries (not factored: :math:`C` is then
+    known as the root of :math:`a\,E[G](C) - b`, degree :math:`m - 1`, in its interval)."""
     interval: tuple[Fraction, Fraction]
     """A rational interval that provably contains :math:`C`."""
     expression: Any
@@ -115,6 +128,8 @@ def linear_constant(rate: Fraction, digits: int = 40) -> PRDConstant:
         one = sp.Poly(sp.Symbol("C") - 1, sp.Symbol("C"))
         return PRDConstant(rate, 1, one, (Fraction(1), Fraction(1)), sp.Integer(1))
     entries = _entries_for(rate)
+    if entries > MAX_INVERSE_ENTRIES:
+        return PRDConstant(rate, entries, None, certified_root(rate, entries, digits), None)
     polynomial = mean_gap_polynomial(entries) * int(rate.numerator) - int(rate.denominator)
     low, high = Fraction(1, entries), Fraction(1, max(entries - 1, 1))
     factor = next(f for f, _ in polynomial.factor()[1] if _changes_sign(f, low, high))
@@ -129,34 +144,103 @@ def _short(rate: Fraction) -> str:
     return text if len(text) <= 40 else f"{decimal_string(rate, 12)}..."
 
 
-def _mean_gap_at(entries: int) -> mpq:
-    r""":math:`E[G](1/m) = 1 + (1 - \tfrac1m)(1 + (1 - \tfrac2m)(1 + \dots))`, by Horner."""
-    total = mpq(1)
+def _mean_gap_at(constant: Fraction, entries: int) -> mpq:
+    r""":math:`E[G](C) = 1 + (1 - C)(1 + (1 - 2C)(1 + \dots))` exactly, by Horner."""
+    c, total = mpq(constant.numerator, constant.denominator), mpq(1)
     for i in range(entries - 1, 0, -1):
-        total = 1 + (1 - mpq(i, entries)) * total
+        total = 1 + (1 - i * c) * total
     return total
+
+
+def _mean_gap_ball(constant: Fraction, entries: int, bits: int) -> tuple[arb, arb]:
+    r""":math:`E[G](C)` and :math:`E[G]'(C)` as balls of ``bits``-bit arithmetic (``arb``),
+    which provably contain them: Horner's rule and its derivative,
+    :math:`t_i = 1 + (1 - iC)\,t_{i+1}`, :math:`t_i' = (1 - iC)\,t_{i+1}' - i\,t_{i+1}`."""
+    with ctx.workprec(bits):
+        c, total, slope = _ball(constant), arb(1), arb(0)
+        for i in range(entries - 1, 0, -1):
+            factor = 1 - i * c
+            total, slope = 1 + factor * total, factor * slope - i * total
+        return total, slope
+
+
+def _gap_sign(constant: Fraction, entries: int, gap: Fraction) -> int:
+    """The sign of :math:`E[G](C) - g`, certain: from balls of growing precision, and
+    from exact rationals if the balls cannot tell (only at an exact root)."""
+    for bits in (128, 512, 2048):
+        with ctx.workprec(bits):
+            difference = _mean_gap_ball(constant, entries, bits)[0] - _ball(gap)
+        if difference > 0:
+            return 1
+        if difference < 0:
+            return -1
+    exact_difference = _mean_gap_at(constant, entries) - mpq(gap.numerator, gap.denominator)
+    return (exact_difference > 0) - (exact_difference < 0)
+
+
+def _ball(x: Fraction) -> arb:
+    """A ball holding the rational ``x`` (at the working precision)."""
+    return arb(fmpq(x.numerator, x.denominator))
 
 
 def _entries_for(rate: Fraction) -> int:
     r"""The table length :math:`m` with :math:`r(1/m) \le r \le r(1/(m-1))` (the rate
-    falls as :math:`m` grows: doubling, then bisection), at most
-    :data:`MAX_INVERSE_ENTRIES`."""
+    falls as :math:`m` grows: doubling, then bisection), at most :data:`MAX_ENTRIES`."""
     if rate == 1:
         return 1
-    mean_gap = 1 / mpq(rate.numerator, rate.denominator)
-    if _mean_gap_at(MAX_INVERSE_ENTRIES) < mean_gap:
+    gap = 1 / rate
+
+    def short(m: int) -> bool:  # the mean gap at C = 1/m falls short of the target's
+        return _gap_sign(Fraction(1, m), m, gap) < 0
+
+    if short(MAX_ENTRIES):
         raise PRDError(
-            f"a rate of {_short(rate)} needs a table of more than {MAX_INVERSE_ENTRIES:,} entries, a "
-            f"constant of degree above {MAX_INVERSE_ENTRIES - 1:,}; the inverse problem is "
-            f"solved for rates down to {float(1 / _mean_gap_at(MAX_INVERSE_ENTRIES)):.4f}"
+            f"a rate of {_short(rate)} needs a table of more than {MAX_ENTRIES:,} entries; "
+            f"the inverse problem is solved for rates down to "
+            f"{float(1 / _mean_gap_ball(Fraction(1, MAX_ENTRIES), MAX_ENTRIES, 64)[0].mid()):.5f}"
         )
     low, high = 1, 2  # the rate at 1/m falls as m grows: E[G](1/m) rises
-    while _mean_gap_at(high) < mean_gap:
-        low, high = high, min(2 * high, MAX_INVERSE_ENTRIES)
+    while short(high):
+        low, high = high, min(2 * high, MAX_ENTRIES)
     while high - low > 1:
         middle = (low + high) // 2
-        low, high = (middle, high) if _mean_gap_at(middle) < mean_gap else (low, middle)
+        low, high = (middle, high) if short(middle) else (low, middle)
     return high
+
+
+def certified_root(rate: Fraction, entries: int, digits: int = 40) -> tuple[Fraction, Fraction]:
+    r"""A rational interval of width at most :math:`10^{-\text{digits}}` that provably
+    holds the constant :math:`C \in [1/m, 1/(m-1)]` with :math:`E[G](C) = 1/r`, without
+    the polynomial's coefficients: Newton's iteration on ball midpoints finds :math:`C`,
+    and the signs of :math:`E[G] - 1/r` at the interval's ends, certain in ball arithmetic,
+    prove it (:math:`E[G]` decreases on the piece). Linear in :math:`m` per evaluation.
+
+    >>> low, high = certified_root(Fraction(1, 4), 12, digits=20)
+    >>> high - low <= Fraction(1, 10**20), decimal_string(low, 6)
+    (True, '0.084744')
+    """
+    gap = 1 / rate
+    left, right = Fraction(1, entries), Fraction(1, entries - 1)
+    bits = int(digits * 3.33) + 64
+    guess = (left + right) / 2
+    for _ in range(NEWTON_STEPS):  # E[G] is convex and decreasing here: Newton converges
+        total, slope = _mean_gap_ball(guess, entries, bits)
+        with ctx.workprec(bits):
+            newton = _ball(guess) - (total - _ball(gap)) / slope
+        previous, guess = guess, min(max(_fraction(newton), left), right)
+        if abs(guess - previous) <= Fraction(1, 10 ** (digits + 4)):
+            break
+    half = Fraction(1, 10 ** (digits + 1))
+    low, high = max(guess - half, left), min(guess + half, right)
+    if _gap_sign(low, entries, gap) < 0 or _gap_sign(high, entries, gap) > 0:
+        raise PRDError(f"could not certify the constant for a rate of {_short(rate)}")
+    return low, high
+
+
+def _fraction(x: arb) -> Fraction:
+    """The exact value of a ball's (dyadic) midpoint."""
+    mantissa, exponent = x.mid().man_exp()
+    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 
 def _value(poly: fmpz_poly, x: Fraction) -> Fraction:
