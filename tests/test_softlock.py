@@ -10,6 +10,7 @@ import mpmath
 import pytest
 import sympy
 
+from exactprob.errors import ModelError
 from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
 from exactprob.games.roguelike.softlock import (
     drift,
@@ -29,10 +30,11 @@ def gaze_chance(ac: int) -> Fraction:
     return Fraction(sum(1 for roll in range(1, 21) if roll >= 20 - ac), 20)
 
 
-def oracle_locked(ac: int, limit: int, eyes: int) -> Fraction:
+def oracle_locked(ac: int, limit: int, eyes: int, turn_order: str = "game") -> Fraction:
     """Enumerate every sequence of per-eye gaze outcomes (miss, +2, +3) and play the rules:
-    the counter starts at 0; each turn the eyes gaze, then a positive counter drops by 1
-    and a zero counter frees the hero."""
+    the counter starts at 0; each turn the eyes gaze, then (the game) a positive counter
+    drops by 1 and a zero counter frees the hero, or (the source's function, line by line)
+    a positive counter drops by 1 and, if it is now 0, the hero is free."""
     g = gaze_chance(ac)
     outcomes = [(0, 1 - g), (2, g / 2), (3, g / 2)]
     total = Fraction(0)
@@ -42,11 +44,18 @@ def oracle_locked(ac: int, limit: int, eyes: int) -> Fraction:
             for added, p in sequence[turn * eyes : (turn + 1) * eyes]:
                 counter += added
                 probability *= p
-            if counter > 0:
-                counter -= 1
+            if turn_order == "game":
+                if counter > 0:
+                    counter -= 1
+                else:
+                    free = True
+                    break
             else:
-                free = True
-                break
+                if counter > 0:
+                    counter -= 1
+                if counter == 0:
+                    free = True
+                    break
         if not free:
             total += probability
     return total
@@ -62,6 +71,57 @@ def test_exact_dp_equals_brute_force_one_eye(ac: int) -> None:
 def test_exact_dp_equals_brute_force_two_eyes(ac: int) -> None:
     for limit in range(1, 4):
         assert locked_within(ac, limit, eyes=2) == oracle_locked(ac, limit, 2), (ac, limit)
+
+
+@pytest.mark.parametrize("ac", [0, 7, 8, 10, 18, 19])
+def test_source_order_dp_equals_its_own_loop(ac: int) -> None:
+    for limit in range(1, 7):
+        expected = oracle_locked(ac, limit, 1, "source")
+        assert locked_within(ac, limit, turn_order="source") == expected, (ac, limit)
+    for limit in range(1, 4):
+        expected = oracle_locked(ac, limit, 2, "source")
+        assert locked_within(ac, limit, 2, turn_order="source") == expected, (ac, limit)
+
+
+def test_source_order_forever_is_the_spec_s_ideal_generator_figures() -> None:
+    """The spec: with an ideal generator the source's function gives, as limit -> oo,
+    about 9.26%, 27.15%, 44.34% at AC 8, 10, 12 (and nothing below the drift threshold)."""
+    for ac, percent in ((8, "9.26"), (10, "27.15"), (12, "44.34")):
+        assert f"{100 * sympy.N(locked_forever(ac, turn_order='source'), 20):.2f}" == percent
+    assert locked_forever(7, turn_order="source") == 0
+    assert locked_forever(19, 2, turn_order="source") == 1
+
+
+@pytest.mark.parametrize("ac", range(8, 19))
+def test_source_order_one_eye_closed_form(ac: int) -> None:
+    """The issue's form for one eye, (g/2)(1 - rho)(2 + rho), with rho the game's."""
+    g = sympy.Rational(gaze_chance(ac).numerator, gaze_chance(ac).denominator)
+    rho = return_probability(ac).value
+    expected = g / 2 * (1 - rho) * (2 + rho)
+    assert sympy.simplify(locked_forever(ac, turn_order="source") - expected) == 0
+
+
+@pytest.mark.parametrize(("eyes", "ac", "limit"), [(1, 10, 1200), (2, 10, 500)])
+def test_source_order_approaches_its_closed_form(eyes: int, ac: int, limit: int) -> None:
+    value = locked_within(ac, limit, eyes, turn_order="source")
+    forever = sympy.N(locked_forever(ac, eyes, turn_order="source"), 40)
+    assert 0 <= value - sympy.Rational(str(forever)) < sympy.Rational(1, 10**9)
+    assert value < locked_within(ac, limit, eyes)  # freed one level earlier: less locking
+
+
+def test_source_order_enclosure_and_simulator() -> None:
+    exact = locked_within(10, 150, turn_order="source")
+    box = locked_enclosure(10, 150, bits=64, turn_order="source")
+    assert box.low <= exact <= box.high
+    runs = 20_000
+    hits = simulate_locked(10, 150, runs, NumpyRandom(5), turn_order="source")
+    assert agrees_with(exact, hits, runs, z=5)
+    assert not agrees_with(locked_within(10, 150), hits, runs, z=5)  # the game's differs
+
+
+def test_an_unknown_turn_order_is_refused() -> None:
+    with pytest.raises(ModelError, match="turn order"):
+        locked_within(10, 5, turn_order="monster first")
 
 
 def test_small_values_by_hand() -> None:
@@ -153,7 +213,8 @@ def test_simulator_detects_a_wrong_value() -> None:
     assert not agrees_with(locked_within(11, 30), hits, 20_000, z=5)
 
 
-def test_simulator_consumes_the_stream_as_the_c_loop_does() -> None:
+@pytest.mark.parametrize("turn_order", ["game", "source"])
+def test_simulator_consumes_the_stream_as_the_c_loop_does(turn_order: str) -> None:
     """Rogue's generator, scalar: per run, per turn, per eye rnd(20) then rnd(2), always."""
     ac, limit, runs, eyes = 10, 40, 300, 2
     rogue = RogueRandom(42)
@@ -165,12 +226,18 @@ def test_simulator_consumes_the_stream_as_the_c_loop_does() -> None:
                 roll, coin = rogue.rnd(20) + 1, rogue.rnd(2)
                 if roll >= 20 - ac:
                     counter += 2 + coin
-            if counter > 0:
-                counter -= 1
+            if turn_order == "game":
+                if counter > 0:
+                    counter -= 1
+                else:
+                    free = True  # keep drawing: the vectorised simulator draws a fixed number
             else:
-                free = True  # keep drawing: the vectorised simulator draws a fixed number
+                if counter > 0:
+                    counter -= 1
+                if counter == 0:
+                    free = True
         locked += not free
-    assert simulate_locked(ac, limit, runs, RogueRandom(42), eyes) == locked
+    assert simulate_locked(ac, limit, runs, RogueRandom(42), eyes, turn_order) == locked
 
 
 def test_cli_closed_form(capsys: pytest.CaptureFixture[str]) -> None:
@@ -181,6 +248,23 @@ def test_cli_closed_form(capsys: pytest.CaptureFixture[str]) -> None:
     assert payload["locked_decimal"].startswith("0.26794919243112270647255365849412763305")
     assert payload["form"] == "radicals" and payload["drift_threshold_ac"] == 8
     assert payload["exact"] is True and payload["limit"] is None
+
+
+def test_cli_source_turn_order_gives_both_readings(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "softlock", "--ac", "12", "--turn-order", "source", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["turn_order"] == "source"
+    both = payload["locked_forever_by_turn_order"]
+    assert payload["locked_forever"] == both["source"]["value"] == payload["locked"]
+    g, rho = sympy.Rational(13, 20), sympy.sympify(payload["rho"])
+    source = sympy.sympify(both["source"]["value"])
+    assert sympy.simplify(source - g / 2 * (1 - rho) * (2 + rho)) == 0
+    assert sympy.simplify(sympy.sympify(both["game"]["value"]) - (1 - rho)) == 0
+    assert both["source"]["decimal"].startswith("0.4433")  # the spec's 44.34%
+    status, out, _ = run(
+        capsys, "softlock", "--ac", "10", "--limit", "4", "--turn-order", "source", "--json"
+    )
+    assert Fraction(json.loads(out)["locked"]) == oracle_locked(10, 4, 1, "source")
 
 
 def test_cli_two_eyes_root_of(capsys: pytest.CaptureFixture[str]) -> None:
@@ -223,6 +307,7 @@ def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
         (["--ac", "5", "--limit", "0"], "--limit"),
         (["--ac", "5", "--limit", "ten"], "--limit"),
         (["--ac", "5", "--limit", "5000", "--bits", "4"], "--bits"),
+        (["--ac", "5", "--turn-order", "monster"], "--turn-order"),
     ],
 )
 def test_cli_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], field: str) -> None:

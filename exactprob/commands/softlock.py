@@ -32,6 +32,7 @@ from ..games.roguelike.softlock import (
     ENCLOSURE_BITS,
     EXACT_LIMIT,
     MAX_AC,
+    TURN_ORDERS,
     drift,
     drift_threshold,
     gaze_probability,
@@ -124,13 +125,21 @@ def text_of(payload: dict[str, Any], value: Fraction | Enclosure | None) -> str:
     """The readable report (``value``: the result for ``--limit`` turns, if asked)."""
     eyes = "1 eye" if payload["eyes"] == 1 else f"{payload['eyes']} eyes"
     threshold = payload["drift_threshold_ac"]
+    other = next(o for o in payload["locked_forever_by_turn_order"] if o != payload["turn_order"])
     lines = [
-        f"Floating-eye softlock: AC {payload['ac']}, {eyes}, gaze {payload['gaze']} per eye",
+        (
+            f"Floating-eye softlock: AC {payload['ac']}, {eyes}, gaze {payload['gaze']} "
+            f"per eye, {payload['turn_order']}'s turn order"
+        ),
         f"  drift E[J] - 1        {payload['drift']} (positive from AC {threshold})",
         f"  rho = P(free, ever)   {payload['rho']}",
         f"                        = {payload['rho_decimal']} ({payload['form']})",
         f"  locked forever        {payload['locked_forever']}",
         f"                        = {payload['locked_forever_decimal']}",
+        (
+            f"  ({other}'s turn order: "
+            f"{payload['locked_forever_by_turn_order'][other]['decimal'][:14]}...)"
+        ),
     ]
     if payload["galois_group"] is not None:
         solvable = "solvable" if payload["solvable"] else "not solvable: no radicals exist"
@@ -158,11 +167,16 @@ def run(args: argparse.Namespace) -> None:
             f"numbers have 14,500 digits); above, the certified enclosure is given"
         )
     bits = whole_number("--bits", args.bits, 8, 4096, UsageError)
-    forever = locked_forever(ac, eyes)
-    payload: dict[str, Any] = {"ac": ac, "eyes": eyes, "limit": limit}
+    order = args.turn_order
+    payload: dict[str, Any] = {"ac": ac, "eyes": eyes, "limit": limit, "turn_order": order}
     payload.update(closed_form_payload(ac, eyes))
-    payload["locked_forever"] = str(forever)
-    payload["locked_forever_decimal"] = decimal_string(forever, CLOSED_FORM_DIGITS)
+    both = {o: locked_forever(ac, eyes, turn_order=o) for o in TURN_ORDERS}
+    payload["locked_forever"] = str(both[order])
+    payload["locked_forever_decimal"] = decimal_string(both[order], CLOSED_FORM_DIGITS)
+    payload["locked_forever_by_turn_order"] = {
+        o: {"value": str(v), "decimal": decimal_string(v, CLOSED_FORM_DIGITS)}
+        for o, v in both.items()
+    }
     value: Fraction | Enclosure | None = None
     if limit is None:
         payload["locked"] = payload["locked_forever"]
@@ -171,9 +185,9 @@ def run(args: argparse.Namespace) -> None:
     else:
         progress = limit >= LONG_RUN_TURNS
         if args.exact or limit <= EXACT_LIMIT:
-            value = locked_within(ac, limit, eyes, progress=progress)
+            value = locked_within(ac, limit, eyes, progress=progress, turn_order=order)
         else:
-            value = locked_enclosure(ac, limit, eyes, bits, progress=progress)
+            value = locked_enclosure(ac, limit, eyes, bits, progress=progress, turn_order=order)
         payload.update(limit_payload(value, bits))
     emit(payload, text_of(payload, value), args.json)
 
@@ -195,6 +209,15 @@ def register(sub: Any) -> None:
         "--limit", metavar="N", help=f"turns (1 to {MAX_LIMIT:,}); omit for the limit N -> oo"
     )
     parser.add_argument("--eyes", default="1", help="gazing eyes, 1 or 2 (default 1)")
+    parser.add_argument(
+        "--turn-order",
+        choices=TURN_ORDERS,
+        default="game",
+        help=(
+            "game (default): as in Rogue, the eye gazes again before a freed hero acts; "
+            "source: the essay's function, freed as soon as the counter drops to 0"
+        ),
+    )
     parser.add_argument(
         "--exact",
         action="store_true",

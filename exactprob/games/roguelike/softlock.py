@@ -8,17 +8,28 @@ The rules (one eye; two eyes gaze independently, in order, each turn). A turn:
 2. then, if the counter is positive, it drops by 1 (the hero loses the turn); if it is zero,
    the hero acts again and the episode ends.
 
-Reading of the spec (stated here because the spec leaves it open): the counter starts at 0,
-and "zero" is checked *after* the gazes of a turn, as in Rogue 3.6.3, where the monsters move
-between two turns of the hero. A counter that drops to 0 therefore frees the hero only if the
-next turn's gazes all fail. On the first turn the hero is free at once unless a gaze succeeds.
+Two readings of "zero" (``turn_order``), both computed:
+
+* ``"game"`` (the default): "zero" is checked *after* the gazes of a turn, as in Rogue
+  3.6.3, where the monsters move between two turns of the hero. A counter that drops to 0
+  frees the hero only if the next turn's gazes all fail. This is what happens in the game,
+  hence the default.
+* ``"source"``: the roguelike essay's own function, line by line: per turn, the gazes add,
+  a positive counter drops by 1, and a counter that is *now* 0 frees the hero, so a hero
+  whose counter drops to 0 is free at once. It reproduces the essay's method (its table
+  came from this function run on Rogue's generator).
+
+Either way the counter starts at 0, and on the first turn the hero is free unless a gaze
+succeeds.
 
 The walk. Let :math:`Y_t` be the counter just after the gazes of turn :math:`t` and
 :math:`J_t` what those gazes add (:math:`J \in \{0, 2, 3\}` for one eye). Then
 :math:`Y_1 = J_1` and :math:`Y_{t+1} = Y_t - 1 + J_{t+1}`: a random walk started at
 :math:`Y_0 = 1` with steps :math:`J - 1 \ge -1` (it never skips a level going down), and the
 hero is free at the first :math:`t` with :math:`Y_t = 0`. The hero is *locked for* ``limit``
-turns when :math:`Y_1, \dots, Y_{\text{limit}}` are all positive.
+turns when :math:`Y_1, \dots, Y_{\text{limit}}` are all positive. Under the source's order
+the counter after the drop is :math:`Y_t - 1`, and the hero is free once it is 0: locked
+for ``limit`` turns when :math:`Y_1, \dots, Y_{\text{limit}}` are all at least 2.
 
 The ruin equation. To go down one level the walk must make up each of the :math:`J` levels it
 jumped, independently, so :math:`\rho = P(\text{reach } 0 \text{ from } 1)` is the smallest
@@ -35,8 +46,23 @@ with :math:`e` eyes, and :math:`P(\text{locked forever}) = 1 - \rho`. For one ey
 drift :math:`5g - 1` turns positive at ``AC >= 4``, and :math:`(w(x)^2 - x)/(x - 1)` is a
 quintic whose Galois group is :math:`S_5` (no radicals) for every AC that matters.
 
+Under the source's order the walk must never come down to level 1 after the first turn:
+the first gazes add :math:`J_1 \ge 2` (else the hero is free at once), and from level
+:math:`J_1 - 1` the walk stays above 0 with probability :math:`1 - \rho^{J_1 - 1}`, so
+
+.. math::
+
+   P_{\text{source}}(\text{locked forever}) = E\bigl[(1 - \rho^{J - 1});\, J > 0\bigr]
+   = P(J > 0) - \frac{E[\rho^J] - P(J = 0)}{\rho} = P(J = 0)\,\frac{1 - \rho}{\rho},
+
+using :math:`E[\rho^J] = \rho`; for one eye, with :math:`1 - g = \tfrac g2 \rho(\rho + 2)`,
+that is :math:`\tfrac g2 (1 - \rho)(2 + \rho)`, the chance that the first gaze succeeds
+times the chance that the walk from its landing level never returns.
+
 >>> locked_forever(10)
 2 - sqrt(319)/11
+>>> locked_forever(10, turn_order="source")  # 27.15%: the essay's function, ideal generator
+(-7 + sqrt(319))/40
 >>> locked_within(10, 3)  # 11/20 - (11/40) (9/20)^2: a 2, then two failed gazes
 Fraction(7909, 16000)
 """
@@ -51,6 +77,7 @@ import numpy as np
 
 from ...dist import Dist
 from ...enclosure import Enclosure
+from ...errors import ModelError
 from ...graph import progress_bar
 from ...numbers import whole_number
 from .rng import RandomSource
@@ -59,6 +86,7 @@ __all__ = [
     "ENCLOSURE_BITS",
     "EXACT_LIMIT",
     "MAX_AC",
+    "TURN_ORDERS",
     "ReturnProbability",
     "drift",
     "drift_threshold",
@@ -82,10 +110,22 @@ ENCLOSURE_BITS = 128
 SIMULATION_BLOCK = 1 << 20
 
 
-def _checked(ac: Any, eyes: Any) -> None:
-    """Refuse an AC outside 0..20 or an eye count other than 1 or 2 (``ModelError``)."""
+#: When a counter at 0 frees the hero (module docstring): the game's order, the source's.
+TURN_ORDERS = ("game", "source")
+
+
+def _checked(ac: Any, eyes: Any, turn_order: Any = "game") -> None:
+    """Refuse an AC outside 0..20, an eye count other than 1 or 2, or an unknown turn
+    order (``ModelError``)."""
     whole_number("AC", ac, 0, MAX_AC)
     whole_number("eyes", eyes, 1, 2)
+    if turn_order not in TURN_ORDERS:
+        raise ModelError(f"turn order must be one of {', '.join(TURN_ORDERS)}, got {turn_order!r}")
+
+
+def _floor(turn_order: str) -> int:
+    """The lowest counter :math:`Y_t` (after the gazes) that keeps the hero paralysed."""
+    return 1 if turn_order == "game" else 2
 
 
 def gaze_probability(ac: int) -> Fraction:
@@ -191,18 +231,26 @@ def return_probability(ac: int, eyes: int = 1) -> ReturnProbability:
     return ReturnProbability(rho, "root_of", minimal, name, group.get_perm_group().is_solvable)
 
 
-def locked_forever(ac: int, eyes: int = 1) -> Any:
-    """:math:`P(\\text{locked forever}) = 1 - \\rho`, simplified; for a ``root_of`` form, the
-    ``CRootOf`` of its own minimal polynomial.
+def locked_forever(ac: int, eyes: int = 1, turn_order: str = "game") -> Any:
+    """:math:`P(\\text{locked forever})`, simplified: :math:`1 - \\rho` in the game's order
+    (for a ``root_of`` form, the ``CRootOf`` of its own minimal polynomial), and
+    :math:`P(J = 0)(1 - \\rho)/\\rho` in the source's (module docstring).
 
-    >>> locked_forever(7), locked_forever(19)
-    (0, 1)
+    >>> locked_forever(7), locked_forever(19), locked_forever(19, turn_order="source")
+    (0, 1, 1)
     >>> locked_forever(12)
     2 - 3*sqrt(39)/13
     """
     import sympy
 
+    _checked(ac, eyes, turn_order)
     rho = return_probability(ac, eyes)
+    if turn_order == "source":
+        stay = jump_distribution(ac, eyes)[0]  # P(J = 0): the first turn frees the hero
+        if stay == 0:  # every gaze succeeds: the walk only climbs
+            return sympy.Integer(1)
+        q0 = sympy.Rational(stay.numerator, stay.denominator)
+        return sympy.radsimp(sympy.expand(q0 * (1 - rho.value) / rho.value))
     value = sympy.radsimp(1 - rho.value)
     if rho.form != "root_of":
         return value
@@ -222,13 +270,15 @@ def _eye_weights(ac: int) -> list[int]:
 
 
 def _survival(
-    ac: int, limit: int, eyes: int, fixed_bits: int | None, progress: bool
+    ac: int, limit: int, eyes: int, fixed_bits: int | None, progress: bool, floor: int = 1
 ) -> tuple[int, int, int]:
-    """The DP over the counter :math:`Y` as a polynomial :math:`\\sum_y n_y x^y` (FLINT).
+    """The DP over the counter :math:`Y` as a polynomial :math:`\\sum_y n_y x^y` (FLINT),
+    keeping the walks with :math:`Y_t \\ge` ``floor`` (1: the game's order, 2: the source's).
 
-    One turn multiplies by :math:`W(x) = 40\\,w(x)` once per eye, drops the coefficient
-    of :math:`x^1` (those walks reach 0: free) and divides by :math:`x`. After turn ``t`` a
-    counter above ``limit - t`` stays positive to the end: its mass moves to ``sure``.
+    One turn multiplies by :math:`W(x) = 40\\,w(x)` once per eye, drops the coefficients
+    of :math:`x^0, \\dots, x^{\\text{floor}}` (those walks fall below the floor: free) and
+    divides by :math:`x`. After turn ``t`` a counter of at least ``limit - t + floor`` stays
+    above the floor to the end: its mass moves to ``sure``.
     Exact (``fixed_bits=None``): integers scaled by :math:`40^{e t}`; returns
     ``(numerator, denominator, 0)``. Fixed point: scaled by :math:`2^{\\text{bits}}` and
     rounded down after each turn; returns ``(lower numerator, 2^bits, roundings)`` where
@@ -246,15 +296,15 @@ def _survival(
     for turn in range(1, limit + 1):
         for _ in range(eyes):
             counts *= weights
-        counts = counts.right_shift(2).left_shift(1)
+        counts = counts.right_shift(floor + 1).left_shift(floor)
         if fixed_bits is None:
             sure *= base
         else:
             counts //= base
             roundings += counts.length()
         remaining = limit - turn
-        sure += counts.right_shift(remaining + 1)(1)
-        counts = counts.truncate(remaining + 1)
+        sure += counts.right_shift(remaining + floor)(1)
+        counts = counts.truncate(remaining + floor)
         if bar is not None:
             bar.update(1)
     if bar is not None:
@@ -263,8 +313,11 @@ def _survival(
     return int(counts(1) + sure), int(denominator), roundings
 
 
-def locked_within(ac: int, limit: int, eyes: int = 1, progress: bool = False) -> Fraction:
-    """Exact :math:`P(Y_1, \\dots, Y_{\\text{limit}} > 0)`: locked for ``limit`` turns.
+def locked_within(
+    ac: int, limit: int, eyes: int = 1, progress: bool = False, turn_order: str = "game"
+) -> Fraction:
+    """Exact :math:`P(Y_1, \\dots, Y_{\\text{limit}} > 0)`: locked for ``limit`` turns
+    (in the source's order :math:`P(Y_1, \\dots, Y_{\\text{limit}} \\ge 2)`).
 
     Its denominator divides :math:`40^{e \\cdot \\text{limit}}`; the time grows about as
     :math:`\\text{limit}^3` (the counter's range times the turns times the digits).
@@ -273,10 +326,12 @@ def locked_within(ac: int, limit: int, eyes: int = 1, progress: bool = False) ->
     Fraction(11, 20)
     >>> locked_within(0, 1, eyes=2)  # one of two gazes succeeds: 1 - (19/20)^2
     Fraction(39, 400)
+    >>> locked_within(10, 2, turn_order="source")  # a 3; or a 2, then a success
+    Fraction(341, 800)
     """
-    _checked(ac, eyes)
+    _checked(ac, eyes, turn_order)
     whole_number("limit", limit, 1)
-    numerator, denominator, _ = _survival(ac, limit, eyes, None, progress)
+    numerator, denominator, _ = _survival(ac, limit, eyes, None, progress, _floor(turn_order))
     return Fraction(numerator, denominator)
 
 
@@ -286,6 +341,7 @@ def locked_enclosure(
     eyes: int = 1,
     bits: int = ENCLOSURE_BITS,
     progress: bool = False,
+    turn_order: str = "game",
 ) -> Enclosure:
     """:func:`locked_within` certified to about ``bits`` bits, in time about
     :math:`\\text{limit}^2`.
@@ -299,17 +355,22 @@ def locked_enclosure(
     >>> locked_within(10, 50) in box, box.width() < Fraction(1, 2**100)
     (True, True)
     """
-    _checked(ac, eyes)
+    _checked(ac, eyes, turn_order)
     whole_number("limit", limit, 1)
     whole_number("bits", bits, 8, 4096)
-    low, scale, roundings = _survival(ac, limit, eyes, bits, progress)
+    low, scale, roundings = _survival(ac, limit, eyes, bits, progress, _floor(turn_order))
     return Enclosure(Fraction(low, scale), min(Fraction(low + roundings, scale), Fraction(1)))
 
 
-def simulate_locked(ac: int, limit: int, runs: int, source: RandomSource, eyes: int = 1) -> int:
+def simulate_locked(
+    ac: int, limit: int, runs: int, source: RandomSource, eyes: int = 1, turn_order: str = "game"
+) -> int:
     """How many of ``runs`` simulated episodes stay locked for ``limit`` turns.
 
-    Written from the rules, not from the walk's algebra. Each run draws ``limit * eyes * 2``
+    Written from the rules, not from the walk's algebra: the counter is followed turn by
+    turn, the gazes add, and then, in the game's order, a counter at 0 frees the hero and a
+    positive one drops by 1; in the source's, a positive counter drops by 1 and a counter
+    now at 0 frees the hero. Each run draws ``limit * eyes * 2``
     numbers by ``source.integers(20, ...)``, in row-major (run, turn, eye, draw) order as a C
     loop over runs would: the d20 roll (``u + 1 >= 20 - AC``), then a draw whose parity picks
     2 or 3. On Rogue's generator that parity is ``RN % 20 % 2 == RN % 2 == rnd(2)``, exactly
@@ -320,7 +381,7 @@ def simulate_locked(ac: int, limit: int, runs: int, source: RandomSource, eyes: 
     >>> simulate_locked(19, 100, 50, NumpyRandom(1))  # every gaze succeeds
     50
     """
-    _checked(ac, eyes)
+    _checked(ac, eyes, turn_order)
     whole_number("limit", limit, 1)
     whole_number("runs", runs, 0)
     per_run = limit * eyes * 2
@@ -331,6 +392,17 @@ def simulate_locked(ac: int, limit: int, runs: int, source: RandomSource, eyes: 
         draws = source.integers(D20, n * per_run).reshape(n, limit, eyes, 2)
         gazes = draws[..., 0] + 1 >= D20 - ac
         added = (gazes * (2 + draws[..., 1] % 2)).sum(axis=2)
-        counter = 1 + np.cumsum(added - 1, axis=1, dtype=np.int64)  # Y_t; free when 0
-        locked += int(np.count_nonzero(counter.min(axis=1) > 0))
+        locked += int(np.count_nonzero(_still_paralysed(added, turn_order)))
     return locked
+
+
+def _still_paralysed(added: np.ndarray, turn_order: str) -> np.ndarray:
+    """Per run (rows of ``added``, what the gazes add each turn), whether the hero is never
+    freed. While paralysed, the counter after the gazes of turn :math:`s` is everything
+    gazed so far less the :math:`s - 1` turns already lost: the game frees the hero when
+    that is 0; the source drops it by one more first, and frees the hero when the result
+    is 0 (or below, on a first turn whose gazes all fail: it never drops below 0)."""
+    gazed = np.cumsum(added, axis=1, dtype=np.int64)
+    lost = np.arange(added.shape[1], dtype=np.int64)  # s - 1 at turn s
+    counter = gazed - lost if turn_order == "game" else gazed - lost - 1
+    return counter.min(axis=1) > 0
