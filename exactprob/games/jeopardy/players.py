@@ -6,6 +6,7 @@ total, ``w`` and ``c`` the wolves and chickens dealt since the last shuffle, 0 i
 Whatever a player says, a turn total of 0 draws and a mover who has reached the goal holds.
 
 * :func:`hold_at`: hold once the turn total reaches :math:`n` (the Pig papers' "hold at 20").
+* :func:`keep_pace`: Neller and Presser's "keep pace and end race" Pig player.
 * :func:`risk_balancing`: Fowl Play's simple rule, draw iff :math:`c_\text{rem} > w_\text{rem}
   \cdot k`: the expected gain of a draw, :math:`c_\text{rem}/(c_\text{rem} + w_\text{rem})`,
   beats its expected loss, :math:`k\, w_\text{rem}/(c_\text{rem} + w_\text{rem})`.
@@ -42,6 +43,7 @@ __all__ = [
     "deck_cards",
     "hold_at",
     "hold_thresholds",
+    "keep_pace",
     "optimal_policy_table",
     "policy_table",
     "risk_balancing",
@@ -142,6 +144,33 @@ def agreement(game: Jeopardy, optimal: PolicyTable, table: PolicyTable) -> Fract
     choice = choice_states(game)
     same = int(np.count_nonzero(choice & (optimal.holds == table.holds)))
     return Fraction(same, int(np.count_nonzero(choice)))
+
+
+def keep_pace(game: Any) -> Holds:
+    r"""Neller and Presser's "keep pace and end race" Pig player (*Practical Play of the
+    Dice Game Pig*, UMAP Journal 31(1), 2010), for any goal :math:`G`: if either score is
+    at least :math:`G - 29` (71 in Pig to 100), roll on to the goal; otherwise hold at
+    :math:`21 + \mathrm{round}((b - a)/8)` with :math:`a` the mover's score and :math:`b`
+    the opponent's (halves rounded up).
+
+    >>> from .rules import Pig
+    >>> player = keep_pace(Pig(goal=100))
+    >>> player(np.array([0, 0, 0]), np.array([0, 40, 44]), 21, 0, 0).tolist()  # 21, 26, 27
+    [True, False, False]
+    >>> player(np.array([0, 0]), np.array([44, 40]), 27, 0, 0).tolist()
+    [True, True]
+    >>> player(80, 0, np.array([19, 20]), 0, 0).tolist()  # racing: on to 100
+    [False, True]
+    """
+    end_race = game.goal - 29
+
+    def holds(a: Any, b: Any, k: Any, w: Any, c: Any) -> np.ndarray:
+        a, b, k = np.asarray(a), np.asarray(b), np.asarray(k)
+        pace = 21 + np.floor_divide(b - a + 4, 8)  # round((b - a)/8), halves up
+        racing = (a >= end_race) | (b >= end_race)
+        return np.asarray(np.where(racing, a + k >= game.goal, k >= pace))
+
+    return holds
 
 
 def risk_balancing(game: Any) -> Holds:

@@ -6,9 +6,12 @@ hold-at-:math:`n` player one number; the risk-balancing rule none (its rule is f
 the deck).
 
 Names understood by :func:`player_named`: ``optimal``, ``hold-at-N`` (``N`` a whole
-number from 1), ``risk-balancing`` (Fowl Play and Red Light only), and the learned players
+number from 1), ``keep-pace`` (Pig only: "keep pace and end race", three numbers:
+:func:`~.players.keep_pace`), ``risk-balancing`` (Fowl Play and Red Light only), the learned players
 ``network`` (13 hidden units) and ``tree`` (40 leaves), fitted to the optimal table with
-their default settings and seed (:mod:`.learned`).
+their default settings and seed (:mod:`.learned`), and ``best-response:NAME``, the best
+response to the player ``NAME`` (:mod:`.best_response`; one bit per choice state, like the
+optimal player).
 
 >>> from .players import optimal_policy_table
 >>> from .rules import Pig
@@ -37,12 +40,20 @@ from dataclasses import dataclass
 
 from ...errors import ModelError
 from ...graph import progress_bar
+from .best_response import best_response
 from .certified import enclose_matchup
 from .fairness import Win
 from .learned import fit_network, fit_tree
 from .matchup import play_off
-from .players import PolicyTable, choice_states, hold_at, policy_table, risk_balancing
-from .rules import FowlPlay, Jeopardy
+from .players import (
+    PolicyTable,
+    choice_states,
+    hold_at,
+    keep_pace,
+    policy_table,
+    risk_balancing,
+)
+from .rules import FowlPlay, Jeopardy, Pig
 
 __all__ = [
     "NAMES",
@@ -52,7 +63,12 @@ __all__ = [
     "round_robin",
 ]
 
-NAMES = "optimal, hold-at-N (N from 1 to 999999), risk-balancing (Fowl Play), network, tree"
+NAMES = (
+    "optimal, hold-at-N (N from 1 to 999999), keep-pace (Pig), risk-balancing (Fowl Play), "
+    "network, tree, best-response:NAME (to any of these)"
+)
+
+BEST_RESPONSE = "best-response:"
 
 
 @dataclass(frozen=True)
@@ -76,8 +92,12 @@ def check_player_name(game: Jeopardy, name: str) -> None:
     ...
     exactprob.errors.ModelError: unknown player 'risk-balancing' for Pig; choose from ...
     """
-    known = name in ("optimal", "network", "tree") or HOLD_AT.fullmatch(name) is not None
-    if not (known or (name == "risk-balancing" and isinstance(game, FowlPlay))):
+    target = name.removeprefix(BEST_RESPONSE)
+    known = target in ("optimal", "network", "tree") or HOLD_AT.fullmatch(target) is not None
+    fits = (target == "risk-balancing" and isinstance(game, FowlPlay)) or (
+        target == "keep-pace" and isinstance(game, Pig)
+    )
+    if not (known or fits):
         raise ModelError(f"unknown player {name!r} for {game.name}; choose from {NAMES}")
 
 
@@ -85,6 +105,11 @@ def player_named(game: Jeopardy, name: str, optimal: PolicyTable) -> Player:
     """The player called ``name`` for ``game`` (``optimal``: the given optimal table, which
     the learned players are also fitted to)."""
     check_player_name(game, name)
+    if name.startswith(BEST_RESPONSE):
+        target = player_named(game, name.removeprefix(BEST_RESPONSE), optimal)
+        exact = optimal.undecided is None
+        table = best_response(game, target.table, fill=optimal, exact=exact)
+        return Player(name, table, int(choice_states(game).sum()))
     if name in ("network", "tree"):
         learned = (fit_network if name == "network" else fit_tree)(game, optimal)
         return Player(name, learned.table, learned.parameters)
@@ -92,6 +117,8 @@ def player_named(game: Jeopardy, name: str, optimal: PolicyTable) -> Player:
         return Player(name, optimal, int(choice_states(game).sum()))
     if name == "risk-balancing":
         return Player(name, policy_table(game, risk_balancing(game)), 0)
+    if name == "keep-pace":  # 29 (the race's end), 21 and 8
+        return Player(name, policy_table(game, keep_pace(game)), 3)
     total = int(HOLD_AT.fullmatch(name).group(1))  # type: ignore[union-attr]
     return Player(name, policy_table(game, hold_at(total)), 1)
 

@@ -1,0 +1,129 @@
+r"""The best response to a fixed player: how well can one do against *this* opponent?
+
+Two questions are easy to confuse. The *optimal* player (:mod:`.solver`) maximises its
+chance against an opponent who also plays optimally: the game's minimax value, the
+guarantee against anyone. The *best response* to a given player maximises its chance
+against that player alone, and may lose more against others. Neller and Presser's
+"optimal vs hold at 20" figures (58.74% moving first, 47.76% for hold at 20 moving first,
+55.49% on average) answer the second question; the optimal player wins only 57.15% and
+50.83% against hold at 20.
+
+With the opponent's choices fixed the game is a Markov decision process for one player.
+It is solved here by the generic engine (:func:`exactprob.solve`, or
+:func:`exactprob.enclose` for certified bounds) on :class:`~.rules.JeopardyModel`'s
+states, the opponent's choices restricted to its table's, from every turn start at once,
+so that the response is defined wherever a game can go. The response is then a
+:class:`~.players.PolicyTable` like any other player, and its match-ups are valued by
+:func:`.matchup.play_off` (exact) or :func:`.certified.enclose_matchup`.
+
+>>> from .matchup import play_off
+>>> from .players import hold_at, policy_table
+>>> from .rules import Pig
+>>> game = Pig(goal=10)
+>>> hold3 = policy_table(game, hold_at(3))
+>>> response = best_response(game, hold3, fill=hold3, exact=True)
+>>> play_off(game, response, hold3).first_player_win() > play_off(game, hold3, hold3).first_player_win()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ...dist import Dist
+from ...errors import ModelError
+from .players import PolicyTable, check_table, deck_cards
+from .rules import Jeopardy, JeopardyModel
+
+__all__ = ["MAX_STATES", "best_response"]
+
+#: The engine's states for a best response (both movers, every turn start): at most this.
+MAX_STATES = 2_000_000
+
+_EVERYWHERE = "every turn start"
+
+
+class _AgainstFixed(JeopardyModel):
+    """The game from every turn start at once (the initial state moves to each with the
+    same chance), player 1's choices fixed by ``opponent``."""
+
+    def __init__(self, game: Jeopardy, opponent: PolicyTable) -> None:
+        super().__init__(game)
+        self.opponent = opponent
+        self.initial = _EVERYWHERE  # type: ignore[assignment]
+        goal = game.goal
+        self.starts = [
+            (s0, s1, 0, deck, mover)
+            for s0 in range(goal)
+            for s1 in range(goal)
+            for deck in game.decks()
+            for mover in (0, 1)
+        ]
+
+    def outcome(self, state: Any) -> int | None:
+        return None if state == _EVERYWHERE else super().outcome(state)
+
+    def player(self, state: Any) -> int:
+        return 0 if state == _EVERYWHERE else super().player(state)
+
+    def actions(self, state: Any) -> tuple[str, ...]:
+        if state == _EVERYWHERE:
+            return ("start",)
+        actions = super().actions(state)
+        s0, s1, k, deck, mover = state
+        if mover == 0 or len(actions) == 1:
+            return actions
+        holds = self.opponent.holds[(s1, s0, k, *deck_cards(deck))]
+        return ("hold",) if holds else (self.game.draw_word,)
+
+    def transition(self, state: Any, action: str) -> Dist[Any]:
+        if state == _EVERYWHERE:
+            return Dist({start: Fraction(1, len(self.starts)) for start in self.starts})
+        return super().transition(state, action)
+
+
+def best_response(
+    game: Jeopardy, opponent: PolicyTable, fill: PolicyTable, exact: bool
+) -> PolicyTable:
+    """The best response to ``opponent`` as a policy table: exact (``exact``: every choice
+    compared in rationals; an exact tie holds, as the optimal table does) or certified
+    (the choices the enclosures cannot separate are marked ``undecided``). Where no game
+    against ``opponent`` can go (a turn total of 1 in Pig), the table copies ``fill``."""
+    check_table(game, opponent, "opponent table")
+    check_table(game, fill, "fill table")
+    states = 2 * game.nonterminal_states()
+    if states > MAX_STATES:
+        raise ModelError(
+            f"a best response in {game.name} to {game.goal} goes through {states:,} states of "
+            f"the generic engine; at most {MAX_STATES:,} (a smaller goal or deck)"
+        )
+    from ... import enclose, solve  # the engine, loaded when a response is asked for
+
+    model = _AgainstFixed(game, opponent)
+    limit = MAX_STATES + 1  # and the initial state
+    holds = fill.holds.copy()
+    if exact:
+        solution = solve(model, max_states=limit)
+        for state, index in _choices(model, solution.states()):
+            holds[index] = "hold" in solution.ties(state)
+        return PolicyTable(holds)
+    certified = enclose(model, max_states=limit)
+    undecided = np.zeros_like(holds)
+    for state, index in _choices(model, certified.states()):
+        holds[index] = certified.policy(state) == "hold"
+        undecided[index] = len(certified.undecided(state)) > 1
+    return PolicyTable(holds, undecided)
+
+
+def _choices(model: _AgainstFixed, states: Iterable[Any]) -> Iterator[tuple[Any, tuple[int, ...]]]:
+    """Player 0's states with a choice, each with its policy-table index ``(a, b, k, w, c)``."""
+    for state in states:
+        if state == _EVERYWHERE or model.outcome(state) is not None:
+            continue
+        s0, s1, k, deck, mover = state
+        if mover == 0 and len(model.actions(state)) == 2:
+            yield state, (s0, s1, k, *deck_cards(deck))

@@ -1,0 +1,122 @@
+"""Best responses to fixed players: against every table by enumeration, certified against
+exact, and Neller and Presser's published figures for Pig."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from exactprob.errors import ModelError
+from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, Pig
+from exactprob.games.jeopardy.best_response import best_response
+from exactprob.games.jeopardy.matchup import play_off
+from exactprob.games.jeopardy.players import (
+    PolicyTable,
+    choice_states,
+    hold_at,
+    optimal_policy_table,
+    policy_table,
+)
+from exactprob.games.jeopardy.roster import player_named
+from exactprob.games.jeopardy.solver import solve
+from tests.cli_runner import run
+
+
+def every_table(game: Pig) -> list[PolicyTable]:
+    """Every player of ``game``: each choice state holds or rolls (the forced moves kept)."""
+    base = policy_table(game, hold_at(game.goal))
+    choices = np.argwhere(choice_states(game))
+    tables = []
+    for holds in itertools.product((False, True), repeat=len(choices)):
+        table = base.holds.copy()
+        for index, hold in zip(choices, holds, strict=True):
+            table[tuple(index)] = hold
+        tables.append(PolicyTable(table))
+    return tables
+
+
+@pytest.mark.parametrize(
+    ("game", "opponent"),
+    [(Pig(goal=3), 1), (Pig(goal=3), 2), (Pig(goal=3, sides=3), 1), (Pig(goal=3, komi=1), 2)],
+    ids=str,
+)
+def test_the_best_response_beats_every_table_moving_first_or_second(game, opponent) -> None:
+    """All 2^9 players of Pig to 3, each valued exactly against the opponent in both seats
+    (the match-up code, not the engine): none does better than the response, in either."""
+    fixed = policy_table(game, hold_at(opponent))
+    response = best_response(game, fixed, fill=fixed, exact=True)
+    first = play_off(game, response, fixed).first_player_win()
+    second = play_off(game, fixed, response).first_player_win()
+    tables = every_table(game)
+    assert len(tables) == 2**9
+    assert first == max(play_off(game, t, fixed).first_player_win() for t in tables)
+    assert second == min(play_off(game, fixed, t).first_player_win() for t in tables)
+
+
+def test_a_certified_response_makes_the_exact_choices_where_it_decides() -> None:
+    game = FowlPlay(chickens=5, wolves=2, goal=6)
+    fixed = policy_table(game, hold_at(2))
+    exact = best_response(game, fixed, fill=fixed, exact=True)
+    certified = best_response(game, fixed, fill=fixed, exact=False)
+    assert certified.undecided is not None
+    decided = choice_states(game) & ~certified.undecided
+    assert np.array_equal(certified.holds[decided], exact.holds[decided])
+    assert np.count_nonzero(decided) > 0.9 * np.count_nonzero(choice_states(game))
+
+
+def test_the_full_fowl_play_is_refused_in_one_line() -> None:
+    fixed = policy_table(FOWL_PLAY, hold_at(6))
+    with pytest.raises(ModelError, match="at most 2,000,000"):
+        best_response(FOWL_PLAY, fixed, fill=fixed, exact=False)
+
+
+def test_cli_round_robin_with_a_best_response(capsys) -> None:
+    argv = ["pig", "--goal", "8", "--players", "best-response:hold-at-3,hold-at-3", "--json"]
+    status, out, _ = run(capsys, *argv)
+    payload = json.loads(out)
+    assert status == 0
+    wins = {(m["first"], m["second"]): m["first_player_win"] for m in payload["matchups"]}
+    game = Pig(goal=8)
+    fixed = policy_table(game, hold_at(3))
+    optimal = optimal_policy_table(solve(game))
+    response = best_response(game, fixed, fill=optimal, exact=True)
+    expected = play_off(game, response, fixed).first_player_win()
+    assert wins["best-response:hold-at-3", "hold-at-3"] == str(expected)
+    assert expected >= play_off(game, optimal, fixed).first_player_win()  # equal at this goal
+
+
+@pytest.mark.parametrize(
+    "name", ["best-response:", "best-response:foo", "best-response:best-response:optimal"]
+)
+def test_cli_bad_best_response_names(capsys, name: str) -> None:
+    status, out, err = run(capsys, "pig", "--goal", "8", "--players", name)
+    assert status == 2 and out == "" and err.count("\n") == 1 and "unknown player" in err
+
+
+def test_keep_pace_and_end_race_is_the_papers_rule_everywhere() -> None:
+    """Neller and Presser (2010), written here with exact rounding: if either score is 71
+    or more, roll for the goal; otherwise hold at 21 + round((j - i)/8), halves up."""
+
+    def rule(i: int, j: int, k: int) -> bool:
+        if k == 0:
+            return False
+        if i >= 71 or j >= 71:
+            return i + k >= 100
+        return k >= 21 + math.floor(Fraction(j - i, 8) + Fraction(1, 2))
+
+    game = Pig(goal=100)
+    table = player_named(game, "keep-pace", policy_table(game, hold_at(20))).table.holds
+    for i, j, k in itertools.product(range(100), range(100), range(100)):
+        assert table[i, j, k, 0, 0] == (rule(i, j, k) or i + k >= 100), (i, j, k)
+
+
+def test_keep_pace_is_a_pig_player(capsys) -> None:
+    status, out, _ = run(capsys, "pig", "--goal", "40", "--players", "keep-pace,optimal", "--json")
+    assert status == 0 and json.loads(out)["players"][0]["parameters"] == 3
+    status, _, err = run(capsys, "fowl-play", "--goal", "5", "--players", "keep-pace")
+    assert status == 2 and "unknown player 'keep-pace' for Fowl Play" in err
