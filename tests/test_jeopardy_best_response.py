@@ -14,6 +14,7 @@ import pytest
 from exactprob.errors import ModelError
 from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, Pig
 from exactprob.games.jeopardy.best_response import best_response
+from exactprob.games.jeopardy.certified import enclose, enclose_matchup
 from exactprob.games.jeopardy.matchup import play_off
 from exactprob.games.jeopardy.players import (
     PolicyTable,
@@ -21,6 +22,7 @@ from exactprob.games.jeopardy.players import (
     hold_at,
     optimal_policy_table,
     policy_table,
+    risk_balancing,
 )
 from exactprob.games.jeopardy.roster import player_named
 from exactprob.games.jeopardy.solver import solve
@@ -58,21 +60,47 @@ def test_the_best_response_beats_every_table_moving_first_or_second(game, oppone
     assert second == min(play_off(game, fixed, t).first_player_win() for t in tables)
 
 
-def test_a_certified_response_makes_the_exact_choices_where_it_decides() -> None:
-    game = FowlPlay(chickens=5, wolves=2, goal=6)
-    fixed = policy_table(game, hold_at(2))
+@pytest.mark.parametrize(
+    ("game", "opponent"),
+    [
+        (FowlPlay(chickens=5, wolves=2, goal=6), hold_at(2)),
+        (FowlPlay(chickens=8, wolves=3, goal=8), hold_at(3)),
+        (FowlPlay(chickens=10, wolves=3, goal=7, komi=2), None),
+    ],
+    ids=["5/2 to 6 v hold 2", "8/3 to 8 v hold 3", "10/3 to 7 v risk-balancing"],
+)
+def test_a_certified_response_makes_the_exact_choices_where_it_decides(game, opponent) -> None:
+    """The game's interval sweep (certified) against the engine's exact decision process."""
+    fixed = policy_table(game, opponent or risk_balancing(game))
     exact = best_response(game, fixed, fill=fixed, exact=True)
     certified = best_response(game, fixed, fill=fixed, exact=False)
     assert certified.undecided is not None
     decided = choice_states(game) & ~certified.undecided
     assert np.array_equal(certified.holds[decided], exact.holds[decided])
-    assert np.count_nonzero(decided) > 0.9 * np.count_nonzero(choice_states(game))
+    assert np.count_nonzero(decided) >= 0.99 * np.count_nonzero(choice_states(game))
 
 
-def test_the_full_fowl_play_is_refused_in_one_line() -> None:
+def test_the_full_fowl_play_is_refused_exactly_and_certified_on_request() -> None:
     fixed = policy_table(FOWL_PLAY, hold_at(6))
     with pytest.raises(ModelError, match="at most 2,000,000"):
-        best_response(FOWL_PLAY, fixed, fill=fixed, exact=False)
+        best_response(FOWL_PLAY, fixed, fill=fixed, exact=True)
+    pig = Pig(goal=5)
+    hold2 = policy_table(pig, hold_at(2))
+    with pytest.raises(ModelError, match="Pig's is exact"):
+        best_response(pig, hold2, fill=hold2, exact=False)
+
+
+@pytest.mark.slow
+def test_the_full_fowl_play_response_to_hold_at_6_beats_the_optimal_player_against_it() -> None:
+    """Certified, every choice decided; against hold at 6 it does at least as well as the
+    optimal table, in both seats (enclosures compared end to end)."""
+    fixed = policy_table(FOWL_PLAY, hold_at(6))
+    response = best_response(FOWL_PLAY, fixed, fill=fixed, exact=False)
+    assert response.undecided is not None and not response.undecided.any()
+    optimal = enclose(FOWL_PLAY).policy_table()
+    mine = enclose_matchup(FOWL_PLAY, response, fixed).first_player_win()
+    theirs = enclose_matchup(FOWL_PLAY, optimal, fixed).first_player_win()
+    assert mine.high >= theirs.low and mine.low >= theirs.low - 1e-12
 
 
 def test_cli_round_robin_with_a_best_response(capsys) -> None:

@@ -1,20 +1,22 @@
 r"""The best response to a fixed player: how well can one do against *this* opponent?
 
-Two questions are easy to confuse. The *optimal* player (:mod:`.solver`) maximises its
-chance against an opponent who also plays optimally: the game's minimax value, the
-guarantee against anyone. The *best response* to a given player maximises its chance
-against that player alone, and may lose more against others. Neller and Presser's
+Two questions are easy to confuse. The *optimal* player
+(:mod:`exactprob.games.jeopardy.solver`) maximises its chance against an opponent who also
+plays optimally: the game's minimax value, the guarantee against anyone. The *best
+response* to a given player maximises its chance against that player alone, and may lose
+more against others. Neller and Presser's
 "optimal vs hold at 20" figures (58.74% moving first, 47.76% for hold at 20 moving first,
-55.49% on average) answer the second question; the optimal player wins only 57.15% and
-50.83% against hold at 20.
+55.49% on average) answer the second question; the optimal player wins only 57.15% moving
+first against hold at 20 and 50.83% moving second.
 
 With the opponent's choices fixed the game is a Markov decision process for one player.
-It is solved here by the generic engine (:func:`exactprob.solve`, or
-:func:`exactprob.enclose` for certified bounds) on :class:`~.rules.JeopardyModel`'s
-states, the opponent's choices restricted to its table's, from every turn start at once,
-so that the response is defined wherever a game can go. The response is then a
-:class:`~.players.PolicyTable` like any other player, and its match-ups are valued by
-:func:`.matchup.play_off` (exact) or :func:`.certified.enclose_matchup`.
+Exactly, it is solved by the generic engine (:func:`exactprob.solve`) on
+:class:`~.rules.JeopardyModel`'s states, the opponent's choices restricted to its table's,
+from every turn start at once, so that the response is defined wherever a game can go;
+certified, by the game's own interval sweep with one side maximising
+(:func:`.certified.enclose_best_response`), which takes the full Fowl Play. The response
+is then a :class:`~.players.PolicyTable` like any other player, and its match-ups are
+valued by :func:`.matchup.play_off` (exact) or :func:`.certified.enclose_matchup`.
 
 >>> from .matchup import play_off
 >>> from .players import hold_at, policy_table
@@ -32,16 +34,15 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from ...dist import Dist
 from ...errors import ModelError
+from .certified import enclose_best_response
 from .players import PolicyTable, check_table, deck_cards
-from .rules import Jeopardy, JeopardyModel
+from .rules import FowlPlay, Jeopardy, JeopardyModel, Pig
 
 __all__ = ["MAX_STATES", "best_response"]
 
-#: The engine's states for a best response (both movers, every turn start): at most this.
+#: The engine's states for an exact best response (both movers, every turn start): at most.
 MAX_STATES = 2_000_000
 
 _EVERYWHERE = "every turn start"
@@ -89,34 +90,33 @@ class _AgainstFixed(JeopardyModel):
 def best_response(
     game: Jeopardy, opponent: PolicyTable, fill: PolicyTable, exact: bool
 ) -> PolicyTable:
-    """The best response to ``opponent`` as a policy table: exact (``exact``: every choice
-    compared in rationals; an exact tie holds, as the optimal table does) or certified
-    (the choices the enclosures cannot separate are marked ``undecided``). Where no game
-    against ``opponent`` can go (a turn total of 1 in Pig), the table copies ``fill``."""
+    """The best response to ``opponent`` as a policy table. Exact (``exact``): the
+    engine compares every choice in rationals (an exact tie holds, as the optimal table
+    does), and where no game against ``opponent`` can go (a turn total of 1 in Pig) the
+    table copies ``fill``. Certified (Fowl Play): the game's own interval sweep
+    (:func:`.certified.enclose_best_response`), with the choices the enclosures cannot
+    separate marked ``undecided``; it takes the full game in seconds."""
     check_table(game, opponent, "opponent table")
     check_table(game, fill, "fill table")
+    if not exact:
+        if not isinstance(game, FowlPlay):
+            raise ModelError("a certified best response is for Fowl Play; Pig's is exact")
+        return enclose_best_response(game, opponent)
     states = 2 * game.nonterminal_states()
     if states > MAX_STATES:
         raise ModelError(
-            f"a best response in {game.name} to {game.goal} goes through {states:,} states of "
-            f"the generic engine; at most {MAX_STATES:,} (a smaller goal or deck)"
+            f"an exact best response in {game.name} to {game.goal} goes through {states:,} "
+            f"states of the generic engine; at most {MAX_STATES:,} (a smaller goal or deck"
+            f"{'' if isinstance(game, Pig) else ', or the certified response'})"
         )
-    from ... import enclose, solve  # the engine, loaded when a response is asked for
+    from ... import solve  # the engine, loaded when a response is asked for
 
     model = _AgainstFixed(game, opponent)
-    limit = MAX_STATES + 1  # and the initial state
+    solution = solve(model, max_states=MAX_STATES + 1)  # and the initial state
     holds = fill.holds.copy()
-    if exact:
-        solution = solve(model, max_states=limit)
-        for state, index in _choices(model, solution.states()):
-            holds[index] = "hold" in solution.ties(state)
-        return PolicyTable(holds)
-    certified = enclose(model, max_states=limit)
-    undecided = np.zeros_like(holds)
-    for state, index in _choices(model, certified.states()):
-        holds[index] = certified.policy(state) == "hold"
-        undecided[index] = len(certified.undecided(state)) > 1
-    return PolicyTable(holds, undecided)
+    for state, index in _choices(model, solution.states()):
+        holds[index] = "hold" in solution.ties(state)
+    return PolicyTable(holds)
 
 
 def _choices(model: _AgainstFixed, states: Iterable[Any]) -> Iterator[tuple[Any, tuple[int, ...]]]:

@@ -41,7 +41,13 @@ from ...graph import progress_bar
 from .players import PolicyTable, check_table, table_shape
 from .rules import FowlPlay
 
-__all__ = ["CertifiedMatchup", "CertifiedSolution", "enclose", "enclose_matchup"]
+__all__ = [
+    "CertifiedMatchup",
+    "CertifiedSolution",
+    "enclose",
+    "enclose_best_response",
+    "enclose_matchup",
+]
 
 SLACK = 16 * 2.0**-53  # rounding allowance per state value (a few operations on [0, 1])
 MAX_SWEEPS = 10_000
@@ -81,39 +87,45 @@ class CertifiedSolution(CertifiedMatchup):
         other's; otherwise it is undecided (an exact tie is always undecided) and the
         table holds where the midpoints say hold is at least as good.
         """
-        game = self.game
-        holds = np.zeros(table_shape(game), dtype=bool)
-        undecided = np.zeros_like(holds)
-        goal, totals = game.goal, holds.shape[2]
-        a, b, k = np.ogrid[:goal, :goal, :totals]
-        banked = (a + k).clip(max=goal - 1)
-        wins = a + k >= goal
-        chicken_low, chicken_high, wolf_low, wolf_high = _probabilities(game)
-        won = np.ones((goal, goal, 1))
-        above = (won, won)  # the values at deck (w, c + 1); none at c = chickens
-        for w in range(game.wolves - 1, -1, -1):
-            for c in range(game.chickens, -1, -1):
-                after = (w + 1, c) if w + 1 < game.wolves else (0, 0)  # the last wolf reshuffles
-                draw_low = wolf_low[w, c] * (1 - self.high[:, :, *after].T[..., None])
-                draw_high = wolf_high[w, c] * (1 - self.low[:, :, *after].T[..., None])
-                if c < game.chickens:
-                    draw_low = draw_low + chicken_low[w, c] * above[0][:, :, 1:]
-                    draw_high = draw_high + chicken_high[w, c] * above[1][:, :, 1:]
-                draw_low, draw_high = draw_low - SLACK, draw_high + SLACK
-                hold_low = 1 - self.high[b, banked, w, c] - SLACK
-                hold_high = 1 - self.low[b, banked, w, c] + SLACK
-                choice = (k >= 1) & (k <= c) & ~wins
-                certain = (hold_low > draw_high) | (draw_low > hold_high)
-                hold_better = hold_low + hold_high >= draw_low + draw_high
-                holds[..., w, c] = wins | (choice & hold_better)
-                undecided[..., w, c] = choice & ~certain
-                value_low = np.where(k >= 1, np.maximum(draw_low, hold_low), draw_low)
-                value_high = np.where(k >= 1, np.maximum(draw_high, hold_high), draw_high)
-                above = (  # one more turn total than the table, always won
-                    np.concatenate([np.where(wins, 1.0, value_low.clip(0, 1)), won], 2),
-                    np.concatenate([np.where(wins, 1.0, value_high.clip(0, 1)), won], 2),
-                )
-        return PolicyTable(holds, undecided)
+        return _policy_table(self.game, self.low, self.high)
+
+
+def _policy_table(game: FowlPlay, next_low: np.ndarray, next_high: np.ndarray) -> PolicyTable:
+    """The mover's choices (see :meth:`CertifiedSolution.policy_table`) from the bounds
+    ``[a, b, w, c]`` of the turn starts that follow the mover's turn: its own in self-play,
+    the fixed opponent's for a best response."""
+    holds = np.zeros(table_shape(game), dtype=bool)
+    undecided = np.zeros_like(holds)
+    goal, totals = game.goal, holds.shape[2]
+    a, b, k = np.ogrid[:goal, :goal, :totals]
+    banked = (a + k).clip(max=goal - 1)
+    wins = a + k >= goal
+    chicken_low, chicken_high, wolf_low, wolf_high = _probabilities(game)
+    won = np.ones((goal, goal, 1))
+    above = (won, won)  # the values at deck (w, c + 1); none at c = chickens
+    for w in range(game.wolves - 1, -1, -1):
+        for c in range(game.chickens, -1, -1):
+            after = (w + 1, c) if w + 1 < game.wolves else (0, 0)  # the last wolf reshuffles
+            draw_low = wolf_low[w, c] * (1 - next_high[:, :, *after].T[..., None])
+            draw_high = wolf_high[w, c] * (1 - next_low[:, :, *after].T[..., None])
+            if c < game.chickens:
+                draw_low = draw_low + chicken_low[w, c] * above[0][:, :, 1:]
+                draw_high = draw_high + chicken_high[w, c] * above[1][:, :, 1:]
+            draw_low, draw_high = draw_low - SLACK, draw_high + SLACK
+            hold_low = 1 - next_high[b, banked, w, c] - SLACK
+            hold_high = 1 - next_low[b, banked, w, c] + SLACK
+            choice = (k >= 1) & (k <= c) & ~wins
+            certain = (hold_low > draw_high) | (draw_low > hold_high)
+            hold_better = hold_low + hold_high >= draw_low + draw_high
+            holds[..., w, c] = wins | (choice & hold_better)
+            undecided[..., w, c] = choice & ~certain
+            value_low = np.where(k >= 1, np.maximum(draw_low, hold_low), draw_low)
+            value_high = np.where(k >= 1, np.maximum(draw_high, hold_high), draw_high)
+            above = (  # one more turn total than the table, always won
+                np.concatenate([np.where(wins, 1.0, value_low.clip(0, 1)), won], 2),
+                np.concatenate([np.where(wins, 1.0, value_high.clip(0, 1)), won], 2),
+            )
+    return PolicyTable(holds, undecided)
 
 
 def _probabilities(game: FowlPlay) -> tuple[np.ndarray, ...]:
@@ -153,8 +165,21 @@ def enclose_matchup(
     return CertifiedMatchup(game, low[0], high[0], sweeps)
 
 
+def enclose_best_response(
+    game: FowlPlay, opponent: PolicyTable, progress: bool = False
+) -> PolicyTable:
+    """The best response to ``opponent`` as a policy table: the interval sweep with the
+    responder's choice the better of draw and hold (a maximum of enclosures encloses the
+    maximum, so the argument above holds) and the opponent's fixed, then the responder's
+    choices read from the bounds of the opponent's turn starts that follow its turns;
+    those the enclosures cannot separate are ``undecided``."""
+    desc = f"{game.name} to {game.goal}, best response, certified"
+    low, high, _ = _enclose(game, (None, check_table(game, opponent)), desc, progress)
+    return _policy_table(game, low[1], high[1])
+
+
 def _enclose(
-    game: FowlPlay, players: tuple[PolicyTable, ...] | None, desc: str, progress: bool
+    game: FowlPlay, players: tuple[PolicyTable | None, ...] | None, desc: str, progress: bool
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Bounds ``[player, a, b, w, c]`` of every turn start where ``player`` moves: one
     player against itself under optimal play (``players`` is None), else the two tables,
@@ -180,7 +205,7 @@ def _enclose_sum(
     low: np.ndarray,
     high: np.ndarray,
     probabilities: tuple,
-    players: tuple[PolicyTable, ...] | None,
+    players: tuple[PolicyTable | None, ...] | None,
 ) -> int:
     """Iterate the components with score sum ``total`` until their bounds stop shrinking;
     writes their turn-start bounds into ``low``/``high``. Returns the number of sweeps.
@@ -232,7 +257,7 @@ def _best(w: int, c: int, draw: np.ndarray, hold: np.ndarray) -> np.ndarray:
 
 
 def _following(
-    players: tuple[PolicyTable, ...],
+    players: tuple[PolicyTable | None, ...],
     player: np.ndarray,
     mover: np.ndarray,
     other: np.ndarray,
@@ -240,14 +265,25 @@ def _following(
 ) -> Choose:
     """A ``choose`` that takes hold where the side's player holds: ``holds[side, k, w, c]``
     read from the tables (turn totals past a table's end can only win or not occur; a
-    turn total of 0 draws whatever a table says)."""
-    tables = [table.holds[mover, other] for table in players]  # [side, k, w, c] per player
-    holds = np.ones((len(player), totals, *tables[0].shape[2:]), dtype=bool)
-    for index, table in enumerate(tables):
+    turn total of 0 draws whatever a table says), and the better of the two for the sides
+    of a player given as ``None`` (a best response)."""
+    fixed = next(table for table in players if table is not None)
+    holds = np.ones((len(player), totals, *fixed.holds.shape[3:]), dtype=bool)
+    best = np.zeros(len(player), dtype=bool)
+    for index, table in enumerate(players):
         mine = player == index
-        holds[mine, : table.shape[1]] = table[mine]
+        if table is None:
+            best |= mine
+            continue
+        rows = table.holds[mover, other]  # [side, k, w, c]
+        holds[mine, : rows.shape[1]] = rows[mine]
     holds[:, 0] = False  # a turn total of 0 draws
-    return lambda w, c, draw, hold: np.where(holds[:, : draw.shape[1], w, c], hold, draw)
+
+    def choose(w: int, c: int, draw: np.ndarray, hold: np.ndarray) -> np.ndarray:
+        following = np.where(holds[:, : draw.shape[1], w, c], hold, draw)
+        return np.where(best[:, None], np.maximum(draw, hold), following)
+
+    return choose
 
 
 def _sweep(
