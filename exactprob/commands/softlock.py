@@ -3,7 +3,9 @@
 Without ``--limit``: the limit as the turns go to infinity, an algebraic number given as a
 sympy expression (radicals, or a ``CRootOf`` when no radicals exist). With ``--limit N``: the
 exact rational for up to ``EXACT_LIMIT`` turns (or any ``N`` with ``--exact``), else a
-certified enclosure with exact rational ends, marked ``"exact": false``.
+certified enclosure with exact rational ends, marked ``"exact": false``. ``--turn-order``
+picks the game's order (the default) or the source's function; the JSON has the limit
+under both.
 
 >>> from exactprob.cli import main
 >>> main(["softlock", "--ac", "10", "--json"])  # doctest: +ELLIPSIS
@@ -11,6 +13,7 @@ certified enclosure with exact rational ends, marked ``"exact": false``.
   "ac": 10,
   "eyes": 1,
   "limit": null,
+  "turn_order": "game",
   "gaze": "11/20",
 ...
   "locked": "2 - sqrt(319)/11",
