@@ -1,7 +1,10 @@
 """The ``exactprob`` console script: one subcommand per game, ``--json`` on each.
 
 Exact numbers appear in JSON as ``"p/q"`` strings, each with a ``<key>_decimal`` twin.
-Bad input gives one line on stderr and exit status 2, never a traceback.
+Bad input gives one line on stderr and exit status 2, never a traceback. Ctrl-C stops a
+command with one line and status 130, SIGTERM silently with status 143; either way a file
+being written is removed (:func:`~exactprob.files.write_atomically`). Progress bars show
+on a terminal only.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,7 +22,14 @@ from . import __version__
 from .errors import ExactProbError
 from .files import write_atomically
 
-__all__ = ["PLOT_FORMATS", "UsageError", "main", "plot_path", "write_atomically"]
+__all__ = [
+    "PLOT_FORMATS",
+    "UsageError",
+    "main",
+    "plot_path",
+    "show_progress",
+    "write_atomically",
+]
 
 DECIMAL_DIGITS = 12
 
@@ -120,6 +131,12 @@ def save_figure(draw: Any, path: Path) -> None:
         plt.close(figure)
 
 
+def show_progress(long_work: bool = True) -> bool:
+    """Whether a command shows a progress bar: for ``long_work``, and only when stderr is a
+    terminal (a bar in a log file or a pipe is noise)."""
+    return long_work and sys.stderr.isatty()
+
+
 def emit(payload: dict[str, Any], text: str, as_json: bool) -> None:
     """Print ``payload`` as JSON or ``text`` for people."""
     print(json.dumps(payload, indent=2) if as_json else text)
@@ -133,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         args.run(args)
         sys.stdout.flush()
@@ -142,7 +160,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``exactprob ... | head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: files being written were removed on the way out
+        sys.stderr.write(f"\nexactprob {args.command}: interrupted\n")
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return 0
+
+
+def _stop_on_sigterm(signum: int, frame: Any) -> None:
+    """SIGTERM unwinds like Ctrl-C (a temporary output file is removed on the way) and
+    the process exits with status 143 (128 + 15), silently."""
+    raise SystemExit(128 + signum)
 
 
 if __name__ == "__main__":  # pragma: no cover

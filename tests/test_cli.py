@@ -136,3 +136,49 @@ def test_start_up_imports_no_heavy_library(code: str) -> None:
         [sys.executable, "-c", probe, *HEAVY], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_progress_bars_only_on_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    # 4,000 turns is a long softlock run, which shows a bar on a terminal; stderr here is
+    # captured (not a terminal), so nothing may be written to it
+    status, _, err = run(capsys, "softlock", "--ac", "10", "--limit", "4000")
+    assert status == 0 and err == ""
+
+
+SIGNAL_PROBE = """
+import os, signal, sys, time
+from exactprob.cli import main
+from exactprob.games.fighting_fantasy.atlas import Atlas
+
+write_csv = Atlas.write_csv
+
+def write_then_stop(self, path):  # half the file is written when the signal comes
+    with open(path, "w") as out:
+        out.write("delta,hero\\n")
+    os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+    time.sleep(5)  # the signal arrives first
+
+Atlas.write_csv = write_then_stop
+sys.exit(main(["ff", "atlas", "--out", sys.argv[2], "--max-stamina", "3", "--max-luck", "1"]))
+"""
+
+
+@pytest.mark.parametrize(("name", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_mid_write_leaves_no_file_and_no_traceback(
+    tmp_path, name: str, status: int
+) -> None:
+    """Ctrl-C (one line, status 130) and SIGTERM (silent, 143) while the atlas is being
+    written: the temporary file is removed and the target never appears."""
+    target = tmp_path / "atlas.csv"
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNAL_PROBE, name, str(target)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []
+    if name == "SIGINT":
+        assert done.stderr.strip() == "exactprob ff: interrupted"

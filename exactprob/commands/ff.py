@@ -28,7 +28,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, add_max_states_flag, emit, write_atomically
+from ..cli import (
+    UsageError,
+    add_json_flag,
+    add_max_states_flag,
+    emit,
+    show_progress,
+    write_atomically,
+)
 from ..errors import StateLimitError
 from ..games.fighting_fantasy import (
     ATLAS_DELTAS,
@@ -144,7 +151,7 @@ def fight_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         objective=objective,
         policy=policy,
         max_states=args.max_states,
-        progress=hero_stamina * opponent_stamina * (luck + 1) >= LONG_SOLVE_STATES,
+        progress=show_progress(hero_stamina * opponent_stamina * (luck + 1) >= LONG_SOLVE_STATES),
     )
     outcome = fight_outcomes(grid, hero_stamina, opponent_stamina, luck)
     odds = round_odds(delta)
@@ -237,7 +244,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         raise UsageError(
             f"the atlas has {states:,} states, more than --max-states {args.max_states:,}"
         )
-    result = atlas(max_stamina=stamina, max_luck=luck, rule=args.rule, progress=True)
+    result = atlas(max_stamina=stamina, max_luck=luck, rule=args.rule, progress=show_progress())
     write_atomically(out, result.write_csv)
     summary = result.summary()
     summary["rule"] = args.rule

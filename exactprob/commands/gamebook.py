@@ -12,10 +12,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
+from ..cli import UsageError, add_json_flag, add_max_states_flag, emit, show_progress
 from ..errors import ModelError, StateLimitError
 from ..gamebook.book import Book, Hero, load_book
 from ..gamebook.solver import SolutionNode, Tree, reachable_nodes, situations, solve, walkthrough
@@ -91,7 +90,7 @@ def run(args: argparse.Namespace) -> None:
             book.score,
             book.initial,
             max_states=args.max_states,
-            progress=sys.stderr.isatty(),  # a bar while solving, for a terminal
+            progress=show_progress(),  # a bar while solving, for a terminal
         )
     except StateLimitError:
         raise UsageError(

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
+from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure, show_progress
 from ..enclosure import Enclosure
 from ..errors import ModelError
 from ..games.jeopardy import FowlPlay, Pig
@@ -71,7 +70,7 @@ def _is_exact(game: Pig | FowlPlay, args: argparse.Namespace) -> bool:
 
 def _solve(game: Pig | FowlPlay, exact: bool) -> Any:
     """The exact solution or the certified enclosures."""
-    progress = sys.stderr.isatty()
+    progress = show_progress()
     if exact or isinstance(game, Pig):
         return solve(game, progress=progress)
     return enclose(game, progress=progress)
@@ -233,7 +232,7 @@ def run(args: argparse.Namespace) -> None:
             text += f"\n  choices the enclosure leaves undecided  {undecided:,}"
     if names:
         players = [player_named(game, name, table) for name in names]
-        matchups = round_robin(game, players, exact, progress=sys.stderr.isatty())
+        matchups = round_robin(game, players, exact, progress=show_progress())
         agreements = [agreement(game, table, p.table) for p in players]
         payload["players"] = [
             {"name": p.name, "parameters": p.parameters, **exact_fields("agreement", a, 6)}

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from decimal import ROUND_CEILING, Context, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit
+from ..cli import UsageError, add_json_flag, emit, show_progress
 from ..games.jeopardy.redesign import (
     DeckResult,
     Design,
@@ -185,7 +184,7 @@ def run(args: argparse.Namespace) -> None:
         raise UsageError("--workers sizes the local cluster; leave it out with --scheduler")
     cache = _cache_dir(args.cache)
     decks = [(c, w) for c in chickens for w in wolves]
-    results = search(decks, goal, cache, args.scheduler, workers, progress=sys.stderr.isatty())
+    results = search(decks, goal, cache, args.scheduler, workers, progress=show_progress())
     designs = fairest_designs(results, top)
     grid = f"chickens {range_text(chickens)}, wolves {range_text(wolves)}"
     emit(

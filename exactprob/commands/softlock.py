@@ -29,7 +29,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit
+from ..cli import UsageError, add_json_flag, emit, show_progress
 from ..enclosure import Enclosure
 from ..games.roguelike.softlock import (
     ENCLOSURE_BITS,
@@ -186,7 +186,7 @@ def run(args: argparse.Namespace) -> None:
         payload["locked_decimal"] = payload["locked_forever_decimal"]
         payload["exact"] = True
     else:
-        progress = limit >= LONG_RUN_TURNS
+        progress = show_progress(limit >= LONG_RUN_TURNS)
         if args.exact or limit <= EXACT_LIMIT:
             value = locked_within(ac, limit, eyes, progress=progress, turn_order=order)
         else:
