@@ -48,6 +48,9 @@ __all__ = [
 
 mpq = gmpy2.mpq
 _MPQ_ZERO = mpq(0)
+#: The most digits a number written as a decimal may have, its exponent counted (Python
+#: itself reads at most 4,300 digits into an integer).
+MAX_INPUT_DIGITS = 4000
 _MPQ_TYPE = type(_MPQ_ZERO)
 _MPZ_ONE = gmpy2.mpz(1)
 #: An exact scalar as the engine handles it internally: a gmpy2 rational or a sympy expression.
@@ -215,8 +218,11 @@ def _parse_string(text: str) -> Exact:
             d = Decimal(s)
             if not d.is_finite():
                 raise InexactError(f"{text!r} is not a finite number")
-            if abs(d.as_tuple().exponent) > 100_000:  # type: ignore[arg-type]
-                raise InexactError(f"{text!r} has an exponent beyond 10^100000")
+            _, digits, exponent = d.as_tuple()
+            if len(digits) + abs(exponent) > MAX_INPUT_DIGITS:  # type: ignore[arg-type]
+                raise InexactError(
+                    f"{text!r} is too long: at most {MAX_INPUT_DIGITS:,} digits, exponent included"
+                )
             num, den = d.as_integer_ratio()
     except (ValueError, InvalidOperation) as error:
         if isinstance(error, InexactError):

@@ -182,3 +182,23 @@ def test_a_signal_mid_write_leaves_no_file_and_no_traceback(
     assert list(tmp_path.iterdir()) == []
     if name == "SIGINT":
         assert done.stderr.strip() == "exactprob ff: interrupted"
+
+
+def test_a_number_too_long_to_print_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "rubber-band", "--up", "1e-100000", "--levels", "1000")
+    assert status == 2 and out == "" and err.count("\n") == 1 and "--up" in err
+
+
+@pytest.mark.parametrize("plot", ["/proc/no-such-dir", "a-file/sub"])
+def test_atlas_plot_place_is_checked_before_any_work(
+    capsys: pytest.CaptureFixture[str], tmp_path, plot: str
+) -> None:
+    (tmp_path / "a-file").write_text("")
+    place = plot if plot.startswith("/") else str(tmp_path / plot)
+    out = tmp_path / "atlas.csv"
+    argv = ["ff", "atlas", "--out", str(out), "--max-stamina", "2", "--max-luck", "1"]
+    status, stdout, err = run(capsys, *argv, "--plot", place)
+    assert status == 2 and stdout == "" and err.count("\n") == 1 and "--plot" in err
+    assert not out.exists()  # no data file without its figures

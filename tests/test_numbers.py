@@ -366,3 +366,12 @@ def test_common_denominator_dots_equal_the_fraction_sums(values, rows):
     assert denominator > 0 and len(numerators) == len(rows)
     for row, n in zip(rows, numerators):
         assert F(int(n), int(denominator)) == sum((a * values[t] for a, t in row), F(0))
+
+
+def test_decimal_inputs_are_limited_to_4000_digits():
+    """Python reads at most 4,300 digits into an int; a longer typed-in number (digits and
+    exponent together) is refused up front, in one line, not deep inside a command."""
+    assert exact("1e-3999") == F(1, 10**3999)
+    for text in ("1e-4001", "1e4001", "0." + "1" * 4000):
+        with pytest.raises(InexactError, match="at most 4,000 digits"):
+            exact(text)

@@ -244,6 +244,13 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         raise UsageError(
             f"the atlas has {states:,} states, more than --max-states {args.max_states:,}"
         )
+    if plot_dir is not None:  # made before any work, so that a bad place fails first
+        try:
+            plot_dir.mkdir(exist_ok=True)
+        except OSError as error:
+            raise UsageError(
+                f"--plot: cannot make the directory {str(plot_dir)!r}: {error.strerror}"
+            ) from None
     result = atlas(max_stamina=stamina, max_luck=luck, rule=args.rule, progress=show_progress())
     write_atomically(out, result.write_csv)
     summary = result.summary()
@@ -252,7 +259,6 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     if plot_dir is not None:
         from ..games.fighting_fantasy.figures import write_atlas_figures
 
-        plot_dir.mkdir(parents=True, exist_ok=True)
         summary["figures"] = [str(p) for p in write_atlas_figures(result, plot_dir)]
     text = "Fighting Fantasy atlas\n" + "\n".join(f"  {k}: {v}" for k, v in summary.items())
     return summary, text
