@@ -20,7 +20,7 @@ from typing import Any
 
 from . import __version__
 from .errors import ExactProbError
-from .files import write_atomically
+from .files import check_output, write_atomically
 
 __all__ = [
     "PLOT_FORMATS",
@@ -100,8 +100,8 @@ PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 
 def plot_path(text: str | None) -> Path | None:
-    """The ``--plot FILE`` of a subcommand, checked before any work: a known image format
-    and an existing directory (else one line naming the problem)."""
+    """The ``--plot FILE`` of a subcommand, checked before any work: a known image format,
+    and a place a file can be written (:func:`~exactprob.files.check_output`)."""
     if text is None:
         return None
     path = Path(text)
@@ -109,9 +109,7 @@ def plot_path(text: str | None) -> Path | None:
         raise UsageError(
             f"--plot: the file name must end in {', '.join(PLOT_FORMATS)}, got {text!r}"
         )
-    if not path.parent.is_dir():
-        raise UsageError(f"--plot: directory {str(path.parent)!r} does not exist")
-    return path
+    return check_output(path, "--plot")
 
 
 def save_figure(draw: Any, path: Path) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import ExactProbError
 
-__all__ = ["WriteError", "write_atomically"]
+__all__ = ["WriteError", "check_output", "write_atomically"]
 
 
 class WriteError(ExactProbError, OSError):
@@ -51,3 +51,30 @@ def write_atomically(path: Path, write: Any) -> None:
         if isinstance(error, OSError) and not isinstance(error, WriteError):
             raise WriteError(f"cannot write {str(path)!r}: {error.strerror}") from None
         raise
+
+
+def check_output(path: Path, flag: str) -> Path:
+    """``path`` if a result can be written there, checked before any work: its directory
+    exists and takes a new file, and ``path`` is absent or a regular file (a symlink, a
+    device or a directory is refused rather than replaced); else a :class:`WriteError`
+    naming ``flag``.
+
+    >>> check_output(Path("/dev/null"), "--out")
+    Traceback (most recent call last):
+    ...
+    exactprob.files.WriteError: --out: '/dev/null' is not a regular file; write to a new or regular file
+    """
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise WriteError(
+            f"{flag}: {str(path)!r} is not a regular file; write to a new or regular file"
+        )
+    if not path.parent.is_dir():
+        raise WriteError(f"{flag}: directory {str(path.parent)!r} does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError as error:
+        raise WriteError(
+            f"{flag}: cannot write in {str(path.parent)!r}: {error.strerror}"
+        ) from None
+    return path

@@ -202,3 +202,26 @@ def test_atlas_plot_place_is_checked_before_any_work(
     status, stdout, err = run(capsys, *argv, "--plot", place)
     assert status == 2 and stdout == "" and err.count("\n") == 1 and "--plot" in err
     assert not out.exists()  # no data file without its figures
+
+
+@pytest.mark.parametrize("kind", ["device", "symlink", "directory", "unwritable"])
+def test_outputs_go_to_regular_files_only(
+    capsys: pytest.CaptureFixture[str], tmp_path, kind: str
+) -> None:
+    """--out to /dev/null, a symlink or a directory is refused, not replaced; a directory
+    that takes no file (/proc) fails before the work."""
+    target = tmp_path / "elsewhere.csv"
+    target.write_text("keep me")
+    out = {
+        "device": "/dev/null",
+        "symlink": str(tmp_path / "link.csv"),
+        "directory": str(tmp_path),
+        "unwritable": "/proc/atlas.csv",
+    }[kind]
+    if kind == "symlink":
+        (tmp_path / "link.csv").symlink_to(target)
+    argv = ["ff", "atlas", "--out", out, "--max-stamina", "2", "--max-luck", "1"]
+    status, stdout, err = run(capsys, *argv)
+    assert status == 2 and stdout == "" and err.count("\n") == 1 and "--out" in err
+    assert target.read_text() == "keep me"
+    assert (tmp_path / "link.csv").is_symlink() == (kind == "symlink")

@@ -37,6 +37,7 @@ from ..cli import (
     write_atomically,
 )
 from ..errors import StateLimitError
+from ..files import check_output
 from ..games.fighting_fantasy import (
     ATLAS_DELTAS,
     DEFAULT_MAX_STATES,
@@ -231,9 +232,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     """Compute the atlas, write its data (and figures); the summary."""
     if args.out is None:
         raise UsageError("ff atlas needs --out FILE (the CSV data file to write)")
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise UsageError(f"--out: directory {str(out.parent)!r} does not exist")
+    out = check_output(Path(args.out), "--out")
     plot_dir = Path(args.plot) if args.plot else None
     if plot_dir is not None and plot_dir.exists() and not plot_dir.is_dir():
         raise UsageError(f"--plot: {str(plot_dir)!r} exists and is not a directory")
