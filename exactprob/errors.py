@@ -15,6 +15,7 @@ __all__ = [
     "DistributionError",
     "ExactProbError",
     "InexactError",
+    "MissingExtraError",
     "ModelError",
     "NonTerminationError",
     "StateLimitError",
@@ -44,3 +45,7 @@ class StateLimitError(ExactProbError, ValueError):
 
 class NonTerminationError(ExactProbError, ValueError):
     """Some states never reach a terminal state under a policy, so values are undefined."""
+
+
+class MissingExtraError(ExactProbError, ImportError):
+    """A feature whose library is an optional extra that is not installed."""

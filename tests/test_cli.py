@@ -225,3 +225,27 @@ def test_outputs_go_to_regular_files_only(
     assert status == 2 and stdout == "" and err.count("\n") == 1 and "--out" in err
     assert target.read_text() == "keep me"
     assert (tmp_path / "link.csv").is_symlink() == (kind == "symlink")
+
+
+@pytest.mark.parametrize(
+    ("blocked", "argv", "extra"),
+    [
+        (("sklearn",), ["pig", "--goal", "5", "--players", "tree"], "learn"),
+        (
+            ("distributed",),
+            ["fowl-redesign", "--chickens", "3", "--wolves", "1", "--goal", "3"],
+            "cluster",
+        ),
+    ],
+)
+def test_a_missing_extra_is_named_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch, tmp_path, blocked, argv, extra
+) -> None:
+    """A lean install (no scikit-learn, no Dask): the command that needs one says which
+    extra installs it, in one line with status 2."""
+    for name in [m for m in sys.modules if m.split(".")[0] in blocked] + list(blocked):
+        monkeypatch.setitem(sys.modules, name, None)  # import raises ImportError
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no redesign cache to read
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert f"pip install 'exactprob[{extra}]'" in err

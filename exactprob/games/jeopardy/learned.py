@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import ModelError
+from ...extras import import_extra
 from ...numbers import whole_number
 from .players import (
     Holds,
@@ -142,9 +143,7 @@ def fit_network(
     inputs."""
     whole_number("hidden", hidden, 1)
     whole_number("iterations", iterations, 1)
-    from sklearn.neural_network import MLPClassifier  # scikit-learn loads in half a second
-
-    network = MLPClassifier(
+    network = _sklearn("neural_network").MLPClassifier(
         (hidden,), activation="tanh", solver="lbfgs", max_iter=iterations, random_state=seed
     )
     trained_on = _fit(game, optimal, network, seed, samples)
@@ -160,9 +159,7 @@ def fit_tree(
     ``seed``) fitted to ``samples`` choice states of ``optimal``; ``3 L - 2`` parameters
     for the :math:`L` leaves it grows."""
     whole_number("leaves", leaves, 2)
-    from sklearn.tree import DecisionTreeClassifier
-
-    tree = DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=seed)
+    tree = _sklearn("tree").DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=seed)
     trained_on = _fit(game, optimal, tree, seed, samples)
     grown = int(tree.get_n_leaves())
     return _player(game, optimal, f"tree ({grown} leaves)", 3 * grown - 2, tree, trained_on)
@@ -182,13 +179,18 @@ def _fit(game: Jeopardy, optimal: PolicyTable, model: Any, seed: int, samples: i
         rng = np.random.default_rng(seed)
         states = np.sort(rng.choice(states, size=samples, replace=False))
     a, b, k, w, c = np.unravel_index(states, shape)
-    from sklearn.exceptions import ConvergenceWarning
     from threadpoolctl import threadpool_limits
 
+    convergence = _sklearn("exceptions").ConvergenceWarning
     with warnings.catch_warnings(), threadpool_limits(1):  # one core: fast, and reproducible
-        warnings.simplefilter("ignore", ConvergenceWarning)  # the iteration budget is the rule
+        warnings.simplefilter("ignore", convergence)  # the iteration budget is the rule
         model.fit(features(game, a, b, k, w, c), optimal.holds[a, b, k, w, c])
     return int(states.size)
+
+
+def _sklearn(module: str) -> Any:
+    """``sklearn.<module>``, loaded on first use (half a second), from the extra ``learn``."""
+    return import_extra(f"sklearn.{module}", "learn", "the learned players (network, tree)")
 
 
 def _rule(game: Jeopardy, model: Any) -> Holds:

@@ -54,6 +54,7 @@ from typing import Any, cast
 
 from ...enclosure import Enclosure
 from ...errors import ExactProbError
+from ...extras import import_extra
 from ...files import WriteError, write_atomically
 from ...graph import progress_bar
 from .certified import enclose
@@ -254,7 +255,7 @@ def search(
 
 def _solved(client: Any, games: Sequence[FowlPlay], goal: int, progress: bool) -> Iterator:
     """The decks' results as the cluster completes them, with a progress bar."""
-    from distributed import as_completed
+    as_completed = _distributed().as_completed
 
     futures = client.map(
         deck_result,
@@ -280,27 +281,32 @@ def _make_dir(folder: Path) -> None:
         ) from None
 
 
+def _distributed() -> Any:
+    """Dask's ``distributed``, from the extra ``cluster``."""
+    return import_extra("distributed", "cluster", "the Fowl Play redesign search (Dask)")
+
+
 @contextmanager
 def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
     """A Dask client of the scheduler at ``scheduler``, or of a new local cluster of
     ``workers`` single-threaded worker processes (closed on exit)."""
-    from distributed import Client, LocalCluster
+    distributed = _distributed()
 
     if scheduler is None:
         with (
-            LocalCluster(
+            distributed.LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,  # no dashboard; its HTTP server on a free port:
                 scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             ) as cluster,
-            Client(cluster, set_as_default=False) as client,
+            distributed.Client(cluster, set_as_default=False) as client,
         ):
             yield client
         return
     try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, ValueError, TypeError) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise SchedulerError(
