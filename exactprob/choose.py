@@ -20,12 +20,9 @@ nothing: :func:`exact_best` values them all exactly over one common denominator
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import reduce
 from typing import Any
 
-import gmpy2
-
-from .numbers import Exact, common_denominator_dots, mpq
+from .numbers import Exact, common_denominator_dots, integer_weights, mpq
 from .rounding import certainly_less
 
 __all__ = ["best_and_ties", "best_of", "exact_best", "float_candidates", "share_successors"]
@@ -93,10 +90,10 @@ def exact_best(
     >>> exact_best([([mpq(1, 2), mpq(1, 2)], [0, 1]), ([mpq(1)], [1])], [mpq(0), mpq(1, 2)], 1)
     (mpq(1,4), (0,))
     """
-    w = reduce(gmpy2.lcm, (p.denominator for probs, _ in rows for p in probs), gmpy2.mpz(1))
+    weights, w = integer_weights([p for probs, _ in rows for p in probs])
+    at = iter(weights)  # each row takes its own weights back, in order
     numerators, denominator = common_denominator_dots(
-        [([p.numerator * (w // p.denominator) for p in probs], targets) for probs, targets in rows],
-        values,
+        [([next(at) for _ in probs], targets) for probs, targets in rows], values
     )
     best, tied = best_of(numerators, player)
     return mpq(best, w * denominator), tied

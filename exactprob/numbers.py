@@ -35,6 +35,7 @@ __all__ = [
     "exact",
     "exact_fields",
     "fraction_string",
+    "integer_weights",
     "is_symbolic",
     "mpq",
     "parse_fraction",
@@ -277,6 +278,19 @@ def rational_dot(weights: Iterable[Any], values: Iterable[Any]) -> Any:
     for d in denominators[1:]:
         common = gmpy2.lcm(common, d)
     return mpq(sum(n * (common // d) for n, d in zip(numerators, denominators)), common)
+
+
+def integer_weights(fractions: Sequence[Any]) -> tuple[list[Any], Any]:
+    """The ``mpq`` ``fractions`` as integers over their least common denominator :math:`W`,
+    and :math:`W`: the weights :func:`common_denominator_dots` takes.
+
+    >>> integer_weights([mpq(1, 6), mpq(2, 9)])
+    ([mpz(3), mpz(4)], mpz(18))
+    """
+    common = _MPZ_ONE
+    for p in fractions:
+        common = gmpy2.lcm(common, p.denominator)
+    return [p.numerator * (common // p.denominator) for p in fractions], common
 
 
 def common_denominator_dots(

@@ -48,12 +48,9 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from functools import reduce
 from typing import Any
 
-import gmpy2
 import numpy as np
-from gmpy2 import mpz
 
 from .certify import near_choices
 from .choose import best_and_ties, best_of, float_candidates, share_successors
@@ -71,7 +68,7 @@ from .graph import (
     progress_bar,
 )
 from .linear import Field, field_for
-from .numbers import Exact, common_denominator_dots, mpq
+from .numbers import Exact, common_denominator_dots, integer_weights, mpq
 from .order import SolveOrder
 from .reach import reach_values
 from .rounding import approx, float_dot
@@ -340,8 +337,7 @@ class _System:
         self.choice_start = G.choice_start
         self.prob_ids = G.prob_ids
         if self.guided:
-            self.weight_denominator = reduce(gmpy2.lcm, (p.denominator for p in probs), mpz(1))
-            self.weights = [p.numerator * (self.weight_denominator // p.denominator) for p in probs]
+            self.weights, self.weight_denominator = integer_weights(probs)
 
     def edges(self, c: int) -> Iterable[tuple[int, Exact]]:
         """``(target, probability)`` of every edge of choice ``c``."""
