@@ -52,7 +52,7 @@ MAX_ENTRIES = 100_000
 MAX_INVERSE_ENTRIES = 1_000
 r"""The longest table for which the constant's minimal polynomial is found (by factoring
 :math:`a\,E[G](C) - b`, of degree up to 999: seconds; rates down to about 2.5%). Longer
-tables, up to :data:`MAX_ENTRIES` (rates down to about 0.4%), get the certified interval
+tables, up to :data:`MAX_ENTRIES` (rates down to about 0.25%), get the certified interval
 alone (:func:`certified_root`)."""
 NEWTON_STEPS = 60
 """Newton's iteration for :func:`certified_root` stops after this many steps (it takes
