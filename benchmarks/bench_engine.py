@@ -512,6 +512,7 @@ def run_mdps(quick: bool, repeat: int, log: Callable[[str], None]) -> list[str]:
             "",
         ]
     ours_rows, storm_rows, notes = [], [], []
+    load_engine_libraries()  # a one-run --quick would time scipy's import in case (a)
     for case in mdp_cases(quick):
         log(f"mdp: {case.name}")
         res = MdpResult()
