@@ -29,11 +29,15 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
+    # MathJax 3 served from the built site itself (_static/mathjax), not from a CDN, so
+    # that every formula renders offline and behind a firewall.
+    "sphinx-mathjax-offline",
+    "sphinx.ext.intersphinx",
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
     "matplotlib.sphinxext.plot_directive",
 ]
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "_inventories"]
 root_doc = "index"
 nitpicky = False
 
@@ -52,13 +56,22 @@ napoleon_use_rtype = False
 doctest_test_doctest_blocks = ""
 doctest_global_setup = "from importlib.util import find_spec"
 
-# -- HTML ---------------------------------------------------------------------------------
-html_theme = "alabaster"
-html_title = f"exactprob {release}"
-html_theme_options = {
-    "description": "Exact probabilities for games of chance",
-    "fixed_sidebar": False,
+# -- intersphinx: links into the Python and sympy documentation --------------------------
+# The inventories are read from docs/_inventories (taken from Debian's python3.11-doc and
+# python-sympy-doc packages; see the README there), so that the build needs no network
+# and gives the same pages everywhere. The links themselves point at the versions the
+# inventories describe.
+intersphinx_mapping = {
+    "python": ("https://docs.python.org/3.11", "_inventories/python-3.11.inv"),
+    "sympy": ("https://docs.sympy.org/1.11", "_inventories/sympy-1.11.inv"),
 }
+
+# -- HTML ---------------------------------------------------------------------------------
+# Furo: a theme made for technical documentation, whose content column holds long code
+# blocks and wide tables (the narrow default clipped them) and which has a dark mode.
+html_theme = "furo"
+html_title = f"exactprob {release}"
+html_favicon = "_static/favicon.svg"
 
 # one PNG per figure (the default also writes a hi-res PNG and a PDF: slower builds)
 plot_formats = [("png", 100)]

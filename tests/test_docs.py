@@ -1,6 +1,8 @@
-"""The documentation builds without a warning, and every example in it runs.
+"""The documentation builds without a warning, every example in it runs, and every page
+renders in a real browser with no network.
 
-Both builds write only to a temporary directory (doctrees included), never to docs/.
+Both builds write only to a temporary directory (doctrees included), never to docs/; the
+browser check keeps one screenshot per game page in docs/_build/screenshots.
 """
 
 from __future__ import annotations
@@ -44,10 +46,50 @@ def _report(proc: subprocess.CompletedProcess[str]) -> str:
     )
 
 
+@pytest.fixture(scope="module")
+def html_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The HTML site, built once for this module: (its folder, the build's report)."""
+    out = tmp_path_factory.mktemp("docs")
+    proc = _sphinx("html", out)
+    return (out / "html" if proc.returncode == 0 else Path()), _report(proc)
+
+
 @pytest.mark.slow
-def test_html_builds_without_warnings(tmp_path: Path) -> None:
-    proc = _sphinx("html", tmp_path)
-    assert proc.returncode == 0, _report(proc)
+def test_html_builds_without_warnings(html_build: tuple[Path, str]) -> None:
+    site, report = html_build
+    assert site != Path(), report
+
+
+@pytest.mark.slow
+def test_the_site_carries_its_math_renderer_and_links_out(html_build: tuple[Path, str]) -> None:
+    """MathJax is served from the site itself (no page asks a CDN for it), and the
+    offline intersphinx inventories resolve links into the Python and sympy docs."""
+    site, report = html_build
+    assert site != Path(), report
+    assert (site / "_static" / "mathjax" / "tex-chtml.js").is_file()
+    pages = list(site.rglob("*.html"))
+    assert pages
+    assert not [p for p in pages if "cdn.jsdelivr.net" in p.read_text(encoding="utf-8")]
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "https://docs.python.org/3.11/library/fractions.html#fractions.Fraction" in index
+    solver = (site / "solver.html").read_text(encoding="utf-8")
+    assert "https://docs.sympy.org/1.11/modules/polys/domainmatrix.html" in solver
+
+
+@pytest.mark.slow
+def test_every_page_renders_in_a_browser(html_build: tuple[Path, str]) -> None:
+    """Every page, opened in headless Chromium from a local server, renders every formula
+    (MathJax output in every math element, no TeX error, no raw delimiter left), loads
+    every image, logs no console error and requests nothing beyond the local server.
+    See ``tests/browser.py``; the check is skipped only where no Chromium is installed
+    and ``EXACTPROB_REQUIRE_BROWSER`` is unset (CI sets it)."""
+    from browser import check_site, chromium_or_skip
+
+    site, report = html_build
+    assert site != Path(), report
+    executable = chromium_or_skip()
+    problems = check_site(site, executable, DOCS / "_build" / "screenshots")
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.slow
