@@ -23,6 +23,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
+from . import display
 from .errors import DistributionError, ModelError
 from .numbers import Exact, exact, is_symbolic, mpq, to_public, to_sympy, whole_number
 
@@ -190,6 +191,14 @@ class Dist(Mapping[T, Any], Generic[T]):
     def __repr__(self) -> str:
         body = ", ".join(f"{k!r}: {_repr_prob(self._p[k])}" for k in self._outcomes())
         return f"Dist({{{body}}})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: a table of exact probabilities with bars (:mod:`.display`)."""
+        return display.dist_html(self)
+
+    def _repr_latex_(self) -> str:
+        """Jupyter's LaTeX view: outcomes and exact probabilities as an array."""
+        return display.dist_latex(self)
 
     # -- transformations ----------------------------------------------------------------
     def map(self, f: Callable[[T], U]) -> Dist[U]:

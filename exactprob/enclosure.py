@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .display import exact_html, rows_html
 from .numbers import decimal_string
 
 __all__ = ["Enclosure"]
@@ -65,3 +66,13 @@ class Enclosure:
         width = self.width()
         places = 17 if width == 0 else max(0, math.floor(-math.log10(width)))
         return decimal_string(self.midpoint(), places)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: both exact ends, the width and the certain decimal."""
+        rows = [
+            ("low", exact_html(self.low)),
+            ("high", exact_html(self.high)),
+            ("width", exact_html(self.width())),
+            ("value", self.decimal()),
+        ]
+        return rows_html("Enclosure: the exact value lies in [low, high]", rows)

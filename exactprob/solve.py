@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from . import display
 from .certify import near_choices
 from .choose import best_and_ties, best_of, float_candidates, share_successors
 from .component_table import ComponentTable, GraphArrays, one_blas_thread
@@ -232,6 +233,10 @@ class Solution:
 
     def __repr__(self) -> str:
         return f"Solution(states={len(self._values)}, value={self.value()})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the value, the best action and the exact ties at the start."""
+        return display.solution_html(self)
 
 
 def solve(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False) -> Solution:

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ..display import JsonDisplay
 from ..dist import Dist, die, uniform
 from ..errors import ModelError
 from ..numbers import exact_fields, whole_number
@@ -137,7 +138,7 @@ class _AllStarts(RiskBattle):
 
 
 @dataclass(frozen=True)
-class RiskResult:
+class RiskResult(JsonDisplay):
     """The exact outcome of a Risk battle.
 
     Attributes

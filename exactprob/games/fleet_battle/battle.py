@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ...display import JsonDisplay
 from ...dist import Dist
 from ...errors import ModelError
 from ...numbers import exact_fields
@@ -124,7 +125,7 @@ class FleetBattle:
 
 
 @dataclass(frozen=True)
-class BattleResult:
+class BattleResult(JsonDisplay):
     """The exact outcome of a battle.
 
     Attributes

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...display import JsonDisplay
 from ...dist import Dist, dice
 from ...errors import ModelError
 from ...numbers import decimal_string, exact_fields, to_fraction, to_sympy, whole_number
@@ -189,7 +190,7 @@ def _sqrt(value: Fraction) -> Any:
 
 
 @dataclass(frozen=True)
-class DistributionSummary:
+class DistributionSummary(JsonDisplay):
     r"""Exact summary of a distribution of whole numbers.
 
     The :math:`q`-quantile is the smallest outcome :math:`x` with :math:`P(X \le x) \ge q`,
@@ -249,7 +250,7 @@ class DistributionSummary:
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(JsonDisplay):
     r"""Two independent hit-point totals :math:`A` and :math:`B` side by side.
 
     ``p_greater``, ``p_equal``, ``p_less`` are :math:`P(A > B)`, :math:`P(A = B)`,
