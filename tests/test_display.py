@@ -15,6 +15,7 @@ import exactprob as ep
 from exactprob import Dist, dice, die
 from exactprob.display import PLACES, ROWS, approximate, dist_html, dist_latex
 from exactprob.enclosure import Enclosure
+from exactprob.games.fighting_fantasy import STRATEGY_CODES, solve_grid
 from exactprob.games.risk import risk_battle
 
 _CELLS = re.compile(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>")
@@ -156,3 +157,10 @@ def test_an_enclosure_shows_both_exact_ends() -> None:
     html = box._repr_html_()
     assert "<th>low</th><td>1/3" in html and "<th>high</th><td>1/2</td>" in html
     assert "<th>width</th><td>1/6" in html
+
+
+def test_a_fight_grid_shows_its_largest_state() -> None:
+    grid = solve_grid(2, 6, 5, 3)
+    html = grid._repr_html_()
+    assert f"<th>value at (6, 5, 3)</th><td>{grid.value(6, 5, 3)} <small>" in html
+    assert f"<th>luck at (6, 5, 3)</th><td>{STRATEGY_CODES[grid.strategy(6, 5, 3)]}</td>" in html

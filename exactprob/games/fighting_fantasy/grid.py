@@ -32,6 +32,7 @@ The generic engine gives the same values on every state (``tests/test_fighting_f
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,6 +41,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from gmpy2 import mpq
 
+from ...display import exact_html, rows_html
 from ...errors import ModelError, StateLimitError
 from ...graph import paused_garbage_collection, progress_bar
 from ...numbers import exact, to_fraction, whole_number
@@ -262,6 +264,19 @@ class FightGrid:
                 self._options[key].append(options[key])
                 uses[key].append(layer_uses[key])
         self._uses = {key: np.array(layers, dtype=bool) for key, layers in uses.items()}
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the grid's size and, at its largest state, the exact value and
+        when the hero tests luck."""
+        H, O, L = self.bounds
+        rows = [
+            ("skill difference", str(self.delta)),
+            ("rule", html.escape(self.rule.name)),
+            ("states", f"hero 1..{H} × opponent 1..{O} × luck 0..{L}"),
+            (f"value at ({H}, {O}, {L})", exact_html(self.value(H, O, L))),
+            (f"luck at ({H}, {O}, {L})", STRATEGY_CODES[self.strategy(H, O, L)]),
+        ]
+        return rows_html("FightGrid", rows)
 
     # -- queries --------------------------------------------------------------------------
     def _check(self, hero: int, opponent: int, luck: int, streak: bool) -> None:
