@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
@@ -25,7 +26,9 @@ from .files import check_output, write_atomically
 __all__ = [
     "PLOT_FORMATS",
     "UsageError",
+    "integer",
     "main",
+    "one_line",
     "plot_path",
     "show_progress",
     "write_atomically",
@@ -38,11 +41,51 @@ class UsageError(ExactProbError, ValueError):
     """A command-line value that is not allowed."""
 
 
+#: A whole number as the flags take it: ASCII digits, an optional minus, at most 30 digits.
+_INTEGER = re.compile(r"-?[0-9]{1,30}")
+#: A value that starts with a minus but is a number, not an option: -3, -0.5, -1/10, -1e-3.
+_NEGATIVE_NUMBER = re.compile(r"-([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?(/[0-9]+)?")
+
+
+def integer(text: str) -> int:
+    """The ``type`` of the whole-number flags: ASCII digits only. (``int`` also takes
+    underscores and the digits of other scripts, ``١٠٠``, which the rest of the project
+    refuses.)
+
+    >>> integer("-12")
+    -12
+    >>> integer("1_000")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number in digits 0-9, got '1_000'
+    """
+    if not _INTEGER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected a whole number in digits 0-9, got {text!r}")
+    return int(text)
+
+
+def one_line(message: str) -> str:
+    """An error message on one line: a newline inside a quoted argument is shown as
+    ``\\n``.
+
+    >>> one_line("bad value 'a\\nb'")
+    "bad value 'a\\\\nb'"
+    """
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with the project's error convention (one line, exit status 2)."""
+    """argparse with the project's error convention (one line, exit status 2), and a
+    negative fraction or exponent (``--start -1/10``) taken as a value, not an option."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _NEGATIVE_NUMBER
+        #: The subcommands' parsers by name (the top-level parser only).
+        self.commands: dict[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.stderr.write(f"{self.prog}: error: {one_line(message)}\n")
         raise SystemExit(2)
 
 
@@ -57,7 +100,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """
     from .commands import SUBCOMMANDS, help_of, module_of
 
-    parser = _Parser(
+    parser: _Parser = _Parser(
         prog="exactprob",
         description=(
             "Exact probabilities for games of chance: exact rationals, optimal play with "
@@ -72,6 +115,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             sub.add_parser(name, help=help_of(name))
         elif name not in sub.choices:  # its module registers all of its subcommands
             module_of(name).register(sub)
+    parser.commands = sub.choices
     return parser
 
 
@@ -90,7 +134,7 @@ def add_max_states_flag(parser: argparse.ArgumentParser, default: int) -> None:
     """The ``--max-states`` flag of the subcommands that explore a state graph."""
     parser.add_argument(
         "--max-states",
-        type=int,
+        type=integer,
         default=default,
         help=f"refuse problems with more states than this (default {default:,})",
     )
@@ -144,16 +188,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_command_in(words))
-    args = parser.parse_args(words)
+    args, unknown = parser.parse_known_args(words)
     if args.command is None:
+        if unknown:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
         parser.print_help()
         return 0
+    if unknown:  # reported by the subcommand's parser, so that the message names it
+        parser.commands[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         args.run(args)
         sys.stdout.flush()
     except ExactProbError as error:
-        sys.stderr.write(f"exactprob {args.command}: error: {error}\n")
+        sys.stderr.write(f"exactprob {args.command}: error: {one_line(str(error))}\n")
+        return 2
+    except MemoryError:  # the estimates up front missed: still one line, nothing written
+        sys.stderr.write(f"exactprob {args.command}: error: out of memory; try a smaller problem\n")
         return 2
     except BrokenPipeError:  # the reader went away (``exactprob ... | head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -67,6 +67,18 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
         (["dice", "2d6 3"], "spaces are allowed only around + and -"),
         (["dice", "9" * 5000], "a constant must be a whole number"),
         (["nonsense"], "invalid choice"),
+        (
+            ["risk", "--attacker", "3", "--defender", "2", "--bogus"],
+            "exactprob risk: error: unrecognized arguments: --bogus",
+        ),
+        (["risk", "--max-states", "١٠٠"], "--max-states: expected a whole number in digits 0-9"),
+        (["risk", "--max-states", "1_000"], "expected a whole number in digits 0-9, got '1_000'"),
+        (
+            ["ff", "--hero", "10", "10", "5", "--opponent", "8", "8", "--keep-stamina", "-5"],
+            "--keep-stamina must be a whole number >= 0, got -5",
+        ),
+        (["dice", "2d6\n3"], "cannot read '2d6\\n3'"),
+        (["rubber-band", "--up", "-1/10"], "--up must be a decimal or p/q from 0 to 100"),
     ],
 )
 def test_bad_input_is_one_line_with_status_2(
@@ -249,3 +261,26 @@ def test_a_missing_extra_is_named_in_one_line(
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == "" and err.count("\n") == 1
     assert f"pip install 'exactprob[{extra}]'" in err
+
+
+def test_a_negative_fraction_is_a_value_not_an_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--start -1/10`` reaches the command (a negative start is allowed there)."""
+    status, out, err = run(capsys, "rubber-band", "--start", "-1/10", "--levels", "2", "--json")
+    assert (status, err) == (0, "")
+    assert json.loads(out)["start"] == "-1/10"
+
+
+def test_running_out_of_memory_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last line of defence behind the estimates: a MemoryError is reported, not
+    shown as a traceback."""
+    import exactprob.commands.dice as dice_command
+
+    def exhausted(args: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(dice_command, "run", exhausted)
+    status, out, err = run(capsys, "dice", "2d6")
+    assert (status, out) == (2, "")
+    assert err == "exactprob dice: error: out of memory; try a smaller problem\n"

@@ -33,6 +33,7 @@ from ..cli import (
     add_json_flag,
     add_max_states_flag,
     emit,
+    integer,
     show_progress,
     write_atomically,
 )
@@ -141,7 +142,10 @@ def fight_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     rounds_cap = (
         None if args.rounds is None else whole_number("--rounds", args.rounds, 1, 1000, UsageError)
     )
-    objective = Objective(keep_stamina=args.keep_stamina, keep_luck=args.keep_luck)
+    objective = Objective(
+        keep_stamina=whole_number("--keep-stamina", args.keep_stamina, 0, error=UsageError),
+        keep_luck=whole_number("--keep-luck", args.keep_luck, 0, error=UsageError),
+    )
     delta = hero_skill - opponent_skill
     grid = solve_grid(
         delta,
@@ -308,21 +312,21 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--keep-stamina",
-        type=int,
+        type=integer,
         default=0,
         metavar="R",
         help="count only victories with at least R stamina left",
     )
     parser.add_argument(
         "--keep-luck",
-        type=int,
+        type=integer,
         default=0,
         metavar="M",
         help="count only victories with at least M luck left",
     )
     parser.add_argument(
         "--rounds",
-        type=int,
+        type=integer,
         metavar="N",
         help="fight: also give the exact law of the number of rounds (draws included), "
         "capped at N: the last entry is the chance of N rounds or more",
@@ -333,13 +337,13 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--max-stamina",
-        type=int,
+        type=integer,
         default=24,
         metavar="N",
         help="atlas: staminas 1..N for both sides (default 24)",
     )
     parser.add_argument(
-        "--max-luck", type=int, default=12, metavar="N", help="atlas: luck 0..N (default 12)"
+        "--max-luck", type=integer, default=12, metavar="N", help="atlas: luck 0..N (default 12)"
     )
     add_max_states_flag(parser, DEFAULT_MAX_STATES)
     add_json_flag(parser)

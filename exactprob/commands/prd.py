@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
+from ..cli import UsageError, add_json_flag, emit, integer, plot_path, save_figure
 from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
 from ..games.roguelike.prd_bounds import hits_enclosure
 from ..games.roguelike.prd_inverse import MAX_INVERSE_ENTRIES, ROOT_OF_DEGREE, linear_constant
@@ -379,7 +379,7 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--simulate", metavar="RUNS", help="also simulate RUNS runs")
     parser.add_argument("--generator", choices=("numpy", "rogue"), default="numpy")
-    parser.add_argument("--seed", type=int, default=0, help="simulation seed (default 0)")
+    parser.add_argument("--seed", type=integer, default=0, help="simulation seed (default 0)")
     parser.add_argument("--plot", metavar="FILE", help="write the hits-vs-Bernoulli figure")
     add_json_flag(parser)
     parser.set_defaults(run=run)

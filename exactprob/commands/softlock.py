@@ -29,7 +29,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, show_progress
+from ..cli import UsageError, add_json_flag, emit, integer, show_progress
 from ..enclosure import Enclosure
 from ..games.roguelike.softlock import (
     ENCLOSURE_BITS,
@@ -228,7 +228,7 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--bits",
-        type=int,
+        type=integer,
         default=ENCLOSURE_BITS,
         help=f"fixed-point bits of the certified enclosure (default {ENCLOSURE_BITS})",
     )
