@@ -5,16 +5,18 @@ and the Bellman optimality certificate on the full book with its loops)."""
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections import deque
 from fractions import Fraction as F
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from exactprob.errors import ModelError
-from exactprob.gamebook import fight, solve
+from exactprob.gamebook import fight, solve, toml_file
 from exactprob.gamebook.book import BookError, Fight, Hero, load_book
 from exactprob.gamebook.combat import COLUMN_LABELS
 from exactprob.gamebook.solver import SolutionNode, reachable_nodes
@@ -618,3 +620,36 @@ def test_example_book_uses_every_feature():
     assert sum(bool(s.get("win")) for s in sections.values()) == 1
     assert any(s.get("death") for s in sections.values())
     assert "crt" not in data["book"]  # the shipped example table
+
+
+@pytest.mark.parametrize(
+    "make, fragment",
+    [
+        (lambda d: _write(d / "deep.toml", "a = " + "[" * 5000 + "]" * 5000), "nested too deeply"),
+        (lambda d: Path("/dev/zero"), "not a regular file"),
+        (lambda d: _fifo(d / "book.toml"), "not a regular file"),
+        (lambda d: d, "not a regular file"),
+        (lambda d: _write(d / "big.toml", "#" * 30_000), "larger than"),
+    ],
+    ids=["nested", "device", "fifo", "directory", "too large"],
+)
+def test_a_book_that_is_not_a_small_regular_toml_file_is_refused_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make: Any, fragment: str
+) -> None:
+    """Reading never hangs (a pipe), never fills memory (/dev/zero) and never overflows
+    the stack (deep nesting): one BookError naming the file."""
+    monkeypatch.setattr(toml_file, "MAX_TOML_BYTES", 20_000)
+    path = make(tmp_path)
+    with pytest.raises(BookError, match=fragment) as caught:
+        load_book(path)
+    assert str(path) in str(caught.value)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+def _fifo(path: Path) -> Path:
+    os.mkfifo(path)
+    return path
