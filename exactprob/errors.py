@@ -49,3 +49,8 @@ class NonTerminationError(ExactProbError, ValueError):
 
 class MissingExtraError(ExactProbError, ImportError):
     """A feature whose library is an optional extra that is not installed."""
+
+
+class ResourceError(ExactProbError, ValueError):
+    """A request whose estimated memory is more than the machine has; raised before the
+    memory is spent."""

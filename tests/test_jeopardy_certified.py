@@ -9,6 +9,8 @@ into Fractions), for every turn start, with a mutation check that the test can f
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -16,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from exactprob.games.jeopardy import FowlPlay
-from exactprob.games.jeopardy.certified import CertifiedSolution, enclose
+from exactprob.games.jeopardy.certified import CertifiedSolution, enclose, working_bytes
 from exactprob.games.jeopardy.solver import solve
 from tests.jeopardy_oracle import SMALL_FOWL_PLAY
 
@@ -98,3 +100,23 @@ def test_the_containment_check_can_fail():
     other = exact_starts(FowlPlay(chickens=5, wolves=2, goal=5))
     assert uncontained(box, {key: other[key] for key in values})
     assert not math.isclose(float(other[0, 0, 0, 0]), float(values[0, 0, 0, 0]), abs_tol=1e-6)
+
+
+@pytest.mark.parametrize("deck", [(400, 2, 20), (700, 1, 5)])
+def test_the_memory_estimate_matches_the_measured_peak(deck: tuple[int, int, int]) -> None:
+    """working_bytes, which the CLI checks before a certified solve, against the peak
+    resident memory that enclose adds in a fresh process (within 15%)."""
+    chickens, wolves, goal = deck
+    code = (
+        "import resource\n"
+        "from exactprob.games.jeopardy import FowlPlay\n"
+        "from exactprob.games.jeopardy.certified import enclose\n"
+        f"game = FowlPlay({chickens}, {wolves}, {goal}, 0)\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "enclose(game)\n"
+        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    measured = int(done.stdout)
+    estimate = working_bytes(FowlPlay(chickens, wolves, goal, 0))
+    assert 0.85 * estimate <= measured <= 1.15 * estimate

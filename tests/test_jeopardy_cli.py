@@ -279,3 +279,46 @@ def test_the_plot_is_drawn_for_certified_solves_too(capsys, tmp_path):
     argv = ["fowl-play", "--goal", "6", "--certified", "--plot", str(path)]
     assert run_json(capsys, *argv)["plot"] == str(path)
     assert path.stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        # Pig to g has g * g * (g + 1) / 2 non-terminal states: 300 * 300 * 301 / 2
+        (["pig", "--goal", "300"], "has 13,545,000 non-terminal states, more than the 2,000,000"),
+        (["pig", "--goal", "20", "--max-states", "4199"], "has 4,200 non-terminal states"),
+        (
+            ["fowl-play", "--chickens", "10000", "--wolves", "10000", "--goal", "10000"],
+            "more than the 50,000,000 solved certified by default",
+        ),
+        (
+            ["fowl-play", "--chickens", "200", "--wolves", "20", "--exact"],
+            "more than the 2,000,000 solved exact by default; pass --max-states",
+        ),
+    ],
+)
+def test_a_game_too_large_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert fragment in err and err.count("\n") == 1
+
+
+def test_a_certified_solve_larger_than_memory_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a machine of 1 GiB, 2,000 chickens against one wolf to 5 (about 0.9 GiB of
+    float bounds by working_bytes, whose estimate test_jeopardy_certified measures)."""
+    import exactprob.resources
+
+    monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: 2**30)
+    argv = ["fowl-play", "--chickens", "2000", "--wolves", "1", "--goal", "5", "--certified"]
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert "the certified solve needs about 917.7 MiB of memory, more than the 768.0 MiB" in err
+
+
+def test_max_states_lets_a_larger_game_through(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "pig", "--goal", "20", "--max-states", "4200", "--json")
+    assert status == 0 and json.loads(out)["nonterminal_states"] == 4200

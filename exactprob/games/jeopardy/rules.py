@@ -144,9 +144,21 @@ class FowlPlay:
     def nonterminal_states(self) -> int:
         """States ``(i, j, k, w, c)`` with ``i, j < goal``, ``i + k <= goal`` (a mover at
         the goal must still hold), ``k <= c <= chickens`` and ``w < wolves``."""
-        g = self.goal
-        per_i = sum(min(c, g - i) + 1 for i in range(g) for c in range(self.chickens + 1))
-        return g * self.wolves * per_i
+        g, chickens = self.goal, self.chickens
+        return g * self.wolves * sum(_capped_sum(chickens, m) for m in range(1, g + 1))
+
+
+def _capped_sum(chickens: int, m: int) -> int:
+    r"""How many turn totals :math:`k \le \min(c, m)` there are over :math:`c = 0..C`:
+    :math:`\sum_{c=0}^{C} (\min(c, m) + 1)`, in closed form (the loop over :math:`c` took
+    seconds for ten thousand chickens).
+
+    >>> _capped_sum(5, 2) == sum(min(c, 2) + 1 for c in range(6))
+    True
+    """
+    if m >= chickens:
+        return (chickens + 1) * (chickens + 2) // 2
+    return (chickens + 1) + m * (m + 1) // 2 + m * (chickens - m)
 
 
 Jeopardy = Pig | FowlPlay

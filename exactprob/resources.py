@@ -1,0 +1,66 @@
+r"""Memory estimates checked before heavy work: a request that would need more memory than
+the machine has is refused in one line, up front, rather than ending in a
+``MemoryError`` or in GMP aborting the process.
+
+An exact value :math:`p/q` with :math:`b`-bit numerator and denominator takes about
+:math:`2b/8` bytes; :func:`exact_values_bytes` adds a fixed overhead per value for the
+objects that hold it.
+
+>>> format_bytes(3 * 2**30)
+'3.0 GiB'
+>>> check_memory(10**6, "a small table")
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import ResourceError
+
+__all__ = ["check_memory", "exact_values_bytes", "format_bytes", "physical_memory"]
+
+#: The share of physical memory one computation may plan to use (the rest: the system,
+#: Python itself, and what an estimate leaves out).
+USABLE_SHARE = 0.75
+#: Bytes per exact value besides its digits (the mpq object, a list slot, a dict entry).
+VALUE_OVERHEAD = 200
+
+
+def physical_memory() -> int:
+    """The machine's physical memory in bytes (16 GiB where the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system
+        return 16 * 2**30
+
+
+def format_bytes(n: float) -> str:
+    """``n`` bytes in the largest binary unit below it, to one decimal."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.1f} {unit}" if unit != "B" else f"{int(n)} B"
+        n /= 1024
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def exact_values_bytes(values: int, bits: int) -> int:
+    """Memory of ``values`` exact rationals whose numerator and denominator have at most
+    ``bits`` bits each.
+
+    >>> exact_values_bytes(1000, 800)
+    400000
+    """
+    return values * (VALUE_OVERHEAD + 2 * bits // 8)
+
+
+def check_memory(need: int, what: str) -> None:
+    """Refuse ``what`` when its estimated ``need`` in bytes is more than
+    :data:`USABLE_SHARE` of the machine's physical memory (one line naming both)."""
+    have = physical_memory()
+    usable = int(have * USABLE_SHARE)
+    if need > usable:
+        raise ResourceError(
+            f"{what} needs about {format_bytes(need)} of memory, more than the "
+            f"{format_bytes(usable)} this machine can give it (3/4 of its "
+            f"{format_bytes(have)}); try a smaller problem"
+        )
