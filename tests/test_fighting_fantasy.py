@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from cli_runner import run
+from memory_probe import peak_added
 
 from exactprob import evaluate, solve
-from exactprob.errors import ModelError, StateLimitError
+from exactprob.errors import ModelError, ResourceError, StateLimitError
 from exactprob.games.fighting_fantasy import (
     LUCK,
     NO_LUCK,
@@ -36,6 +37,7 @@ from exactprob.games.fighting_fantasy import (
     simulate_fight,
     solve_grid,
 )
+from exactprob.games.fighting_fantasy.grid import grid_bytes
 
 SMALL = (6, 5, 4)  # hero stamina, opponent stamina, luck of the equality grids
 
@@ -365,3 +367,21 @@ def test_cli_atlas_writes_data_and_figures(
         Path(p).name for p in summary["figures"]
     )
     assert not list(tmp_path.glob(".atlas.csv.*"))  # no temporary left behind
+
+
+@pytest.mark.parametrize("grid", [(2, 300, 100, 6), (-3, 120, 120, 24)])
+def test_the_grid_memory_estimate_bounds_the_measured_peak(grid: tuple[int, ...]) -> None:
+    """grid_bytes, checked before a grid is solved, against the peak resident memory a
+    fresh process adds solving it: at least the measured peak, at most three times it."""
+    delta, hero, opponent, luck = grid
+    measured = peak_added(
+        "from exactprob.games.fighting_fantasy.grid import solve_grid",
+        f"solve_grid({delta}, {hero}, {opponent}, {luck})",
+    )
+    estimate = grid_bytes(hero * opponent * (luck + 1), hero, opponent, luck)
+    assert measured <= estimate <= 3 * measured
+
+
+def test_a_grid_beyond_memory_is_refused_before_any_work() -> None:
+    with pytest.raises(ResourceError, match="the fight's grid needs about .* TiB of memory"):
+        solve_grid(0, 500_000, 2, 0)

@@ -9,13 +9,12 @@ into Fractions), for every turn start, with a mutation check that the test can f
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from memory_probe import peak_added
 
 from exactprob.games.jeopardy import FowlPlay
 from exactprob.games.jeopardy.certified import CertifiedSolution, enclose, working_bytes
@@ -107,16 +106,10 @@ def test_the_memory_estimate_matches_the_measured_peak(deck: tuple[int, int, int
     """working_bytes, which the CLI checks before a certified solve, against the peak
     resident memory that enclose adds in a fresh process (within 15%)."""
     chickens, wolves, goal = deck
-    code = (
-        "import resource\n"
+    measured = peak_added(
         "from exactprob.games.jeopardy import FowlPlay\n"
-        "from exactprob.games.jeopardy.certified import enclose\n"
-        f"game = FowlPlay({chickens}, {wolves}, {goal}, 0)\n"
-        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        "enclose(game)\n"
-        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)\n"
+        "from exactprob.games.jeopardy.certified import enclose",
+        f"enclose(FowlPlay({chickens}, {wolves}, {goal}, 0))",
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    measured = int(done.stdout)
     estimate = working_bytes(FowlPlay(chickens, wolves, goal, 0))
     assert 0.85 * estimate <= measured <= 1.15 * estimate

@@ -11,10 +11,18 @@ from functools import cache
 import numpy as np
 import pytest
 from cli_runner import run
+from memory_probe import peak_added
 
 from exactprob import explore
 from exactprob.errors import ModelError
-from exactprob.games.risk import RiskBattle, conquest_table, risk_battle, roll_losses, simulate_risk
+from exactprob.games.risk import (
+    RiskBattle,
+    battle_bytes,
+    conquest_table,
+    risk_battle,
+    roll_losses,
+    simulate_risk,
+)
 from exactprob.simulate import agrees_with
 
 
@@ -165,3 +173,22 @@ def test_tour_headline(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     expected = sum(q for (_, d), q in recursion(10, 10).items() if d == 0)
     assert F(json.loads(out)["risk_10_v_10"]) == expected
+
+
+def test_the_memory_estimate_bounds_the_measured_peak() -> None:
+    """battle_bytes, checked before a battle is solved, against the peak resident memory
+    that solving 300 against 300 adds in a fresh process: at least it, at most 3x."""
+    measured = peak_added("from exactprob.games.risk import risk_battle", "risk_battle(300, 300)")
+    assert measured <= battle_bytes(300, 300) <= 3 * measured
+
+
+def test_a_battle_beyond_memory_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import exactprob.resources
+
+    monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: 2**30)
+    argv = ["risk", "--attacker", "1000", "--defender", "1000", "--max-states", "2000000"]
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert err.startswith("exactprob risk: error: 1000 against 1000 needs about 2.8 GiB")

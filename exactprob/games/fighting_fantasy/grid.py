@@ -45,6 +45,7 @@ from ...display import exact_html, rows_html
 from ...errors import ModelError, StateLimitError
 from ...graph import paused_garbage_collection, progress_bar
 from ...numbers import exact, to_fraction, whole_number
+from ...resources import check_memory
 from .rules import RULES, Rule, luck_probability, round_counts
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "LuckPolicy",
     "Objective",
     "check_fight",
+    "grid_bytes",
     "resolve_rule",
     "solve_grid",
 ]
@@ -379,6 +381,29 @@ class FightGrid:
         return policy
 
 
+#: Bits that one decisive round and one luck test add, at most, to a value's numerator
+#: and denominator together: a round's chances have denominator :math:`w + \ell \le 1296`
+#: (about 10.3 bits), a luck test's 36 (5.2 bits).
+_BITS_PER_ROUND, _BITS_PER_TEST = 10.3, 5.2
+#: Bytes per state besides the digits: the value and four options as mpq objects in lists.
+_STATE_BYTES = 600
+
+
+def grid_bytes(states: int, hero_stamina: int, opponent_stamina: int, luck: int) -> int:
+    r"""An estimate of a grid's memory, checked before it is solved: each state keeps its
+    value and four options, exact rationals whose digits grow with the rounds and luck
+    tests that can come before the fight ends (at most :math:`h + o` and :math:`l`).
+    Averaged over the grid, a value takes at most
+    :math:`10.3\,(H + O)/2 + 5.2\,L/2` bits; a long fight (500,000 stamina) needs
+    terabytes, and was refused here rather than left to GMP to abort the process.
+
+    >>> grid_bytes(10**6, 500_000, 2, 0) > 10**12
+    True
+    """
+    bits = _BITS_PER_ROUND * (hero_stamina + opponent_stamina) / 2 + _BITS_PER_TEST * luck / 2
+    return int(states * (_STATE_BYTES + 5 * bits / 8))
+
+
 def solve_grid(
     delta: int,
     hero_stamina: int,
@@ -408,6 +433,7 @@ def solve_grid(
             f"the fight has {states:,} states (hero stamina x opponent stamina x (luck + 1)"
             f"{' x 2' if the_rule.two_in_a_row_kills else ''}), more than the limit of {max_states:,}"
         )
+    check_memory(grid_bytes(states, hero_stamina, opponent_stamina, luck), "the fight's grid")
     return FightGrid(
         delta,
         hero_stamina,
