@@ -18,19 +18,23 @@ Fraction(5, 8)
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from . import display
-from .errors import DistributionError, ModelError
+from .errors import DistributionError, ModelError, ResourceError
 from .numbers import Exact, exact, is_symbolic, mpq, to_public, to_sympy, whole_number
 
 __all__ = [
+    "MAX_DIGITS",
+    "MAX_OUTCOMES",
     "Dist",
     "bernoulli",
     "binomial",
+    "check_size",
     "dice",
     "die",
     "draw",
@@ -269,6 +273,8 @@ class Dist(Mapping[T, Any], Generic[T]):
         """``n @ d``: the sum of ``n`` independent copies (by repeated squaring)."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise DistributionError(f"n @ dist needs a whole number n >= 0, got {n!r}")
+        if n > 1:
+            check_size(f"{n} @ a distribution of {len(self):,} outcomes", *_power_size(n, self))
         result: Dist[Any] = Dist._trusted({0: _ONE})
         power: Dist[Any] = self
         while n:
@@ -482,6 +488,60 @@ def _positive_int(name: str, value: Any, minimum: int = 1) -> int:
     return whole_number(name, value, minimum, error=DistributionError)
 
 
+#: The most outcomes a distribution built by :func:`die`, :func:`uniform`,
+#: :func:`binomial` or ``n @ d`` may have (the engine's default state limit).
+MAX_OUTCOMES = 2_000_000
+#: The most decimal digits all of its exact probabilities may take together (about
+#: 400 MB of integers).
+MAX_DIGITS = 10**9
+
+
+def check_size(what: str, outcomes: int, digits: float) -> None:
+    """Refuse, before any work, a distribution of more than :data:`MAX_OUTCOMES`
+    outcomes or :data:`MAX_DIGITS` digits of probabilities (a one-line
+    :class:`~exactprob.errors.ResourceError`, not a MemoryError or an abort in GMP).
+
+    >>> check_size("die(10**9)", 10**9, 0)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ResourceError: die(10**9) would have 1,000,000,000 outcomes; at most 2,000,000 are allowed
+    """
+    if outcomes > MAX_OUTCOMES:
+        raise ResourceError(
+            f"{what} would have {outcomes:,} outcomes; at most {MAX_OUTCOMES:,} are allowed"
+        )
+    if digits > MAX_DIGITS:
+        raise ResourceError(
+            f"{what} would need about {digits:,.0f} digits of exact probabilities; at most "
+            f"{MAX_DIGITS:,} are allowed"
+        )
+
+
+def _power_size(n: int, dist: Dist[Any]) -> tuple[int, float]:
+    r"""An upper bound on the outcomes of ``n @ dist`` and on the digits of their
+    probabilities: at most :math:`n\,(b - a) + 1` integer outcomes for a support in
+    :math:`[a, b]`, and never more than the :math:`\binom{n + k - 1}{k - 1}` multisets of
+    :math:`k` numbers (:math:`k^n` sequences for other outcomes); each probability's
+    denominator divides :math:`D^n` for the least common denominator :math:`D`."""
+    k = len(dist)
+    keys = list(dist._p)
+    if not all(isinstance(x, numbers.Number) and not isinstance(x, bool) for x in keys):
+        # a sum that is not a number's (tuples, strings) may tell every order apart
+        outcomes = k**n if n * math.log2(max(k, 2)) < 64 else MAX_OUTCOMES + 1
+    elif k < 64 or n < 64:
+        outcomes = math.comb(n + k - 1, k - 1)
+    else:
+        outcomes = MAX_OUTCOMES + 1
+    if all(type(x) is int for x in keys):
+        outcomes = min(outcomes, n * (max(keys) - min(keys)) + 1)
+    if dist.symbolic:
+        return outcomes, 0.0
+    common = 1
+    for q in dist._p.values():
+        common = math.lcm(common, int(q.denominator))
+    return outcomes, outcomes * n * math.log10(common) if common > 1 else 0.0
+
+
 def uniform(outcomes: Iterable[T]) -> Dist[T]:
     """Equal weight on each listed outcome (a repeated outcome counts twice).
 
@@ -491,6 +551,11 @@ def uniform(outcomes: Iterable[T]) -> Dist[T]:
     counts: dict[T, int] = {}
     for x in outcomes:
         counts[x] = counts.get(x, 0) + 1
+        if len(counts) > MAX_OUTCOMES:
+            raise ResourceError(
+                f"uniform() got more than {MAX_OUTCOMES:,} distinct outcomes; at most "
+                f"{MAX_OUTCOMES:,} are allowed"
+            )
     if not counts:
         raise DistributionError("uniform() needs at least one outcome")
     return Dist.from_weights(counts)
@@ -503,6 +568,7 @@ def die(sides: int) -> Dist[int]:
     Dist({1: '1/4', 2: '1/4', 3: '1/4', 4: '1/4'})
     """
     _positive_int("sides", sides)
+    check_size(f"die({sides})", sides, 0)
     q = mpq(1, sides)
     return Dist._trusted({k: q for k in range(1, sides + 1)})
 
@@ -539,6 +605,8 @@ def binomial(n: int, p: Any) -> Dist[int]:
     q = exact(p)
     if not is_symbolic(q) and not 0 <= q <= 1:
         raise DistributionError(f"p must lie in [0, 1], got {p}")
+    digits = 0.0 if is_symbolic(q) else (n + 1) * n * math.log10(max(int(q.denominator), 1))
+    check_size(f"binomial({n}, p)", n + 1, digits)
     return Dist._trusted({k: math.comb(n, k) * q**k * (1 - q) ** (n - k) for k in range(n + 1)})
 
 

@@ -1,5 +1,6 @@
 """The console script: help, version, JSON contract, one-line errors with status 2."""
 
+import itertools
 import json
 import subprocess
 import sys
@@ -67,6 +68,8 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
         (["dice", "2d6 3"], "spaces are allowed only around + and -"),
         (["dice", "9" * 5000], "a constant must be a whole number"),
         (["nonsense"], "invalid choice"),
+        (["dice", "200d200+200d200+200d200+200d200"], "159,201 probabilities of about 1,841"),
+        (["dice", "+".join(["1d2"] * 20000)], "... (79,999 characters) is too large"),
         (
             ["risk", "--attacker", "3", "--defender", "2", "--bogus"],
             "exactprob risk: error: unrecognized arguments: --bogus",
@@ -284,3 +287,14 @@ def test_running_out_of_memory_is_one_line(
     status, out, err = run(capsys, "dice", "2d6")
     assert (status, out) == (2, "")
     assert err == "exactprob dice: error: out of memory; try a smaller problem\n"
+
+
+def test_a_dice_expression_with_repeated_terms_matches_enumeration() -> None:
+    """Equal dice are summed together; the law is still that of every term rolled."""
+    from exactprob.commands.dice import parse_dice
+
+    got = parse_dice("1d4-2+1d6-1d4+3+1d6")
+    ways: dict[int, int] = {}
+    for a, b, c, d in itertools.product(range(1, 5), range(1, 7), range(1, 5), range(1, 7)):
+        ways[a - 2 + b - c + 3 + d] = ways.get(a - 2 + b - c + 3 + d, 0) + 1
+    assert dict(got.items()) == {k: Fraction(v, 4 * 6 * 4 * 6) for k, v in ways.items()}

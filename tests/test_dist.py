@@ -9,8 +9,11 @@ from __future__ import annotations
 import itertools
 import math
 import pickle
+import re
+import time
 from collections import Counter
 from fractions import Fraction as F
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -18,6 +21,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import exactprob as ep
 import exactprob.dist as dist_module
 from exactprob import (
     Dist,
@@ -33,6 +37,7 @@ from exactprob import (
     uniform,
 )
 from exactprob.dist import _dict_convolve, _poly_convolve
+from exactprob.errors import ResourceError
 
 p_sym = sympy.Symbol("p")
 
@@ -630,3 +635,38 @@ def test_summaries_equal_brute_force(ta):
         q = d.quantile(level)
         assert d.cdf(q) >= level
         assert all(d.cdf(y) < level for y in ta if y < q)
+
+
+@pytest.mark.parametrize(
+    "build, fragment",
+    [
+        (lambda: 10**12 @ ep.die(2), "would have 1,000,000,000,001 outcomes"),
+        (lambda: ep.uniform(range(10**7)), "uniform() got more than 2,000,000 distinct outcomes"),
+        (lambda: ep.die(10**9), "die(1000000000) would have 1,000,000,000 outcomes"),
+        (lambda: ep.dice(10**6, 6), "would have 5,000,001 outcomes"),
+        (lambda: ep.binomial(10**6, "1/3"), "digits of exact probabilities"),
+        # outcomes 0..999,000 are fine; 999,001 probabilities of 3,000 digits are not
+        (lambda: 1000 @ ep.uniform(range(1000)), "would need about 2,997,003,000 digits"),
+    ],
+)
+def test_a_distribution_too_large_is_refused_up_front(build: Any, fragment: str) -> None:
+    """Each of these aborted the process in GMP, ran out of memory or hung; now one
+    ResourceError, at once."""
+    start = time.perf_counter()
+    with pytest.raises(ResourceError, match=re.escape(fragment)):
+        build()
+    assert time.perf_counter() - start < 5
+
+
+def test_the_power_size_bound_holds_on_small_cases() -> None:
+    """_power_size never undercounts the outcomes of n @ d (it is what the refusals use)."""
+    from exactprob.dist import _power_size
+
+    for d in (
+        ep.die(6),
+        ep.Dist({0: "1/2", 10: "1/2"}),
+        ep.uniform([F(1, 2), 3, F(7, 3)]),
+    ):
+        for n in range(2, 7):
+            outcomes, _ = _power_size(n, d)
+            assert len(n @ d) <= outcomes

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from collections import Counter
 from typing import Any
 
 from ..cli import UsageError, add_json_flag, emit
@@ -30,7 +31,49 @@ MAX_DIGITS = 50_000_000
 
 
 def parse_dice(text: str) -> Dist[int]:
-    """The distribution of a dice expression such as ``"12+8d10"``."""
+    """The distribution of a dice expression such as ``"12+8d10"``; its size (outcomes,
+    and digits of the exact answer) is checked for the whole expression before any sum
+    is computed."""
+    terms = _terms(text)
+    dice_terms = [(n, s) for _, n, s in terms if s]
+    outcomes = sum(n * (s - 1) for n, s in dice_terms) + 1
+    digits = sum(n * math.log10(s) for n, s in dice_terms if s > 1)
+    if outcomes > MAX_OUTCOMES:
+        raise UsageError(
+            f"{_quoted(text)} has {outcomes:,} outcomes; at most {MAX_OUTCOMES:,} are allowed"
+        )
+    if outcomes * digits > MAX_DIGITS:
+        raise UsageError(
+            f"{_quoted(text)} is too large to write out exactly ({outcomes:,} probabilities "
+            f"of about {digits:,.0f} digits each); at most {MAX_DIGITS:,} digits in all are "
+            "allowed"
+        )
+    # Equal dice are summed together (n @ die, by repeated squaring): a long expression
+    # of many small terms costs a few convolutions, not one per term.
+    counts: Counter[tuple[str, int]] = Counter()
+    constant = 0
+    for sign, n, sides in terms:
+        if sides:
+            counts[sign or "+", sides] += n
+        else:
+            constant += -n if sign == "-" else n
+    total: Dist[int] = Dist({constant: 1})
+    for (sign, sides), n in counts.items():
+        total = total - dice(n, sides) if sign == "-" else total + dice(n, sides)
+    return total
+
+
+def _quoted(text: str, most: int = 60) -> str:
+    """``text`` quoted for a message, cut to ``most`` characters."""
+    text = text.strip()
+    return (
+        repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
+    )
+
+
+def _terms(text: str) -> list[tuple[str, int, int]]:
+    """The terms of a dice expression as ``(sign, count, sides)``; a constant ``N`` is
+    ``(sign, N, 0)``."""
     if _INNER_SPACE.search(text):
         raise UsageError(
             f"cannot read {text!r}: spaces are allowed only around + and -, e.g. '2d6 + 3'"
@@ -38,7 +81,7 @@ def parse_dice(text: str) -> Dist[int]:
     expression = "".join(text.split())
     if not expression:
         raise UsageError("empty dice expression; write something like 2d6+3")
-    total: Dist[int] = Dist({0: 1})
+    terms = []
     position = 0
     while position < len(expression):
         match = _TERM.match(expression, position)
@@ -49,25 +92,13 @@ def parse_dice(text: str) -> Dist[int]:
             )
         sign, count, sides, constant = match.groups()
         if constant is not None:
-            term: Any = parse_whole("a constant", constant, 0, 10**12, UsageError)
+            terms.append((sign, parse_whole("a constant", constant, 0, 10**12, UsageError), 0))
         else:
             n = parse_whole("the number of dice", count or "1", 1, MAX_DICE, UsageError)
             s = parse_whole("the number of sides", sides, 1, MAX_SIDES, UsageError)
-            outcomes = n * (s - 1) + 1
-            if outcomes > MAX_OUTCOMES:
-                raise UsageError(
-                    f"{n}d{s} has {outcomes:,} outcomes; at most {MAX_OUTCOMES:,} are allowed"
-                )
-            if outcomes * n * math.log10(s) > MAX_DIGITS:
-                raise UsageError(
-                    f"{n}d{s} is too large to write out exactly ({outcomes:,} probabilities of "
-                    f"about {n * math.log10(s):,.0f} digits each); at most {MAX_DIGITS:,} digits "
-                    "in all are allowed"
-                )
-            term = dice(n, s)
-        total = total - term if sign == "-" else total + term
+            terms.append((sign, n, s))
         position = match.end()
-    return total
+    return terms
 
 
 def run(args: argparse.Namespace) -> None:
