@@ -56,6 +56,7 @@ from .graph import (
     DEFAULT_MAX_STATES,
     StateGraph,
     check_max_states,
+    check_model,
     checked_actions,
     checked_transition,
     components_reached,
@@ -200,6 +201,7 @@ def solve_depth_first(
     ``progress`` shows a bar of solved states on stderr.
     """
     check_max_states(max_states)
+    check_model(model)
     search = _Search(model, max_states)
     bar = progress_bar(progress, "solving", unit=" states")
     with paused_garbage_collection():

@@ -92,7 +92,12 @@ class Dist(Mapping[T, Any], Generic[T]):
         items = probabilities.items() if isinstance(probabilities, Mapping) else probabilities
         weights: dict[T, Exact] = {}
         rational = True  # every probability an mpq: then the checks are two comparisons
-        for outcome, p in items:
+        for item in items:
+            try:
+                outcome, p = item
+                hash(outcome)
+            except (TypeError, ValueError):
+                raise _bad_item(probabilities, item) from None
             q = exact(p)
             if type(q) is not _MPQ:
                 rational = False
@@ -484,6 +489,26 @@ def _poly_convolve(a: Dist[Any], b: Dist[Any]) -> Dist[Any] | None:
 
 
 # -- constructors -------------------------------------------------------------------------
+def _bad_item(probabilities: Any, item: Any) -> DistributionError:
+    """The error for an entry of ``Dist(probabilities)`` that is not an
+    ``(outcome, probability)`` pair with a hashable outcome.
+
+    >>> _bad_item("ab", "a")
+    DistributionError("Dist() takes a mapping {outcome: probability} or (outcome, probability) pairs; got str with the entry 'a'")
+    """
+    try:
+        outcome, _ = item
+    except (TypeError, ValueError):
+        return DistributionError(
+            "Dist() takes a mapping {outcome: probability} or (outcome, probability) pairs; "
+            f"got {type(probabilities).__name__} with the entry {item!r}"
+        )
+    return DistributionError(
+        f"the outcome {outcome!r} is not hashable (a {type(outcome).__name__}); "
+        "use a tuple instead of a list, a frozenset instead of a set"
+    )
+
+
 def _positive_int(name: str, value: Any, minimum: int = 1) -> int:
     return whole_number(name, value, minimum, error=DistributionError)
 

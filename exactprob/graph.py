@@ -36,6 +36,7 @@ from .numbers import Exact, exact
 __all__ = [
     "DEFAULT_MAX_STATES",
     "StateGraph",
+    "check_model",
     "components_reached",
     "explore",
 ]
@@ -167,8 +168,33 @@ def explore(
     ``max_states`` states are found, before the graph grows further.
     """
     check_max_states(max_states)
+    check_model(model)
     with paused_garbage_collection():
         return _explore(model, max_states, progress)
+
+
+def check_model(model: Any) -> None:
+    """Refuse an object that does not have a model's parts: a hashable ``initial`` state
+    and the methods ``outcome``, ``actions`` and ``transition``.
+
+    >>> check_model(object())
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: the model has no initial state; a model needs initial, outcome(), actions() and transition()
+    """
+    parts = "a model needs initial, outcome(), actions() and transition()"
+    if not hasattr(model, "initial"):
+        raise ModelError(f"the model has no initial state; {parts}")
+    for name in ("outcome", "actions", "transition"):
+        if not callable(getattr(model, name, None)):
+            raise ModelError(f"the model has no {name}() method; {parts}")
+    try:
+        hash(model.initial)
+    except TypeError:
+        raise ModelError(
+            f"the initial state {model.initial!r} is not hashable (a "
+            f"{type(model.initial).__name__}); use a tuple instead of a list"
+        ) from None
 
 
 def check_max_states(max_states: object) -> None:
@@ -282,6 +308,13 @@ def terminal_value(state: Hashable, value: Any) -> Any:
 
 def checked_actions(state: Hashable, listed: Iterable[Any]) -> tuple[Any, ...]:
     """The model's ``actions(state)`` as a tuple: non-empty, no action twice."""
+    if type(listed) is not tuple and (
+        isinstance(listed, str | bytes) or not isinstance(listed, Iterable)
+    ):
+        raise ModelError(
+            f"actions({state!r}) returned {listed!r}, not a sequence of actions; "
+            "return a tuple such as ('roll',)"
+        )
     actions = tuple(listed)
     if not actions:
         raise ModelError(f"actions({state!r}) is empty; a non-terminal state needs an action")

@@ -670,3 +670,16 @@ def test_the_power_size_bound_holds_on_small_cases() -> None:
         for n in range(2, 7):
             outcomes, _ = _power_size(n, d)
             assert len(n @ d) <= outcomes
+
+
+@pytest.mark.parametrize(
+    "given, fragment",
+    [
+        ("ab", "Dist() takes a mapping {outcome: probability} or (outcome, probability) pairs"),
+        ([1, 2], "got list with the entry 1"),
+        ([([1], "1/2"), ((1,), "1/2")], "the outcome [1] is not hashable (a list)"),
+    ],
+)
+def test_a_dist_of_something_else_is_a_distribution_error(given: Any, fragment: str) -> None:
+    with pytest.raises(DistributionError, match=re.escape(fragment)):
+        Dist(given)

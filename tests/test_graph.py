@@ -7,7 +7,9 @@ checked as well); the component order against networkx's condensation DAG.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction as F
+from typing import Any
 
 import networkx as nx
 import pytest
@@ -276,3 +278,78 @@ def test_compact_columns():
 def test_equal_action_tuples_are_stored_once():
     G = explore(Pig(6))
     assert len({id(a) for a in G.actions}) == len(set(G.actions))
+
+
+class _Walk:
+    """0 -> 1 -> 2 -> 3 (terminal, worth 1): the base of the broken models below."""
+
+    initial: Any = 0
+
+    def outcome(self, s: Any) -> Any:
+        return 1 if s == 3 else None
+
+    def actions(self, s: Any) -> Any:
+        return ("go",)
+
+    def transition(self, s: Any, a: Any) -> Any:
+        return Dist({s + 1: 1})
+
+
+class _ListState(_Walk):
+    def __init__(self) -> None:
+        self.initial = [0]
+
+
+class _NoneActions(_Walk):
+    def actions(self, s: Any) -> Any:
+        return None
+
+
+class _StringActions(_Walk):
+    def actions(self, s: Any) -> Any:
+        return "go"  # the letters 'g' and 'o' would become two actions
+
+
+class _NoInitial:
+    def outcome(self, s: Any) -> Any:
+        return None
+
+    def actions(self, s: Any) -> Any:
+        return ("go",)
+
+    def transition(self, s: Any, a: Any) -> Any:
+        return Dist({s: 1})
+
+
+class _NoTransition:
+    initial = 0
+
+    def outcome(self, s: Any) -> Any:
+        return None
+
+    def actions(self, s: Any) -> Any:
+        return ("go",)
+
+
+@pytest.mark.parametrize("solver", ["solve", "solve_depth_first"])
+@pytest.mark.parametrize(
+    "model, fragment",
+    [
+        (_ListState(), "the initial state [0] is not hashable (a list)"),
+        (_NoneActions(), "actions(0) returned None, not a sequence of actions"),
+        (_StringActions(), "actions(0) returned 'go', not a sequence of actions"),
+        (_NoInitial(), "the model has no initial state"),
+        (_NoTransition(), "the model has no transition() method"),
+    ],
+    ids=["list state", "None actions", "string actions", "no initial", "no transition"],
+)
+def test_a_broken_model_is_a_model_error_naming_the_fault(
+    solver: str, model: Any, fragment: str
+) -> None:
+    """Not a TypeError or AttributeError from deep inside the engine."""
+    import exactprob
+    from exactprob.depth_first import solve_depth_first
+
+    solve_with = solve_depth_first if solver == "solve_depth_first" else exactprob.solve
+    with pytest.raises(ModelError, match=re.escape(fragment)):
+        solve_with(model)
