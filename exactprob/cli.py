@@ -15,7 +15,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,14 +82,14 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = _NEGATIVE_NUMBER
         #: The subcommands' parsers by name (the top-level parser only).
-        self.commands: dict[str, argparse.ArgumentParser] = {}
+        self.commands: Mapping[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"{self.prog}: error: {one_line(message)}\n")
         raise SystemExit(2)
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> _Parser:
     """The parser of every subcommand, in which only ``command``'s module is imported and
     registered in full; the others are one-line entries of
     :data:`~exactprob.commands.SUBCOMMANDS`, enough for ``--help``.
