@@ -9,6 +9,8 @@ ranks of all designs recomputed here from the exact values.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -151,12 +153,12 @@ def test_untrustworthy_cache_files_are_recomputed(tmp_path, scheduler):
     decks = DECKS[:5]
     search(decks, GOAL, tmp_path, scheduler=scheduler)
     garbled, other_deck, other_format, bad_bounds, kept = decks
-    cache_path(tmp_path, *garbled, GOAL).write_text('{"format": 1, "chick')
+    cache_path(tmp_path, *garbled, GOAL).write_text('{"format": 2, "chick')
     cache_path(tmp_path, *other_deck, GOAL).write_text(
         cache_path(tmp_path, *kept, GOAL).read_text()
     )
     path = cache_path(tmp_path, *other_format, GOAL)
-    path.write_text(path.read_text().replace('"format": 1', '"format": 2'))
+    path.write_text(path.read_text().replace('"format": 2', '"format": 3'))
     path = cache_path(tmp_path, *bad_bounds, GOAL)
     record = json.loads(path.read_text())
     record["komi_low"][0], record["komi_high"][0] = record["komi_high"][0], "0.0"
@@ -242,3 +244,34 @@ def test_cli_cache_must_be_a_directory(capsys, tmp_path):
     file.write_text("")
     status, out, err = run(capsys, *cli_args(file))
     assert (status, out) == (2, "") and "--cache must be a directory" in err
+
+
+def test_a_hand_edited_or_deeply_nested_cache_file_is_not_trusted(tmp_path, scheduler):
+    """Bounds edited to 0.5 (the digest no longer matches) and a file nested 100,000 deep
+    (which crashed every rerun) are both recomputed."""
+    edited, nested = DECKS[:2]
+    search([edited, nested], GOAL, tmp_path, scheduler=scheduler)
+    path = cache_path(tmp_path, *edited, GOAL)
+    record = json.loads(path.read_text())
+    record["komi_low"] = record["komi_high"] = ["0.5"] * GOAL
+    path.write_text(json.dumps(record))
+    cache_path(tmp_path, *nested, GOAL).write_text("[" * 100_000 + "]" * 100_000)
+    assert load_cached(tmp_path, *edited, GOAL) is None
+    assert load_cached(tmp_path, *nested, GOAL) is None
+    results = search([edited, nested], GOAL, tmp_path, scheduler=scheduler)
+    assert not any(r.cached for r in results)
+
+
+def test_a_malformed_scheduler_address_fails_at_once_and_exits_cleanly(tmp_path):
+    """'bogus' left a half-made Dask client that hung for 20 s at exit and printed a
+    traceback; the address is now checked before any client exists."""
+    argv = ["fowl-redesign", "--scheduler", "bogus", "--cache", str(tmp_path), "--chickens", "8"]
+    done = subprocess.run(
+        [sys.executable, "-m", "exactprob.cli", *argv],
+        capture_output=True,
+        text=True,
+        timeout=15,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "missing port number" in done.stderr

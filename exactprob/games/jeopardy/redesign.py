@@ -40,6 +40,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -75,8 +76,10 @@ __all__ = [
     "store",
 ]
 
-CACHE_FORMAT = 1
-"""Version of the cache files' layout; a file of another version is recomputed."""
+CACHE_FORMAT = 2
+"""Version of the cache files' layout; a file of another version is recomputed. (2: each
+file carries the SHA-256 of its record, so that a hand-edited or damaged file is
+recomputed rather than reported as certified.)"""
 CONNECT_TIMEOUT = "10s"
 """How long to try reaching a ``scheduler`` address before giving up."""
 
@@ -186,19 +189,29 @@ def store(result: DeckResult, cache_dir: Path) -> Path:
         "komi_low": [repr(float(win.low)) for win in result.wins],
         "komi_high": [repr(float(win.high)) for win in result.wins],
     }
+    record["sha256"] = _digest(record)
     path = cache_path(cache_dir, result.chickens, result.wolves, result.goal)
     write_atomically(path, lambda temporary: temporary.write_text(json.dumps(record)))
     return path
 
 
+def _digest(record: dict[str, Any]) -> str:
+    """The SHA-256 of a cache record (its keys sorted, the digest itself left out)."""
+    content = {key: value for key, value in record.items() if key != "sha256"}
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
 def load_cached(cache_dir: Path, chickens: int, wolves: int, goal: int) -> DeckResult | None:
     """The deck's cached result, or ``None`` when there is no file or it cannot be trusted
-    (unreadable, not this format version, other parameters, bounds out of order)."""
+    (unreadable, nested too deeply, not this format version, a digest that does not match
+    the content, other parameters, bounds out of order)."""
     try:
         record = json.loads(cache_path(cache_dir, chickens, wolves, goal).read_text())
+        if record.get("sha256") != _digest(record):
+            return None
         wins = _cached_wins(record, chickens, wolves, goal)
         seconds = float(record["seconds"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
     if wins is None or not math.isfinite(seconds):
         return None
@@ -286,6 +299,18 @@ def _distributed() -> Any:
     return import_extra("distributed", "cluster", "the Fowl Play redesign search (Dask)")
 
 
+def _check_address(scheduler: str) -> None:
+    """Raise ``ValueError`` for a scheduler address that Dask cannot parse (no port, a
+    port out of range), before any client is made."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    scheme, location = parse_address(scheduler, strict=False)
+    if scheme in ("tcp", "tls"):
+        _, port = parse_host_port(location)
+        if not 0 < port < 65536:
+            raise ValueError(f"port {port} out of range in address {scheduler!r}")
+
+
 @contextmanager
 def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
     """A Dask client of the scheduler at ``scheduler``, or of a new local cluster of
@@ -306,6 +331,8 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
             yield client
         return
     try:
+        _check_address(scheduler)  # a malformed one left a half-made client behind, which
+        # hung for 20 s when Python exited and then printed a traceback
         client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, ValueError, TypeError) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
