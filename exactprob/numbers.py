@@ -40,6 +40,7 @@ __all__ = [
     "mpq",
     "parse_fraction",
     "parse_whole",
+    "quoted",
     "rational_dot",
     "to_fraction",
     "to_public",
@@ -196,14 +197,30 @@ def parse_fraction(
         allowed = f">= {low}"
     else:
         allowed = f"<= {high}" if high is not None else ""
-    message = f"{name} must be a decimal or p/q {allowed}".rstrip() + f", got {text!r}"
+    message = f"{name} must be a decimal or p/q {allowed}".rstrip() + f", got {quoted(text)}"
     try:
         value = to_fraction(_parse_string(text))
+    except _TooLong as too_long:
+        raise error(f"{name}: {too_long}") from None
     except InexactError:
         raise error(message) from None
     if (low is not None and value < low) or (high is not None and value > high):
         raise error(message)
     return value
+
+
+class _TooLong(InexactError):
+    """A number written with more than :data:`MAX_INPUT_DIGITS` digits."""
+
+
+def quoted(text: str, most: int = 60) -> str:
+    """``text`` quoted for an error message, cut to ``most`` characters.
+
+    >>> quoted("2d6"), quoted("9" * 100, 5)
+    ("'2d6'", "'99999'... (100 characters)")
+    """
+    text = text.strip()
+    return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text):,} characters)"
 
 
 def _parse_string(text: str) -> Exact:
@@ -214,15 +231,22 @@ def _parse_string(text: str) -> Exact:
         )
     try:
         if "/" in s:
-            num, den = (int(part) for part in s.split("/"))
+            parts = s.split("/")
+            if any(len(part) > MAX_INPUT_DIGITS for part in parts):
+                raise _TooLong(
+                    f"{quoted(text)} is too long: at most {MAX_INPUT_DIGITS:,} digits above "
+                    "and below the line"
+                )
+            num, den = (int(part) for part in parts)
         else:
             d = Decimal(s)
             if not d.is_finite():
-                raise InexactError(f"{text!r} is not a finite number")
+                raise InexactError(f"{quoted(text)} is not a finite number")
             _, digits, exponent = d.as_tuple()
             if len(digits) + abs(exponent) > MAX_INPUT_DIGITS:  # type: ignore[arg-type]
-                raise InexactError(
-                    f"{text!r} is too long: at most {MAX_INPUT_DIGITS:,} digits, exponent included"
+                raise _TooLong(
+                    f"{quoted(text)} is too long: at most {MAX_INPUT_DIGITS:,} digits, "
+                    "exponent included"
                 )
             num, den = d.as_integer_ratio()
     except (ValueError, InvalidOperation) as error:

@@ -69,6 +69,8 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
         (["dice", "9" * 5000], "a constant must be a whole number"),
         (["nonsense"], "invalid choice"),
         (["dice", "200d200+200d200+200d200+200d200"], "159,201 probabilities of about 1,841"),
+        (["prd", "--odds", "1/" + "9" * 4400], "too long: at most 4,000 digits above and below"),
+        (["rubber-band", "--up", "1e-100000"], "--up: '1e-100000' is too long: at most 4,000"),
         (["dice", "+".join(["1d2"] * 20000)], "... (79,999 characters) is too large"),
         (
             ["risk", "--attacker", "3", "--defender", "2", "--bogus"],

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..cli import UsageError, add_json_flag, emit
 from ..dist import Dist, dice
-from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole
+from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole, quoted
 from . import help_of
 
 _TERM = re.compile(r"([+-]?)(?:([0-9]*)d([0-9]+)|([0-9]+))")
@@ -40,11 +40,11 @@ def parse_dice(text: str) -> Dist[int]:
     digits = sum(n * math.log10(s) for n, s in dice_terms if s > 1)
     if outcomes > MAX_OUTCOMES:
         raise UsageError(
-            f"{_quoted(text)} has {outcomes:,} outcomes; at most {MAX_OUTCOMES:,} are allowed"
+            f"{quoted(text)} has {outcomes:,} outcomes; at most {MAX_OUTCOMES:,} are allowed"
         )
     if outcomes * digits > MAX_DIGITS:
         raise UsageError(
-            f"{_quoted(text)} is too large to write out exactly ({outcomes:,} probabilities "
+            f"{quoted(text)} is too large to write out exactly ({outcomes:,} probabilities "
             f"of about {digits:,.0f} digits each); at most {MAX_DIGITS:,} digits in all are "
             "allowed"
         )
@@ -61,14 +61,6 @@ def parse_dice(text: str) -> Dist[int]:
     for (sign, sides), n in counts.items():
         total = total - dice(n, sides) if sign == "-" else total + dice(n, sides)
     return total
-
-
-def _quoted(text: str, most: int = 60) -> str:
-    """``text`` quoted for a message, cut to ``most`` characters."""
-    text = text.strip()
-    return (
-        repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
-    )
 
 
 def _terms(text: str) -> list[tuple[str, int, int]]:
