@@ -34,6 +34,7 @@ from exactprob.games.fleet_battle import (
     OptimalAssignment,
     Unit,
     battle,
+    battle_transitions_bound,
     hit_distribution,
     optimal_battle,
     parse_fleet,
@@ -567,3 +568,29 @@ def test_tour_headline_matches_the_source(capsys: pytest.CaptureFixture[str]) ->
     assert status == 0
     assert source_percent(F(payload["fighters_beat_war_sun"])) == "34.96"  # the source's row 5
     assert F(payload["fighters_war_sun_mutual"]) > F(14, 100)
+
+
+@pytest.mark.parametrize(
+    "attacker, defender",
+    [
+        ("3 fighter", "2 fighter"),
+        ("2 dreadnought, 1 fighter", "1 war-sun"),
+        ("4 fighter", "1 carrier"),
+    ],
+)
+def test_the_transition_bound_holds(attacker: str, defender: str) -> None:
+    """battle_transitions_bound, which the command checks before any work, is at least
+    the number of transitions the engine finds."""
+    a, d = parse_fleet(attacker), parse_fleet(defender)
+    found = explore(FleetBattle(a, d)).number_of_transitions()
+    assert found <= battle_transitions_bound(a, d)
+
+
+def test_a_battle_with_too_many_transitions_is_refused_at_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """60 fighters against 60: 3,721 states but 13,845,841 transitions bound (it ran for
+    minutes); refused in one line naming --max-states."""
+    status, out, err = run(capsys, "battle", "--attacker", "60 fighter", "--defender", "60 fighter")
+    assert (status, out) == (2, "")
+    assert "up to 13,845,841 transitions" in err and "pass --max-states 23077" in err

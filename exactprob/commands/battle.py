@@ -25,6 +25,7 @@ from ..games.fleet_battle import (
     Unit,
     battle,
     battle_states_bound,
+    battle_transitions_bound,
     optimal_battle,
     parse_fleet,
     parse_order,
@@ -32,6 +33,10 @@ from ..games.fleet_battle import (
 )
 from ..numbers import decimal_string, exact_fields, whole_number
 from . import help_of
+
+#: Transitions allowed per state of --max-states: 600 x the default 5,000 is 3,000,000,
+#: about half a minute of exact arithmetic for fighters (see battle_transitions_bound).
+TRANSITIONS_PER_STATE = 600
 from ._text import exact_text, table_lines
 
 __all__ = ["BattleOptions", "catalogue_with", "options_from", "register", "run"]
@@ -88,6 +93,15 @@ def solve_options(options: BattleOptions) -> tuple[BattleResult, OptimalResult |
         raise UsageError(
             f"this battle has up to {bound:,} states, more than the limit of "
             f"{options.max_states:,}; pass --max-states {bound} to solve it anyway"
+        )
+    moves = battle_transitions_bound(options.attacker, options.defender, free_side)
+    if moves > TRANSITIONS_PER_STATE * options.max_states:
+        raise UsageError(
+            f"this battle has up to {moves:,} transitions, more than the "
+            f"{TRANSITIONS_PER_STATE * options.max_states:,} allowed with --max-states "
+            f"{options.max_states:,} ({TRANSITIONS_PER_STATE} per state; 40 fighters against "
+            f"40 have 2,825,761 and take about 20 s); pass --max-states "
+            f"{-(-moves // TRANSITIONS_PER_STATE)} to solve it anyway"
         )
     try:
         if options.optimal is None:
