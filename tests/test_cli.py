@@ -6,6 +6,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from itertools import product
+from pathlib import Path
 
 import pytest
 from cli_runner import run
@@ -300,3 +301,29 @@ def test_a_dice_expression_with_repeated_terms_matches_enumeration() -> None:
     for a, b, c, d in itertools.product(range(1, 5), range(1, 7), range(1, 5), range(1, 7)):
         ways[a - 2 + b - c + 3 + d] = ways.get(a - 2 + b - c + 3 + d, 0) + 1
     assert dict(got.items()) == {k: Fraction(v, 4 * 6 * 4 * 6) for k, v in ways.items()}
+
+
+def test_a_full_disk_mid_figures_leaves_neither_data_nor_figures(
+    capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The atlas's CSV and its figures are written all or none: a disk that fills up at
+    the second figure leaves no CSV, no figure, no temporary file and no new directory."""
+    from exactprob.games.fighting_fantasy import figures
+
+    real_jobs = figures.atlas_figure_jobs
+
+    def filling_up(atlas: object, directory: Path) -> list:
+        jobs = real_jobs(atlas, directory)
+
+        def full(temporary: Path) -> None:
+            raise OSError(28, "No space left on device")
+
+        return [jobs[0], (jobs[1][0], full), *jobs[2:]]
+
+    monkeypatch.setattr(figures, "atlas_figure_jobs", filling_up)
+    out, plots = tmp_path / "atlas.csv", tmp_path / "figures"
+    argv = ["ff", "atlas", "--out", str(out), "--max-stamina", "2", "--max-luck", "1"]
+    status, stdout, err = run(capsys, *argv, "--plot", str(plots))
+    assert (status, stdout) == (2, "")
+    assert "No space left on device" in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

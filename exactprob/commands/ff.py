@@ -35,10 +35,9 @@ from ..cli import (
     emit,
     integer,
     show_progress,
-    write_atomically,
 )
 from ..errors import StateLimitError
-from ..files import check_output
+from ..files import check_output, write_all
 from ..games.fighting_fantasy import (
     ATLAS_DELTAS,
     DEFAULT_MAX_STATES,
@@ -247,6 +246,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         raise UsageError(
             f"the atlas has {states:,} states, more than --max-states {args.max_states:,}"
         )
+    made = plot_dir is not None and not plot_dir.exists()
     if plot_dir is not None:  # made before any work, so that a bad place fails first
         try:
             plot_dir.mkdir(exist_ok=True)
@@ -254,15 +254,23 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             raise UsageError(
                 f"--plot: cannot make the directory {str(plot_dir)!r}: {error.strerror}"
             ) from None
-    result = atlas(max_stamina=stamina, max_luck=luck, rule=args.rule, progress=show_progress())
-    write_atomically(out, result.write_csv)
+    try:
+        result = atlas(max_stamina=stamina, max_luck=luck, rule=args.rule, progress=show_progress())
+        writes: list[tuple[Path, Any]] = [(out, result.write_csv)]
+        if plot_dir is not None:
+            from ..games.fighting_fantasy.figures import atlas_figure_jobs
+
+            writes += atlas_figure_jobs(result, plot_dir)
+        write_all(writes)  # the data and its figures: all or none
+    except BaseException:
+        if made and plot_dir is not None and not any(plot_dir.iterdir()):
+            plot_dir.rmdir()  # the directory this run made, left empty
+        raise
     summary = result.summary()
     summary["rule"] = args.rule
     summary["data_file"] = str(out)
     if plot_dir is not None:
-        from ..games.fighting_fantasy.figures import write_atlas_figures
-
-        summary["figures"] = [str(p) for p in write_atlas_figures(result, plot_dir)]
+        summary["figures"] = [str(path) for path, _ in writes[1:]]
     text = "Fighting Fantasy atlas\n" + "\n".join(f"  {k}: {v}" for k, v in summary.items())
     return summary, text
 

@@ -14,7 +14,7 @@ cells quick to render: the 20 figures of the full atlas take about 5 s at 80 dpi
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...errors import ModelError
+from ...files import write_all
 from .closed_forms import no_luck_value
 from .grid import STRATEGY_CODES, FightGrid
 from .heuristics import HEURISTICS, BestHeuristic
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAIN_DELTAS",
     "MAIN_LUCKS",
+    "atlas_figure_jobs",
     "best_heuristic_map",
     "best_tau_histograms",
     "closed_form_vs_simulation",
@@ -378,26 +380,41 @@ def write_atlas_figures(
 ) -> list[Path]:
     """Write the main figure (:data:`MAIN_DELTAS` x :data:`MAIN_LUCKS`, restricted to
     what the atlas holds) as ``atlas_main.png`` and one figure per delta, a panel per
-    luck, as ``atlas_delta_<delta>.png`` into ``directory`` (created if needed); return
-    the paths written."""
-    import matplotlib.pyplot as plt
-
-    grids = _grids(atlas)
+    luck, as ``atlas_delta_<delta>.png`` into ``directory`` (created if needed), all or
+    none (:func:`~exactprob.files.write_all`); return the paths written."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
+    jobs = atlas_figure_jobs(atlas, out)
+    write_all(jobs)
+    return [path for path, _ in jobs]
+
+
+def atlas_figure_jobs(
+    atlas: Atlas | Mapping[int, FightGrid], directory: Path
+) -> list[tuple[Path, Callable[[Path], None]]]:
+    """The atlas's figures as ``(path, write)`` pairs for
+    :func:`~exactprob.files.write_all`: ``write(temporary)`` draws one figure into a PNG
+    file (see :func:`write_atlas_figures` for what they show)."""
+    grids = _grids(atlas)
     max_luck = min(grid.bounds[2] for grid in grids.values())
     deltas = [d for d in MAIN_DELTAS if d in grids] or sorted(grids)
     lucks = [luck for luck in MAIN_LUCKS if luck <= max_luck]
     jobs: list[tuple[str, Sequence[int], Sequence[int]]] = [("atlas_main.png", deltas, lucks)]
     jobs += [(f"atlas_delta_{d}.png", [d], range(max_luck + 1)) for d in sorted(grids)]
-    paths = []
-    for name, job_deltas, job_lucks in jobs:
-        fig = policy_maps(grids, job_deltas, job_lucks)
-        path = out / name
-        fig.savefig(path, dpi=_DPI)
-        plt.close(fig)
-        paths.append(path)
-    return paths
+
+    def drawer(job_deltas: Sequence[int], job_lucks: Sequence[int]) -> Callable[[Path], None]:
+        def draw(temporary: Path) -> None:
+            import matplotlib.pyplot as plt
+
+            fig = policy_maps(grids, job_deltas, job_lucks)
+            try:
+                fig.savefig(temporary, dpi=_DPI, format="png")
+            finally:
+                plt.close(fig)
+
+        return draw
+
+    return [(directory / name, drawer(d, l)) for name, d, l in jobs]
 
 
 #: One colour per heuristic 0-8 (0, never, in grey).
