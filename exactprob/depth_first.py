@@ -54,6 +54,7 @@ from .errors import ModelError
 from .forward import Counter
 from .graph import (
     DEFAULT_MAX_STATES,
+    MEMORY_CHECK_MASK,
     StateGraph,
     check_max_states,
     check_model,
@@ -69,6 +70,7 @@ from .graph import (
 )
 from .model import player_function
 from .numbers import Exact, is_symbolic, mpq, rational_dot, to_fraction
+from .resources import check_resident
 from .rounding import approx, float_dot
 from .solve import Solution, evaluate, solve_graph
 
@@ -264,6 +266,8 @@ class _Search:
         s = len(self.states)
         if s >= self.max_states:
             raise state_limit_error(self.max_states)
+        if s and not s & MEMORY_CHECK_MASK:
+            check_resident(f"solving depth first ({s:,} states so far)")
         self.index[state] = s
         self.states.append(state)
         self.chosen.append(None)

@@ -32,6 +32,7 @@ from .dist import Dist
 from .errors import InexactError, ModelError, StateLimitError
 from .model import player_function
 from .numbers import Exact, exact
+from .resources import check_resident
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -45,6 +46,8 @@ H = TypeVar("H", bound=Hashable)
 
 #: Default cap on reachable states; pass ``max_states`` to go further.
 DEFAULT_MAX_STATES = 2_000_000
+#: Exploration checks its memory once every ``MEMORY_CHECK_MASK + 1`` states (65,536).
+MEMORY_CHECK_MASK = 0xFFFF
 
 
 class StateGraph:
@@ -261,6 +264,8 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
         s += 1
         if bar is not None:
             bar.update(1)
+        if not s & MEMORY_CHECK_MASK:
+            check_resident(f"exploring the model ({s:,} states so far)")
         value = outcome(state)
         if value is not None:
             outcomes.append(terminal_value(state, value))

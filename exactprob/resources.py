@@ -14,10 +14,18 @@ objects that hold it.
 from __future__ import annotations
 
 import os
+import sys
 
 from .errors import ResourceError
 
-__all__ = ["check_memory", "exact_values_bytes", "format_bytes", "physical_memory"]
+__all__ = [
+    "check_memory",
+    "check_resident",
+    "exact_values_bytes",
+    "format_bytes",
+    "physical_memory",
+    "resident_memory",
+]
 
 #: The share of physical memory one computation may plan to use (the rest: the system,
 #: Python itself, and what an estimate leaves out).
@@ -63,4 +71,31 @@ def check_memory(need: int, what: str) -> None:
             f"{what} needs about {format_bytes(need)} of memory, more than the "
             f"{format_bytes(usable)} this machine can give it (3/4 of its "
             f"{format_bytes(have)}); try a smaller problem"
+        )
+
+
+def resident_memory() -> int:
+    """The process's resident memory now, in bytes (Linux's ``/proc/self/statm``; where
+    there is none, the peak so far from ``getrusage``)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+def check_resident(what: str) -> None:
+    """Stop work in progress whose memory has grown past :data:`USABLE_SHARE` of the
+    machine's: for growth no estimate up front can see (a model whose states grow longer
+    as it goes), a one-line :class:`~exactprob.errors.ResourceError` before the machine
+    runs out."""
+    have, used = physical_memory(), resident_memory()
+    if used > have * USABLE_SHARE:
+        raise ResourceError(
+            f"{what} has used {format_bytes(used)} of memory, more than the "
+            f"{format_bytes(have * USABLE_SHARE)} this machine can give it; try a smaller "
+            "problem"
         )

@@ -353,3 +353,34 @@ def test_a_broken_model_is_a_model_error_naming_the_fault(
     solve_with = solve_depth_first if solver == "solve_depth_first" else exactprob.solve
     with pytest.raises(ModelError, match=re.escape(fragment)):
         solve_with(model)
+
+
+class _Growing(_Walk):
+    """Every state splits in two longer ones: no end, and each state longer than the last
+    (an estimate from the state count alone cannot see the memory coming)."""
+
+    initial = ()
+
+    def outcome(self, s: Any) -> Any:
+        return None
+
+    def transition(self, s: Any, a: Any) -> Any:
+        return Dist({(*s, 0): "1/2", (*s, 1): "1/2"})
+
+
+@pytest.mark.parametrize("solver", ["solve", "solve_depth_first"])
+def test_exploration_stops_before_memory_runs_out(
+    solver: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a machine whose usable memory is already spent, exploring stops at its first
+    check (65,536 states) with one ResourceError, far below the state limit."""
+    import exactprob
+    import exactprob.resources
+    from exactprob.depth_first import solve_depth_first
+    from exactprob.errors import ResourceError
+
+    used = exactprob.resources.resident_memory()
+    monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: used)
+    solve_with = solve_depth_first if solver == "solve_depth_first" else exactprob.solve
+    with pytest.raises(ResourceError, match=r"\(65,536 states so far\) has used"):
+        solve_with(_Growing(), max_states=10**7)
