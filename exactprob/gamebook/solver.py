@@ -32,7 +32,7 @@ rejected with its states named.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeAlias
 
@@ -168,14 +168,18 @@ def _choice(state: Any, choice: Any) -> tuple[Any, Dist[Any]]:
     if isinstance(outcomes, Dist):
         dist = outcomes
     else:
+        shape = f"{where}: outcomes must be a Dist or (next_state, probability) pairs"
         try:
-            dist = Dist(outcomes)
+            pairs = list(outcomes.items() if isinstance(outcomes, Mapping) else outcomes)
+        except TypeError:
+            raise ModelError(f"{shape}, got {outcomes!r}") from None
+        odd = next((p for p in pairs if not (isinstance(p, tuple) and len(p) == 2)), None)
+        if odd is not None:
+            raise ModelError(f"{shape}, got the entry {odd!r}")
+        try:
+            dist = Dist(pairs)
         except ExactProbError as error:
             raise type(error)(f"{where}: {error}") from None
-        except (TypeError, ValueError) as error:
-            raise ModelError(
-                f"{where}: outcomes must be a Dist or (next_state, probability) pairs ({error})"
-            ) from None
     if dist.symbolic:
         raise ModelError(f"{where}: probabilities must be rationals, not symbols")
     return description, dist
