@@ -52,5 +52,6 @@ class MissingExtraError(ExactProbError, ImportError):
 
 
 class ResourceError(ExactProbError, ValueError):
-    """A request whose estimated memory is more than the machine has; raised before the
-    memory is spent."""
+    """A request too large to finish (outcomes, digits or memory beyond a limit): raised
+    before the work from an estimate, or as soon as memory grows past what the machine
+    can give."""

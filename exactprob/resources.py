@@ -1,10 +1,8 @@
-r"""Memory estimates checked before heavy work: a request that would need more memory than
-the machine has is refused in one line, up front, rather than ending in a
+r"""Memory checked before and during heavy work: a request whose estimate (each game's own,
+from its array shapes or the growth of its exact numbers) is more than the machine can
+give is refused in one line, up front (:func:`check_memory`); work whose memory grows
+past it anyway is stopped (:func:`check_resident`); rather than ending in a
 ``MemoryError`` or in GMP aborting the process.
-
-An exact value :math:`p/q` with :math:`b`-bit numerator and denominator takes about
-:math:`2b/8` bytes; :func:`exact_values_bytes` adds a fixed overhead per value for the
-objects that hold it.
 
 >>> format_bytes(3 * 2**30)
 '3.0 GiB'
@@ -21,7 +19,6 @@ from .errors import ResourceError
 __all__ = [
     "check_memory",
     "check_resident",
-    "exact_values_bytes",
     "format_bytes",
     "physical_memory",
     "resident_memory",
@@ -30,8 +27,6 @@ __all__ = [
 #: The share of physical memory one computation may plan to use (the rest: the system,
 #: Python itself, and what an estimate leaves out).
 USABLE_SHARE = 0.75
-#: Bytes per exact value besides its digits (the mpq object, a list slot, a dict entry).
-VALUE_OVERHEAD = 200
 
 
 def physical_memory() -> int:
@@ -44,21 +39,13 @@ def physical_memory() -> int:
 
 def format_bytes(n: float) -> str:
     """``n`` bytes in the largest binary unit below it, to one decimal."""
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if n < 1024 or unit == "PiB":
-            return f"{n:.1f} {unit}" if unit != "B" else f"{int(n)} B"
+    if n < 1024:
+        return f"{int(n)} B"
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
         n /= 1024
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def exact_values_bytes(values: int, bits: int) -> int:
-    """Memory of ``values`` exact rationals whose numerator and denominator have at most
-    ``bits`` bits each.
-
-    >>> exact_values_bytes(1000, 800)
-    400000
-    """
-    return values * (VALUE_OVERHEAD + 2 * bits // 8)
+        if n < 1024:
+            return f"{n:.1f} {unit}"
+    return f"{n / 1024:.1f} PiB"
 
 
 def check_memory(need: int, what: str) -> None:

@@ -250,8 +250,10 @@ def check_size(game: Pig | FowlPlay, exact: bool, max_states: int | None) -> Non
 def run(args: argparse.Namespace) -> None:
     game = game_of(args)
     exact = _is_exact(game, args)
-    max_states = args.max_states and whole_number(
-        "--max-states", args.max_states, 1, error=UsageError
+    max_states = (
+        None
+        if args.max_states is None
+        else whole_number("--max-states", args.max_states, 1, error=UsageError)
     )
     check_size(game, exact, max_states)
     plot = plot_path(args.plot)
