@@ -275,3 +275,21 @@ def test_a_malformed_scheduler_address_fails_at_once_and_exits_cleanly(tmp_path)
     )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "missing port number" in done.stderr
+
+
+def test_a_grid_too_large_is_refused_before_any_cluster_starts(
+    capsys, tmp_path, monkeypatch: pytest.MonkeyPatch
+):
+    """The largest deck's states, and the memory of the decks solved at once (two
+    workers here, on a machine of 1 GiB: 2 x 917.7 MiB by working_bytes)."""
+    import exactprob.resources
+
+    argv = ["fowl-redesign", "--cache", str(tmp_path), "--goal", "100"]
+    status, out, err = run(capsys, *argv, "--chickens", "9000", "--wolves", "9000")
+    assert (status, out) == (2, "") and "41,565,105,000,000 non-terminal states" in err
+    monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: 2**30)
+    argv = ["fowl-redesign", "--cache", str(tmp_path), "--goal", "5", "--workers", "2"]
+    status, out, err = run(capsys, *argv, "--chickens", "1999-2000", "--wolves", "1")
+    assert (status, out) == (2, "")
+    assert "solving 2 of these decks at once needs about 1.8 GiB of memory" in err
+    assert not any(tmp_path.iterdir())

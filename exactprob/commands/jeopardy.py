@@ -47,7 +47,17 @@ from ..numbers import decimal_string, digit_count, exact_fields, parse_whole, wh
 from ..resources import check_memory
 from . import help_of
 
-__all__ = ["EXACT_LIMIT", "game_of", "payload_of", "register", "text_of", "win_fields"]
+__all__ = [
+    "EXACT_LIMIT",
+    "MAX_CERTIFIED_STATES",
+    "MAX_EXACT_STATES",
+    "check_size",
+    "game_of",
+    "payload_of",
+    "register",
+    "text_of",
+    "win_fields",
+]
 
 EXACT_LIMIT = 500_000
 #: The most non-terminal states solved without --max-states: exactly (Pig to 100 has

@@ -13,6 +13,7 @@ range(20, 45, 8)
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from decimal import ROUND_CEILING, Context, Decimal
 from fractions import Fraction
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..cli import UsageError, add_json_flag, emit, show_progress
+from ..games.jeopardy import FowlPlay
+from ..games.jeopardy.certified import working_bytes
 from ..games.jeopardy.redesign import (
     DeckResult,
     Design,
@@ -28,8 +31,9 @@ from ..games.jeopardy.redesign import (
     search,
 )
 from ..numbers import exact_fields, parse_whole
+from ..resources import check_memory
 from . import help_of
-from .jeopardy import win_fields
+from .jeopardy import MAX_CERTIFIED_STATES, win_fields
 
 __all__ = ["parse_range", "payload_of", "range_text", "register", "text_of"]
 
@@ -165,6 +169,23 @@ def _cache_dir(text: str | None) -> Path:
     return cache
 
 
+def check_decks(decks: list[tuple[int, int]], goal: int, parallel: int) -> None:
+    """Refuse, before any work, a grid whose largest deck has more non-terminal states
+    than a certified solve takes by default, or whose ``parallel`` largest decks, solved
+    at once on this machine, need more memory than it has (``working_bytes``)."""
+    games = sorted((FowlPlay(c, w, goal) for c, w in decks), key=working_bytes, reverse=True)
+    largest = games[0]
+    states = largest.nonterminal_states()
+    if states > MAX_CERTIFIED_STATES:
+        raise UsageError(
+            f"the deck of {largest.chickens} chickens and {largest.wolves} wolves to {goal} "
+            f"has {states:,} non-terminal states, more than the {MAX_CERTIFIED_STATES:,} a "
+            "certified solve takes; choose smaller decks"
+        )
+    need = sum(working_bytes(game) for game in games[:parallel])
+    check_memory(need, f"solving {parallel} of these decks at once")
+
+
 def run(args: argparse.Namespace) -> None:
     goal = parse_whole("--goal", args.goal, 1, 10_000, UsageError)
     chickens = parse_range("--chickens", args.chickens)
@@ -184,6 +205,8 @@ def run(args: argparse.Namespace) -> None:
         raise UsageError("--workers sizes the local cluster; leave it out with --scheduler")
     cache = _cache_dir(args.cache)
     decks = [(c, w) for c in chickens for w in wolves]
+    if args.scheduler is None:  # the local cluster's workers share this machine's memory
+        check_decks(decks, goal, min(workers or os.cpu_count() or 1, len(decks)))
     results = search(decks, goal, cache, args.scheduler, workers, progress=show_progress())
     designs = fairest_designs(results, top)
     grid = f"chickens {range_text(chickens)}, wolves {range_text(wolves)}"
