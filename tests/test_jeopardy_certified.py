@@ -113,3 +113,13 @@ def test_the_memory_estimate_matches_the_measured_peak(deck: tuple[int, int, int
     )
     estimate = working_bytes(FowlPlay(chickens, wolves, goal, 0))
     assert 0.85 * estimate <= measured <= 1.15 * estimate
+
+
+def test_the_api_refuses_an_enclosure_beyond_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """enclose itself checks working_bytes (the CLI is not the only way in)."""
+    import exactprob.resources
+    from exactprob.errors import ResourceError
+
+    monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: 2**30)
+    with pytest.raises(ResourceError, match="enclosing Fowl Play to 5 needs about 917.7 MiB"):
+        enclose(FowlPlay(2000, 1, 5, 0))

@@ -38,6 +38,7 @@ import numpy as np
 
 from ...enclosure import Enclosure
 from ...graph import progress_bar
+from ...resources import check_memory
 from .players import PolicyTable, check_table, table_shape
 from .rules import FowlPlay
 
@@ -187,6 +188,7 @@ def _enclose(
     each facing the other."""
     goal, wolves, chickens = game.goal, game.wolves, game.chickens
     shape = (1 if players is None else len(players), goal, goal, wolves, chickens + 1)
+    check_memory(working_bytes(game, shape[0]), f"enclosing {game.name} to {goal}")
     low, high = np.zeros(shape), np.ones(shape)
     probabilities = _probabilities(game)
     bar = progress_bar(progress, desc, total=2 * goal - 1)
@@ -332,13 +334,13 @@ def _sweep(
     return lo, hi
 
 
-def working_bytes(game: FowlPlay) -> int:
+def working_bytes(game: FowlPlay, players: int = 1) -> int:
     r"""An estimate of the memory :func:`enclose` needs for ``game``, checked before it
     starts: two float bounds per turn start, :math:`2 \cdot 8\, g^2 W (C + 1)` bytes, and
     for the score sum with the most sides (:math:`g`) about six float arrays of
     :math:`W (C + 1)(C + 2) g` cells (the sweep's bounds, the hold values and their
     temporaries). Measured peaks agree with it within a few percent
-    (``tests/test_jeopardy_certified.py``).
+    (``tests/test_jeopardy_certified.py``). Two ``players`` (a match-up) double both.
 
     >>> working_bytes(FowlPlay())  # the full game: 38 MB
     37564800
@@ -346,4 +348,4 @@ def working_bytes(game: FowlPlay) -> int:
     goal, wolves, chickens = game.goal, game.wolves, game.chickens
     starts = 2 * 8 * goal * goal * wolves * (chickens + 1)
     sweep = 6 * 8 * wolves * (chickens + 1) * (chickens + 2) * goal
-    return starts + sweep
+    return players * (starts + sweep)
