@@ -47,7 +47,8 @@ CHROMIUM_FLAGS = [
 # Everything the page shows once MathJax is done (a page without math has no MathJax).
 _RENDERED = """async () => {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-        await MathJax.startup.promise;
+        // at most 20 s: a typesetting that never ends shows up as unrendered formulas
+        await Promise.race([MathJax.startup.promise, new Promise((r) => setTimeout(r, 20000))]);
     }
     const article = document.querySelector("article") || document.body;
     const maths = Array.from(document.querySelectorAll(".math"));
@@ -129,6 +130,7 @@ def check_site(site: Path, executable: str, screenshots: Path) -> list[str]:
 
 def _check_page(browser: object, base: str, name: str, screenshots: Path) -> list[str]:
     page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page.set_default_timeout(30_000)  # a page that does not load fails, not hangs
     logged: list[str] = []
     page.on("console", lambda m: logged.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: logged.append(str(e)))
