@@ -164,3 +164,21 @@ def test_a_fight_grid_shows_its_largest_state() -> None:
     html = grid._repr_html_()
     assert f"<th>value at (6, 5, 3)</th><td>{grid.value(6, 5, 3)} <small>" in html
     assert f"<th>luck at (6, 5, 3)</th><td>{STRATEGY_CODES[grid.strategy(6, 5, 3)]}</td>" in html
+
+
+def test_a_solved_race_shows_its_chance_and_fairest_komi() -> None:
+    """Pig to 10: 7776/10961 for the first player (Storm gives the same in
+    docs/verification.rst); a certified Fowl Play shows the enclosure's certain digits."""
+    from exactprob.games.jeopardy.certified import enclose
+    from exactprob.games.jeopardy.fairness import fairest_komi, komi_wins
+    from exactprob.games.jeopardy.rules import FowlPlay, Pig
+    from exactprob.games.jeopardy.solver import solve
+
+    pig = solve(Pig(10))
+    html = pig._repr_html_()
+    assert "<th>first player wins, komi 0</th><td>7776/10961 <small>" in html
+    wins = komi_wins(pig)
+    for komi in fairest_komi(wins):
+        assert f"{komi}: {wins[komi]} <small>" in html
+    box = enclose(FowlPlay(8, 2, 8, 0))
+    assert f"≈ {box.first_player_win().decimal()} <small>(certified" in box._repr_html_()

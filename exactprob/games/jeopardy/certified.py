@@ -39,6 +39,7 @@ import numpy as np
 from ...enclosure import Enclosure
 from ...graph import progress_bar
 from ...resources import check_memory
+from .fairness import KomiDisplay
 from .players import PolicyTable, check_table, table_shape
 from .rules import FowlPlay
 
@@ -55,7 +56,7 @@ SLACK = 16 * 2.0**-53  # rounding allowance per state value (a few operations on
 MAX_SWEEPS = 10_000
 
 
-class CertifiedMatchup:
+class CertifiedMatchup(KomiDisplay):
     """Enclosures of the first player's chance at every turn start ``(a, b, (w, c))`` where
     the first player moves, with ``a`` banked against ``b``, for two given players.
 

@@ -20,9 +20,17 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from ...display import exact_html, rows_html
 from ...enclosure import Enclosure
 
-__all__ = ["Win", "distance_from_even", "fairest_komi", "komi_wins"]
+__all__ = [
+    "KomiDisplay",
+    "Win",
+    "distance_from_even",
+    "fairest_komi",
+    "komi_wins",
+    "win_html",
+]
 
 Win = Fraction | Enclosure
 HALF = Fraction(1, 2)
@@ -56,3 +64,35 @@ def fairest_komi(wins: Sequence[Win]) -> tuple[int, ...]:
     bounds = [distance_from_even(win) for win in wins]
     best = min(high for _, high in bounds)
     return tuple(komi for komi, (low, _) in enumerate(bounds) if low <= best)
+
+
+def win_html(win: Win) -> str:
+    """A chance to win as HTML: exact, or an enclosure's certain digits.
+
+    >>> win_html(Enclosure(Fraction(333, 1000), Fraction(334, 1000)))
+    '≈ 0.334 <small>(certified: within one unit of the last digit)</small>'
+    """
+    if isinstance(win, Fraction):
+        return exact_html(win)
+    return f"≈ {win.decimal()} <small>(certified: within one unit of the last digit)</small>"
+
+
+class KomiDisplay:
+    """A base for a solved race (exact or certified): Jupyter shows the first player's
+    chance at the game's komi and the fairest komi."""
+
+    game: Any
+
+    def first_player_win(self, komi: int | None = None) -> Win:  # pragma: no cover
+        raise NotImplementedError
+
+    def _repr_html_(self) -> str:
+        wins = komi_wins(self)
+        komi = self.game.komi
+        fair = fairest_komi(wins)
+        rows = [
+            (f"first player wins, komi {komi}", win_html(wins[komi])),
+            ("fairest komi", ", ".join(f"{k}: {win_html(wins[k])}" for k in fair)),
+        ]
+        how = "exact" if isinstance(wins[0], Fraction) else "certified"
+        return rows_html(f"{self.game.name} to {self.game.goal}, optimal play ({how})", rows)

@@ -44,6 +44,7 @@ from .components import (
     sides_of,
     solve_resets,
 )
+from .fairness import KomiDisplay
 from .players import PolicyTable, deck_cards, hold_thresholds, table_shape
 from .rules import Jeopardy
 
@@ -63,7 +64,7 @@ def components_in_order(goal: int) -> Iterator[tuple[int, int]]:
             yield i, total - i
 
 
-class JeopardySolution:
+class JeopardySolution(KomiDisplay):
     """Exact values of every turn start, and optimal play anywhere, for one game.
 
     ``starts[(a, b, deck)]`` is :math:`P(a, b, 0, d)` as a ``gmpy2.mpq``: the mover's
