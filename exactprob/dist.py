@@ -95,7 +95,7 @@ class Dist(Mapping[T, Any], Generic[T]):
         for item in items:
             try:
                 outcome, p = item
-                hash(outcome)
+                seen = outcome in weights  # hashes the outcome: an unhashable one fails here
             except (TypeError, ValueError):
                 raise _bad_item(probabilities, item) from None
             q = exact(p)
@@ -103,7 +103,7 @@ class Dist(Mapping[T, Any], Generic[T]):
                 rational = False
             elif q < 0:
                 raise DistributionError(f"probability of {outcome!r} is negative: {p}")
-            weights[outcome] = weights[outcome] + q if outcome in weights else q
+            weights[outcome] = weights[outcome] + q if seen else q
         if rational and sum(weights.values(), _ZERO) == 1:
             return cls._clean({k: q for k, q in weights.items() if q}, False)
         _check_total(weights.values())
