@@ -9,6 +9,7 @@ state limit, so a model that grows without end is stopped by it.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -89,7 +90,7 @@ class RandomModel:
             return ep.Dist({_NotItself(): 1})
         weights = dict(self.moves[s][a % len(self.moves[s])])
         total = sum(weights.values())
-        dist = {t: ep.Dist({0: 1})[0] * w / total for t, w in weights.items()}
+        dist = {t: Fraction(w, total) for t, w in weights.items()}
         if self._faulty(s):
             fault = self.fault
             if fault == "probabilities not summing to one":

@@ -37,7 +37,7 @@ def parse_dice(text: str) -> Dist[int]:
     terms = _terms(text)
     dice_terms = [(n, s) for _, n, s in terms if s]
     outcomes = sum(n * (s - 1) for n, s in dice_terms) + 1
-    digits = sum(n * math.log10(s) for n, s in dice_terms if s > 1)
+    digits = sum(n * math.log10(s) for n, s in dice_terms)
     if outcomes > MAX_OUTCOMES:
         raise UsageError(
             f"{quoted(text)} has {outcomes:,} outcomes; at most {MAX_OUTCOMES:,} are allowed"
