@@ -40,6 +40,7 @@ __all__ = [
     "CutOrders",
     "SolveOrder",
     "component_order",
+    "edge_ends",
     "entry_states",
     "strong_components",
     "tarjan_components",
@@ -59,7 +60,7 @@ def component_order(G: StateGraph) -> tuple[np.ndarray, np.ndarray]:
     """Every state id, grouped by strongly connected component, each component after
     every component it can reach, as ``(order, ends)``: component ``i`` is
     ``order[ends[i]:ends[i + 1]]``, its ids ascending."""
-    sources, targets, first_edge = _edges(G)
+    sources, targets, first_edge = edge_ends(G)
     labels = _sinks_first(len(G), sources, targets, first_edge)
     if labels is None:
         return _flat(tarjan_components(G))
@@ -109,7 +110,7 @@ def entry_states(G: StateGraph, order: np.ndarray, ends: np.ndarray) -> np.ndarr
     component_of[order[in_cycle]] = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)[
         in_cycle
     ]
-    sources, targets, _ = _edges(G)
+    sources, targets, _ = edge_ends(G)
     entry[targets[component_of[sources] != component_of[targets]]] = True
     entry[0] = True
     entry &= component_of >= 0
@@ -131,7 +132,7 @@ class CutOrders:
     __slots__ = ("acyclic", "broken", "elimination", "ends")
 
     def __init__(self, G: StateGraph, order: np.ndarray, ends: np.ndarray, cut: np.ndarray) -> None:
-        sources, targets, _ = _edges(G)
+        sources, targets, _ = edge_ends(G)
         n = len(G)
         self.ends = ends
         cut = cut.copy()
@@ -164,7 +165,7 @@ class CutOrders:
         return self.elimination[self.ends[i] : self.ends[i + 1]].tolist(), int(self.acyclic[i])
 
 
-def _edges(G: StateGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def edge_ends(G: StateGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each edge's source and target state, and where each state's edges start."""
     first_edge = np.frombuffer(G.edge_start, dtype=np.int64)[
         np.frombuffer(G.choice_start, dtype=np.int64)

@@ -68,9 +68,10 @@ from .graph import (
     paused_garbage_collection,
     progress_bar,
 )
+from .levels import LevelValues, peel, sweep
 from .linear import Field, field_for
 from .numbers import Exact, common_denominator_dots, integer_weights, mpq
-from .order import SolveOrder
+from .order import SolveOrder, edge_ends
 from .reach import reach_values
 from .rounding import approx, float_dot
 
@@ -94,7 +95,16 @@ class Solution:
     :class:`~exactprob.graph.StateGraph`; :meth:`to_networkx` gives its networkx view.
     """
 
-    __slots__ = ("_absorption", "_choice", "_ties", "_values", "field", "graph", "system")
+    __slots__ = (
+        "_absorption",
+        "_choice",
+        "_swept",
+        "_ties",
+        "_values",
+        "field",
+        "graph",
+        "system",
+    )
 
     def __init__(
         self,
@@ -103,6 +113,7 @@ class Solution:
         values: list[Exact],
         choice: array,
         ties: dict[int, tuple[int, ...]],
+        swept: LevelValues | None = None,
     ) -> None:
         self.graph = graph
         self.system = system  # the graph's numbers in the solve's field
@@ -110,17 +121,22 @@ class Solution:
         self._values = values
         self._choice = choice
         self._ties = ties
+        self._swept = swept  # the values of the acyclic part, reduced when asked for
         self._absorption: dict[int, tuple[dict[int, Exact], Exact]] = {}
 
     def _id(self, state: Any) -> int:
         return 0 if state is None else self.graph.id_of(state)
 
     def value(self, state: Any = None) -> Any:
-        """The exact value of ``state`` (the initial state when ``None``). Values inside
-        a cyclic component are computed on first request (:func:`_fill_values`)."""
+        """The exact value of ``state`` (the initial state when ``None``). Values of the
+        acyclic part are reduced, and values inside a cyclic component computed
+        (:func:`_fill_values`), on first request."""
         s = self._id(state)
         if self._values[s] is None:
-            _fill_values(self.system, self._choice, self._values, [s])
+            if self._swept is not None and self._swept.covers(s):
+                self._values[s] = self._swept.value(s)
+            else:
+                _fill_values(self.system, self._choice, self._values, [s])
         return self.field.public(self._values[s])
 
     def policy(self, state: Any = None) -> Any:
@@ -414,10 +430,17 @@ class _Solver:
     def run(self) -> Solution:
         G = self.G
         bar = progress_bar(self.progress, "solving", total=len(G), unit=" states")
+        swept = self._sweep_levels(bar)
+        if swept is not None and swept.complete:
+            if bar is not None:
+                bar.close()
+            return Solution(G, self.system, self.values, self.choice, self.ties, swept)
         cs = G.choice_start
         solve_order = SolveOrder(G, REACH_LIMIT)
         self.entry = solve_order.entry
         for component, cut_order in solve_order:
+            if swept is not None and swept.covers(component[0]):
+                continue
             if bar is not None:
                 bar.update(len(component))
             if len(component) > 1:
@@ -436,7 +459,26 @@ class _Solver:
                 self._decide(s)
         if bar is not None:
             bar.close()
-        return Solution(G, self.system, self.values, self.choice, self.ties)
+        return Solution(G, self.system, self.values, self.choice, self.ties, swept)
+
+    def _sweep_levels(self, bar: Any) -> LevelValues | None:
+        """Solve the states that reach no cycle (self-loops aside) level by level in
+        exact integers (:mod:`exactprob.levels`); ``None`` for a symbolic field. The
+        choices and ties found are the solver's; the states the component loop still
+        reads get their exact and float values."""
+        if self.field.symbolic:
+            return None
+        levels = peel(self.G)
+        swept = sweep(self.G, levels, self.system.outcomes, None if bar is None else bar.update)
+        self.choice = array("i", swept.choice.astype(np.int32).tobytes())
+        self.ties = swept.ties
+        if swept.complete:
+            return swept
+        covered = levels.level >= 0
+        sources, targets, _ = edge_ends(self.G)
+        for t in np.unique(targets[covered[targets] & ~covered[sources]]).tolist():
+            self._set(t, swept.value(t))
+        return swept
 
     def _set(self, s: int, value: Exact) -> None:
         self.values[s] = value

@@ -1,4 +1,4 @@
-"""Small example models shared by the tests, and independent exact oracles.
+r"""Small example models shared by the tests, and independent exact oracles.
 
 Nothing in this module calls exactprob's ``explore``, ``solve``, ``evaluate`` or
 ``linear``: the models only build ``Dist`` transitions (``Dist`` has its own tests), and
@@ -6,6 +6,8 @@ the oracles are written from scratch with ``fractions.Fraction`` and ``sympy.Mat
 
 * :func:`reachable` - breadth-first search over a model;
 * :func:`acyclic_values` - memoised recursion (max for player 0, min for player 1);
+  with ``self_loops=True`` an action's chance of staying put is removed by solving
+  :math:`x = \sum_{t \ne s} p_t V(t) + p_s x` for :math:`x` (a do-over);
 * :func:`gauss_solve` - Gauss-Jordan elimination in Fractions (checked against sympy);
 * :func:`policy_values` - the exact value of every state under a fixed policy;
 * :func:`all_policies` - every deterministic stationary policy;
@@ -320,10 +322,13 @@ def reachable(model, policy=None):
     return seen
 
 
-def acyclic_values(model):
-    """Optimal values and action values of an acyclic model by memoised recursion.
+def acyclic_values(model, self_loops=False):
+    r"""Optimal values and action values of an acyclic model by memoised recursion.
 
-    Returns ``(V, Q)`` with ``V[s]`` a Fraction and ``Q[s][a]`` the action values.
+    Returns ``(V, Q)`` with ``V[s]`` a Fraction and ``Q[s][a]`` the action values. With
+    ``self_loops``, a state may also move to itself: an action's value solves
+    :math:`x = \sum_{t \ne s} p_t V(t) + p_s x`, and an action with :math:`p_s = 1`,
+    which never ends, is left out.
     """
     V, Q = {}, {}
 
@@ -336,7 +341,10 @@ def acyclic_values(model):
             return V[s]
         q = {}
         for a in model.actions(s):
-            q[a] = sum((p * value(t) for t, p in probs(model, s, a).items()), F(0))
+            moves = probs(model, s, a)
+            stay = moves.pop(s, F(0)) if self_loops else F(0)
+            if stay != 1:
+                q[a] = sum((p * value(t) for t, p in moves.items()), F(0)) / (1 - stay)
         Q[s] = q
         V[s] = max(q.values()) if player_of(model, s) == 0 else min(q.values())
         return V[s]
@@ -345,15 +353,15 @@ def acyclic_values(model):
     return V, Q
 
 
-def check_against_recursion(model, solution):
+def check_against_recursion(model, solution, self_loops=False):
     """Assert that a solution of an acyclic model has the reachable states, values, ties
     and policy (the first tied action) of memoised exact recursion."""
-    V, Q = acyclic_values(model)
+    V, Q = acyclic_values(model, self_loops)
     assert set(solution.states()) == reachable(model) == set(V)
     for s in V:
         assert solution.value(s) == V[s]
         if s in Q:
-            expected_ties = tuple(a for a in model.actions(s) if Q[s][a] == V[s])
+            expected_ties = tuple(a for a in Q[s] if Q[s][a] == V[s])
             assert solution.ties(s) == expected_ties
             assert solution.policy(s) == expected_ties[0]
         else:
@@ -489,9 +497,11 @@ small_values = st.one_of(st.integers(-2, 2), st.builds(F, st.integers(-4, 4), st
 
 
 @st.composite
-def acyclic_models(draw):
+def acyclic_models(draw, self_loops=False):
     """Layered states, 1-3 actions each (sometimes an exact copy of another action, to
-    produce ties), random rational transitions to later layers or terminals, players 0/1."""
+    produce ties), random rational transitions to later layers or terminals, players 0/1.
+    ``self_loops``: an action may also stay where it is, and a state may have an action
+    that stays with probability one (besides one that leaves)."""
     n_terms = draw(st.integers(1, 3))
     terminals = {("T", i): draw(small_values) for i in range(n_terms)}
     widths = draw(st.lists(st.integers(1, 3), min_size=1, max_size=4))
@@ -508,10 +518,15 @@ def acyclic_models(draw):
                 targets = draw(
                     st.lists(st.sampled_from(later), min_size=1, max_size=4, unique=True)
                 )
+                if self_loops and draw(st.booleans()):
+                    targets.append(s)
                 weights = draw(
                     st.lists(st.integers(1, 6), min_size=len(targets), max_size=len(targets))
                 )
                 acts[f"a{a}"] = {t: F(w, sum(weights)) for t, w in zip(targets, weights)}
+            if self_loops and draw(st.integers(0, 4)) == 0:
+                wait = {"wait": {s: F(1)}}  # never ends: never chosen, wherever it stands
+                acts = {**wait, **acts} if draw(st.booleans()) else {**acts, **wait}
             nodes[s] = (draw(st.integers(0, 1)), acts)
     return TableModel(layers[0][0], terminals, nodes)
 

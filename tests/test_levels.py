@@ -1,0 +1,206 @@
+"""exactprob.levels: the acyclic part of a graph solved a level at a time in integers.
+
+Oracles: memoised Fraction recursion with the do-over rule for self-loops
+(tests/models.py), the component solver with the level sweep switched off (the path the
+solver took before the sweep existed, itself checked against brute force in
+test_solve.py), and the definition of a level checked edge by edge.
+"""
+
+from __future__ import annotations
+
+import importlib
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from models import (
+    DiceDuel,
+    Pig,
+    TableModel,
+    acyclic_models,
+    check_against_recursion,
+    cyclic_games,
+    near_tie_cycles,
+)
+
+from exactprob import Dist, NonTerminationError, die, explore, solve
+from exactprob.levels import Levels, peel, sweep
+from exactprob.order import edge_ends
+
+solve_module = importlib.import_module("exactprob.solve")
+
+
+def without_levels(monkeypatch):
+    """Make the solver find no level: every state goes through the component loop."""
+
+    def nothing(G):
+        return Levels(np.full(len(G), -1, dtype=np.int64), [])
+
+    monkeypatch.setattr(solve_module, "peel", nothing)
+
+
+def check_levels(G, levels):
+    """The definition: a state with level k moves only to itself or to lower levels, and
+    to a lower level k-1 at least once (else it would be lower); a state without a level
+    moves to another state without one (so, the graph being finite, reaches a cycle)."""
+    sources, targets, _ = edge_ends(G)
+    level = levels.level
+    moving = sources != targets
+    s, t = sources[moving], targets[moving]
+    has = level[s] >= 0
+    assert np.all(level[t][has] >= 0) and np.all(level[t][has] < level[s][has])
+    for state in np.flatnonzero(level > 0).tolist():
+        assert level[t[s == state]].max() == level[state] - 1
+    for state in np.flatnonzero(level < 0).tolist():
+        assert np.any(level[t[s == state]] < 0)
+    for k, front in enumerate(levels.fronts):
+        assert np.all(level[front] == k)
+    assert sum(map(len, levels.fronts)) == int(np.sum(level >= 0))
+
+
+@settings(max_examples=150)
+@given(acyclic_models(self_loops=True))
+def test_random_models_with_self_loops_equal_the_do_over_recursion(model):
+    check_against_recursion(model, solve(model), self_loops=True)
+
+
+@settings(max_examples=60)
+@given(acyclic_models(self_loops=True))
+def test_levels_are_longest_paths_to_the_end(model):
+    G = explore(model)
+    levels = peel(G)
+    assert levels.complete
+    check_levels(G, levels)
+
+
+@settings(max_examples=60, deadline=None)
+@given(near_tie_cycles())
+def test_levels_of_cyclic_graphs(model):
+    G = explore(model)
+    check_levels(G, peel(G))
+
+
+@settings(max_examples=80, deadline=None)
+@given(cyclic_games(two_players=True))
+def test_mixed_graphs_equal_the_component_solver(model):
+    """Terminal states and states that reach no cycle are swept, the rest goes through
+    the component loop reading the swept values: same values, policy and ties as the
+    component loop alone."""
+    swept = solve(model)
+    with pytest.MonkeyPatch.context() as patch:
+        without_levels(patch)
+        alone = solve(model)
+    for s in alone.states():
+        assert swept.value(s) == alone.value(s)
+        assert swept.ties(s) == alone.ties(s)
+
+
+def test_pig_with_a_swept_lower_part_equals_the_component_solver(monkeypatch):
+    """Pig to 8 against hold-at-4 with a lead-in: a chain of dice rolls before the game
+    (reaching no cycle on its own, it is swept; the game's states are not)."""
+
+    class LeadIn:
+        def __init__(self):
+            self.pig = Pig(8, opponent_hold=4)
+            self.initial = ("lead", 0)
+
+        def outcome(self, s):
+            return None if s[0] == "lead" else self.pig.outcome(s)
+
+        def player(self, s):
+            return 0 if s[0] == "lead" else self.pig.player(s)
+
+        def actions(self, s):
+            return ("roll",) if s[0] == "lead" else self.pig.actions(s)
+
+        def transition(self, s, a):
+            if s[0] == "lead":  # roll a die: a 6 starts the game 3 points ahead
+                return die(6).map(lambda r: (3 if r == 6 else 0, 0, 0, 0))
+            return self.pig.transition(s, a)
+
+    G = explore(LeadIn())
+    levels = peel(G)
+    assert not levels.complete and levels.level[0] < 0  # the lead-in reaches the game
+    terminal = [s for s in range(len(G)) if G.outcomes[s] is not None]
+    assert set(levels.fronts[0].tolist()) == set(terminal)
+    swept = solve(LeadIn())
+    without_levels(monkeypatch)
+    alone = solve(LeadIn())
+    for s in alone.states():
+        assert swept.value(s) == alone.value(s) and swept.ties(s) == alone.ties(s)
+
+
+def test_two_players_and_ties_without_floats(monkeypatch):
+    """DiceDuel: both players, shared successors, many exact ties; the sweep neither
+    consults floats nor the per-state decision."""
+
+    def unused(*args):
+        raise AssertionError("the per-state solver was used on an acyclic graph")
+
+    monkeypatch.setattr(solve_module._Solver, "_candidates", unused)
+    monkeypatch.setattr(solve_module._Solver, "_decide", unused)
+    model = DiceDuel(30, 20)
+    S = solve(model)
+    check_against_recursion(model, S)
+    assert sum(len(S.ties(s)) == 2 for s in S.states()) > 10
+
+
+def test_an_action_that_stays_forever_is_never_chosen():
+    """Player 1 would like "wait" (it never ends, so it has no value): "go" is chosen
+    even though it comes later and is worth the most to player 0."""
+    model = TableModel(
+        "s",
+        {"win": 1, "lose": 0},
+        {
+            "s": (1, {"wait": {"s": F(1)}, "go": {"win": F(2, 3), "s": F(1, 3)}}),
+        },
+    )
+    S = solve(model)
+    assert S.value() == 1 and S.policy() == "go" and S.ties() == ("go",)
+    stuck = TableModel("s", {"end": 0}, {"s": (0, {"wait": {"s": F(1)}, "hold": {"s": F(1)}})})
+    with pytest.raises(NonTerminationError, match="returns to it with probability 1"):
+        solve(stuck)
+
+
+def test_level_denominators_are_reduced():
+    """Every move of a random walk ends in a win, so every value is 1: each level's
+    common factor is divided out and the denominators stay 1 (not 6 to the level)."""
+
+    class Walk:
+        initial = 0
+
+        def outcome(self, s):
+            return 1 if s >= 100 else None
+
+        def actions(self, s):
+            return ("roll",)
+
+        def transition(self, s, a):
+            return die(6).map(lambda r: s + r)
+
+    G = explore(Walk())
+    swept = sweep(G, peel(G))
+    assert set(swept.denominators) == {1}
+    assert solve(Walk()).value() == 1
+
+
+def test_values_are_reduced_on_request():
+    """A solution of an acyclic graph keeps numerators; the reduced fraction appears
+    when a value is read."""
+
+    class Coin:
+        initial = 0
+
+        def outcome(self, s):
+            return s - 3 if s >= 3 else None
+
+        def actions(self, s):
+            return ("flip",)
+
+        def transition(self, s, a):
+            return Dist({s + 1: F(1, 2), s + 2: F(1, 2)})
+
+    S = solve(Coin())
+    # V(2) = (0 + 1) / 2, V(1) = (1/2 + 0) / 2, V(0) = (1/4 + 1/2) / 2
+    assert S.value() == F(3, 8) and S.value(1) == F(1, 4) and S.value(2) == F(1, 2)
