@@ -7,6 +7,7 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
+from .array_model import ArrayModel, per_state
 from .depth_first import DepthFirstSolution, solve_depth_first
 from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
 from .enclose import CertifiedSolution, enclose, enclose_graph
@@ -27,6 +28,7 @@ from .solve import Solution, evaluate, solve, solve_graph
 __version__ = "0.1.0"
 
 __all__ = [
+    "ArrayModel",
     "CertifiedSolution",
     "DepthFirstSolution",
     "Dist",
@@ -51,6 +53,7 @@ __all__ = [
     "evaluate",
     "explore",
     "hypergeometric",
+    "per_state",
     "simulate",
     "solve",
     "solve_depth_first",

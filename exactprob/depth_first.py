@@ -48,6 +48,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from .array_model import one_state_at_a_time
 from .choose import exact_best, float_candidates, share_successors
 from .dist import Dist
 from .errors import ModelError
@@ -203,6 +204,7 @@ def solve_depth_first(
     ``progress`` shows a bar of solved states on stderr.
     """
     check_max_states(max_states)
+    model = one_state_at_a_time(model)
     check_model(model)
     search = _Search(model, max_states)
     bar = progress_bar(progress, "solving", unit=" states")
@@ -401,8 +403,8 @@ class _Search:
             G.players.append(0)
             G.actions.append(())
             G.choice_start.append(len(G.edge_start) - 1)
-        G.states.extend(self.states[s] for s in local)
-        G.index.update((self.states[s], i) for s, i in local.items())
+        G.states = [self.states[s] for s in local]
+        G.index = {self.states[s]: i for s, i in local.items()}
         G.probabilities.extend(prob_index)
         return G
 

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import gc
 from array import array
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from .array_model import ArrayModel
 from .dist import Dist
 from .errors import InexactError, ModelError, StateLimitError
 from .model import player_function
@@ -88,8 +89,8 @@ class StateGraph:
     )
 
     def __init__(self) -> None:
-        self.states: list[Hashable] = []
-        self.index: dict[Hashable, int] = {}
+        self.states: Sequence[Hashable] = []  # a list, or a view for a bulk exploration
+        self.index: Mapping[Hashable, int] = {}
         self.outcomes: list[Exact | None] = []
         self.players = bytearray()
         self.actions: list[tuple[Any, ...]] = []
@@ -168,9 +169,15 @@ def explore(
     """Breadth-first exploration of every state reachable from ``model.initial``.
 
     Raises :class:`~exactprob.errors.StateLimitError` as soon as more than
-    ``max_states`` states are found, before the graph grows further.
+    ``max_states`` states are found, before the graph grows further. An
+    :class:`~exactprob.array_model.ArrayModel` is explored in bulk, a level at a time
+    (:func:`~exactprob.bulk.explore_arrays`).
     """
     check_max_states(max_states)
+    if isinstance(model, ArrayModel):
+        from .bulk import explore_arrays
+
+        return explore_arrays(model, max_states=max_states, progress=progress)
     check_model(model)
     with paused_garbage_collection():
         return _explore(model, max_states, progress)
@@ -214,7 +221,7 @@ def state_limit_error(max_states: int) -> StateLimitError:
     )
 
 
-def id_in(index: dict[Hashable, int], state: Hashable) -> int:
+def id_in(index: Mapping[Hashable, int], state: Hashable) -> int:
     """The id of ``state`` in ``index`` (a :class:`ModelError` if it was not reached)."""
     try:
         return index[state]
@@ -243,7 +250,9 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
     player = player_function(model)
     outcome, actions_of, transition = model.outcome, model.actions, model.transition
     G = StateGraph()
-    states, index = G.states, G.index
+    states: list[Hashable] = []
+    index: dict[Hashable, int] = {}
+    G.states, G.index = states, index
     outcomes, players, actions_list = G.outcomes, G.players, G.actions
     choice_start, edge_start, targets, prob_ids = (
         G.choice_start,

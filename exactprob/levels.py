@@ -56,7 +56,7 @@ import gmpy2
 import numpy as np
 from gmpy2 import mpq, mpz
 
-from .component_table import first_maxima, ranges
+from .component_table import ranges
 from .errors import NonTerminationError
 from .graph import StateGraph
 from .numbers import Exact, integer_weights
@@ -266,21 +266,27 @@ class _Sweep:
         swept = self.swept
         starts = np.cumsum(n_choices) - n_choices
         run = np.repeat(np.arange(len(front)), n_choices)
-        signs = np.where(self.players[front] == 1, -1, 1)
+        minimiser = self.players[front] == 1
+        signs = np.where(minimiser, -1, 1)
         if forever.any():
             leaving = np.bincount(run[~forever], minlength=len(front))
             self._refuse(front[leaving == 0])
             q[forever] = 0
-        signed = q * signs[run]
+        signed = q * signs[run] if minimiser.any() else q
         if forever.any():
             signed[forever] = min(signed[~forever].tolist()) - 1
-        best, first = first_maxima(signed, starts, run)
-        swept.choice[front] = first - starts
-        tied = np.flatnonzero(np.bincount(run[signed == best[run]], minlength=len(front)) > 1)
-        for i in tied.tolist():
-            local = np.flatnonzero(signed[starts[i] : starts[i] + n_choices[i]] == best[i])
-            swept.ties[int(front[i])] = tuple(local.tolist())
-        return best * signs
+        best = np.maximum.reduceat(signed, starts)
+        at_best = np.flatnonzero(signed == best[run])
+        first = np.ones(len(at_best), dtype=bool)
+        first[1:] = run[at_best[1:]] != run[at_best[:-1]]
+        swept.choice[front] = at_best[first] - starts
+        tied = np.bincount(run[at_best], minlength=len(front)) > 1
+        at_tie = at_best[tied[run[at_best]]]
+        ties: dict[int, list[int]] = {}
+        for s, k in zip(front[run[at_tie]].tolist(), (at_tie - starts[run[at_tie]]).tolist()):
+            ties.setdefault(s, []).append(k)
+        swept.ties.update((s, tuple(ks)) for s, ks in ties.items())
+        return best * signs if minimiser.any() else best
 
 
 def _common_factor(D: Any, numerators: np.ndarray) -> Any:

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .array_model import one_state_at_a_time
 from .errors import ExactProbError, ModelError
 from .numbers import exact
 
@@ -113,6 +114,7 @@ def simulate(
     if n < 1:
         raise ExactProbError(f"n must be at least 1, got {n}")
     rng = np.random.default_rng(seed)
+    model = one_state_at_a_time(model)
     choose = _chooser(policy) if policy is not None else None
     tables: dict[tuple[Hashable, Any], tuple[list[Any], list[float]]] = {}
     outcomes: Counter[Any] = Counter()

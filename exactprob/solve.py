@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from . import display
+from .array_model import one_state_at_a_time
 from .certify import near_choices
 from .choose import best_and_ties, best_of, float_candidates, share_successors
 from .component_table import ComponentTable, GraphArrays, one_blas_thread
@@ -274,6 +275,7 @@ def evaluate(
     defined where it is used.
     """
     chooser = policy.__getitem__ if isinstance(policy, Mapping) else policy
+    model = one_state_at_a_time(model)
     restricted = _FixedPolicy(model, chooser, model.initial if start is None else start)
     return solve_graph(explore(restricted, max_states=max_states))
 
@@ -318,20 +320,22 @@ class _System:
     then do ``float_probs`` hold the probabilities as floats and ``arrays`` the graph's
     columns for numpy (:class:`~exactprob.component_table.GraphArrays`), and
     ``weights[i]`` the distinct probability ``i`` times ``weight_denominator``, the least
-    common multiple of all their denominators (an integer).
+    common multiple of all their denominators (an integer). The per-edge columns are
+    built when first read: a graph the level sweep solves whole never reads them.
     """
 
     __slots__ = (
-        "arrays",
+        "_arrays",
+        "_edge_probs",
+        "_float_probs",
         "choice_start",
-        "edge_probs",
         "edge_start",
         "field",
-        "float_probs",
         "graph",
         "guided",
         "outcomes",
         "prob_ids",
+        "probabilities",
         "targets",
         "weight_denominator",
         "weights",
@@ -347,18 +351,40 @@ class _System:
             probs = [field.convert(p) for p in probs]
             outcomes = [None if o is None else field.convert(o) for o in outcomes]
         self.outcomes = outcomes
+        self.probabilities = probs
         self.zero = field.convert(0)
-        self.edge_probs = [probs[i] for i in G.prob_ids]
         self.guided = not field.symbolic and any(len(a) > 1 for a in set(G.actions))
-        floats = [approx(p) for p in probs] if self.guided else []
-        self.float_probs = [floats[i] for i in G.prob_ids] if self.guided else None
-        self.arrays = GraphArrays(G, floats) if self.guided else None
+        self._edge_probs: list[Exact] | None = None
+        self._float_probs: list[float] | None = None
+        self._arrays: GraphArrays | None = None
         self.targets = G.targets
         self.edge_start = G.edge_start
         self.choice_start = G.choice_start
         self.prob_ids = G.prob_ids
         if self.guided:
             self.weights, self.weight_denominator = integer_weights(probs)
+
+    @property
+    def edge_probs(self) -> list[Exact]:
+        """Each edge's exact probability (one shared object per distinct one)."""
+        if self._edge_probs is None:
+            self._edge_probs = [self.probabilities[i] for i in self.prob_ids]
+        return self._edge_probs
+
+    @property
+    def float_probs(self) -> list[float] | None:
+        """Each edge's probability as a float (a guided solve only)."""
+        if self._float_probs is None and self.guided:
+            floats = [approx(p) for p in self.probabilities]
+            self._float_probs = [floats[i] for i in self.prob_ids]
+        return self._float_probs
+
+    @property
+    def arrays(self) -> GraphArrays | None:
+        """The graph's columns for numpy (a guided solve only)."""
+        if self._arrays is None and self.guided:
+            self._arrays = GraphArrays(self.graph, [approx(p) for p in self.probabilities])
+        return self._arrays
 
     def edges(self, c: int) -> Iterable[tuple[int, Exact]]:
         """``(target, probability)`` of every edge of choice ``c``."""
@@ -423,7 +449,7 @@ class _Solver:
         self.approx = array("d", bytes(8 * n)) if self.guided else array("d")
         self.approx_array = np.frombuffer(self.approx) if self.guided else None
         self.entry = np.zeros(0, dtype=bool)
-        self.nonnegative = not self.guided or all(o is None or o >= 0 for o in G.outcomes)
+        self._nonnegative: bool | None = None
         self.choice = array("i", [-1]) * n
         self.ties: dict[int, tuple[int, ...]] = {}
 
@@ -479,6 +505,13 @@ class _Solver:
         for t in np.unique(targets[covered[targets] & ~covered[sources]]).tolist():
             self._set(t, swept.value(t))
         return swept
+
+    @property
+    def nonnegative(self) -> bool:
+        """Whether every terminal value is at least 0 (a tighter float error bound)."""
+        if self._nonnegative is None:
+            self._nonnegative = all(o is None or o >= 0 for o in self.G.outcomes)
+        return self._nonnegative
 
     def _set(self, s: int, value: Exact) -> None:
         self.values[s] = value

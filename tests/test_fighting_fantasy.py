@@ -37,6 +37,7 @@ from exactprob.games.fighting_fantasy import (
     simulate_fight,
     solve_grid,
 )
+from exactprob.games.fighting_fantasy.fight_arrays import FightArrays, round_start
 from exactprob.games.fighting_fantasy.grid import grid_bytes
 
 SMALL = (6, 5, 4)  # hero stamina, opponent stamina, luck of the equality grids
@@ -103,6 +104,26 @@ def test_grid_equals_generic_engine_on_every_state(rule: str, delta: int) -> Non
     assert len(values) == SMALL[0] * SMALL[1] * (SMALL[2] + 1) * (2 if rule == "crypt" else 1)
     for (_, h, o, l, streak), value in values.items():
         assert grid.value(h, o, l, streak) == value, (h, o, l, streak)
+
+
+@pytest.mark.parametrize("rule", ["standard", "amplify3", "crypt"])
+@pytest.mark.parametrize("delta", [-3, 0, 2, 11])
+def test_the_fight_explored_in_bulk_equals_the_grid(rule: str, delta: int) -> None:
+    """FightArrays (an ArrayModel of every start of the grid at once) through the generic
+    engine: every value, the luck decisions and their exact ties equal the grid's."""
+    objective = Objective(keep_stamina=2, luck_weight=Fraction(1, 10)) if delta == 2 else None
+    grid = solve_grid(delta, *SMALL, rule=rule, objective=objective)
+    solution = solve(FightArrays(delta, *SMALL, rule=rule, objective=objective))
+    H, O, L = SMALL
+    for h, o, l in itertools.product(range(1, H + 1), range(1, O + 1), range(L + 1)):
+        assert solution.value(round_start(h, o, l)) == grid.value(h, o, l)
+        for won, chance in zip((True, False), round_counts(delta)[::2]):
+            if l >= 1 and rule != "crypt" and chance:  # at Δ = 11 no round is ever lost
+                after = (1 if won else 2, h + 2, o + 3, l, 0)
+                tie = grid.is_tie(won, h, o, l)
+                assert tie == (solution.ties(after) == (NO_LUCK, LUCK))
+                if not tie:
+                    assert (solution.policy(after) == LUCK) == grid.uses_luck(won, h, o, l)
 
 
 @pytest.mark.parametrize("pair", [(1, 3), (3, 6), (5, 2), (8, 7)])

@@ -9,6 +9,8 @@ soften it. Only the skill difference :math:`\Delta` matters.
 * :mod:`.grid`: the fast path, every state of a fight in one exact backward sweep, under
   optimal play or a fixed policy, for any :class:`~.grid.Objective`;
 * :mod:`.model`: the same fight as a :class:`~exactprob.model.Model` for the generic engine;
+* :mod:`.fight_arrays`: every start of a grid at once as an
+  :class:`~exactprob.array_model.ArrayModel`, explored by the engine in bulk;
 * :mod:`.closed_forms`: the paper's formulas as sympy expressions;
 * :mod:`.heuristics`: the nine heuristics, their exact values, and the fold increase;
 * :mod:`.outcomes`: rounds, stamina left and luck spent;
@@ -31,6 +33,7 @@ from .closed_forms import (
     no_luck_win,
     thresholds,
 )
+from .fight_arrays import FightArrays, round_start
 from .grid import (
     DEFAULT_MAX_STATES,
     STRATEGY_CODES,
@@ -76,6 +79,7 @@ __all__ = [
     "Atlas",
     "BestHeuristic",
     "Decision",
+    "FightArrays",
     "FightGrid",
     "FightModel",
     "FightOutcomes",
@@ -104,6 +108,7 @@ __all__ = [
     "rolls",
     "round_counts",
     "round_odds",
+    "round_start",
     "sextinomial_row",
     "simulate_fight",
     "solve_grid",
