@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -129,14 +130,9 @@ def branch_probability(
             )
         numerators, denominators = (_integers(x, n, where) for x in probability)
     else:
-        try:
-            p = exact(probability)
-        except InexactError as error:
-            raise ModelError(f"{where}: {error}") from None
-        if not hasattr(p, "denominator"):  # a symbol: array models are rational
-            raise ModelError(f"{where}: probability {probability!r} is not a rational number")
-        numerators = _integers(int(p.numerator), n, where)
-        denominators = _integers(int(p.denominator), n, where)
+        numerator, denominator = _scalar(probability, where)
+        numerators = _integers(numerator, n, where)
+        denominators = _integers(denominator, n, where)
     if np.any(denominators <= 0) or np.any(numerators < 0) or np.any(numerators > denominators):
         bad = int(
             np.flatnonzero((denominators <= 0) | (numerators < 0) | (numerators > denominators))[0]
@@ -147,6 +143,25 @@ def branch_probability(
         )
     common = np.gcd(numerators, denominators)
     return numerators // common, denominators // common
+
+
+def _scalar(probability: Any, where: str) -> tuple[int, int]:
+    """One exact probability as (numerator, denominator); a string such as ``"1/6"`` is
+    parsed once however many levels use it."""
+    try:
+        return _parsed(probability)
+    except InexactError as error:  # (also a TypeError: caught first)
+        raise ModelError(f"{where}: {error}") from None
+    except TypeError:  # unhashable: not an exact scalar either
+        raise ModelError(f"{where}: {probability!r} is not an exact probability") from None
+
+
+@lru_cache(maxsize=256)
+def _parsed(probability: Any) -> tuple[int, int]:
+    p = exact(probability)
+    if not hasattr(p, "denominator"):  # a symbol: array models are rational
+        raise InexactError(f"probability {probability!r} is not a rational number")
+    return int(p.numerator), int(p.denominator)
 
 
 def _integers(x: Any, n: int, where: str) -> np.ndarray:

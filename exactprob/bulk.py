@@ -145,9 +145,16 @@ def explore_arrays(
     """Every state reachable from the model's initial state(s), explored a level at a
     time (see the module's text)."""
     box = _checked_box(model)
-    check_memory(4 * box.size, "the id table of the model's state box")
+    check_memory(
+        np.dtype(_id_type(max_states)).itemsize * box.size, "the id table of the model's state box"
+    )
     with paused_garbage_collection():
         return _Explorer(model, box, max_states).run(progress)
+
+
+def _id_type(max_states: int) -> type:
+    """The integer type of state ids: 32 bits unless more states are allowed."""
+    return np.int32 if max_states < 2**31 else np.int64
 
 
 def _checked_box(model: ArrayModel) -> Box:
@@ -205,7 +212,7 @@ class _Explorer:
         self.model = model
         self.box = box
         self.max_states = max_states
-        self.ids = np.full(box.size, -1, dtype=np.int32 if max_states < 2**31 else np.int64)
+        self.ids: np.ndarray = np.full(box.size, -1, dtype=_id_type(max_states))
         self.codes: list[np.ndarray] = []
         self.n = 0
         # the graph's columns, a level at a time
@@ -277,7 +284,8 @@ class _Explorer:
             players[going] = _players(model.player(live), len(going))
         self.players.append(players)
         edges = _Level()
-        masks = np.zeros(len(states), dtype=np.int64)
+        # the enabled actions of each state as bits (Python integers past 62 actions)
+        masks = np.zeros(len(states), dtype=np.int64 if len(model.actions) < 63 else object)
         for a, action in enumerate(model.actions):
             rows = np.flatnonzero(
                 _mask(model.enabled(live, action), len(live), f"enabled(..., {action!r})")

@@ -143,7 +143,7 @@ class StateGraph:
         import networkx as nx
 
         G = nx.DiGraph(initial=self.initial, symbolic=self.symbolic)
-        states = self.states
+        states = list(self.states)  # decoded once, for a bulk exploration's view
         for s, state in enumerate(states):
             G.add_node(
                 state, outcome=self.outcomes[s], player=self.players[s], actions=self.actions[s]

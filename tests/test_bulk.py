@@ -337,6 +337,10 @@ def broken(**parts):
             "integers or integer arrays",
         ),
         (
+            {"transition": lambda s, a: [([1, 2], s + 1)]},
+            r"\[1, 2\] is not an exact probability",
+        ),
+        (
             {"transition": lambda s, a: [((1, 2, 3), s + 1)]},
             "a pair \\(numerators, denominators\\)",
         ),
@@ -391,3 +395,28 @@ def test_per_row_probabilities_of_any_size(denominator):
 
     assert graph_as_dict(explore(Uneven())) == graph_as_dict(explore(per_state(Uneven())))
     assert solve(Uneven()).value() == solve(per_state(Uneven())).value()
+
+
+def test_many_actions():
+    """Seventy bets (more than a 64-bit mask holds): bet k of 70 wins with chance
+    k/70 and pays 70 - k; the best bets are 35 (k = 35: 35/70 * 35 = 17.5)."""
+
+    class Bets(ArrayModel):
+        sizes, initial, actions = (71,), (0,), tuple(range(1, 71))
+
+        def terminal(self, states):
+            return states[:, 0] > 0
+
+        def outcome(self, states):
+            return np.array(
+                [F(70 - k, 1) if k < 70 else F(0) for k in states[:, 0].tolist()] + [None],
+                dtype=object,
+            )[:-1]
+
+        def transition(self, states, action):
+            win = np.full((len(states), 1), action)
+            return [((action, 70), win), ((70 - action, 70), np.full((len(states), 1), 70))]
+
+    solution = solve(Bets())
+    assert solution.value() == F(35, 2) and solution.ties() == (35,)
+    assert len(solution.graph.actions[0]) == 70
