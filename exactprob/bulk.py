@@ -286,7 +286,7 @@ class _Explorer:
         edges = _Level()
         # the enabled actions of each state as bits (Python integers past 62 actions)
         masks = np.zeros(len(states), dtype=np.int64 if len(model.actions) < 63 else object)
-        for a, action in enumerate(model.actions):
+        for a, action in enumerate(model.actions if len(going) else ()):
             rows = np.flatnonzero(
                 _mask(model.enabled(live, action), len(live), f"enabled(..., {action!r})")
             )

@@ -420,3 +420,11 @@ def test_many_actions():
     solution = solve(Bets())
     assert solution.value() == F(35, 2) and solution.ties() == (35,)
     assert len(solution.graph.actions[0]) == 70
+
+
+def test_a_float_probability_is_refused_even_after_its_exact_twin():
+    """Exact scalars are parsed once and remembered; a float equal to one of them (0.5 ==
+    Fraction(1, 2)) must still be refused."""
+    explore(broken(transition=lambda s, a: [(F(1, 2), s + 1), (F(1, 2), np.minimum(s + 2, 4))]))
+    with pytest.raises(ModelError, match="float 0.5 is not exact"):
+        explore(broken(transition=lambda s, a: [(0.5, s + 1), (0.5, np.minimum(s + 2, 4))]))
