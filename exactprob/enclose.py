@@ -11,7 +11,8 @@ move to, whose enclosures are then known.
 V^*(t)` is enclosed by the float dot products with the ends :math:`L(t)` and :math:`U(t)`,
 widened by their proven rounding bound (:func:`~exactprob.rounding.error_bound`) and
 rounded outward; the maximum (player 0) or minimum (player 1) of enclosures encloses
-the maximum or minimum.
+the maximum or minimum. All such states of one level of the condensation (their
+successors lie on lower levels) are enclosed together, in numpy.
 
 *A cyclic component* :math:`C`. Let :math:`T` be its Bellman operator with the exits at
 their upper ends, :math:`(Tv)(s) = \operatorname{opt}_a \bigl(\sum_{t \in C} P(t \mid
@@ -73,9 +74,9 @@ import numpy as np
 from .component_table import (
     ComponentTable,
     GraphArrays,
-    choice_sums,
     first_maxima,
     one_blas_thread,
+    ranges,
 )
 from .cycle import Cycle
 from .enclosure import Enclosure
@@ -89,8 +90,8 @@ from .graph import (
     progress_bar,
 )
 from .numbers import mpq
-from .order import SolveOrder
-from .rounding import LIMIT, error_bound, error_bounds
+from .order import SolveOrder, edge_ends
+from .rounding import LIMIT, error_bounds
 from .solve import _field_of, _System
 
 __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
@@ -244,43 +245,63 @@ class _Encloser:
         self.ceiling = max(self.high_list[s] for s, _ in terminal)
 
     def run(self) -> CertifiedSolution:
+        """The components level by level of the condensation (:meth:`~exactprob.order.
+        SolveOrder.levels`): a level's single states outside any cycle all at once, then
+        its cyclic components (and states with a self-loop) one by one."""
         G = self.G
         bar = progress_bar(self.progress, "enclosing", total=len(G), unit=" states")
-        cs = G.choice_start
-        for component, cut_order in SolveOrder(G, CUT_LIMIT):
+        solve_order = SolveOrder(G, CUT_LIMIT)
+        sources, targets, _ = edge_ends(G)
+        looping = np.zeros(len(G), dtype=bool)
+        looping[sources[sources == targets]] = True
+        deciding = np.diff(self.arrays.choice_start) > 0
+        first = solve_order.order[solve_order.ends[:-1]]
+        alone = np.diff(solve_order.ends) == 1
+        if np.any(alone & ~looping[first] & deciding[first]):
+            levels = solve_order.levels(sources, targets)
+        else:  # nothing to enclose together: the solve order as it is
+            levels = [np.arange(len(first))]
+        # components by level, and per level the single states outside a cycle (with an
+        # action) and the other components, sliced once rather than level by level
+        components = np.concatenate(levels)
+        bounds = np.cumsum([0] + [len(level) for level in levels])
+        sizes = np.diff(solve_order.ends)[components]
+        state = first[components]
+        plain = (sizes == 1) & ~looping[state] & deciding[state]
+        cyclic = (sizes > 1) | ((sizes == 1) & looping[state])
+        plain_at = np.searchsorted(np.flatnonzero(plain), bounds)
+        plain_states = state[plain]
+        cyclic_at = np.searchsorted(np.flatnonzero(cyclic), bounds).tolist()
+        cyclic_components = components[cyclic].tolist()
+        for k in range(len(levels)):
+            if plain_at[k] < plain_at[k + 1]:
+                self._acyclic(plain_states[plain_at[k] : plain_at[k + 1]])
+            for i in cyclic_components[cyclic_at[k] : cyclic_at[k + 1]]:
+                self._cyclic(*solve_order.component(i))
             if bar is not None:
-                bar.update(len(component))
-            s = component[0]
-            if len(component) > 1 or G.has_self_loop(s):
-                self._cyclic(component, cut_order)
-            elif cs[s] < cs[s + 1]:
-                self._acyclic(s)
+                bar.update(int(sizes[bounds[k] : bounds[k + 1]].sum()))
         if bar is not None:
             bar.close()
         choice, undecided = _certified_policy(self.arrays, self.low, self.high)
         return CertifiedSolution(G, self.low.copy(), self.high.copy(), choice, undecided)
 
-    def _acyclic(self, s: int) -> None:
-        """Enclose a state outside any cycle from its successors' enclosures."""
-        G = self.G
-        cs, es, targets, probs = G.choice_start, G.edge_start, G.targets, self.edge_floats
-        low, high = self.low_list, self.high_list
-        lows, highs = [], []
-        for c in range(cs[s], cs[s + 1]):
-            lo = hi = lo_size = hi_size = 0.0
-            e0, e1 = es[c], es[c + 1]
-            for e in range(e0, e1):
-                p, t = probs[e], targets[e]
-                a, b = p * low[t], p * high[t]
-                lo += a
-                hi += b
-                lo_size += abs(a)
-                hi_size += abs(b)
-            lows.append(math.nextafter(lo - error_bound(e1 - e0, lo_size), -math.inf))
-            highs.append(math.nextafter(hi + error_bound(e1 - e0, hi_size), math.inf))
-        best = max if G.players[s] == 0 else min
-        low[s] = max(best(lows), self.floor)
-        high[s] = min(best(highs), self.ceiling)
+    def _acyclic(self, states: np.ndarray) -> None:
+        """Enclose states outside any cycle, whose successors are all enclosed, at once:
+        every action's enclosure (:func:`_choice_bounds`), then the best end of each."""
+        arrays = self.arrays
+        cs = arrays.choice_start
+        n_choices = cs[states + 1] - cs[states]
+        starts = np.cumsum(n_choices) - n_choices
+        q_low, q_high = _choice_bounds(arrays, self.low, self.high, ranges(cs[states], n_choices))
+        minimiser = arrays.players[states] == 1  # player 1: the smallest ends
+        low = np.where(
+            minimiser, np.minimum.reduceat(q_low, starts), np.maximum.reduceat(q_low, starts)
+        )
+        high = np.where(
+            minimiser, np.minimum.reduceat(q_high, starts), np.maximum.reduceat(q_high, starts)
+        )
+        self.low[states] = np.maximum(low, self.floor)
+        self.high[states] = np.minimum(high, self.ceiling)
 
     def _cyclic(self, component: list[int], cut_order: tuple[list[int], int] | None) -> None:
         """Enclose a cyclic component (or a state with a self-loop): the module's
@@ -386,25 +407,45 @@ def _weights(table: ComponentTable, policy: np.ndarray) -> np.ndarray | None:
     return None
 
 
+def _choice_bounds(
+    arrays: GraphArrays, low: np.ndarray, high: np.ndarray, choices: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Rigorous float ends of :math:`Q(s, a) = \sum_t P(t \mid s, a) V(t)` for these
+    choices (default: every choice of the graph) from the ends ``low``, ``high`` of
+    their successors: the float dot products widened by their proven rounding bound
+    (:func:`~exactprob.rounding.error_bounds`, valid in any order of summation) and
+    rounded outward."""
+    es = arrays.edge_start
+    if choices is None:
+        counts, starts = np.diff(es), es[:-1]
+        probs, targets = arrays.probs, arrays.targets
+    else:
+        counts = es[choices + 1] - es[choices]
+        edges = ranges(es[choices], counts)
+        starts = np.cumsum(counts) - counts
+        probs, targets = arrays.probs[edges], arrays.targets[edges]
+    ends = []
+    for values, outward in ((low, -np.inf), (high, np.inf)):
+        terms = probs * values[targets]
+        q = np.add.reduceat(terms, starts)
+        bound = error_bounds(counts, np.add.reduceat(np.abs(terms), starts))
+        ends.append(np.nextafter(q - bound if outward < 0 else q + bound, outward))
+    return ends[0], ends[1]
+
+
 def _certified_policy(
     arrays: GraphArrays, low: np.ndarray, high: np.ndarray
 ) -> tuple[np.ndarray, dict[int, tuple[int, ...]]]:
     """Each state's action (``-1`` when terminal) and, where the enclosures cannot
     separate several actions, those actions (local indices), over the whole graph."""
     n = len(low)
-    cs, es = arrays.choice_start, arrays.edge_start
+    cs = arrays.choice_start
     choices = np.diff(cs)
-    n_choices = int(cs[-1])
-    edge_counts = np.diff(es)
-    edge_choice = np.repeat(np.arange(n_choices), edge_counts)
     deciding = np.flatnonzero(choices > 0)  # the non-terminal states, in id order
     starts = cs[deciding]
     run = np.repeat(np.arange(len(deciding)), choices[deciding])  # each choice's state
     owner = deciding[run]
-    q_low, low_size = choice_sums(arrays.probs * low[arrays.targets], edge_choice, n_choices)
-    q_high, high_size = choice_sums(arrays.probs * high[arrays.targets], edge_choice, n_choices)
-    q_low = np.nextafter(q_low - error_bounds(edge_counts, low_size), -np.inf)
-    q_high = np.nextafter(q_high + error_bounds(edge_counts, high_size), np.inf)
+    q_low, q_high = _choice_bounds(arrays, low, high)
     sign = 1.0 - 2.0 * arrays.players.astype(np.float64)
     # in signed terms (higher is better for the mover) a choice's enclosure is [worst, best]
     worst = np.where(sign[owner] > 0, q_low, -q_high)

@@ -60,7 +60,7 @@ from .component_table import ranges
 from .errors import NonTerminationError
 from .graph import StateGraph
 from .numbers import Exact, integer_weights
-from .order import edge_ends
+from .order import edge_ends, longest_path_levels
 
 __all__ = ["LevelValues", "Levels", "peel", "sweep"]
 
@@ -85,25 +85,9 @@ def peel(G: StateGraph) -> Levels:
     level): a state joins level ``k`` once every successor other than itself is on a
     lower level. States whose only moves are self-loops sit on level 0 beside the
     terminal states; :func:`sweep` reports them."""
-    n = len(G)
     sources, targets, _ = edge_ends(G)
     moving = targets != sources
-    sources, targets = sources[moving], targets[moving]
-    waiting = np.bincount(sources, minlength=n)  # moves to states not yet on a level
-    by_target = np.argsort(targets, kind="stable")
-    predecessors = sources[by_target]
-    starts = np.searchsorted(targets[by_target], np.arange(n + 1))
-    level = np.full(n, -1, dtype=np.int64)
-    fronts: list[np.ndarray] = []
-    front = np.flatnonzero(waiting == 0)
-    while len(front):
-        level[front] = len(fronts)
-        fronts.append(front)
-        done = predecessors[ranges(starts[front], starts[front + 1] - starts[front])]
-        states, moves = np.unique(done, return_counts=True)
-        waiting[states] -= moves
-        front = states[waiting[states] == 0]
-    return Levels(level, fronts)
+    return Levels(*longest_path_levels(len(G), sources[moving], targets[moving]))
 
 
 class LevelValues:

@@ -34,6 +34,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from .component_table import ranges
 from .graph import StateGraph
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "component_order",
     "edge_ends",
     "entry_states",
+    "longest_path_levels",
     "strong_components",
     "tarjan_components",
 ]
@@ -86,13 +88,29 @@ class SolveOrder:
         self.most = most
 
     def __iter__(self) -> Iterator[tuple[list[int], tuple[list[int], int] | None]]:
-        order, cuts = self.order, self.cuts
-        for i, (b0, b1) in enumerate(pairwise(self.ends.tolist())):
-            if b1 - b0 == 1:
-                yield [int(order[b0])], None
-            else:
-                assert cuts is not None
-                yield order[b0:b1].tolist(), cuts.order(i, self.most)
+        for i in range(len(self.ends) - 1):
+            yield self.component(i)
+
+    def component(self, i: int) -> tuple[list[int], tuple[list[int], int] | None]:
+        """Component ``i`` (in solve order) and its cut elimination order, if any."""
+        b0, b1 = int(self.ends[i]), int(self.ends[i + 1])
+        if b1 - b0 == 1:
+            return [int(self.order[b0])], None
+        assert self.cuts is not None
+        return self.order[b0:b1].tolist(), self.cuts.order(i, self.most)
+
+    def levels(self, sources: np.ndarray, targets: np.ndarray) -> list[np.ndarray]:
+        """The components (indices in solve order) by level of the condensation of the
+        graph with these edges (:func:`edge_ends`): a component's level is its longest
+        path to a sink component, so every component moves only to lower levels, and
+        those of one level can be solved in any order, or together
+        (:func:`longest_path_levels` on the condensation's edges)."""
+        sizes = np.diff(self.ends)
+        component_of = np.empty(len(self.order), dtype=np.int64)
+        component_of[self.order] = np.repeat(np.arange(len(sizes)), sizes)
+        a, b = component_of[sources], component_of[targets]
+        apart = a != b
+        return longest_path_levels(len(sizes), a[apart], b[apart])[1]
 
 
 def entry_states(G: StateGraph, order: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -163,6 +181,34 @@ class CutOrders:
         if self.broken[i] or self.ends[i + 1] - self.ends[i] - self.acyclic[i] > most:
             return None
         return self.elimination[self.ends[i] : self.ends[i + 1]].tolist(), int(self.acyclic[i])
+
+
+def longest_path_levels(
+    n: int, sources: np.ndarray, targets: np.ndarray
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Each node's longest path to a sink along these edges (``-1`` for a node that can
+    reach a cycle), and the nodes of each level (ascending): Kahn's algorithm from the
+    sinks, one numpy pass over the reversed edges per level. Edges may repeat.
+
+    >>> level, fronts = longest_path_levels(4, np.array([0, 0, 1, 3]), np.array([1, 2, 2, 3]))
+    >>> level.tolist(), [f.tolist() for f in fronts]
+    ([2, 1, 0, -1], [[2], [1], [0]])
+    """
+    waiting = np.bincount(sources, minlength=n)  # edges to nodes not yet on a level
+    by_target = np.argsort(targets, kind="stable")
+    predecessors = sources[by_target]
+    starts = np.searchsorted(targets[by_target], np.arange(n + 1))
+    level = np.full(n, -1, dtype=np.int64)
+    fronts: list[np.ndarray] = []
+    front = np.flatnonzero(waiting == 0)
+    while len(front):
+        level[front] = len(fronts)
+        fronts.append(front)
+        done = predecessors[ranges(starts[front], starts[front + 1] - starts[front])]
+        nodes, edges = np.unique(done, return_counts=True)
+        waiting[nodes] -= edges
+        front = nodes[waiting[nodes] == 0]
+    return level, fronts
 
 
 def edge_ends(G: StateGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
