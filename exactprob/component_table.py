@@ -188,9 +188,8 @@ class ComponentTable:
         from outside the component, ``exit_value`` per choice)."""
         n = self.n
         rows, columns, probs = self._policy_entries(policy)
-        P = np.bincount(rows * n + columns, weights=probs, minlength=n * n)
-        A = -P.astype(np.float64, copy=False).reshape(n, n)  # (no edges: an int array)
-        A.flat[:: n + 1] += 1.0
+        A = np.eye(n)  # zeroed pages: only the entries written below are touched
+        np.subtract.at(A, (rows, columns), probs)
         return A, exit_value[policy]
 
     def inside_values(self, x: np.ndarray) -> np.ndarray:
