@@ -106,9 +106,12 @@ class ArrayModel:
 def initial_states(model: ArrayModel) -> list[tuple[int, ...]]:
     """The model's initial states as a list of tuples (one or several)."""
     initial = model.initial
-    if isinstance(initial, list):
-        return [tuple(state) for state in initial]
-    return [tuple(initial)]
+    several = initial if isinstance(initial, list) else [initial]
+    if not all(isinstance(state, tuple) for state in several):
+        raise ModelError(
+            f"initial must be a tuple of whole numbers, or a list of such tuples; got {initial!r}"
+        )
+    return list(several)
 
 
 def branch_probability(

@@ -13,10 +13,11 @@ merged exactly, every probability is written as an index into the graph's few di
 probabilities, and every choice is checked to sum to exactly one (as integers over the
 least common multiple of the denominators).
 
-The result is the same :class:`~exactprob.graph.StateGraph` as :func:`~exactprob.graph.
-explore` builds (ids in breadth-first order, the initial state first), except that
-``states`` and ``index`` are views that decode and encode codes on demand
-(:class:`CodedStates`, :class:`CodedIndex`) rather than a list of tuples and a dictionary.
+The result is a :class:`~exactprob.graph.StateGraph` like the one
+:func:`~exactprob.graph.explore` builds: ids in breadth-first order, the initial states
+first (in the model's order), each later level in code order; ``states`` and ``index``
+are views that decode and encode codes on demand (:class:`CodedStates`,
+:class:`CodedIndex`) rather than a list of tuples and a dictionary.
 
 >>> import numpy as np
 >>> from exactprob.array_model import ArrayModel
@@ -43,7 +44,6 @@ import numpy as np
 from gmpy2 import mpq
 
 from .array_model import (
-    PROBABILITY_LIMIT,
     ArrayModel,
     branch_probability,
     exact_outcomes,
@@ -242,12 +242,15 @@ class _Explorer:
     def _initial(self) -> np.ndarray:
         """The codes of the initial states, in the model's order, without repeats."""
         states = initial_states(self.model)
+        whole = bool(states) and all(
+            isinstance(x, int | np.integer) for state in states for x in state
+        )
         try:
             rows = np.array(states, dtype=np.int64).reshape(len(states), -1)
         except (TypeError, ValueError, OverflowError):
-            raise ModelError(
-                f"initial states must be tuples of whole numbers, got {states!r}"
-            ) from None
+            whole = False
+        if not whole:
+            raise ModelError(f"initial states must be tuples of whole numbers, got {states!r}")
         if rows.shape[1] != len(self.box.sizes) or len(self.box.outside(rows)):
             raise ModelError(
                 f"initial state {states[0]!r} is not inside sizes {self.box.sizes} "
@@ -286,6 +289,7 @@ class _Explorer:
         edges = _Level()
         # the enabled actions of each state as bits (Python integers past 62 actions)
         masks = np.zeros(len(states), dtype=np.int64 if len(model.actions) < 63 else object)
+        enabled = np.zeros(len(states), dtype=np.int64)  # how many actions each state has
         for a, action in enumerate(model.actions if len(going) else ()):
             rows = np.flatnonzero(
                 _mask(model.enabled(live, action), len(live), f"enabled(..., {action!r})")
@@ -293,6 +297,7 @@ class _Explorer:
             if not len(rows):
                 continue
             masks[going[rows]] |= 1 << a
+            enabled[going[rows]] += 1
             sources = going[rows] + first_id
             for b, branch in enumerate(model.transition(live[rows], action)):
                 where = f"transition(..., {action!r}) branch {b}"
@@ -331,7 +336,33 @@ class _Explorer:
         fresh = np.unique(targets[self.ids[targets] < 0])
         self._discover(fresh)
         self._columns(first_id, len(states), sources, actions, self.ids[targets], prob_ids)
+        self._check_moves(states, enabled, masks, sources - first_id, actions)
         return fresh
+
+    def _check_moves(
+        self,
+        states: np.ndarray,
+        enabled: np.ndarray,
+        masks: np.ndarray,
+        rows: np.ndarray,
+        actions: np.ndarray,
+    ) -> None:
+        """Every enabled action of a level's states has a move of positive probability
+        (else it is a choice of total probability 0: a ModelError naming the first)."""
+        short = np.flatnonzero(self.choice_counts[-1] != enabled)
+        if not len(short):
+            return
+        row = int(short[0])
+        moving = set(actions[rows == row].tolist())
+        action = next(
+            a
+            for k, a in enumerate(self.model.actions)
+            if int(masks[row]) >> k & 1 and k not in moving
+        )
+        raise ModelError(
+            f"transition({tuple(states[row].tolist())!r}, {action!r}) has probabilities "
+            "summing to 0, not 1"
+        )
 
     def _columns(
         self,
@@ -397,8 +428,6 @@ class _Explorer:
         total = [mpq(0)] * len(keep)
         for g, pid in zip(group.tolist(), ids.tolist()):
             total[g] += self.probabilities[pid]
-        if any(p.denominator >= PROBABILITY_LIMIT for p in total):
-            raise ModelError("branches to one state add up to a probability beyond 62 bits")
         merged = np.array([self._pid(int(p.numerator), int(p.denominator)) for p in total])
         return sources[keep], actions[keep], targets[keep], merged
 

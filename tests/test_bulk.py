@@ -428,3 +428,63 @@ def test_a_float_probability_is_refused_even_after_its_exact_twin():
     explore(broken(transition=lambda s, a: [(F(1, 2), s + 1), (F(1, 2), np.minimum(s + 2, 4))]))
     with pytest.raises(ModelError, match="float 0.5 is not exact"):
         explore(broken(transition=lambda s, a: [(0.5, s + 1), (0.5, np.minimum(s + 2, 4))]))
+
+
+@pytest.mark.parametrize(
+    "transition",
+    [
+        lambda s, a: [],  # no branch at all
+        lambda s, a: [((np.zeros(len(s), dtype=int), 1), s + 1)],  # branches of chance 0
+    ],
+)
+def test_an_enabled_action_without_a_move_is_refused(transition):
+    """An action enabled in a state must move somewhere: otherwise its probabilities sum
+    to 0 (found by review: the action list and the choices fell out of step, and the
+    value of one action was reported for another)."""
+
+    class Two(ArrayModel):
+        sizes, initial, actions = (3,), (0,), ("stay", "go")
+
+        def terminal(self, states):
+            return states[:, 0] == 2
+
+        def outcome(self, states):
+            return states[:, 0]
+
+        def transition(self, states, action):
+            return [("1", states + 2)] if action == "go" else transition(states, action)
+
+    with pytest.raises(
+        ModelError, match=r"transition\(\(0,\), 'stay'\) has probabilities summing to 0, not 1"
+    ):
+        explore(Two())
+
+
+@pytest.mark.parametrize("initial", [(2.9,), [0, 1], [], ((0,),)])
+def test_initial_states_must_be_tuples_of_whole_numbers(initial):
+    with pytest.raises(ModelError, match="initial"):
+        explore(broken(initial=initial))
+
+
+def test_merged_branches_may_pass_62_bits():
+    """Each branch fits in 62 bits, their sum to one state need not (found by review)."""
+    p, q = 2**61 - 1, 2**31 - 1
+
+    class Fine(ArrayModel):
+        sizes, initial, actions = (4,), (0,), ("go",)
+
+        def terminal(self, states):
+            return states[:, 0] > 0
+
+        def outcome(self, states):
+            return states[:, 0]
+
+        def transition(self, states, action):
+            return [
+                (F(1, p), states + 1),
+                (F(1, q), states + 1),
+                (F(p - 2, 2 * p), states + 2),
+                (F(q - 2, 2 * q), states + 3),
+            ]
+
+    assert solve(Fine()).value() == solve(per_state(Fine())).value()
