@@ -65,7 +65,6 @@ state where every other action is certainly worse; elsewhere
 from __future__ import annotations
 
 import math
-from array import array
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -221,14 +220,12 @@ class _Encloser:
     def __init__(self, G: StateGraph, progress: bool) -> None:
         self.G, self.progress = G, progress
         n = len(G)
-        self.low_list, self.high_list = array("d", bytes(8 * n)), array("d", bytes(8 * n))
-        self.low, self.high = np.frombuffer(self.low_list), np.frombuffer(self.high_list)
+        self.low, self.high = np.zeros(n), np.zeros(n)
         self.system = _System(G, _field_of(G))  # what Cycle reads: the graph's edges
-        if self.system.arrays is not None and self.system.float_probs is not None:
-            self.arrays, self.edge_floats = self.system.arrays, self.system.float_probs
-        else:  # no state has a choice: the exact solver's system has no floats
-            floats = [float(p) for p in G.probabilities]
-            self.arrays, self.edge_floats = GraphArrays(G, floats), [floats[i] for i in G.prob_ids]
+        arrays = self.system.arrays  # None when no state has a choice: built here then
+        self.arrays = (
+            arrays if arrays is not None else GraphArrays(G, [float(p) for p in G.probabilities])
+        )
         extended = np.array([_extended(p) for p in G.probabilities], dtype=np.longdouble)
         self.extended = extended[np.frombuffer(G.prob_ids, dtype=np.int32)]
         terminal = [(s, o) for s, o in enumerate(G.outcomes) if o is not None]
@@ -240,9 +237,9 @@ class _Encloser:
                     f"outcome({G.states[s]!r}) = {o} is too large for certified mode "
                     "(below 2**1000 in size); solve it exactly"
                 )
-            self.low_list[s], self.high_list[s] = _outward(o)
-        self.floor = min(self.low_list[s] for s, _ in terminal)
-        self.ceiling = max(self.high_list[s] for s, _ in terminal)
+            self.low[s], self.high[s] = _outward(o)
+        self.floor = float(min(self.low[s] for s, _ in terminal))
+        self.ceiling = float(max(self.high[s] for s, _ in terminal))
 
     def run(self) -> CertifiedSolution:
         """The components level by level of the condensation (:meth:`~exactprob.order.
