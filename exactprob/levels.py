@@ -48,7 +48,7 @@ mpq(13,27)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import reduce
 from typing import Any
 
@@ -62,7 +62,7 @@ from .graph import StateGraph
 from .numbers import Exact, integer_weights
 from .order import edge_ends, longest_path_levels
 
-__all__ = ["LevelValues", "Levels", "peel", "sweep"]
+__all__ = ["LevelValues", "Levels", "peel", "stays_forever", "sweep"]
 
 _ONE = mpz(1)
 
@@ -135,6 +135,11 @@ def sweep(
         if progress is not None:
             progress(len(front))
     return swept
+
+
+def stays_forever(state: Hashable) -> NonTerminationError:
+    """The error for a state each of whose actions returns to it with probability 1."""
+    return NonTerminationError(f"every action in state {state!r} returns to it with probability 1")
 
 
 class _Sweep:
@@ -236,10 +241,7 @@ class _Sweep:
     def _refuse(self, stuck: np.ndarray) -> None:
         """Refuse the first of these states: each of its actions stays in it forever."""
         if len(stuck):
-            raise NonTerminationError(
-                f"every action in state {self.G.states[int(stuck[0])]!r} returns to it "
-                "with probability 1"
-            )
+            raise stays_forever(self.G.states[int(stuck[0])])
 
     def _decide(
         self, front: np.ndarray, q: np.ndarray, n_choices: np.ndarray, forever: np.ndarray

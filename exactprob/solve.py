@@ -69,7 +69,7 @@ from .graph import (
     paused_garbage_collection,
     progress_bar,
 )
-from .levels import LevelValues, peel, sweep
+from .levels import LevelValues, peel, stays_forever, sweep
 from .linear import Field, field_for
 from .numbers import Exact, common_denominator_dots, integer_weights, mpq
 from .order import SolveOrder, edge_ends
@@ -589,9 +589,7 @@ class _Solver:
             if stay != 1:
                 q[k] = total / (1 - stay)
         if not q:
-            raise NonTerminationError(
-                f"every action in state {self.G.states[s]!r} returns to it with probability 1"
-            )
+            raise stays_forever(self.G.states[s])
         self._pick(s, q)
 
     # -- cyclic components ----------------------------------------------------------
