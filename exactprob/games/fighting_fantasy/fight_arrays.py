@@ -24,7 +24,7 @@ from fractions import Fraction
 import numpy as np
 
 from ...array_model import ArrayModel, Branch
-from .grid import Objective, check_fight, resolve_rule
+from .grid import Objective, fight_terms
 from .model import LUCK, NO_LUCK
 from .rules import Rule, luck_probability, round_counts
 
@@ -55,9 +55,9 @@ class FightArrays(ArrayModel):
         rule: str | Rule = "standard",
         objective: Objective | None = None,
     ) -> None:
-        check_fight(delta, hero_stamina, opponent_stamina, luck)
-        self.rule = resolve_rule(rule)
-        self.objective = objective or Objective()
+        self.rule, self.objective = fight_terms(
+            delta, hero_stamina, opponent_stamina, luck, rule, objective
+        )
         self.counts = round_counts(delta)
         self.sizes = (3, hero_stamina + _HERO + 1, opponent_stamina + _OPPONENT + 1, luck + 1, 2)
         self.initial = [

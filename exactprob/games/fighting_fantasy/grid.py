@@ -56,6 +56,7 @@ __all__ = [
     "LuckPolicy",
     "Objective",
     "check_fight",
+    "fight_terms",
     "grid_bytes",
     "resolve_rule",
     "solve_grid",
@@ -154,6 +155,24 @@ def check_fight(delta: int, hero_stamina: int, opponent_stamina: int, luck: int)
     whole_number("hero stamina", hero_stamina, 1)
     whole_number("opponent stamina", opponent_stamina, 1)
     whole_number("luck", luck, 0)
+
+
+def fight_terms(
+    delta: int,
+    hero_stamina: int,
+    opponent_stamina: int,
+    luck: int,
+    rule: str | Rule,
+    objective: Objective | None,
+) -> tuple[Rule, Objective]:
+    """The rule and objective of a fight whose start is checked (:func:`check_fight`):
+    the rule resolved by name, the plain chance of winning when no objective is given.
+
+    >>> fight_terms(0, 5, 5, 0, "crypt", None)[0].two_in_a_row_kills
+    True
+    """
+    check_fight(delta, hero_stamina, opponent_stamina, luck)
+    return resolve_rule(rule), objective or Objective()
 
 
 def _mpq(value: Fraction) -> mpq:
@@ -423,8 +442,9 @@ def solve_grid(
     >>> solve_grid(0, 1, 1, 0).value(1, 1, 0)
     Fraction(1, 2)
     """
-    check_fight(delta, hero_stamina, opponent_stamina, luck)
-    the_rule = resolve_rule(rule)
+    the_rule, the_objective = fight_terms(
+        delta, hero_stamina, opponent_stamina, luck, rule, objective
+    )
     states = (
         hero_stamina * opponent_stamina * (luck + 1) * (2 if the_rule.two_in_a_row_kills else 1)
     )
@@ -440,7 +460,7 @@ def solve_grid(
         opponent_stamina,
         luck,
         the_rule,
-        objective or Objective(),
+        the_objective,
         policy,
         progress,
     )

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...dist import Dist
-from .grid import LuckPolicy, Objective, check_fight, resolve_rule
+from .grid import LuckPolicy, Objective, fight_terms
 from .rules import Rule, luck_probability, round_odds
 
 __all__ = ["LUCK", "NO_LUCK", "FightModel", "FightState", "engine_policy"]
@@ -48,9 +48,9 @@ class FightModel:
         rule: str | Rule = "standard",
         objective: Objective | None = None,
     ) -> None:
-        check_fight(delta, hero_stamina, opponent_stamina, luck)
-        self.rule = resolve_rule(rule)
-        self.objective = objective or Objective()
+        self.rule, self.objective = fight_terms(
+            delta, hero_stamina, opponent_stamina, luck, rule, objective
+        )
         self.odds = round_odds(delta)
         self.initial: FightState = ("round", hero_stamina, opponent_stamina, luck, False)
 
