@@ -113,16 +113,16 @@ class CodedStates(Sequence[tuple[int, ...]]):
 class CodedIndex(Mapping[Hashable, int]):
     """``index[state]``: the id of a reached state (a tuple of whole numbers)."""
 
-    def __init__(self, codes: np.ndarray, box: Box) -> None:
-        self.box = box
-        self.order = np.argsort(codes, kind="stable")
-        self.sorted_codes = codes[self.order]
+    def __init__(self, states: CodedStates) -> None:
+        self.states, self.box = states, states.box
+        self.order = np.argsort(states.codes, kind="stable")
+        self.sorted_codes = states.codes[self.order]
 
     def __len__(self) -> int:
         return len(self.sorted_codes)
 
     def __iter__(self) -> Iterator[Hashable]:
-        return iter(CodedStates(self.sorted_codes[np.argsort(self.order)], self.box))
+        return iter(self.states)
 
     def __getitem__(self, state: Hashable) -> int:
         sizes = self.box.sizes
@@ -457,8 +457,8 @@ class _Explorer:
         """The state graph from the levels' columns."""
         G = StateGraph()
         codes = np.concatenate(self.codes)
-        G.states = CodedStates(codes, self.box)
-        G.index = CodedIndex(codes, self.box)
+        G.states = states = CodedStates(codes, self.box)
+        G.index = CodedIndex(states)
         G.outcomes = np.concatenate(self.outcomes).tolist()
         G.players = bytearray(np.concatenate(self.players).tobytes())
         masks = np.concatenate(self.action_masks)
