@@ -15,8 +15,9 @@ Under a policy :math:`\pi`, with :math:`A = I - P^\pi_{SS}` in that order,
     x_N = A_{NN}^{-1}\,(b_N - A_{NF}\, x_F), \qquad
     (A_{FF} - A_{FN} A_{NN}^{-1} A_{NF})\, x_F = b_F - A_{FN} A_{NN}^{-1} b_N,
 
-a triangular solve with :math:`|F| + 1` right-hand sides and a dense
-:math:`|F| \times |F|` one, instead of a dense solve of the whole component.
+a sparse triangular solve with :math:`|F| + 1` right-hand sides (its cost grows with
+the component's moves, not with :math:`|N|^2`) and a dense :math:`|F| \times |F|` one,
+instead of a solve of the whole component.
 
 >>> import numpy as np
 >>> ranges(np.array([5, 0]), np.array([2, 3]))
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "DENSE_LIMIT",
+    "FEEDBACK_LIMIT",
     "ComponentTable",
     "GraphArrays",
     "choice_sums",
@@ -41,9 +42,14 @@ __all__ = [
     "ranges",
 ]
 
-#: Components above this many states are evaluated by a sparse LU instead (the dense
-#: block elimination holds :math:`|N| \times |F|` and :math:`n \times n` floats).
-DENSE_LIMIT = 1500
+#: Acyclic parts of at most this many states are held as a dense matrix (a dense
+#: triangular solve costs :math:`|N|^2` operations per right-hand side, a sparse one
+#: more per call, but in proportion to the moves).
+DENSE_LIMIT = 400
+#: Components whose feedback set has more states than this are evaluated by one sparse
+#: LU of the whole instead (the block elimination holds :math:`|N| \times |F|` floats
+#: and makes :math:`|F| + 1` triangular solves).
+FEEDBACK_LIMIT = 64
 
 
 @cache
@@ -151,6 +157,7 @@ class ComponentTable:
         self.inside = self.edge_local >= 0
         self.sign = 1.0 - 2.0 * arrays.players[states]
         self.order = order
+        self._kept: _Factors | None = None  # the last policy evaluated, factored
 
     @property
     def n_choices(self) -> int:
@@ -183,15 +190,6 @@ class ComponentTable:
         keep = (rows >= 0) & self.inside
         return rows[keep], self.edge_local[keep], self.edge_prob[keep]
 
-    def matrix(self, policy: np.ndarray, exit_value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """:math:`A = I - P^\\pi_{SS}` (dense) and :math:`b` (the chosen choices' values
-        from outside the component, ``exit_value`` per choice)."""
-        n = self.n
-        rows, columns, probs = self._policy_entries(policy)
-        A = np.eye(n)  # zeroed pages: only the entries written below are touched
-        np.subtract.at(A, (rows, columns), probs)
-        return A, exit_value[policy]
-
     def inside_values(self, x: np.ndarray) -> np.ndarray:
         """Each choice's float value from its edges inside the component, ``x`` local."""
         terms = self.edge_prob * np.where(self.inside, x[np.maximum(self.edge_local, 0)], 0.0)
@@ -203,45 +201,130 @@ class ComponentTable:
         return np.bincount(self.edge_choice, weights=terms, minlength=self.n_choices)
 
     def evaluate(self, policy: np.ndarray, exit_value: np.ndarray) -> np.ndarray:
-        """Float values of the component under ``policy`` (block elimination, above; a
-        sparse LU above :data:`DENSE_LIMIT` states), with ``exit_value`` per choice
-        (:meth:`exit_values`)."""
-        from scipy.linalg import solve_triangular  # loaded on first use (0.2 s)
+        """Float values of the component under ``policy`` (block elimination, above; one
+        sparse LU of the whole when the feedback set has more than
+        :data:`FEEDBACK_LIMIT` states), with ``exit_value`` per choice
+        (:meth:`exit_values`). The last policy's factors are kept: evaluating it again
+        (other exits, or the expected steps) costs one triangular solve."""
+        b = exit_value[policy]
+        if self.n - self.n_acyclic > FEEDBACK_LIMIT:
+            return self._evaluate_sparse(policy, b)
+        return self._factors(policy).solve(b)
 
-        if self.n > DENSE_LIMIT:
-            return self._evaluate_sparse(policy, exit_value)
-        A, b = self.matrix(policy, exit_value)
-        k = self.n_acyclic
-        right = np.column_stack((b[:k], A[:k, k:]))
-        Z = solve_triangular(A[:k, :k], right, lower=True, unit_diagonal=True, check_finite=False)
-        schur = A[k:, k:] - A[k:, :k] @ Z[:, 1:]
-        x_f = np.linalg.solve(schur, b[k:] - A[k:, :k] @ Z[:, 0])
-        return np.concatenate((Z[:, 0] - Z[:, 1:] @ x_f, x_f))
-
-    def _evaluate_sparse(self, policy: np.ndarray, exit_value: np.ndarray) -> np.ndarray:
+    def _evaluate_sparse(self, policy: np.ndarray, b: np.ndarray) -> np.ndarray:
         """:meth:`evaluate` by scipy's sparse LU (SuperLU) on :math:`I - P^\\pi_{SS}`."""
-        from scipy.sparse import csc_matrix, identity
+        from scipy.sparse import csc_array
         from scipy.sparse.linalg import spsolve
 
-        n = self.n
-        rows, columns, probs = self._policy_entries(policy)
-        A = identity(n, format="csc") - csc_matrix((probs, (rows, columns)), shape=(n, n))
-        return np.asarray(spsolve(A, exit_value[policy]), dtype=np.float64)
+        rows, columns, entries = self._matrix_entries(policy)
+        A = csc_array((entries, (rows, columns)), shape=(self.n, self.n))
+        return np.asarray(spsolve(A, b), dtype=np.float64)
 
     def evaluate_acyclic(
         self, policy: np.ndarray, exit_value: np.ndarray, x_feedback: np.ndarray
     ) -> np.ndarray:
         """Float values of the acyclic part under ``policy`` with the feedback states'
         values fixed at ``x_feedback``; the whole local vector."""
-        from scipy.linalg import solve_triangular
-
-        A, b = self.matrix(policy, exit_value)
-        k = self.n_acyclic
-        x_n = solve_triangular(
-            A[:k, :k],
-            b[:k] - A[:k, k:] @ x_feedback,
-            lower=True,
-            unit_diagonal=True,
-            check_finite=False,
-        )
+        blocks = self._factors(policy).blocks
+        b = exit_value[policy][: self.n_acyclic]
+        x_n = blocks.solve_acyclic(b - blocks.NF @ x_feedback)
         return np.concatenate((x_n, x_feedback))
+
+    def _factors(self, policy: np.ndarray) -> _Factors:
+        """The block elimination of ``policy``'s matrix, made once per policy in a row."""
+        kept = self._kept
+        if kept is None or not np.array_equal(kept.policy, policy):
+            kept = self._kept = _Factors(self, policy)
+        return kept
+
+    def _matrix_entries(self, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows, columns and values of :math:`A = I - P^\\pi_{SS}`, a repeated position
+        to be summed (the unit diagonal's entries last)."""
+        rows, columns, probs = self._policy_entries(policy)
+        diagonal = np.arange(self.n)
+        return (
+            np.concatenate((rows, diagonal)),
+            np.concatenate((columns, diagonal)),
+            np.concatenate((-probs, np.ones(self.n))),
+        )
+
+
+class _Blocks:
+    """:math:`A = I - P^\\pi_{SS}` of a component split at its feedback set: ``NN``
+    (unit lower triangular, the elimination order's) dense up to :data:`DENSE_LIMIT`
+    states, else sparse; ``NF``, ``FN`` and ``FF`` dense (the feedback set is small)."""
+
+    __slots__ = ("FF", "FN", "NF", "NN")
+
+    def __init__(self, table: ComponentTable, policy: np.ndarray) -> None:
+        k, n = table.n_acyclic, table.n
+        self.NN: Any
+        if k <= DENSE_LIMIT:  # one dense matrix, and its blocks as views
+            rows, columns, probs = table._policy_entries(policy)
+            A = np.eye(n)
+            np.subtract.at(A, (rows, columns), probs)
+            self.NN, self.NF, self.FN, self.FF = A[:k, :k], A[:k, k:], A[k:, :k], A[k:, k:]
+            return
+        from scipy.sparse import csr_array
+
+        rows, columns, entries = table._matrix_entries(policy)
+
+        row_in_n, column_in_n = rows < k, columns < k
+        nn = row_in_n & column_in_n
+        self.NN = csr_array((entries[nn], (rows[nn], columns[nn])), shape=(k, k))
+        self.NF, self.FN, self.FF = (
+            np.zeros((k, n - k)),
+            np.zeros((n - k, k)),
+            np.zeros((n - k, n - k)),
+        )
+        for block, at, row_offset, column_offset in (
+            (self.NF, row_in_n & ~column_in_n, 0, k),
+            (self.FN, ~row_in_n & column_in_n, k, 0),
+            (self.FF, ~row_in_n & ~column_in_n, k, k),
+        ):
+            np.add.at(block, (rows[at] - row_offset, columns[at] - column_offset), entries[at])
+
+    def solve_acyclic(self, right: np.ndarray) -> np.ndarray:
+        """:math:`A_{NN}^{-1}` ``right``: a triangular solve, dense (LAPACK's) or sparse
+        (SuperLU's)."""
+        from scipy.linalg import solve_triangular
+        from scipy.sparse.linalg import spsolve_triangular
+
+        if right.shape[0] == 0:
+            return right
+        if isinstance(self.NN, np.ndarray):
+            return solve_triangular(
+                self.NN, right, lower=True, unit_diagonal=True, check_finite=False
+            )
+        x = spsolve_triangular(
+            self.NN, right, lower=True, unit_diagonal=True, overwrite_A=True, overwrite_b=True
+        )
+        return np.asarray(x, dtype=np.float64)
+
+
+class _Factors:
+    """A policy's block elimination: its :class:`_Blocks`, and after the first solve
+    :math:`Z = A_{NN}^{-1} A_{NF}` and the Schur complement :math:`A_{FF} - A_{FN} Z`,
+    from which each further right-hand side costs one triangular solve and a dense
+    :math:`|F| \\times |F|` one."""
+
+    __slots__ = ("Z", "blocks", "policy", "schur")
+
+    def __init__(self, table: ComponentTable, policy: np.ndarray) -> None:
+        self.policy = policy.copy()
+        self.blocks = _Blocks(table, policy)
+        self.Z: np.ndarray | None = None
+        self.schur: np.ndarray | None = None
+
+    def solve(self, b: np.ndarray) -> np.ndarray:
+        """:math:`x` with :math:`A x = b`."""
+        blocks = self.blocks
+        k = blocks.NF.shape[0]
+        if self.Z is None or self.schur is None:  # Z with the first right-hand side
+            Y = blocks.solve_acyclic(np.column_stack((b[:k], blocks.NF)))
+            z, Z = Y[:, 0], Y[:, 1:]
+            self.Z, self.schur = Z, blocks.FF - blocks.FN @ Z
+        else:
+            z = blocks.solve_acyclic(b[:k].copy())
+        x_f = np.linalg.solve(self.schur, b[k:] - blocks.FN @ z)
+        return np.concatenate((z - self.Z @ x_f, x_f))

@@ -19,11 +19,21 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn, TypeVar
 
+import numpy as np
+
+from .component_table import ranges
 from .errors import NonTerminationError
+from .graph import StateGraph
 from .linear import solve_linear
 from .numbers import Exact, mpq
 
-__all__ = ["Cycle", "component_rows", "elimination_order"]
+__all__ = [
+    "Cycle",
+    "component_rows",
+    "elimination_order",
+    "graph_elimination_order",
+    "local_elimination_order",
+]
 
 H = TypeVar("H", bound=Hashable)
 _ZERO = mpq(0)
@@ -42,9 +52,7 @@ class Cycle:
         self, system: Any, component: list[int], order: tuple[list[int], int] | None = None
     ) -> None:
         self.system = system
-        self.component, self.acyclic = order or elimination_order(
-            system.graph.successors, component
-        )
+        self.component, self.acyclic = order or graph_elimination_order(system.graph, component)
         self.position = {s: i for i, s in enumerate(self.component)}
 
     @property
@@ -209,17 +217,59 @@ def elimination_order(
     The order only affects speed; any order gives the same exact solution.
     (Example in the module docstring.)
     """
-    inside = set(component)
-    inner = {s: [t for t in successors(s) if t in inside] for s in component}
-    moves_in = dict.fromkeys(component, 0)
-    for moves in inner.values():
+    position = {s: i for i, s in enumerate(component)}
+    inner = [[position[t] for t in successors(s) if t in position] for s in component]
+    order, acyclic = local_elimination_order(inner)
+    return [component[i] for i in order], acyclic
+
+
+def graph_elimination_order(G: StateGraph, component: list[int]) -> tuple[list[int], int]:
+    """:func:`elimination_order` of a component of ``G`` (its ids, taken in ascending
+    order), its moves inside it read from the graph's arrays in numpy.
+
+    >>> from exactprob import Dist
+    >>> from exactprob.graph import explore
+    >>> class Ring:  # 0 -> 1 -> 2 -> 0, each step ends the game with probability 1/2
+    ...     initial = 0
+    ...     def outcome(self, s): return 1 if s == "end" else None
+    ...     def actions(self, s): return ("go",)
+    ...     def transition(self, s, a): return Dist({(s + 1) % 3: "1/2", "end": "1/2"})
+    >>> G = explore(Ring())
+    >>> graph_elimination_order(G, [0, 1, 3]) == elimination_order(G.successors, [0, 1, 3])
+    True
+    """
+    ids = np.sort(np.asarray(component, dtype=np.int64))
+    choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
+    edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
+    first, last = edge_start[choice_start[ids]], edge_start[choice_start[ids + 1]]
+    targets = np.frombuffer(G.targets, dtype=np.int32)[ranges(first, last - first)]
+    local = np.minimum(np.searchsorted(ids, targets), len(ids) - 1)
+    inside = ids[local] == targets
+    source = np.repeat(np.arange(len(ids)), last - first)[inside]
+    cuts = np.searchsorted(source, np.arange(1, len(ids))).tolist()
+    moves = local[inside].tolist()
+    inner = [moves[a:b] for a, b in zip([0, *cuts], [*cuts, len(moves)])]
+    order, acyclic = local_elimination_order(inner)
+    return ids[order].tolist(), acyclic
+
+
+def local_elimination_order(inner: Sequence[Sequence[int]]) -> tuple[list[int], int]:
+    """:func:`elimination_order` of states ``0 .. n-1`` with ``inner[i]`` the states
+    ``i`` can move to, all of them inside the component.
+
+    >>> local_elimination_order([[1], [2], [0]])
+    ([2, 1, 0], 2)
+    """
+    n = len(inner)
+    moves_in = [0] * n
+    for moves in inner:
         for t in moves:
             moves_in[t] += 1
-    root = max(component, key=moves_in.__getitem__)
-    status = dict.fromkeys(component, 0)  # 0 unseen, 1 on the search path, 2 finished
-    post: list[H] = []
-    feedback: set[H] = set()
-    for start in [root, *component]:
+    root = max(range(n), key=moves_in.__getitem__)
+    status = [0] * n  # 0 unseen, 1 on the search path, 2 finished
+    post: list[int] = []
+    feedback = [False] * n
+    for start in [root, *range(n)]:
         if status[start]:
             continue
         status[start] = 1
@@ -232,10 +282,10 @@ def elimination_order(
                     path.append((w, iter(inner[w])))
                     break
                 if status[w] == 1:
-                    feedback.add(w)
+                    feedback[w] = True
             else:
                 path.pop()
                 status[v] = 2
                 post.append(v)
-    acyclic = [s for s in post if s not in feedback]
-    return acyclic + [s for s in post if s in feedback], len(acyclic)
+    acyclic = [s for s in post if not feedback[s]]
+    return acyclic + [s for s in post if feedback[s]], len(acyclic)

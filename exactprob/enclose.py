@@ -80,7 +80,7 @@ from .component_table import (
 from .cycle import Cycle
 from .enclosure import Enclosure
 from .errors import ModelError, NonTerminationError
-from .float_guide import float_guess, float_strategy
+from .float_guide import FloatStrategy, float_guess, float_strategy
 from .graph import (
     DEFAULT_MAX_STATES,
     StateGraph,
@@ -310,11 +310,11 @@ class _Encloser:
         def terminating() -> np.ndarray:
             return table.policy_array(cycle.terminating_start({}))
 
-        upper_policy = float_guess(table, self.high, terminating, POLICY_TOLERANCE)
-        lower_policy = float_strategy(table, upper_policy, self.low, POLICY_TOLERANCE)
-        if lower_policy is None:
-            lower_policy = upper_policy
-        weights = _weights(table, upper_policy)
+        upper = float_guess(table, self.high, terminating, POLICY_TOLERANCE)
+        lower = float_strategy(table, upper.policy, self.low, POLICY_TOLERANCE)
+        if lower is None:
+            lower = FloatStrategy(upper.policy, None)
+        weights = _weights(table, upper.policy)
         if weights is None:
             raise NonTerminationError(
                 "a strategy can stay forever in the cycle through state "
@@ -322,19 +322,19 @@ class _Encloser:
                 "leave each cycle (solve it exactly instead)"
             )
         states = np.asarray(cycle.component)
-        for ends, policy, upper in (
-            (self.high, upper_policy, True),
-            (self.low, lower_policy, False),
+        for ends, (policy, values), is_upper in (
+            (self.high, upper, True),
+            (self.low, lower, False),
         ):
-            v = table.evaluate(policy, table.exit_values(ends))
-            residual = _residual(table, ends, v, upper, self.extended)
+            v = table.evaluate(policy, table.exit_values(ends)) if values is None else values
+            residual = _residual(table, ends, v, is_upper, self.extended)
             step = np.nextafter(residual * weights, np.inf)
-            if upper:
+            if is_upper:
                 bound = np.minimum(np.nextafter(v + step, np.inf), self.ceiling)
             else:
                 bound = np.maximum(np.nextafter(v - step, -np.inf), self.floor)
             if not np.all(np.isfinite(bound)):
-                bound = np.full(len(v), self.ceiling if upper else self.floor)
+                bound = np.full(len(v), self.ceiling if is_upper else self.floor)
             ends[states] = bound
 
 

@@ -20,12 +20,13 @@ exact optimality check passes, so a poor guess costs time, never correctness.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
 from .component_table import ComponentTable, first_maxima
 
-__all__ = ["float_guess", "float_strategy"]
+__all__ = ["FloatStrategy", "float_guess", "float_strategy"]
 
 #: Improvement rounds before the guess is handed over as it is.
 MAX_ROUNDS = 100
@@ -35,19 +36,29 @@ SIMULTANEOUS = 8
 TOLERANCE = 1e-12
 
 
+class FloatStrategy(NamedTuple):
+    """A policy (choice numbers) and, when the iteration ended by evaluating it, its
+    float values (local), else ``None``."""
+
+    policy: np.ndarray
+    values: np.ndarray | None
+
+
 def float_strategy(
     table: ComponentTable, start: np.ndarray, outside: np.ndarray, tolerance: float = TOLERANCE
-) -> np.ndarray | None:
-    """An (approximately) optimal policy (choice numbers) for the component of ``table``,
-    from float strategy iteration starting at the terminating policy ``start``, with the
-    float values ``outside`` of the states it can move to; ``None`` when the floats go
-    out of range. A switch needs an improvement above ``tolerance`` relative to the
-    values' size."""
+) -> FloatStrategy | None:
+    """An (approximately) optimal policy for the component of ``table``, from float
+    strategy iteration starting at the terminating policy ``start``, with the float
+    values ``outside`` of the states it can move to; ``None`` when the floats go out of
+    range. A switch needs an improvement above ``tolerance`` relative to the values'
+    size."""
     with np.errstate(all="ignore"):
         try:
-            return _Iteration(table, outside, tolerance).strategy(start.copy())
+            iteration = _Iteration(table, outside, tolerance)
+            policy = iteration.strategy(start.copy())
         except (np.linalg.LinAlgError, FloatingPointError, _NoGuess):
             return None
+        return FloatStrategy(policy, iteration.values_of(policy))
 
 
 def float_guess(
@@ -55,7 +66,7 @@ def float_guess(
     outside: np.ndarray,
     terminating: Callable[[], np.ndarray],
     tolerance: float = TOLERANCE,
-) -> np.ndarray:
+) -> FloatStrategy:
     """The float strategy from the first actions, or, when the floats fail there, from
     the terminating policy ``terminating()`` (choice numbers); that policy itself when
     the floats fail from it too."""
@@ -64,7 +75,7 @@ def float_guess(
         start = terminating()
         guess = float_strategy(table, start, outside, tolerance)
         if guess is None:
-            return start
+            return FloatStrategy(start, None)
     return guess
 
 
@@ -83,12 +94,20 @@ class _Iteration:
         deciders = np.flatnonzero(np.diff(table.first) > 1)
         self.inner = deciders[table.sign[deciders] < 0]
         self.outer = deciders[table.sign[deciders] > 0]
+        self.last: tuple[np.ndarray, np.ndarray] | None = None  # policy and its values
 
     def evaluate(self, policy: np.ndarray) -> np.ndarray:
         x = self.table.evaluate(policy, self.exit_value)
         if not np.all(np.isfinite(x)):
             raise _NoGuess
+        self.last = (policy.copy(), x)
         return x
+
+    def values_of(self, policy: np.ndarray) -> np.ndarray | None:
+        """The values of the last evaluation, if it was of ``policy``."""
+        if self.last is None or not np.array_equal(self.last[0], policy):
+            return None
+        return self.last[1]
 
     def improve(self, policy: np.ndarray, x: np.ndarray, movers: np.ndarray) -> bool:
         """Switch every state in ``movers`` to its best choice when that is better by

@@ -641,7 +641,7 @@ class _Solver:
         guess = float_guess(
             table, self.approx_array, lambda: table.policy_array(cycle.terminating_start({}))
         )
-        return table.policy_dict(guess)
+        return table.policy_dict(guess.policy)
 
     def _table(self, cycle: Cycle) -> ComponentTable | None:
         """The component's float table, when floats guide and it is small enough."""

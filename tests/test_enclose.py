@@ -27,7 +27,7 @@ from models import (
 )
 
 from exactprob import Dist, enclose, solve
-from exactprob.component_table import DENSE_LIMIT
+from exactprob.component_table import FEEDBACK_LIMIT
 from exactprob.errors import ModelError, NonTerminationError
 
 
@@ -130,9 +130,10 @@ def test_longer_stay_by_another_action_gets_a_valid_weight():
     check_enclosed(model, B)
 
 
-def test_a_large_component_is_evaluated_sparsely():
-    """A fair gambler's ruin of more than DENSE_LIMIT states: P(win from i) = i / N."""
-    goal = DENSE_LIMIT + 100
+def test_a_large_feedback_set_is_evaluated_by_sparse_lu():
+    """A fair gambler's ruin of more than FEEDBACK_LIMIT states (a depth-first search
+    meets a cycle at almost every state): P(win from i) = i / N."""
+    goal = 20 * FEEDBACK_LIMIT
     B = enclose(GamblersRuin(F(1, 2), goal, goal // 3))
     for i in (1, goal // 3, goal - 1):
         assert B.value(i).contains(F(i, goal))

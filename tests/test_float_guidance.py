@@ -142,7 +142,7 @@ def test_near_ties_equal_exact_recursion(model):
 
 def worst_guess(table, start, outside, tolerance):
     """The last action everywhere: a guess that is wrong and may not terminate."""
-    return table.first[1:] - 1
+    return float_guide.FloatStrategy(table.first[1:] - 1, None)
 
 
 @pytest.mark.parametrize("guess", [worst_guess, lambda *args: None], ids=["worst", "none"])

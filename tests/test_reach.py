@@ -33,6 +33,7 @@ from models import (
 
 from exactprob import solve
 from exactprob.errors import NonTerminationError
+from exactprob.float_guide import FloatStrategy
 
 solve_module = importlib.import_module("exactprob.solve")
 
@@ -77,7 +78,7 @@ def test_non_terminating_guess_falls_back():
     """A float guess of "stall" everywhere never ends: the exact solve of the feedback
     states finds the singular system and the component is solved from a terminating
     start instead."""
-    last = lambda table, outside, terminating: table.first[1:] - 1
+    last = lambda table, outside, terminating: FloatStrategy(table.first[1:] - 1, None)
     with mock.patch.object(solve_module, "float_guess", last):
         S = solve(Stall())
     # B minimises: go gives V_A / 2, stall V_A. A maximises: go gives 1/2 + V_B / 2,

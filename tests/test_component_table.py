@@ -1,0 +1,148 @@
+"""A cyclic component: its elimination order (:mod:`exactprob.cycle`) checked against its
+definition, and its float evaluation (:class:`exactprob.component_table.ComponentTable`)
+against the exact values of the same policy, solved in Fractions by Gauss-Jordan
+elimination (``tests/models.py``), on both of its paths: block elimination around a
+small feedback set (a sparse triangular solve) and one sparse LU of the whole."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from models import TableModel, policy_values
+
+from exactprob import component_table
+from exactprob.component_table import ComponentTable, GraphArrays
+from exactprob.cycle import Cycle, elimination_order, graph_elimination_order
+from exactprob.graph import explore
+from exactprob.order import strong_components
+from exactprob.solve import _field_of, _System
+
+
+@st.composite
+def loops(draw):
+    """A cyclic model of up to 24 states: state ``i`` moves mostly to later states, to
+    state 0 and perhaps to one earlier state (the cycles), and out to a terminal state;
+    each state has two actions, and the policy picks one of them."""
+    n = draw(st.integers(1, 24))
+    nodes, policy = {}, {}
+    for i in range(n):
+        actions = {}
+        for name in ("a", "b"):
+            later = draw(st.lists(st.integers(i + 1, n), min_size=1, max_size=3))
+            back = draw(st.lists(st.integers(0, i), max_size=1))
+            weights = {("S", j % n): draw(st.integers(1, 5)) for j in later + back}
+            weights["S", 0] = weights.get(("S", 0), 0) + 1
+            weights[draw(st.sampled_from(("won", "lost")))] = 1  # every policy ends
+            total = sum(weights.values())
+            actions[name] = {t: F(w, total) for t, w in weights.items()}
+        nodes["S", i] = (0, actions)
+        policy["S", i] = draw(st.sampled_from(("a", "b")))
+    return TableModel(("S", 0), {"won": 1, "lost": F(-1, 3)}, nodes), policy
+
+
+def table_of(model):
+    """The explored graph and the table of the component of its initial state."""
+    G = explore(model)
+    component = next(c for c in strong_components(G) if 0 in c)
+    cycle = Cycle(_System(G, _field_of(G)), component)
+    arrays = GraphArrays(G, [float(p) for p in G.probabilities])
+    return G, ComponentTable(arrays, cycle.component, len(cycle.feedback))
+
+
+def policy_choices(G, table, policy):
+    """``policy`` (``{state: action}``) as the table's choice numbers."""
+    return table.policy_array({s: G.actions[s].index(policy[G.states[s]]) for s in table.order})
+
+
+def outside_floats(G):
+    """Every state's float value where it is terminal (0 elsewhere: never read)."""
+    return np.array([float(o) if o is not None else 0.0 for o in G.outcomes])
+
+
+def exact_floats(G, table, values):
+    """The exact values of the table's states, in its local order, as floats."""
+    return np.array([float(values[G.states[s]]) for s in table.order])
+
+
+#: The three ways of evaluating a component: block elimination with a dense or a
+#: sparse acyclic part, and one sparse LU of the whole.
+PATHS = {
+    "dense blocks": {},
+    "sparse blocks": {"DENSE_LIMIT": -1},
+    "sparse LU": {"FEEDBACK_LIMIT": -1},
+}
+
+
+@pytest.mark.parametrize("limits", PATHS.values(), ids=PATHS.keys())
+@settings(max_examples=40, deadline=None)
+@given(example=loops())
+def test_evaluate_equals_the_exact_policy_values(limits, example):
+    model, policy = example
+    G, table = table_of(model)
+    choices = policy_choices(G, table, policy)
+    with pytest.MonkeyPatch.context() as patch:
+        for name, limit in limits.items():
+            patch.setattr(component_table, name, limit)
+        outside = outside_floats(G)
+        first = table.evaluate(table.first[:-1], table.exit_values(outside))  # action "a"
+        doubled = table.evaluate(choices, table.exit_values(2 * outside))
+        x = table.evaluate(choices, table.exit_values(outside))  # the same policy's factors
+    states = list(G.states)
+    exact = exact_floats(G, table, policy_values(model, policy, states))
+    assert np.allclose(x, exact, rtol=1e-12, atol=1e-12)
+    assert np.allclose(doubled, 2 * exact, rtol=1e-12, atol=1e-12)
+    all_a = exact_floats(G, table, policy_values(model, dict.fromkeys(policy, "a"), states))
+    assert np.allclose(first, all_a, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dense_limit", [component_table.DENSE_LIMIT, -1], ids=["dense", "sparse"])
+@settings(max_examples=40, deadline=None)
+@given(example=loops())
+def test_the_acyclic_part_from_exact_feedback_values(dense_limit, example):
+    """With the feedback states at their exact values, the acyclic part's values are
+    the exact ones (one triangular solve)."""
+    model, policy = example
+    G, table = table_of(model)
+    exact = exact_floats(G, table, policy_values(model, policy, list(G.states)))
+    k = table.n_acyclic
+    choices = policy_choices(G, table, policy)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(component_table, "DENSE_LIMIT", dense_limit)
+        x = table.evaluate_acyclic(choices, table.exit_values(outside_floats(G)), exact[k:])
+    assert np.array_equal(x[k:], exact[k:])
+    assert np.allclose(x[:k], exact[:k], rtol=1e-12, atol=1e-12)
+
+
+def test_a_long_loop_has_one_feedback_state():
+    """A ring of 2,000 states, each moving on or ending: the search cuts it at one
+    state, and its values are those of the closed form
+    :math:`x_i = \\tfrac{1}{2} + \\tfrac{1}{2} x_{i+1}` around the ring, so
+    :math:`x = 1 - 2^{-n} x` gives :math:`x = 1/(1 + 2^{-n})` at every state."""
+    n = 2000
+    nodes = {("S", i): (0, {"go": {("S", (i + 1) % n): F(1, 2), "won": F(1, 2)}}) for i in range(n)}
+    model = TableModel(("S", 0), {"won": 1}, nodes)
+    G, table = table_of(model)
+    assert table.n == n and table.n - table.n_acyclic == 1
+    x = table.evaluate(table.first[:-1], table.exit_values(outside_floats(G)))
+    assert np.allclose(x, 1.0, rtol=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(example=loops())
+def test_the_elimination_order(example):
+    """The acyclic part first, each state after every state of it that it moves to, so
+    every cycle passes through the feedback set; the same order from the graph's arrays
+    as from its successor lists."""
+    G = explore(example[0])
+    component = next(c for c in strong_components(G) if 0 in c)
+    order, acyclic = graph_elimination_order(G, component)
+    assert (order, acyclic) == elimination_order(G.successors, component)
+    assert sorted(order) == sorted(component)
+    position = {s: i for i, s in enumerate(order)}
+    for s in order[:acyclic]:
+        for t in G.successors(s):
+            assert position.get(t, -1) < position[s] or position[t] >= acyclic
