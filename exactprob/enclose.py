@@ -12,7 +12,9 @@ V^*(t)` is enclosed by the float dot products with the ends :math:`L(t)` and :ma
 widened by their proven rounding bound (:func:`~exactprob.rounding.error_bound`) and
 rounded outward; the maximum (player 0) or minimum (player 1) of enclosures encloses
 the maximum or minimum. All such states of one level of the condensation (their
-successors lie on lower levels) are enclosed together, in numpy.
+successors lie on lower levels) are enclosed together, in numpy. So are several cyclic
+components of one level (below): no move joins them, so every step of the argument
+holds for each of them within their union, which is evaluated as one.
 
 *A cyclic component* :math:`C`. Let :math:`T` be its Bellman operator with the exits at
 their upper ends, :math:`(Tv)(s) = \operatorname{opt}_a \bigl(\sum_{t \in C} P(t \mid
@@ -77,7 +79,7 @@ from .component_table import (
     one_blas_thread,
     ranges,
 )
-from .cycle import Cycle
+from .cycle import Cycle, graph_elimination_order
 from .enclosure import Enclosure
 from .errors import ModelError, NonTerminationError
 from .float_guide import FloatStrategy, float_guess, float_strategy
@@ -98,6 +100,12 @@ __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
 #: Cyclic components whose entry states number more than this are ordered by a search
 #: for a feedback set instead (each evaluation solves a dense system of the cut's size).
 CUT_LIMIT = 32
+#: At most this many states of one level's cyclic components are enclosed together ...
+BATCH_STATES = 20_000
+#: ... with a feedback set of at most this many states: each evaluation under a new
+#: policy solves the union's acyclic part for every feedback state, so a larger set
+#: costs more than the calls it saves (Pig to 60 certified: 0.9 s at 8, 2.0 s at 64).
+BATCH_FEEDBACK = 8
 #: The expected-steps weights are scaled by 1 + WEIGHT_SLACK * max(1, max w): a margin
 #: of that much in the inequality they must satisfy, far above their solve's float error.
 WEIGHT_SLACK = 2.0**-30
@@ -244,7 +252,7 @@ class _Encloser:
     def run(self) -> CertifiedSolution:
         """The components level by level of the condensation (:meth:`~exactprob.order.
         SolveOrder.levels`): a level's single states outside any cycle all at once, then
-        its cyclic components (and states with a self-loop) one by one."""
+        its cyclic components (and states with a self-loop) in batches (:class:`_Batch`)."""
         G = self.G
         bar = progress_bar(self.progress, "enclosing", total=len(G), unit=" states")
         solve_order = SolveOrder(G, CUT_LIMIT)
@@ -273,8 +281,16 @@ class _Encloser:
         for k in range(len(levels)):
             if plain_at[k] < plain_at[k + 1]:
                 self._acyclic(plain_states[plain_at[k] : plain_at[k + 1]])
+            batch = _Batch()
             for i in cyclic_components[cyclic_at[k] : cyclic_at[k + 1]]:
-                self._cyclic(*solve_order.component(i))
+                component, cut_order = solve_order.component(i)
+                order = cut_order or graph_elimination_order(G, component)
+                if not batch.fits(order):
+                    self._cyclic(batch)
+                    batch = _Batch()
+                batch.add(order)
+            if batch.orders:
+                self._cyclic(batch)
             if bar is not None:
                 bar.update(int(sizes[bounds[k] : bounds[k + 1]].sum()))
         if bar is not None:
@@ -300,12 +316,14 @@ class _Encloser:
         self.low[states] = np.maximum(low, self.floor)
         self.high[states] = np.minimum(high, self.ceiling)
 
-    def _cyclic(self, component: list[int], cut_order: tuple[list[int], int] | None) -> None:
-        """Enclose a cyclic component (or a state with a self-loop): the module's
-        residual bound at each end, around the float strategy's values; ``cut_order``:
-        its elimination order cut at its entry states, if there is one."""
-        cycle = Cycle(self.system, component, cut_order)
-        table = ComponentTable(self.arrays, cycle.component, len(cycle.feedback))
+    def _cyclic(self, batch: _Batch) -> None:
+        """Enclose a batch of cyclic components (or states with a self-loop) of one
+        level, as one: the module's residual bound at each end of each component, around
+        the float strategy's values. Should a strategy stay forever in one of them, each
+        is enclosed alone, which names the state."""
+        order, acyclic, member = batch.union()
+        cycle = Cycle(self.system, order, (order, acyclic))
+        table = ComponentTable(self.arrays, order, len(order) - acyclic)
 
         def terminating() -> np.ndarray:
             return table.policy_array(cycle.terminating_start({}))
@@ -316,26 +334,74 @@ class _Encloser:
             lower = FloatStrategy(upper.policy, None)
         weights = _weights(table, upper.policy)
         if weights is None:
+            if len(batch.orders) > 1:
+                for alone in batch.orders:
+                    self._cyclic(_Batch([alone]))
+                return
             raise NonTerminationError(
                 "a strategy can stay forever in the cycle through state "
-                f"{self.G.states[component[0]]!r}; certified mode needs every strategy to "
+                f"{self.G.states[min(order)]!r}; certified mode needs every strategy to "
                 "leave each cycle (solve it exactly instead)"
             )
-        states = np.asarray(cycle.component)
+        states = np.asarray(order)
         for ends, (policy, values), is_upper in (
             (self.high, upper, True),
             (self.low, lower, False),
         ):
             v = table.evaluate(policy, table.exit_values(ends)) if values is None else values
-            residual = _residual(table, ends, v, is_upper, self.extended)
-            step = np.nextafter(residual * weights, np.inf)
+            residual = _residuals(
+                table, ends, v, is_upper, self.extended, member, len(batch.orders)
+            )
+            step = np.nextafter(residual[member] * weights, np.inf)
             if is_upper:
                 bound = np.minimum(np.nextafter(v + step, np.inf), self.ceiling)
             else:
                 bound = np.maximum(np.nextafter(v - step, -np.inf), self.floor)
-            if not np.all(np.isfinite(bound)):
-                bound = np.full(len(v), self.ceiling if is_upper else self.floor)
+            broken = np.zeros(len(batch.orders), dtype=bool)  # a component with no bound
+            np.logical_or.at(broken, member, ~np.isfinite(bound))
+            bound[broken[member]] = self.ceiling if is_upper else self.floor
             ends[states] = bound
+
+
+class _Batch:
+    """Cyclic components of one level of the condensation, each in elimination order
+    (``(states, size of the acyclic part)``), enclosed together: no move joins two of
+    them, so their union is evaluated as one block-diagonal component, with one float
+    strategy iteration and one triangular solve per evaluation instead of one each.
+    Filled up to :data:`BATCH_STATES` states and :data:`BATCH_FEEDBACK` feedback
+    states (one component always fits)."""
+
+    __slots__ = ("feedback", "orders", "states")
+
+    def __init__(self, orders: list[tuple[list[int], int]] | None = None) -> None:
+        self.orders = orders or []
+        self.states = sum(len(o) for o, _ in self.orders)
+        self.feedback = sum(len(o) - a for o, a in self.orders)
+
+    def fits(self, order: tuple[list[int], int]) -> bool:
+        """Whether ``order`` may join the batch."""
+        states, acyclic = order
+        return not self.orders or (
+            self.states + len(states) <= BATCH_STATES
+            and self.feedback + len(states) - acyclic <= BATCH_FEEDBACK
+        )
+
+    def add(self, order: tuple[list[int], int]) -> None:
+        """Join ``order`` to the batch."""
+        self.orders.append(order)
+        self.states += len(order[0])
+        self.feedback += len(order[0]) - order[1]
+
+    def union(self) -> tuple[list[int], int, np.ndarray]:
+        """The union in elimination order: every acyclic part, then every feedback set;
+        the size of its acyclic part, and each local state's component in the batch."""
+        acyclic = [s for states, a in self.orders for s in states[:a]]
+        feedback = [s for states, a in self.orders for s in states[a:]]
+        member = np.concatenate(
+            [np.repeat(np.arange(len(self.orders)), [a for _, a in self.orders])]
+            + [np.repeat(np.arange(len(self.orders)), [len(o) - a for o, a in self.orders])]
+        )
+        return acyclic + feedback, len(acyclic), member
 
 
 def _extended(probability: Any) -> np.longdouble:
@@ -366,17 +432,24 @@ def _bellman(
     return np.maximum.reduceat(signed, table.first[:-1]) * table.sign
 
 
-def _residual(
-    table: ComponentTable, ends: np.ndarray, v: np.ndarray, upper: bool, extended: np.ndarray
-) -> float:
-    """:math:`\\delta \\ge \\max_s ((Tv)(s) - v(s))^+` (upper end) or
-    :math:`\\max_s (v(s) - (Tv)(s))^+` (lower end), rigorously, as a double."""
+def _residuals(
+    table: ComponentTable,
+    ends: np.ndarray,
+    v: np.ndarray,
+    upper: bool,
+    extended: np.ndarray,
+    member: np.ndarray,
+    members: int,
+) -> np.ndarray:
+    """For each of ``members`` components (``member[i]``: the component of local state
+    ``i``), :math:`\\delta \\ge \\max_s ((Tv)(s) - v(s))^+` over its states (upper
+    end) or :math:`\\max_s (v(s) - (Tv)(s))^+` (lower end), rigorously, as doubles."""
     applied = _bellman(table, ends, v, upper, extended)
     gap = (applied - v) if upper else (v - applied)
-    worst = gap.max(initial=np.longdouble(0.0)) * np.longdouble(SAFETY)
-    if not np.isfinite(worst):
-        return math.inf
-    return math.nextafter(float(worst), math.inf)
+    worst = np.zeros(members, dtype=np.longdouble)
+    np.maximum.at(worst, member, gap)
+    worst = (worst * np.longdouble(SAFETY)).astype(np.float64)  # rounds to nearest ...
+    return np.where(np.isfinite(worst), np.nextafter(worst, np.inf), np.inf)  # ... then up
 
 
 def _weights(table: ComponentTable, policy: np.ndarray) -> np.ndarray | None:
