@@ -33,6 +33,7 @@ __all__ = [
     "elimination_order",
     "graph_elimination_order",
     "local_elimination_order",
+    "subtree_ends",
 ]
 
 H = TypeVar("H", bound=Hashable)
@@ -224,8 +225,19 @@ def elimination_order(
 
 
 def graph_elimination_order(G: StateGraph, component: list[int]) -> tuple[list[int], int]:
-    """:func:`elimination_order` of a component of ``G`` (its ids, taken in ascending
-    order), its moves inside it read from the graph's arrays in numpy.
+    r""":func:`elimination_order` of a strongly connected component of ``G`` (its ids,
+    taken in ascending order), by a depth-first search in compiled code.
+
+    scipy's :func:`~scipy.sparse.csgraph.depth_first_order` gives the preorder
+    position :math:`p(v)` of each state and its parent in the search tree (from the
+    state with the most moves into it). A subtree is a run of positions:
+    :math:`v`'s ends at the first position after :math:`p(v)` whose state's parent lies
+    before :math:`p(v)` (:func:`subtree_ends`). A move :math:`u 	o v` is a back edge
+    exactly when :math:`v` is an ancestor of :math:`u` (or :math:`u` itself), i.e.
+    :math:`p(v) \le p(u) < \mathrm{end}(v)`; their targets are :math:`F`, and sorting by
+    (end, then later position first) is the post-order. The result is checked move by
+    move (each state of the acyclic part after every one it moves to); should the
+    search not be a depth-first one, :func:`local_elimination_order` is used instead.
 
     >>> from exactprob import Dist
     >>> from exactprob.graph import explore
@@ -235,22 +247,73 @@ def graph_elimination_order(G: StateGraph, component: list[int]) -> tuple[list[i
     ...     def actions(self, s): return ("go",)
     ...     def transition(self, s, a): return Dist({(s + 1) % 3: "1/2", "end": "1/2"})
     >>> G = explore(Ring())
-    >>> graph_elimination_order(G, [0, 1, 3]) == elimination_order(G.successors, [0, 1, 3])
-    True
+    >>> graph_elimination_order(G, [0, 1, 3])
+    ([3, 1, 0], 2)
     """
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import depth_first_order
+
     ids = np.sort(np.asarray(component, dtype=np.int64))
+    n = len(ids)
     choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
     edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
     first, last = edge_start[choice_start[ids]], edge_start[choice_start[ids + 1]]
     targets = np.frombuffer(G.targets, dtype=np.int32)[ranges(first, last - first)]
-    local = np.minimum(np.searchsorted(ids, targets), len(ids) - 1)
+    local = np.minimum(np.searchsorted(ids, targets), n - 1)
     inside = ids[local] == targets
-    source = np.repeat(np.arange(len(ids)), last - first)[inside]
-    cuts = np.searchsorted(source, np.arange(1, len(ids))).tolist()
-    moves = local[inside].tolist()
-    inner = [moves[a:b] for a, b in zip([0, *cuts], [*cuts, len(moves)])]
-    order, acyclic = local_elimination_order(inner)
-    return ids[order].tolist(), acyclic
+    source = np.repeat(np.arange(n), last - first)[inside]
+    target = local[inside]
+    root = int(np.argmax(np.bincount(target, minlength=n)))
+    moves = csr_array((np.ones(len(source)), (source, target)), shape=(n, n))
+    preorder, parent = depth_first_order(moves, root, directed=True, return_predecessors=True)
+    if len(preorder) == n:
+        position = np.empty(n, dtype=np.int64)
+        position[preorder] = np.arange(n)
+        parents = parent[preorder]
+        parent_position = np.where(parents >= 0, position[np.maximum(parents, 0)], -1)
+        end = subtree_ends(parent_position)[position]
+        p_source, p_target = position[source], position[target]
+        back = (p_target <= p_source) & (p_source < end[target])
+        feedback = np.zeros(n, dtype=bool)
+        feedback[target[back]] = True
+        post = np.lexsort((-position, end))
+        order = np.concatenate((post[~feedback[post]], post[feedback[post]]))
+        rank = np.empty(n, dtype=np.int64)
+        rank[order] = np.arange(n)
+        acyclic = n - int(feedback.sum())
+        check = ~feedback[target]
+        if np.all(rank[target[check]] < rank[source[check]]):
+            return ids[order].tolist(), acyclic
+    cuts = np.searchsorted(source, np.arange(1, n)).tolist()
+    listed = target.tolist()
+    inner = [listed[a:b] for a, b in zip([0, *cuts], [*cuts, len(listed)])]
+    fallback, acyclic = local_elimination_order(inner)
+    return ids[fallback].tolist(), acyclic
+
+
+def subtree_ends(parent_position: np.ndarray) -> np.ndarray:
+    """For a tree in preorder (``parent_position[q]``: the position of the parent of
+    the node at position ``q``, ``-1`` for the root), the position just after each
+    node's subtree: the first ``q > p`` with ``parent_position[q] < p``, else the
+    number of nodes. Binary lifting on range minima, :math:`O(n \\log n)` in numpy.
+
+    >>> subtree_ends(np.array([-1, 0, 1, 0, 3])).tolist()  # 0 -> (1 -> 2), (3 -> 4)
+    [5, 3, 3, 5, 5]
+    """
+    n = len(parent_position)
+    p = np.arange(n)
+    minima = [parent_position]  # minima[j][i]: the least of positions i .. i + 2^j - 1
+    while 2 ** len(minima) <= n:
+        m, half = minima[-1], 2 ** (len(minima) - 1)
+        minima.append(np.minimum(m[: len(m) - half], m[half:]))
+    end = p + 1
+    for j in range(len(minima) - 1, -1, -1):
+        m = minima[j]
+        can = end < len(m)  # a block of 2^j positions from ``end`` lies inside
+        step = can.copy()
+        step[can] = m[end[can]] >= p[can]
+        end[step] += 2**j
+    return end
 
 
 def local_elimination_order(inner: Sequence[Sequence[int]]) -> tuple[list[int], int]:

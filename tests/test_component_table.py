@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import TableModel, policy_values
+from scipy.sparse import csgraph
 
 from exactprob import component_table
 from exactprob.component_table import ComponentTable, GraphArrays
-from exactprob.cycle import Cycle, elimination_order, graph_elimination_order
+from exactprob.cycle import Cycle, elimination_order, graph_elimination_order, subtree_ends
 from exactprob.graph import explore
 from exactprob.order import strong_components
 from exactprob.solve import _field_of, _System
@@ -131,18 +132,55 @@ def test_a_long_loop_has_one_feedback_state():
     assert np.allclose(x, 1.0, rtol=1e-15)
 
 
-@settings(max_examples=60, deadline=None)
-@given(example=loops())
-def test_the_elimination_order(example):
+def check_elimination_order(G, component, order, acyclic):
     """The acyclic part first, each state after every state of it that it moves to, so
-    every cycle passes through the feedback set; the same order from the graph's arrays
-    as from its successor lists."""
-    G = explore(example[0])
-    component = next(c for c in strong_components(G) if 0 in c)
-    order, acyclic = graph_elimination_order(G, component)
-    assert (order, acyclic) == elimination_order(G.successors, component)
+    every cycle passes through the feedback set."""
     assert sorted(order) == sorted(component)
     position = {s: i for i, s in enumerate(order)}
     for s in order[:acyclic]:
         for t in G.successors(s):
             assert position.get(t, -1) < position[s] or position[t] >= acyclic
+
+
+@pytest.mark.parametrize("search", ["depth first", "breadth first"])
+@settings(max_examples=60, deadline=None)
+@given(example=loops())
+def test_the_elimination_order(search, example):
+    """From scipy's depth-first search, and from a breadth-first one in its place (not
+    a depth-first tree: the check refuses it where it matters and the search in Python
+    takes over): a valid order either way, as is the Python search's."""
+    G = explore(example[0])
+    component = next(c for c in strong_components(G) if 0 in c)
+    with pytest.MonkeyPatch.context() as patch:
+        if search == "breadth first":
+            patch.setattr(csgraph, "depth_first_order", csgraph.breadth_first_order)
+        order, acyclic = graph_elimination_order(G, component)
+    check_elimination_order(G, component, order, acyclic)
+    python_order, python_acyclic = elimination_order(G.successors, component)
+    check_elimination_order(G, component, python_order, python_acyclic)
+
+
+def tree_ends(parents):
+    """Each node's subtree end in preorder, by walking the tree (the oracle)."""
+    children = {p: [] for p in range(len(parents))}
+    for q, p in enumerate(parents):
+        if p >= 0:
+            children[p].append(q)
+
+    def size(v):
+        return 1 + sum(size(c) for c in children[v])
+
+    return [v + size(v) for v in range(len(parents))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 10**6), max_size=60))
+def test_subtree_ends(choices):
+    """Random trees in preorder: node ``q`` hangs below a node on the path from the
+    root to node ``q - 1`` (any such tree is a preorder)."""
+    parents, path = [-1], [0]
+    for q, c in enumerate(choices, start=1):
+        path = path[: 1 + c % len(path)]
+        parents.append(path[-1])
+        path.append(q)
+    assert subtree_ends(np.array(parents)).tolist() == tree_ends(parents)
