@@ -28,8 +28,9 @@ mode, for enclosures that contain the exact value, and one measurement:
    memory and the exact value compared.
 5. Certified mode (``exactprob.enclose``): two-player Pig to 100 (its enclosure checked
    against section 4's exact value), Fowl Play to 10 with the full deck as the generic
-   ``JeopardyModel`` and as the ArrayModel ``FowlPlayArrays``, and Fowl Play to 25 as the
-   ArrayModel, each against the game's own certified solver on the same game.
+   ``JeopardyModel`` and as the ArrayModel ``FowlPlayArrays``, and Fowl Play to 25 (with
+   ``--full-fowl`` also to 50, the whole game) as the ArrayModel, each against the game's
+   own certified solver on the same game.
 
 ``--quick`` uses small sizes (under 10 seconds in all) for a smoke test; the full run
 takes a few minutes. ``--out FILE`` also writes the report (plain-text markdown) to FILE.
@@ -846,7 +847,14 @@ MEASUREMENTS: dict[str, Callable[[bool], dict[str, Any]]] = {
     "fowl-jeopardy": measure_fowl_jeopardy,
     "larger-fowl-bulk": lambda quick: measure_fowl_bulk(quick, larger_fowl_goal(quick)),
     "larger-fowl-jeopardy": lambda quick: game_enclose(larger_fowl_goal(quick)),
+    "full-fowl-bulk": lambda quick: measure_fowl_bulk(quick, full_fowl_goal(quick)),
+    "full-fowl-jeopardy": lambda quick: game_enclose(full_fowl_goal(quick)),
 }
+
+
+def full_fowl_goal(quick: bool) -> int:
+    """The goal of the whole game (``--full-fowl``; 12 when quick)."""
+    return 12 if quick else 50
 
 
 def in_fresh_process(name: str, quick: bool) -> dict[str, Any]:
@@ -911,20 +919,29 @@ def run_pig_game(quick: bool, log: Callable[[str], None]) -> tuple[list[str], Fr
     return out, Fraction(theirs["value"])
 
 
-def run_certified(quick: bool, exact_pig: Fraction | None, log: Callable[[str], None]) -> list[str]:
-    """Section 5: the engine's certified mode on Pig and Fowl Play."""
+def run_certified(
+    quick: bool, exact_pig: Fraction | None, full_fowl: bool, log: Callable[[str], None]
+) -> list[str]:
+    """Section 5: the engine's certified mode on Pig and Fowl Play (``full_fowl``: also
+    the whole game, minutes and gigabytes)."""
     goal, fowl = pig_game_goal(quick), fowl_goal(quick)
     log(f"certified: two-player Pig to {goal}, plain Model")
     pig = in_fresh_process("pig-enclose", quick)
-    larger = larger_fowl_goal(quick)
+    larger, full = larger_fowl_goal(quick), full_fowl_goal(quick)
     runs = {}
-    for name, what in [
+    cases = [
         ("fowl-enclose", f"Fowl Play to {fowl}, JeopardyModel"),
         ("fowl-bulk", f"Fowl Play to {fowl}, FowlPlayArrays"),
         ("fowl-jeopardy", f"Fowl Play to {fowl}, exactprob.games.jeopardy.certified"),
         ("larger-fowl-bulk", f"Fowl Play to {larger}, FowlPlayArrays"),
         ("larger-fowl-jeopardy", f"Fowl Play to {larger}, exactprob.games.jeopardy.certified"),
-    ]:
+    ]
+    if full_fowl:
+        cases += [
+            ("full-fowl-bulk", f"Fowl Play to {full}, FowlPlayArrays"),
+            ("full-fowl-jeopardy", f"Fowl Play to {full}, exactprob.games.jeopardy.certified"),
+        ]
+    for name, what in cases:
         log(f"certified: {what}")
         runs[name] = in_fresh_process(name, quick)
     ours, theirs = runs["fowl-enclose"], runs["fowl-jeopardy"]
@@ -991,17 +1008,34 @@ def run_certified(quick: bool, exact_pig: Fraction | None, log: Callable[[str], 
                 runs["larger-fowl-jeopardy"],
             ),
             game_row(larger, runs["larger-fowl-jeopardy"]),
-        ],
+        ]
+        + (
+            [
+                engine_row(
+                    f"Fowl Play to {full} ({{states}} states), FowlPlayArrays (bulk), ep.enclose",
+                    runs["full-fowl-bulk"],
+                    runs["full-fowl-jeopardy"],
+                ),
+                game_row(full, runs["full-fowl-jeopardy"]),
+            ]
+            if full_fowl
+            else []
+        ),
     )
     out += [
         "",
         (
             f"Fowl Play to {fowl}: JeopardyModel {ratios(ours, theirs)}; FowlPlayArrays "
             f"{ratios(runs['fowl-bulk'], theirs)}. Fowl Play to {larger}: FowlPlayArrays "
-            f"{ratios(runs['larger-fowl-bulk'], runs['larger-fowl-jeopardy'])}. Every "
-            "enclosure is proved to contain the exact value, so each pair must overlap. "
-            "The full game (to 50) is not run through the engine: about 21 million engine "
-            "states, minutes of enclosing (see docs/benchmarks.rst)."
+            f"{ratios(runs['larger-fowl-bulk'], runs['larger-fowl-jeopardy'])}"
+            + (
+                f". Fowl Play to {full}: FowlPlayArrays "
+                f"{ratios(runs['full-fowl-bulk'], runs['full-fowl-jeopardy'])}"
+                if full_fowl
+                else " (the whole game, to 50, with --full-fowl)"
+            )
+            + ". Every enclosure is proved to contain the exact value, so each pair must "
+            "overlap."
         ),
         "",
     ]
@@ -1111,6 +1145,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip-certified", action="store_true", help="skip certified mode (section 5)"
     )
+    parser.add_argument(
+        "--full-fowl",
+        action="store_true",
+        help="also enclose the whole of Fowl Play through the engine (minutes, ~10 GB)",
+    )
     parser.add_argument("--measure", choices=sorted(MEASUREMENTS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sys.set_int_max_str_digits(0)  # exact values print in full (Pig to 100: 20,855 digits)
@@ -1136,7 +1175,7 @@ def main(argv: list[str] | None = None) -> int:
         lines, exact_pig = run_pig_game(args.quick, log)
         report += lines
     if not args.skip_certified:
-        report += run_certified(args.quick, exact_pig, log)
+        report += run_certified(args.quick, exact_pig, args.full_fowl, log)
     return finish_report(report, start, args.out)
 
 

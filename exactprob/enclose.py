@@ -16,35 +16,45 @@ successors lie on lower levels) are enclosed together, in numpy. So are several 
 components of one level (below): no move joins them, so every step of the argument
 holds for each of them within their union, which is evaluated as one.
 
-*A cyclic component* :math:`C`. Let :math:`T` be its Bellman operator with the exits at
-their upper ends, :math:`(Tv)(s) = \operatorname{opt}_a \bigl(\sum_{t \in C} P(t \mid
-s,a)\, v(t) + \sum_{t \notin C} P(t \mid s,a)\, U(t)\bigr)`, monotone in :math:`v` and in
-the exit values, so its fixed point :math:`V^+ \ge V^*` on :math:`C`. Suppose a vector
-:math:`w \ge 0` satisfies :math:`1 + \sum_{t \in C} P(t \mid s, a)\, w(t) \le w(s)` for
-every state and action (:math:`w` bounds the expected steps in :math:`C` under any
-strategies). Then for :math:`\delta \ge 0`,
+*A cyclic component* :math:`C`, upper end. Fix player 1's choices at the states of
+:math:`C` to a strategy :math:`\tau` and let :math:`T_\tau` be the Bellman operator of
+what remains, player 0 maximising, with the exits at their upper ends:
+:math:`(T_\tau v)(s) = \max_a Q_a(v)(s)` where player 0 moves and
+:math:`Q_{\tau(s)}(v)(s)` where player 1 does, with :math:`Q_a(v)(s) = \sum_{t \in C}
+P(t \mid s,a)\, v(t) + \sum_{t \notin C} P(t \mid s,a)\, U(t)`. Player 1 can do at
+least as well as :math:`\tau`, so :math:`V^* \le V_\tau`, the value of that one-player
+problem. Suppose a vector :math:`w \ge 0` satisfies :math:`1 + \sum_{t \in C} P(t \mid
+s, a)\, w(t) \le w(s)` for every action of player 0 and for :math:`\tau`'s (:math:`w`
+bounds the expected steps in :math:`C` against :math:`\tau`, whatever player 0 does).
+Then for :math:`\delta \ge 0`,
 
 .. math::
 
-    T(v + \delta w) \le Tv + \delta \max_a P_a w \le Tv + \delta (w - 1),
+    T_\tau(v + \delta w) \le T_\tau v + \delta \max_a P_a w \le T_\tau v + \delta (w - 1),
 
-because an optimum of sums is at most the optimum of the first terms plus the largest
-second term. So if :math:`Tv \le v + \delta`, the vector :math:`u = v + \delta w` has
-:math:`Tu \le u`. The same inequality shows :math:`T` contracts in the norm
-:math:`\max_s |x(s)| / w(s)` (factor :math:`\max_s (1 - 1/w(s)) < 1`), so
-:math:`T^k u \to V^+` and, :math:`T` being monotone, :math:`V^* \le V^+ \le u`. The lower
-end is symmetric, :math:`v - \delta w` with the exits at their lower ends.
+because a maximum of sums is at most the maximum of the first terms plus the largest
+second term. So if :math:`T_\tau v \le v + \delta`, the vector :math:`u = v + \delta w`
+has :math:`T_\tau u \le u`. The same inequality shows :math:`T_\tau` contracts in the
+norm :math:`\max_s |x(s)| / w(s)` (factor :math:`\max_s (1 - 1/w(s)) < 1`), so
+:math:`T_\tau^k u \to V_\tau` and, :math:`T_\tau` being monotone,
+:math:`V^* \le V_\tau \le u`. The lower end is symmetric: player 0's choices fixed to
+:math:`\sigma`, player 1 minimising, :math:`v - \delta w` with the exits at their lower
+ends. Only each player's own strategy has to end the play whatever the other does;
+plays that never end may exist (both players passing the turn forever in Fowl Play,
+where the deck cannot carry a low score to the goal in one turn).
 
 Here :math:`v` is the float value of the float strategy iteration's policy
-(:mod:`exactprob.float_guide`), one for each end, so :math:`\delta` is the residual
-:math:`\max_s ((Tv)(s) - v(s))^+`, bounded rigorously, of the order of the rounding
+(:mod:`exactprob.float_guide`), one for each end, whose choices for the other player
+are :math:`\tau` (or :math:`\sigma`), so :math:`\delta` is the residual
+:math:`\max_s ((T_\tau v)(s) - v(s))^+`, bounded rigorously, of the order of the rounding
 errors: the widths grow by little more than rounding per component, where iterating
 both ends until they meet (interval iteration) would take many sweeps. The weights are
 the expected steps :math:`w = (I - P^\pi)^{-1} \mathbf 1` under the policy, scaled by
-:math:`1 + 2^{-30} \max(1, \max w)` and checked by the inequality above with outward rounding; where
-another action stays longer, policy iteration for the longest expected stay takes over
-(if some strategy never leaves the component, there is no such :math:`w` and
-:class:`~exactprob.errors.NonTerminationError` is raised).
+:math:`1 + 2^{-30} \max(1, \max w)` and checked by the inequality above with outward
+rounding; where another action of the optimising player stays longer, policy iteration
+for the longest expected stay takes over (if that player can stay in the component
+forever, there is no such :math:`w` and :class:`~exactprob.errors.NonTerminationError`
+is raised).
 
 *The policy.* An action is *certainly worse* than another when its enclosed value lies
 strictly below the other's (player 0; above, for player 1). The policy is certified at a
@@ -68,7 +78,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -261,11 +271,9 @@ class _Encloser:
         looping[sources[sources == targets]] = True
         deciding = np.diff(self.arrays.choice_start) > 0
         first = solve_order.order[solve_order.ends[:-1]]
-        alone = np.diff(solve_order.ends) == 1
-        if np.any(alone & ~looping[first] & deciding[first]):
-            levels = solve_order.levels(sources, targets)
-        else:  # nothing to enclose together: the solve order as it is
-            levels = [np.arange(len(first))]
+        # a level's components are enclosed together, which needs true levels: no move
+        # between two components of one level (the solve order has such moves)
+        levels = solve_order.levels(sources, targets)
         # components by level, and per level the single states outside a cycle (with an
         # action) and the other components, sliced once rather than level by level
         components = np.concatenate(levels)
@@ -328,29 +336,34 @@ class _Encloser:
         def terminating() -> np.ndarray:
             return table.policy_array(cycle.terminating_start({}))
 
+        maximiser = table.sign > 0
         upper = float_guess(table, self.high, terminating, POLICY_TOLERANCE)
+        upper_weights = _weights(table, upper.policy, free=maximiser)
         lower = float_strategy(table, upper.policy, self.low, POLICY_TOLERANCE)
         if lower is None:
             lower = FloatStrategy(upper.policy, None)
-        weights = _weights(table, upper.policy)
-        if weights is None:
+        lower_weights = _weights(table, lower.policy, free=~maximiser)
+        if upper_weights is None or lower_weights is None:
             if len(batch.orders) > 1:
                 for alone in batch.orders:
                     self._cyclic(_Batch([alone]))
                 return
+            player = 0 if upper_weights is None else 1
             raise NonTerminationError(
-                "a strategy can stay forever in the cycle through state "
-                f"{self.G.states[min(order)]!r}; certified mode needs every strategy to "
-                "leave each cycle (solve it exactly instead)"
+                f"player {player} can keep the play forever in the cycle through state "
+                f"{self.G.states[min(order)]!r}, whatever the other player's best "
+                "strategy; certified mode needs each player to have a strategy that leaves "
+                "each cycle whatever the other does (solve it exactly instead)"
             )
         states = np.asarray(order)
-        for ends, (policy, values), is_upper in (
-            (self.high, upper, True),
-            (self.low, lower, False),
+        for ends, (policy, values), weights, is_upper in (
+            (self.high, upper, upper_weights, True),
+            (self.low, lower, lower_weights, False),
         ):
             v = table.evaluate(policy, table.exit_values(ends)) if values is None else values
+            free = maximiser if is_upper else ~maximiser
             residual = _residuals(
-                table, ends, v, is_upper, self.extended, member, len(batch.orders)
+                table, ends, v, _Fixed(policy, free, is_upper), self.extended, member
             )
             step = np.nextafter(residual[member] * weights, np.inf)
             if is_upper:
@@ -361,6 +374,16 @@ class _Encloser:
             np.logical_or.at(broken, member, ~np.isfinite(bound))
             bound[broken[member]] = self.ceiling if is_upper else self.floor
             ends[states] = bound
+
+
+class _Fixed(NamedTuple):
+    """The operator :math:`T_\\tau` of one end: the ``free`` states' player optimises
+    (player 0 at the upper end, player 1 at the lower), the others keep their choice in
+    ``policy``."""
+
+    policy: np.ndarray
+    free: np.ndarray
+    upper: bool
 
 
 class _Batch:
@@ -416,47 +439,51 @@ def _extended(probability: Any) -> np.longdouble:
 
 
 def _bellman(
-    table: ComponentTable, ends: np.ndarray, v: np.ndarray, upper: bool, extended: np.ndarray
+    table: ComponentTable, ends: np.ndarray, v: np.ndarray, end: _Fixed, extended: np.ndarray
 ) -> np.ndarray:
-    """A rigorous upper (or lower) bound on :math:`(Tv)(s)` for every local state, the
-    exits at ``ends``, computed in ``longdouble`` with the edges' probabilities
-    ``extended`` (by global edge id): the residual then measures ``v``, not the rounding
-    of its own evaluation."""
+    """A rigorous upper (or lower) bound on :math:`(T_\\tau v)(s)` for every local
+    state, the exits at ``ends``, computed in ``longdouble`` with the edges'
+    probabilities ``extended`` (by global edge id): the residual then measures ``v``,
+    not the rounding of its own evaluation."""
     values = table.edge_values(ends, v).astype(np.longdouble)
     terms = extended[table.edges] * values
     starts = table.edge_start_of_choice
     q = np.add.reduceat(terms, starts)
     bound = error_bounds(table.edge_counts, np.add.reduceat(np.abs(terms), starts), EXTENDED_TWO_U)
-    q = np.nextafter(q + bound, np.inf) if upper else np.nextafter(q - bound, -np.inf)
+    q = np.nextafter(q + bound, np.inf) if end.upper else np.nextafter(q - bound, -np.inf)
     signed = q * table.sign[table.owner]
-    return np.maximum.reduceat(signed, table.first[:-1]) * table.sign
+    applied = np.maximum.reduceat(signed, table.first[:-1]) * table.sign
+    return np.where(end.free, applied, q[end.policy])
 
 
 def _residuals(
     table: ComponentTable,
     ends: np.ndarray,
     v: np.ndarray,
-    upper: bool,
+    end: _Fixed,
     extended: np.ndarray,
     member: np.ndarray,
-    members: int,
 ) -> np.ndarray:
-    """For each of ``members`` components (``member[i]``: the component of local state
-    ``i``), :math:`\\delta \\ge \\max_s ((Tv)(s) - v(s))^+` over its states (upper
-    end) or :math:`\\max_s (v(s) - (Tv)(s))^+` (lower end), rigorously, as doubles."""
-    applied = _bellman(table, ends, v, upper, extended)
-    gap = (applied - v) if upper else (v - applied)
-    worst = np.zeros(members, dtype=np.longdouble)
+    """For each component of a batch (``member[i]``: the component of local state
+    ``i``), :math:`\\delta \\ge \\max_s ((T_\\tau v)(s) - v(s))^+` over its states
+    (upper end) or :math:`\\max_s (v(s) - (T_\\sigma v)(s))^+` (lower end),
+    rigorously, as doubles."""
+    applied = _bellman(table, ends, v, end, extended)
+    gap = (applied - v) if end.upper else (v - applied)
+    worst = np.zeros(int(member.max(initial=-1)) + 1, dtype=np.longdouble)
     np.maximum.at(worst, member, gap)
     worst = (worst * np.longdouble(SAFETY)).astype(np.float64)  # rounds to nearest ...
     return np.where(np.isfinite(worst), np.nextafter(worst, np.inf), np.inf)  # ... then up
 
 
-def _weights(table: ComponentTable, policy: np.ndarray) -> np.ndarray | None:
-    """Weights :math:`w` with :math:`1 + P_a w \\le w` for every state and action,
-    proved with outward rounding (see the module); ``None`` when none is found."""
+def _weights(table: ComponentTable, policy: np.ndarray, free: np.ndarray) -> np.ndarray | None:
+    """Weights :math:`w` with :math:`1 + P_a w \\le w` for every action of the ``free``
+    states and the ``policy``'s action elsewhere, proved with outward rounding (see the
+    module); ``None`` when none is found."""
     ones = np.ones(table.n_choices)
     policy = policy.copy()
+    checked = free[table.owner]
+    checked[policy] = True
     for _ in range(MAX_WEIGHT_ROUNDS):
         try:
             w = table.evaluate(policy, ones)
@@ -467,10 +494,12 @@ def _weights(table: ComponentTable, policy: np.ndarray) -> np.ndarray | None:
         w *= 1.0 + WEIGHT_SLACK * max(1.0, float(w.max()))
         stay = table.inside_values(w)
         stay_up = np.nextafter(stay + error_bounds(table.edge_counts, stay), np.inf)
-        if np.all(stay_up <= np.nextafter(w - 1.0, -np.inf)[table.owner]):
+        if np.all((stay_up <= np.nextafter(w - 1.0, -np.inf)[table.owner]) | ~checked):
             return w
-        longest, first_longest = first_maxima(stay, table.first[:-1], table.owner)
-        longer = longest > stay[policy]
+        longest, first_longest = first_maxima(
+            np.where(checked, stay, -np.inf), table.first[:-1], table.owner
+        )
+        longer = (longest > stay[policy]) & free
         if not longer.any():
             return None
         policy[longer] = first_longest[longer]
