@@ -980,8 +980,8 @@ def run_certified(
         )
 
     title = (
-        f"## 5. Certified mode (ep.enclose): Pig to {goal}, Fowl Play to {fowl} and {larger} "
-        "(fresh processes)"
+        f"## 5. Certified mode (ep.enclose): Pig to {goal}, Fowl Play to {fowl}, {larger}"
+        f"{f' and {full}' if full_fowl else ''} (fresh processes)"
     )
     out = [title, ""]
     out += table(
