@@ -244,8 +244,9 @@ class _Encloser:
         self.arrays = (
             arrays if arrays is not None else GraphArrays(G, [float(p) for p in G.probabilities])
         )
-        extended = np.array([_extended(p) for p in G.probabilities], dtype=np.longdouble)
-        self.extended = extended[np.frombuffer(G.prob_ids, dtype=np.int32)]
+        # each distinct probability in extended precision, read per component by edge
+        self.extended = np.array([_extended(p) for p in G.probabilities], dtype=np.longdouble)
+        self.prob_ids = np.frombuffer(G.prob_ids, dtype=np.int32)
         terminal = [(s, o) for s, o in enumerate(G.outcomes) if o is not None]
         if not terminal:
             raise NonTerminationError("no terminal state is reachable, so no play ever ends")
@@ -274,6 +275,7 @@ class _Encloser:
         # a level's components are enclosed together, which needs true levels: no move
         # between two components of one level (the solve order has such moves)
         levels = solve_order.levels(sources, targets)
+        del sources, targets  # 16 bytes a move, not needed from here on
         # components by level, and per level the single states outside a cycle (with an
         # action) and the other components, sliced once rather than level by level
         components = np.concatenate(levels)
@@ -356,6 +358,7 @@ class _Encloser:
                 "each cycle whatever the other does (solve it exactly instead)"
             )
         states = np.asarray(order)
+        extended = self.extended[self.prob_ids[table.edges]]
         for ends, (policy, values), weights, is_upper in (
             (self.high, upper, upper_weights, True),
             (self.low, lower, lower_weights, False),
@@ -363,7 +366,12 @@ class _Encloser:
             v = table.evaluate(policy, table.exit_values(ends)) if values is None else values
             free = maximiser if is_upper else ~maximiser
             residual = _residuals(
-                table, ends, v, _Fixed(policy, free, is_upper), self.extended, member
+                table,
+                ends,
+                v,
+                _Fixed(policy, free, is_upper),
+                extended,
+                member,
             )
             step = np.nextafter(residual[member] * weights, np.inf)
             if is_upper:
@@ -443,10 +451,10 @@ def _bellman(
 ) -> np.ndarray:
     """A rigorous upper (or lower) bound on :math:`(T_\\tau v)(s)` for every local
     state, the exits at ``ends``, computed in ``longdouble`` with the edges'
-    probabilities ``extended`` (by global edge id): the residual then measures ``v``,
+    probabilities ``extended`` (one per edge of the table): the residual then measures ``v``,
     not the rounding of its own evaluation."""
     values = table.edge_values(ends, v).astype(np.longdouble)
-    terms = extended[table.edges] * values
+    terms = extended * values
     starts = table.edge_start_of_choice
     q = np.add.reduceat(terms, starts)
     bound = error_bounds(table.edge_counts, np.add.reduceat(np.abs(terms), starts), EXTENDED_TWO_U)
