@@ -116,6 +116,8 @@ BATCH_STATES = 20_000
 #: policy solves the union's acyclic part for every feedback state, so a larger set
 #: costs more than the calls it saves (Pig to 60 certified: 0.9 s at 8, 2.0 s at 64).
 BATCH_FEEDBACK = 8
+#: States whose policy is read off their enclosures at a time.
+POLICY_CHUNK = 1 << 20
 #: The expected-steps weights are scaled by 1 + WEIGHT_SLACK * max(1, max w): a margin
 #: of that much in the inequality they must satisfy, far above their solve's float error.
 WEIGHT_SLACK = 2.0**-30
@@ -544,28 +546,31 @@ def _certified_policy(
     arrays: GraphArrays, low: np.ndarray, high: np.ndarray
 ) -> tuple[np.ndarray, dict[int, tuple[int, ...]]]:
     """Each state's action (``-1`` when terminal) and, where the enclosures cannot
-    separate several actions, those actions (local indices), over the whole graph."""
-    n = len(low)
+    separate several actions, those actions (local indices), over the whole graph, in
+    chunks of :data:`POLICY_CHUNK` states (the float temporaries of a whole graph would
+    take about 300 bytes a state)."""
     cs = arrays.choice_start
     choices = np.diff(cs)
     deciding = np.flatnonzero(choices > 0)  # the non-terminal states, in id order
-    starts = cs[deciding]
-    run = np.repeat(np.arange(len(deciding)), choices[deciding])  # each choice's state
-    owner = deciding[run]
-    q_low, q_high = _choice_bounds(arrays, low, high)
-    sign = 1.0 - 2.0 * arrays.players.astype(np.float64)
-    # in signed terms (higher is better for the mover) a choice's enclosure is [worst, best]
-    worst = np.where(sign[owner] > 0, q_low, -q_high)
-    best = np.where(sign[owner] > 0, q_high, -q_low)
-    floor, _ = first_maxima(worst, starts, run)
-    candidate = best >= floor[run]
-    middle = np.where(candidate, worst + best, -np.inf)  # twice the midpoint
-    _, top = first_maxima(middle, starts, run)
-    choice = np.full(n, -1, dtype=np.int64)
-    choice[deciding] = top - starts
-    counts = np.bincount(run[candidate], minlength=len(deciding))
+    choice = np.full(len(low), -1, dtype=np.int64)
     undecided: dict[int, tuple[int, ...]] = {}
-    for s in deciding[counts > 1].tolist():
-        ks = np.flatnonzero(candidate[cs[s] : cs[s + 1]])
-        undecided[s] = tuple(ks.tolist())
+    for at in range(0, len(deciding), POLICY_CHUNK):
+        states = deciding[at : at + POLICY_CHUNK]
+        first = int(cs[states[0]])  # the chunk's choices are contiguous from here
+        starts = cs[states] - first
+        run = np.repeat(np.arange(len(states)), choices[states])  # each choice's state
+        sign = 1.0 - 2.0 * arrays.players[states[run]].astype(np.float64)
+        q_low, q_high = _choice_bounds(arrays, low, high, first + np.arange(len(run)))
+        # in signed terms (higher is better for the mover) an enclosure is [worst, best]
+        worst = np.where(sign > 0, q_low, -q_high)
+        best = np.where(sign > 0, q_high, -q_low)
+        floor, _ = first_maxima(worst, starts, run)
+        candidate = best >= floor[run]
+        middle = np.where(candidate, worst + best, -np.inf)  # twice the midpoint
+        _, top = first_maxima(middle, starts, run)
+        choice[states] = top - starts
+        counts = np.bincount(run[candidate], minlength=len(states))
+        for i in np.flatnonzero(counts > 1).tolist():
+            ks = np.flatnonzero(candidate[starts[i] : starts[i] + choices[states[i]]])
+            undecided[int(states[i])] = tuple(ks.tolist())
     return choice, undecided

@@ -8,6 +8,7 @@ the gambler's ruin's closed form i / N, and hand-solved small games.
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from fractions import Fraction as F
@@ -30,6 +31,8 @@ from models import (
 from exactprob import Dist, enclose, solve
 from exactprob.component_table import FEEDBACK_LIMIT
 from exactprob.errors import ModelError, NonTerminationError
+
+enclose_module = importlib.import_module("exactprob.enclose")  # the function shadows it
 
 
 def check_enclosed(model, B, width=1e-12):
@@ -138,6 +141,26 @@ def test_pig_is_enclosed_and_its_policy_certified():
     check_enclosed(model, B, width=1e-13)
     deciding = [s for s in reachable(model) if len(model.actions(s)) > 1]
     assert len(B.undecided_states()) < len(deciding) / 100
+
+
+def test_the_policy_read_in_chunks_is_the_same(monkeypatch):
+    """The policy and the undecided actions, read off the enclosures a few states at a
+    time, are those read off all at once (Pig beside a tie of three actions, whose
+    state is undecided)."""
+    tie = TableModel(
+        "s",
+        {"win": 1, "lose": 0},
+        {"s": (0, {a: {"win": F(1, 2), "lose": F(1, 2)} for a in ("a", "b", "c")})},
+    )
+    model = SideBySide([Pig(12), tie, Pig(5)])
+    whole = enclose(model)
+    monkeypatch.setattr(enclose_module, "POLICY_CHUNK", 7)
+    chunked = enclose(model)
+    for s in reachable(model):
+        assert chunked.policy(s) == whole.policy(s)
+        assert chunked.undecided(s) == whole.undecided(s)
+    assert chunked.undecided_states() == whole.undecided_states()
+    assert whole.undecided((1, "s")) == ("a", "b", "c")
 
 
 def test_near_tie_below_double_precision_is_undecided():
