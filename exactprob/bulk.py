@@ -454,30 +454,34 @@ class _Explorer:
             )
 
     def _graph(self) -> StateGraph:
-        """The state graph from the levels' columns."""
+        """The state graph from the levels' columns, each let go once it is joined."""
         G = StateGraph()
-        codes = np.concatenate(self.codes)
-        G.states = states = CodedStates(codes, self.box)
+        G.states = states = CodedStates(_joined(self.codes), self.box)
         G.index = CodedIndex(states)
-        G.outcomes = np.concatenate(self.outcomes).tolist()
-        G.players = bytearray(np.concatenate(self.players).tobytes())
-        masks = np.concatenate(self.action_masks)
-        unique_masks, inverse = np.unique(masks, return_inverse=True)
+        G.outcomes = _joined(self.outcomes).tolist()
+        G.players = bytearray(_joined(self.players).tobytes())
+        unique_masks, inverse = np.unique(_joined(self.action_masks), return_inverse=True)
         offered = np.empty(len(unique_masks), dtype=object)
         offered[:] = [
             tuple(a for k, a in enumerate(self.model.actions) if m >> k & 1)
             for m in unique_masks.tolist()
         ]
         G.actions = offered[inverse.reshape(-1)].tolist()
-        choice_counts = np.concatenate(self.choice_counts)
-        edge_counts = np.concatenate(self.edge_counts)
-        G.choice_start = _starts("q", choice_counts)
-        G.edge_start = _starts("q", edge_counts)
-        G.targets = _column("i", np.concatenate(self.targets))
-        G.prob_ids = _column("i", np.concatenate(self.prob_ids))
+        del inverse
+        G.choice_start = _starts("q", _joined(self.choice_counts))
+        G.edge_start = _starts("q", _joined(self.edge_counts))
+        G.targets = _column("i", _joined(self.targets))
+        G.prob_ids = _column("i", _joined(self.prob_ids))
         G.probabilities = self.probabilities
         self.ids = np.zeros(0, dtype=np.int32)  # the table is no longer needed
         return G
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """The levels' parts of a column as one array; the parts are let go."""
+    whole = np.concatenate(parts)
+    parts.clear()
+    return whole
 
 
 def _starts(typecode: str, counts: np.ndarray) -> Any:
@@ -486,10 +490,13 @@ def _starts(typecode: str, counts: np.ndarray) -> Any:
 
 
 def _column(typecode: str, values: np.ndarray) -> Any:
+    """``values`` as an :mod:`array` column (one copy)."""
     from array import array
 
-    dtype = np.int64 if typecode == "q" else np.int32
-    return array(typecode, values.astype(dtype).tobytes())
+    column = array(typecode)
+    flat = np.ascontiguousarray(values, dtype=np.int64 if typecode == "q" else np.int32)
+    column.frombytes(flat.data.cast("B"))
+    return column
 
 
 def _mask(values: Any, n: int, name: str) -> np.ndarray:
