@@ -72,7 +72,7 @@ from .graph import (
 from .model import player_function
 from .numbers import Exact, is_symbolic, mpq, rational_dot, to_fraction
 from .resources import check_resident
-from .rounding import approx, float_dot
+from .rounding import approx, approx_probability, float_dot
 from .solve import Solution, evaluate, solve_graph
 
 __all__ = ["DepthFirstSolution", "solve_depth_first"]
@@ -330,7 +330,7 @@ class _Search:
         floats = self.float_of
         for p in probs:
             if p not in floats:
-                floats[p] = float(p)
+                floats[p] = approx_probability(p)
         return [floats[p] for p in probs]
 
     def components(self) -> Iterator[list[int]]:

@@ -102,7 +102,7 @@ from .graph import (
 )
 from .numbers import mpq
 from .order import SolveOrder, edge_ends
-from .rounding import LIMIT, error_bounds
+from .rounding import LIMIT, NORMAL, approx_probability, error_bounds
 from .solve import _field_of, _System
 
 __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
@@ -241,10 +241,19 @@ class _Encloser:
         self.G, self.progress = G, progress
         n = len(G)
         self.low, self.high = np.zeros(n), np.zeros(n)
+        tiny = next((p for p in G.probabilities if 0 < p < NORMAL), None)
+        if tiny is not None:
+            raise ModelError(
+                f"a probability of about 2**{_binary_exponent(tiny)} is below 2**-1022, where "
+                "doubles lose "
+                "their relative precision: certified mode cannot bound it; solve it exactly"
+            )
         self.system = _System(G, _field_of(G))  # what Cycle reads: the graph's edges
         arrays = self.system.arrays  # None when no state has a choice: built here then
         self.arrays = (
-            arrays if arrays is not None else GraphArrays(G, [float(p) for p in G.probabilities])
+            arrays
+            if arrays is not None
+            else GraphArrays(G, [approx_probability(p) for p in G.probabilities])
         )
         # each distinct probability in extended precision, read per component by edge
         self.extended = np.array([_extended(p) for p in G.probabilities], dtype=np.longdouble)
@@ -435,6 +444,15 @@ class _Batch:
             + [np.repeat(np.arange(len(self.orders)), [len(o) - a for o, a in self.orders])]
         )
         return acyclic + feedback, len(acyclic), member
+
+
+def _binary_exponent(x: Any) -> int:
+    """:math:`\\lfloor \\log_2 x \\rfloor` of a positive rational, give or take one.
+
+    >>> _binary_exponent(mpq(1, 2**1100))
+    -1100
+    """
+    return int(x.numerator).bit_length() - int(x.denominator).bit_length()
 
 
 def _extended(probability: Any) -> np.longdouble:

@@ -8,7 +8,10 @@ the exact choice, and exact ties are always found by exact comparison.
 The bound. Let :math:`u = 2^{-53}` and let every exact input :math:`x` (a probability or
 a value) be converted to a float :math:`\hat x` with :math:`|\hat x - x| \le 2u|x| + \eta`,
 where :math:`\eta = 2^{-1074}` covers the subnormal range (``float(mpq)`` is faithful: at
-most one unit in the last place). The float dot product
+most one unit in the last place). A probability's error is multiplied by a value of up
+to :math:`2^{1000}`, so probabilities must convert with no absolute part: each is 0 or
+at least :math:`2^{-1022}` (:func:`approx_probability` turns a smaller one into NaN,
+which makes every bound that involves it infinite). The float dot product
 :math:`\hat Q = \mathrm{fl}(\sum_{i=1}^{n} \hat p_i \hat v_i)` then satisfies
 (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1, with the input
 errors added)
@@ -41,7 +44,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["approx", "certainly_less", "error_bound", "error_bounds", "float_dot"]
+__all__ = [
+    "approx",
+    "approx_probability",
+    "certainly_less",
+    "error_bound",
+    "error_bounds",
+    "float_dot",
+]
 
 #: Twice the unit round-off of IEEE double precision, :math:`2u = 2^{-52}`.
 TWO_U = 2.0**-52
@@ -49,6 +59,8 @@ TWO_U = 2.0**-52
 TINY = 2.0**-1070
 #: Magnitudes at or above this are not bounded here (the caller compares exactly).
 LIMIT = 2.0**1000
+#: The smallest positive normal double: probabilities below it are not bounded here.
+NORMAL = 2.0**-1022
 
 
 def approx(x: Any) -> float:
@@ -62,6 +74,18 @@ def approx(x: Any) -> float:
         return float(x)
     except OverflowError:
         return math.inf
+
+
+def approx_probability(p: Any) -> float:
+    """``float(p)`` for an exact probability, or NaN when it is positive and below
+    :data:`NORMAL`: there its rounding error is not relative, so no bound of this module
+    holds, and NaN makes them infinite (the caller compares exactly).
+
+    >>> from gmpy2 import mpq
+    >>> approx_probability(mpq(1, 3)), approx_probability(mpq(1, 2**1023))
+    (0.3333333333333333, nan)
+    """
+    return float(p) if p == 0 or p >= NORMAL else math.nan
 
 
 def error_bound(n: int, magnitude: float) -> float:

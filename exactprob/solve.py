@@ -74,7 +74,7 @@ from .linear import Field, field_for
 from .numbers import Exact, common_denominator_dots, integer_weights, mpq
 from .order import SolveOrder, edge_ends
 from .reach import reach_values
-from .rounding import approx, float_dot
+from .rounding import approx, approx_probability, float_dot
 
 __all__ = ["Solution", "evaluate", "solve", "solve_graph"]
 
@@ -375,7 +375,7 @@ class _System:
     def float_probs(self) -> list[float] | None:
         """Each edge's probability as a float (a guided solve only)."""
         if self._float_probs is None and self.guided:
-            floats = [approx(p) for p in self.probabilities]
+            floats = [approx_probability(p) for p in self.probabilities]
             self._float_probs = [floats[i] for i in self.prob_ids]
         return self._float_probs
 
@@ -383,7 +383,9 @@ class _System:
     def arrays(self) -> GraphArrays | None:
         """The graph's columns for numpy (a guided solve only)."""
         if self._arrays is None and self.guided:
-            self._arrays = GraphArrays(self.graph, [approx(p) for p in self.probabilities])
+            self._arrays = GraphArrays(
+                self.graph, [approx_probability(p) for p in self.probabilities]
+            )
         return self._arrays
 
     def edges(self, c: int) -> Iterable[tuple[int, Exact]]:

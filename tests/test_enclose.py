@@ -298,6 +298,16 @@ def test_a_model_without_terminal_states_is_refused():
         enclose(Loop())
 
 
+def test_a_probability_below_the_normal_doubles_is_refused():
+    """A probability of 2**-1100 is 0 as a double, an error no relative bound covers."""
+    p = F(1, 2**1100)
+    model = TableModel(
+        "s", {"win": 2**40, "lose": 0}, {"s": (0, {"go": {"win": p, "lose": 1 - p}})}
+    )
+    with pytest.raises(ModelError, match=r"about 2\*\*-1100 is below 2\*\*-1022"):
+        enclose(model)
+
+
 def test_symbolic_and_huge_models_are_refused():
     p = sympy.Symbol("p", positive=True)
     with pytest.raises(ModelError, match="rational probabilities"):

@@ -29,7 +29,7 @@ from models import (
     reachable,
 )
 
-from exactprob import float_guide, solve
+from exactprob import float_guide, solve, solve_depth_first
 from exactprob.rounding import approx, certainly_less, error_bound
 
 # the module, not the function that exactprob exports under the same name
@@ -180,3 +180,28 @@ def test_float_guess_is_certified_on_pig(monkeypatch, simultaneous):
     solve(Pig(8))
     assert settled and all(settled)
     assert not switches
+
+
+def tiny_probability_cycle():
+    """In ``s`` take ``a`` (worth :math:`2^{-1065}`) or ``b``: win :math:`2^{40}` with
+    probability :math:`p = 2^{-1100}`, else half the time to ``t``, which returns to ``s``
+    half the time. So :math:`V_b = p\\,2^{40} + V_b/4 = \\tfrac43\\,2^{-1060} > 2^{-1065}`.
+    As a double :math:`p` is 0, an error no relative bound covers."""
+    p = F(1, 2**1100)
+    return TableModel(
+        "s",
+        {"a-end": F(1, 2**1065), "win": 2**40, "lose": 0},
+        {
+            "s": (0, {"a": {"a-end": 1}, "b": {"win": p, "lose": F(1, 2) - p, "t": F(1, 2)}}),
+            "t": (0, {"go": {"s": F(1, 2), "lose": F(1, 2)}}),
+        },
+    )
+
+
+@pytest.mark.parametrize("solver", [solve, solve_depth_first], ids=["in memory", "depth first"])
+def test_a_probability_below_the_normal_doubles_is_compared_exactly(solver):
+    """The floats said ``a`` (they saw :math:`V_b = 0` within a bound that assumed a
+    relative error): such probabilities now make every float bound infinite."""
+    S = solver(tiny_probability_cycle())
+    assert S.policy("s") == "b"
+    assert S.value("s") == F(4, 3) / 2**1060
