@@ -296,9 +296,7 @@ class _Blocks:
             return solve_triangular(
                 self.NN, right, lower=True, unit_diagonal=True, check_finite=False
             )
-        x = spsolve_triangular(
-            self.NN, right, lower=True, unit_diagonal=True, overwrite_A=True, overwrite_b=True
-        )
+        x = spsolve_triangular(self.NN, right, lower=True, unit_diagonal=True, overwrite_b=True)
         return np.asarray(x, dtype=np.float64)
 
 

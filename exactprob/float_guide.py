@@ -8,9 +8,11 @@ that runs in numpy floats on the component's table
 dense one per evaluation), a switch only on an improvement larger than a relative
 tolerance. With two players, both first switch at once, for at most
 :data:`SIMULTANEOUS` evaluations (the iteration of Pollatschek and Avi-Itzhak, 1969:
-often a few evaluations, as in Pig's components, but it can cycle); if that has not
+often a few evaluations, as in Pig's components, but it can cycle, or reach a pair of
+strategies under which play never ends, whose evaluation is singular); if that has not
 settled, the same strategy iteration as the exact solver takes over (Hoffman and Karp,
-1966: player 1's best response inside every improvement step of player 0). Where it
+1966: player 1's best response inside every improvement step of player 0), from the
+start if the simultaneous steps failed. Where it
 settles, neither player has a better action, which is where Hoffman-Karp iteration
 ends too. Nothing here is trusted: the exact solver
 checks the policy it is given (:mod:`exactprob.certify`) and keeps improving until an
@@ -126,9 +128,15 @@ class _Iteration:
     def strategy(self, policy: np.ndarray) -> np.ndarray:
         if len(self.inner) and len(self.outer):
             # both players improving at once usually settles in a few evaluations, but
-            # may cycle; it is given a few rounds, then Hoffman-Karp takes over
-            if self._settled(policy, np.concatenate((self.inner, self.outer)), SIMULTANEOUS):
-                return policy
+            # may cycle, or reach a pair of strategies that never ends (a singular or
+            # infinite evaluation); it is given a few rounds, then Hoffman-Karp takes
+            # over, from the start in the second case
+            start = policy.copy()
+            try:
+                if self._settled(policy, np.concatenate((self.inner, self.outer)), SIMULTANEOUS):
+                    return policy
+            except (np.linalg.LinAlgError, FloatingPointError, _NoGuess):
+                policy[:] = start
             for _ in range(MAX_ROUNDS):
                 x = self._best_response(policy, self.inner)
                 if not self.improve(policy, x, self.outer):

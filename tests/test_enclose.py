@@ -245,11 +245,13 @@ def games_with_stalls(draw):
     return model
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(games_with_stalls())
 def test_games_with_stalls_are_enclosed_or_refused(model):
     """Whenever certified mode answers, its enclosures contain the exact solver's values
-    (not checked by the Bellman equations here: they have many solutions)."""
+    (not checked by the Bellman equations here: they have many solutions), and they are
+    narrow: the float strategy iteration does not settle for a strategy that only a
+    fallback found when both players switching at once reached plays that never end."""
     try:
         S = solve(model)
     except NonTerminationError:
@@ -261,6 +263,7 @@ def test_games_with_stalls_are_enclosed_or_refused(model):
         return
     for s in reachable(model):
         assert B.value(s).contains(S.value(s)), (s, B.value(s), S.value(s))
+    assert B.max_width() < 1e-9
 
 
 def test_stalling_is_enclosed_when_each_player_can_end_the_play():
