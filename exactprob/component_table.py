@@ -135,10 +135,17 @@ class ComponentTable:
     state.
     """
 
-    def __init__(self, arrays: GraphArrays, order: list[int], feedback: int) -> None:
+    def __init__(
+        self,
+        arrays: GraphArrays,
+        order: list[int],
+        feedback: int,
+        member: np.ndarray | None = None,
+    ) -> None:
         states = np.asarray(order, dtype=np.int64)
         n = len(states)
         self.n, self.n_acyclic = n, n - feedback
+        self.columns = None if member is None else _feedback_columns(member, n - feedback)
         c0 = arrays.choice_start[states]
         counts = arrays.choice_start[states + 1] - c0
         self.first = np.concatenate(([0], np.cumsum(counts)))
@@ -300,17 +307,37 @@ class _Blocks:
         return np.asarray(x, dtype=np.float64)
 
 
+def _feedback_columns(member: np.ndarray, acyclic: int) -> np.ndarray:
+    """For a batch of components (``member[i]``: the component of local state ``i``; the
+    feedback states last, grouped by component), each acyclic state's feedback columns:
+    row ``i`` lists the feedback states of ``i``'s component (positions in the feedback
+    set), padded with ``|F|``, which stands for a zero.
+
+    >>> _feedback_columns(np.array([0, 1, 1, 0, 1, 1]), 3).tolist()
+    [[0, 3], [1, 2], [1, 2]]
+    """
+    feedback_member = member[acyclic:]
+    f = len(feedback_member)
+    slot = np.arange(f) - np.searchsorted(feedback_member, feedback_member)
+    columns = np.full((int(member.max(initial=0)) + 1, int(slot.max(initial=0)) + 1), f)
+    columns[feedback_member, slot] = np.arange(f)
+    return columns[member[:acyclic]]
+
+
 class _Factors:
     """A policy's block elimination: its :class:`_Blocks`, and after the first solve
     :math:`Z = A_{NN}^{-1} A_{NF}` and the Schur complement :math:`A_{FF} - A_{FN} Z`,
     from which each further right-hand side costs one triangular solve and a dense
-    :math:`|F| \\times |F|` one."""
+    :math:`|F| \\times |F|` one. For a batch of components (``table.columns``), a row of
+    :math:`Z` is nonzero only at its own component's feedback states: :math:`Z` is kept
+    compact, one column per feedback state of the largest feedback set."""
 
-    __slots__ = ("Z", "blocks", "policy", "schur")
+    __slots__ = ("Z", "blocks", "columns", "policy", "schur")
 
     def __init__(self, table: ComponentTable, policy: np.ndarray) -> None:
         self.policy = policy.copy()
         self.blocks = _Blocks(table, policy)
+        self.columns = table.columns
         self.Z: np.ndarray | None = None
         self.schur: np.ndarray | None = None
 
@@ -319,10 +346,37 @@ class _Factors:
         blocks = self.blocks
         k = blocks.NF.shape[0]
         if self.Z is None or self.schur is None:  # Z with the first right-hand side
-            Y = blocks.solve_acyclic(np.column_stack((b[:k], blocks.NF)))
-            z, Z = Y[:, 0], Y[:, 1:]
-            self.Z, self.schur = Z, blocks.FF - blocks.FN @ Z
+            Y = blocks.solve_acyclic(np.column_stack((b[:k], self._right())))
+            z, self.Z = Y[:, 0], Y[:, 1:]
+            self.schur = self._schur()
         else:
             z = blocks.solve_acyclic(b[:k].copy())
         x_f = np.linalg.solve(self.schur, b[k:] - blocks.FN @ z)
-        return np.concatenate((z - self.Z @ x_f, x_f))
+        if self.columns is None:
+            return np.concatenate((z - self.Z @ x_f, x_f))
+        padded = np.append(x_f, 0.0)[self.columns]
+        return np.concatenate((z - np.einsum("ij,ij->i", self.Z, padded), x_f))
+
+    def _right(self) -> np.ndarray:
+        """:math:`A_{NF}`, compact for a batch."""
+        NF = self.blocks.NF
+        if self.columns is None:
+            return NF
+        padded = np.column_stack((NF, np.zeros(len(NF))))
+        return np.take_along_axis(padded, self.columns, axis=1)
+
+    def _schur(self) -> np.ndarray:
+        """:math:`A_{FF} - A_{FN} Z`, from the compact :math:`Z` for a batch."""
+        blocks, Z = self.blocks, self.Z
+        assert Z is not None
+        if self.columns is None:
+            return blocks.FF - blocks.FN @ Z
+        schur = np.array(blocks.FF, dtype=np.float64)
+        rows, inner = np.nonzero(blocks.FN)  # a feedback state's moves into N
+        targets = self.columns[inner]  # the feedback columns of each such move's row
+        terms = blocks.FN[rows, inner][:, None] * Z[inner]
+        real = targets < len(schur)
+        np.subtract.at(
+            schur, (np.broadcast_to(rows[:, None], targets.shape)[real], targets[real]), terms[real]
+        )
+        return schur

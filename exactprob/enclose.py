@@ -112,10 +112,10 @@ __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
 CUT_LIMIT = 32
 #: At most this many states of one level's cyclic components are enclosed together ...
 BATCH_STATES = 20_000
-#: ... with a feedback set of at most this many states: each evaluation under a new
-#: policy solves the union's acyclic part for every feedback state, so a larger set
-#: costs more than the calls it saves (Pig to 60 certified: 0.9 s at 8, 2.0 s at 64).
-BATCH_FEEDBACK = 8
+#: ... with a feedback set of at most this many states: the Schur complement of a batch
+#: is a dense square of that size (Pig to 100 certified: 7.0 s at 8, 5.3 s at 32, 5.6 s at
+#: 64).
+BATCH_FEEDBACK = 32
 #: States whose policy is read off their enclosures at a time.
 POLICY_CHUNK = 1 << 20
 #: The expected-steps weights are scaled by 1 + WEIGHT_SLACK * max(1, max w): a margin
@@ -344,7 +344,10 @@ class _Encloser:
         is enclosed alone, which names the state."""
         order, acyclic, member = batch.union()
         cycle = Cycle(self.system, order, (order, acyclic))
-        table = ComponentTable(self.arrays, order, len(order) - acyclic)
+        several = len(batch.orders) > 1
+        table = ComponentTable(
+            self.arrays, order, len(order) - acyclic, member if several else None
+        )
 
         def terminating() -> np.ndarray:
             return table.policy_array(cycle.terminating_start({}))

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from models import TableModel, policy_values
 from scipy.sparse import csgraph
 
-from exactprob import component_table
+from exactprob import Dist, component_table
 from exactprob.component_table import ComponentTable, GraphArrays
 from exactprob.cycle import Cycle, elimination_order, graph_elimination_order, subtree_ends
 from exactprob.graph import explore
@@ -184,3 +184,73 @@ def test_subtree_ends(choices):
         parents.append(path[-1])
         path.append(q)
     assert subtree_ends(np.array(parents)).tolist() == tree_ends(parents)
+
+
+@pytest.mark.parametrize("dense_limit", [component_table.DENSE_LIMIT, -1], ids=["dense", "sparse"])
+@settings(max_examples=40, deadline=None)
+@given(examples=st.lists(loops(), min_size=2, max_size=4))
+def test_a_batch_of_components_evaluated_as_one(dense_limit, examples):
+    """Several independent components in one table, as certified mode batches them (every
+    acyclic part, then every feedback set; ``member`` naming each state's component):
+    the compact :math:`Z` gives each component its exact policy values, for two policies
+    and a second right-hand side of the same one."""
+    parts = []
+    for model, policy in examples:
+        G, table = table_of(model)
+        parts.append((G, table, model, policy))
+    # one graph holding every component: the components of a disjoint union
+    union = SideBySideLoops([model for _, _, model, _ in parts])
+    G = explore(union)
+    orders = []
+    for i, (_, part, _, _) in enumerate(parts):
+        ids = [G.index[(i, part_state)] for part_state in _states_of(part, parts[i][0])]
+        orders.append(graph_elimination_order(G, ids))
+    acyclic = [s for states, a in orders for s in states[:a]]
+    feedback = [s for states, a in orders for s in states[a:]]
+    member = np.concatenate(
+        [np.repeat(np.arange(len(orders)), [a for _, a in orders])]
+        + [np.repeat(np.arange(len(orders)), [len(o) - a for o, a in orders])]
+    )
+    arrays = GraphArrays(G, [float(p) for p in G.probabilities])
+    table = ComponentTable(arrays, acyclic + feedback, len(feedback), member)
+    policy = {(i, s): a for i, (_, _, _, pol) in enumerate(parts) for s, a in pol.items()}
+    choices = table.policy_array({s: G.actions[s].index(policy[G.states[s]]) for s in table.order})
+    exact = [policy_values(model, pol, list(part_G.states)) for part_G, _, model, pol in parts]
+    expected = np.array([float(exact[i][s]) for i, s in (G.states[t] for t in table.order)])
+    outside = outside_floats(G)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(component_table, "DENSE_LIMIT", dense_limit)
+        table.evaluate(table.first[:-1], table.exit_values(outside))  # another policy first
+        x = table.evaluate(choices, table.exit_values(outside))
+        doubled = table.evaluate(choices, table.exit_values(2 * outside))
+    assert np.allclose(x, expected, rtol=1e-12, atol=1e-12)
+    assert np.allclose(doubled, 2 * expected, rtol=1e-12, atol=1e-12)
+
+
+def _states_of(table, G):
+    """The states of a table, as the model names them."""
+    return [G.states[s] for s in table.order]
+
+
+class SideBySideLoops:
+    """Independent copies of several models, reached from one start state: state
+    ``(i, s)`` is state ``s`` of model ``i``."""
+
+    initial = "start"
+
+    def __init__(self, models):
+        self.models = models
+
+    def outcome(self, s):
+        return None if s == "start" else self.models[s[0]].outcome(s[1])
+
+    def actions(self, s):
+        return ("pick",) if s == "start" else self.models[s[0]].actions(s[1])
+
+    def transition(self, s, a):
+        if s == "start":
+            return Dist({(i, m.initial): F(1, len(self.models)) for i, m in enumerate(self.models)})
+        return self.models[s[0]].transition(s[1], a).map(lambda t: (s[0], t))
+
+    def player(self, s):
+        return 0
