@@ -165,6 +165,34 @@ class GamblersRuin:
         return Dist({s + 1: self.p, s - 1: 1 - self.p})
 
 
+class SideBySide:
+    """A fair pick of one of several models, played on from its initial state ``(i, s)``
+    being state ``s`` of model ``i``: their cyclic components are independent copies,
+    and many share a level of the condensation."""
+
+    initial = "start"
+
+    def __init__(self, models):
+        self.models = models
+
+    def outcome(self, s):
+        return None if s == "start" else self.models[s[0]].outcome(s[1])
+
+    def player(self, s):
+        if s == "start":
+            return 0
+        model = self.models[s[0]]
+        return model.player(s[1]) if hasattr(model, "player") else 0
+
+    def actions(self, s):
+        return ("pick",) if s == "start" else self.models[s[0]].actions(s[1])
+
+    def transition(self, s, a):
+        if s == "start":
+            return Dist({(i, m.initial): F(1, len(self.models)) for i, m in enumerate(self.models)})
+        return self.models[s[0]].transition(s[1], a).map(lambda t: (s[0], t))
+
+
 class Stall:
     """Player 0 in A and player 1 in B may pass the turn to each other forever
     ("stall") or move on ("go": 1/2 to the other state, 1/2 to the end, worth 1 from A

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from models import TableModel, policy_values
+from models import SideBySide, TableModel, policy_values
 from scipy.sparse import csgraph
 
-from exactprob import Dist, component_table
+from exactprob import component_table
 from exactprob.component_table import ComponentTable, GraphArrays
 from exactprob.cycle import Cycle, elimination_order, graph_elimination_order, subtree_ends
+from exactprob.enclose import _Batch
 from exactprob.graph import explore
 from exactprob.order import strong_components
 from exactprob.solve import _field_of, _System
@@ -199,20 +200,15 @@ def test_a_batch_of_components_evaluated_as_one(dense_limit, examples):
         G, table = table_of(model)
         parts.append((G, table, model, policy))
     # one graph holding every component: the components of a disjoint union
-    union = SideBySideLoops([model for _, _, model, _ in parts])
+    union = SideBySide([model for _, _, model, _ in parts])
     G = explore(union)
-    orders = []
-    for i, (_, part, _, _) in enumerate(parts):
-        ids = [G.index[(i, part_state)] for part_state in _states_of(part, parts[i][0])]
-        orders.append(graph_elimination_order(G, ids))
-    acyclic = [s for states, a in orders for s in states[:a]]
-    feedback = [s for states, a in orders for s in states[a:]]
-    member = np.concatenate(
-        [np.repeat(np.arange(len(orders)), [a for _, a in orders])]
-        + [np.repeat(np.arange(len(orders)), [len(o) - a for o, a in orders])]
-    )
+    orders = [
+        graph_elimination_order(G, [G.index[i, part_G.states[s]] for s in part.order])
+        for i, (part_G, part, _, _) in enumerate(parts)
+    ]
+    order, acyclic, member = _Batch(orders).union()
     arrays = GraphArrays(G, [float(p) for p in G.probabilities])
-    table = ComponentTable(arrays, acyclic + feedback, len(feedback), member)
+    table = ComponentTable(arrays, order, len(order) - acyclic, member)
     policy = {(i, s): a for i, (_, _, _, pol) in enumerate(parts) for s, a in pol.items()}
     choices = table.policy_array({s: G.actions[s].index(policy[G.states[s]]) for s in table.order})
     exact = [policy_values(model, pol, list(part_G.states)) for part_G, _, model, pol in parts]
@@ -225,32 +221,3 @@ def test_a_batch_of_components_evaluated_as_one(dense_limit, examples):
         doubled = table.evaluate(choices, table.exit_values(2 * outside))
     assert np.allclose(x, expected, rtol=1e-12, atol=1e-12)
     assert np.allclose(doubled, 2 * expected, rtol=1e-12, atol=1e-12)
-
-
-def _states_of(table, G):
-    """The states of a table, as the model names them."""
-    return [G.states[s] for s in table.order]
-
-
-class SideBySideLoops:
-    """Independent copies of several models, reached from one start state: state
-    ``(i, s)`` is state ``s`` of model ``i``."""
-
-    initial = "start"
-
-    def __init__(self, models):
-        self.models = models
-
-    def outcome(self, s):
-        return None if s == "start" else self.models[s[0]].outcome(s[1])
-
-    def actions(self, s):
-        return ("pick",) if s == "start" else self.models[s[0]].actions(s[1])
-
-    def transition(self, s, a):
-        if s == "start":
-            return Dist({(i, m.initial): F(1, len(self.models)) for i, m in enumerate(self.models)})
-        return self.models[s[0]].transition(s[1], a).map(lambda t: (s[0], t))
-
-    def player(self, s):
-        return 0

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from models import (
     GamblersRuin,
     Pig,
+    SideBySide,
     Stall,
     TableModel,
     bellman_violations,
@@ -64,34 +65,6 @@ def check_enclosed(model, B, width=1e-12):
 def test_enclosures_contain_the_exact_values_of_random_games(model):
     """Two players, cycles, self-loops and near ties of 2**-20 to 2**-120."""
     check_enclosed(model, enclose(model))
-
-
-class SideBySide:
-    """A fair pick of one of several models, played on from its initial state: their
-    cyclic components are independent, and many share a level, so that certified
-    mode encloses them together."""
-
-    initial = "start"
-
-    def __init__(self, models):
-        self.models = models
-
-    def outcome(self, s):
-        return None if s == "start" else self.models[s[0]].outcome(s[1])
-
-    def player(self, s):
-        if s == "start":
-            return 0
-        model = self.models[s[0]]
-        return model.player(s[1]) if hasattr(model, "player") else 0
-
-    def actions(self, s):
-        return ("pick",) if s == "start" else self.models[s[0]].actions(s[1])
-
-    def transition(self, s, a):
-        if s == "start":
-            return Dist({(i, m.initial): F(1, len(self.models)) for i, m in enumerate(self.models)})
-        return self.models[s[0]].transition(s[1], a).map(lambda t: (s[0], t))
 
 
 @settings(max_examples=40, deadline=None)
