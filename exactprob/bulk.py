@@ -54,9 +54,9 @@ from .graph import (
     DEFAULT_MAX_STATES,
     StateGraph,
     paused_garbage_collection,
-    progress_bar,
     state_limit_error,
 )
+from .progress import progress_bar
 from .resources import check_memory, check_resident
 
 __all__ = ["Box", "CodedIndex", "CodedStates", "explore_arrays"]
@@ -229,14 +229,11 @@ class _Explorer:
     def run(self, progress: bool) -> StateGraph:
         initial = self._initial()
         frontier = self._discover(initial)
-        bar = progress_bar(progress, "exploring", unit=" states")
-        while len(frontier):
-            if bar is not None:
+        with progress_bar(progress, "exploring", unit=" states") as bar:
+            while len(frontier):
                 bar.update(len(frontier))
-            check_resident(f"exploring the model ({self.n:,} states so far)")
-            frontier = self._level(frontier)
-        if bar is not None:
-            bar.close()
+                check_resident(f"exploring the model ({self.n:,} states so far)")
+                frontier = self._level(frontier)
         return self._graph()
 
     def _initial(self) -> np.ndarray:

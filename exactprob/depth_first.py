@@ -65,12 +65,12 @@ from .graph import (
     explore,
     id_in,
     paused_garbage_collection,
-    progress_bar,
     state_limit_error,
     terminal_value,
 )
 from .model import player_function
 from .numbers import Exact, is_symbolic, mpq, rational_dot, to_fraction
+from .progress import progress_bar
 from .resources import check_resident
 from .rounding import approx, approx_probability, float_dot
 from .solve import Solution, evaluate, solve_graph
@@ -207,17 +207,13 @@ def solve_depth_first(
     model = one_state_at_a_time(model)
     check_model(model)
     search = _Search(model, max_states)
-    bar = progress_bar(progress, "solving", unit=" states")
-    with paused_garbage_collection():
+    with progress_bar(progress, "solving", unit=" states") as bar, paused_garbage_collection():
         for component in search.components():
             if len(component) == 1 and not search.returns_to_itself(component[0]):
                 search.value_alone(component[0])
             else:
                 search.value_loop(component)
-            if bar is not None:
-                bar.update(len(component))
-    if bar is not None:
-        bar.close()
+            bar.update(len(component))
     return search.solution()
 
 

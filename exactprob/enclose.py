@@ -98,10 +98,10 @@ from .graph import (
     StateGraph,
     explore,
     paused_garbage_collection,
-    progress_bar,
 )
 from .numbers import mpq
 from .order import SolveOrder, edge_ends
+from .progress import progress_bar
 from .rounding import LIMIT, NORMAL, approx_probability, error_bounds
 from .solve import _field_of, _System
 
@@ -276,7 +276,6 @@ class _Encloser:
         SolveOrder.levels`): a level's single states outside any cycle all at once, then
         its cyclic components (and states with a self-loop) in batches (:class:`_Batch`)."""
         G = self.G
-        bar = progress_bar(self.progress, "enclosing", total=len(G), unit=" states")
         solve_order = SolveOrder(G, CUT_LIMIT)
         sources, targets, _ = edge_ends(G)
         looping = np.zeros(len(G), dtype=bool)
@@ -299,23 +298,21 @@ class _Encloser:
         plain_states = state[plain]
         cyclic_at = np.searchsorted(np.flatnonzero(cyclic), bounds).tolist()
         cyclic_components = components[cyclic].tolist()
-        for k in range(len(levels)):
-            if plain_at[k] < plain_at[k + 1]:
-                self._acyclic(plain_states[plain_at[k] : plain_at[k + 1]])
-            batch = _Batch()
-            for i in cyclic_components[cyclic_at[k] : cyclic_at[k + 1]]:
-                component, cut_order = solve_order.component(i)
-                order = cut_order or graph_elimination_order(G, component)
-                if not batch.fits(order):
+        with progress_bar(self.progress, "enclosing", total=len(G), unit=" states") as bar:
+            for k in range(len(levels)):
+                if plain_at[k] < plain_at[k + 1]:
+                    self._acyclic(plain_states[plain_at[k] : plain_at[k + 1]])
+                batch = _Batch()
+                for i in cyclic_components[cyclic_at[k] : cyclic_at[k + 1]]:
+                    component, cut_order = solve_order.component(i)
+                    order = cut_order or graph_elimination_order(G, component)
+                    if not batch.fits(order):
+                        self._cyclic(batch)
+                        batch = _Batch()
+                    batch.add(order)
+                if batch.orders:
                     self._cyclic(batch)
-                    batch = _Batch()
-                batch.add(order)
-            if batch.orders:
-                self._cyclic(batch)
-            if bar is not None:
                 bar.update(int(sizes[bounds[k] : bounds[k + 1]].sum()))
-        if bar is not None:
-            bar.close()
         choice, undecided = _certified_policy(self.arrays, self.low, self.high)
         return CertifiedSolution(G, self.low.copy(), self.high.copy(), choice, undecided)
 

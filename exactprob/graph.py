@@ -33,6 +33,7 @@ from .dist import Dist
 from .errors import InexactError, ModelError, StateLimitError
 from .model import player_function
 from .numbers import Exact, exact
+from .progress import progress_bar
 from .resources import check_resident
 
 __all__ = [
@@ -265,49 +266,46 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
     shared_actions: dict[tuple[Any, ...], tuple[Any, ...]] = {(): ()}
     states.append(model.initial)
     index[model.initial] = 0
-    bar = progress_bar(progress, "exploring", unit=" states")
-    symbolic = False
-    s = 0
-    while s < len(states):
-        state = states[s]
-        s += 1
-        if bar is not None:
+    with progress_bar(progress, "exploring", unit=" states") as bar:
+        symbolic = False
+        s = 0
+        while s < len(states):
+            state = states[s]
+            s += 1
             bar.update(1)
-        if not s & MEMORY_CHECK_MASK:
-            check_resident(f"exploring the model ({s:,} states so far)")
-        value = outcome(state)
-        if value is not None:
-            outcomes.append(terminal_value(state, value))
-            players.append(0)
-            actions_list.append(())
+            if not s & MEMORY_CHECK_MASK:
+                check_resident(f"exploring the model ({s:,} states so far)")
+            value = outcome(state)
+            if value is not None:
+                outcomes.append(terminal_value(state, value))
+                players.append(0)
+                actions_list.append(())
+                choice_start.append(len(edge_start) - 1)
+                continue
+            actions = checked_actions(state, actions_of(state))
+            actions = shared_actions.setdefault(actions, actions)
+            outcomes.append(None)
+            players.append(player(state))
+            actions_list.append(actions)
+            for action in actions:
+                dist = checked_transition(state, action, transition(state, action))
+                symbolic = symbolic or dist.symbolic
+                for nxt, p in dist.exact_items():
+                    t = index.get(nxt)
+                    if t is None:
+                        t = len(states)
+                        if t >= max_states:
+                            raise state_limit_error(max_states)
+                        index[nxt] = t
+                        states.append(nxt)
+                    pid = prob_index.get(p)
+                    if pid is None:
+                        pid = prob_index[p] = len(probabilities)
+                        probabilities.append(p)
+                    targets.append(t)
+                    prob_ids.append(pid)
+                edge_start.append(len(targets))
             choice_start.append(len(edge_start) - 1)
-            continue
-        actions = checked_actions(state, actions_of(state))
-        actions = shared_actions.setdefault(actions, actions)
-        outcomes.append(None)
-        players.append(player(state))
-        actions_list.append(actions)
-        for action in actions:
-            dist = checked_transition(state, action, transition(state, action))
-            symbolic = symbolic or dist.symbolic
-            for nxt, p in dist.exact_items():
-                t = index.get(nxt)
-                if t is None:
-                    t = len(states)
-                    if t >= max_states:
-                        raise state_limit_error(max_states)
-                    index[nxt] = t
-                    states.append(nxt)
-                pid = prob_index.get(p)
-                if pid is None:
-                    pid = prob_index[p] = len(probabilities)
-                    probabilities.append(p)
-                targets.append(t)
-                prob_ids.append(pid)
-            edge_start.append(len(targets))
-        choice_start.append(len(edge_start) - 1)
-    if bar is not None:
-        bar.close()
     G.symbolic = symbolic
     return G
 
@@ -344,15 +342,6 @@ def checked_transition(state: Hashable, action: Any, dist: Any) -> Dist[Any]:
             f"transition({state!r}, {action!r}) returned {type(dist).__name__}, not a Dist"
         )
     return dist
-
-
-def progress_bar(enabled: bool, description: str, **options: Any) -> Any:
-    """A tqdm bar on stderr when ``enabled`` (else ``None``); tqdm loads only then."""
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(desc=description, leave=False, **options)
 
 
 def components_reached(

@@ -67,12 +67,12 @@ from .graph import (
     StateGraph,
     explore,
     paused_garbage_collection,
-    progress_bar,
 )
 from .levels import LevelValues, peel, stays_forever, sweep
 from .linear import Field, field_for
 from .numbers import Exact, common_denominator_dots, integer_weights, mpq
 from .order import SolveOrder, edge_ends
+from .progress import Progress, progress_bar
 from .reach import reach_values
 from .rounding import approx, approx_probability, float_dot
 
@@ -456,21 +456,22 @@ class _Solver:
         self.ties: dict[int, tuple[int, ...]] = {}
 
     def run(self) -> Solution:
+        with progress_bar(self.progress, "solving", total=len(self.G), unit=" states") as bar:
+            swept = self._sweep_levels(bar)
+            if swept is None or not swept.complete:
+                self._components(swept, bar)
+        return Solution(self.G, self.system, self.values, self.choice, self.ties, swept)
+
+    def _components(self, swept: LevelValues | None, bar: Progress) -> None:
+        """Every component the level sweep left, each after those it moves to."""
         G = self.G
-        bar = progress_bar(self.progress, "solving", total=len(G), unit=" states")
-        swept = self._sweep_levels(bar)
-        if swept is not None and swept.complete:
-            if bar is not None:
-                bar.close()
-            return Solution(G, self.system, self.values, self.choice, self.ties, swept)
         cs = G.choice_start
         solve_order = SolveOrder(G, REACH_LIMIT)
         self.entry = solve_order.entry
         for component, cut_order in solve_order:
             if swept is not None and swept.covers(component[0]):
                 continue
-            if bar is not None:
-                bar.update(len(component))
+            bar.update(len(component))
             if len(component) > 1:
                 self._cyclic(component, cut_order)
                 continue
@@ -485,11 +486,8 @@ class _Solver:
                 self._set(s, self.system.q(c0, self.values))
             else:
                 self._decide(s)
-        if bar is not None:
-            bar.close()
-        return Solution(G, self.system, self.values, self.choice, self.ties, swept)
 
-    def _sweep_levels(self, bar: Any) -> LevelValues | None:
+    def _sweep_levels(self, bar: Progress) -> LevelValues | None:
         """Solve the states that reach no cycle (self-loops aside) level by level in
         exact integers (:mod:`exactprob.levels`); ``None`` for a symbolic field. The
         choices and ties found are the solver's; the states the component loop still
@@ -497,7 +495,7 @@ class _Solver:
         if self.field.symbolic:
             return None
         levels = peel(self.G)
-        swept = sweep(self.G, levels, self.system.outcomes, None if bar is None else bar.update)
+        swept = sweep(self.G, levels, self.system.outcomes, bar.update)
         self.choice = array("i", swept.choice.astype(np.int32).tobytes())
         self.ties = swept.ties
         if swept.complete:

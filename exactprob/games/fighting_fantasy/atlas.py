@@ -32,8 +32,8 @@ from typing import Any
 
 from gmpy2 import mpq
 
-from ...graph import progress_bar
 from ...numbers import decimal_string, fraction_string, to_fraction
+from ...progress import progress_bar
 from .grid import FightGrid, GridRecord, solve_grid
 from .rules import luck_probability
 
@@ -203,11 +203,8 @@ def atlas(
     grids = {}
     start = time.perf_counter()
     deltas = list(deltas)
-    bar = progress_bar(progress, "atlas", total=len(deltas), unit=" deltas")
-    for delta in deltas:
-        grids[delta] = solve_grid(delta, max_stamina, max_stamina, max_luck, rule=rule)
-        if bar is not None:
+    with progress_bar(progress, "atlas", total=len(deltas), unit=" deltas") as bar:
+        for delta in deltas:
+            grids[delta] = solve_grid(delta, max_stamina, max_stamina, max_luck, rule=rule)
             bar.update(1)
-    if bar is not None:
-        bar.close()
     return Atlas(grids, time.perf_counter() - start)

@@ -43,8 +43,9 @@ from gmpy2 import mpq
 
 from ...display import exact_html, rows_html
 from ...errors import ModelError, StateLimitError
-from ...graph import paused_garbage_collection, progress_bar
+from ...graph import paused_garbage_collection
 from ...numbers import exact, to_fraction, whole_number
+from ...progress import Progress, progress_bar
 from ...resources import check_memory
 from .rules import RULES, Rule, luck_probability, round_counts
 
@@ -206,11 +207,13 @@ class FightGrid:
         # options after a won / lost round: (no luck, luck or None); keyed (won, flag)
         self._options: dict[tuple[bool, bool], list[list[list[tuple[mpq, mpq | None]]]]] = {}
         self._uses: dict[tuple[bool, bool], np.ndarray] = {}
-        bar = progress_bar(progress, "solving", total=(luck + 1) * hero_stamina, unit=" rows")
-        with paused_garbage_collection():  # every number made stays alive in the tables
+        rows = (luck + 1) * hero_stamina
+        # every number made stays alive in the tables: no garbage collection meanwhile
+        with (
+            progress_bar(progress, "solving", total=rows, unit=" rows") as bar,
+            paused_garbage_collection(),
+        ):
             self._sweep(bar)
-        if bar is not None:
-            bar.close()
 
     # -- the sweep ------------------------------------------------------------------------
     def _terminal_layer(self, luck: int) -> list[list[mpq]]:
@@ -223,7 +226,7 @@ class FightGrid:
                 rows[h + _HERO_OFFSET][o] = score
         return rows
 
-    def _sweep(self, bar: Any) -> None:
+    def _sweep(self, bar: Progress) -> None:
         H, O, L = self.bounds
         win, draw, lose = (mpq(n) for n in round_counts(self.delta))
         total = win + draw + lose
@@ -249,8 +252,7 @@ class FightGrid:
             layer_uses = {key: [[False] * (O + 1) for _ in range(H + 1)] for key in keys}
             for h in range(1, H + 1):
                 hi = h + _HERO_OFFSET
-                if bar is not None:
-                    bar.update(1)
+                bar.update(1)
                 won_options, lost_options = options[(True, False)][h], options[(False, False)][h]
                 streak_options = options[(True, True)][h]
                 won_uses, lost_uses = layer_uses[(True, False)][h], layer_uses[(False, False)][h]

@@ -37,7 +37,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ...enclosure import Enclosure
-from ...graph import progress_bar
+from ...progress import progress_bar
 from ...resources import check_memory
 from .fairness import KomiDisplay
 from .players import PolicyTable, check_table, table_shape
@@ -192,14 +192,11 @@ def _enclose(
     check_memory(working_bytes(game, shape[0]), f"enclosing {game.name} to {goal}")
     low, high = np.zeros(shape), np.ones(shape)
     probabilities = _probabilities(game)
-    bar = progress_bar(progress, desc, total=2 * goal - 1)
-    sweeps = 0
-    for total in range(2 * goal - 2, -1, -1):
-        sweeps += _enclose_sum(game, total, low, high, probabilities, players)
-        if bar is not None:
+    with progress_bar(progress, desc, total=2 * goal - 1) as bar:
+        sweeps = 0
+        for total in range(2 * goal - 2, -1, -1):
+            sweeps += _enclose_sum(game, total, low, high, probabilities, players)
             bar.update()
-    if bar is not None:
-        bar.close()
     return low, high, sweeps
 
 

@@ -37,8 +37,8 @@ from typing import Any
 from gmpy2 import mpq
 
 from ...errors import NonTerminationError
-from ...graph import progress_bar
 from ...numbers import to_fraction
+from ...progress import progress_bar
 from .components import Form, at, component_forms, held, reach_forms, sides_of, solve_resets
 from .players import PolicyTable, check_table, deck_cards
 from .rules import Jeopardy, Pig
@@ -75,18 +75,15 @@ def play_off(
     tables = (check_table(game, first).holds, check_table(game, second).holds)
     starts: tuple[dict, dict] = ({}, {})
     goal = game.goal
-    bar = progress_bar(
+    with progress_bar(
         progress, f"{game.name} to {goal}, two players", total=goal * (goal + 1) // 2
-    )
-    for i, j in components_in_order(goal):
-        for a, b in sides_of(i, j):
-            cycle = [(a, b), (b, a)]  # the first player at (a, b), the second at (b, a)
-            for m, values in enumerate(_cycle_values(game, cycle, tables, starts)):
-                starts[m].update(values)
-        if bar is not None:
+    ) as bar:
+        for i, j in components_in_order(goal):
+            for a, b in sides_of(i, j):
+                cycle = [(a, b), (b, a)]  # the first player at (a, b), the second at (b, a)
+                for m, values in enumerate(_cycle_values(game, cycle, tables, starts)):
+                    starts[m].update(values)
             bar.update()
-    if bar is not None:
-        bar.close()
     return Matchup(game, starts)
 
 

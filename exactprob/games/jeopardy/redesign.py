@@ -57,7 +57,7 @@ from ...enclosure import Enclosure
 from ...errors import ExactProbError
 from ...extras import import_extra
 from ...files import WriteError, write_atomically
-from ...graph import progress_bar
+from ...progress import progress_bar
 from .certified import enclose
 from .fairness import distance_from_even, fairest_komi, komi_wins
 from .rules import FowlPlay
@@ -276,13 +276,12 @@ def _solved(client: Any, games: Sequence[FowlPlay], goal: int, progress: bool) -
         [game.wolves for game in games],
         [goal] * len(games),
     )
-    bar = progress_bar(progress, f"Fowl Play redesign to {goal}", total=len(games), unit="deck")
-    for future in as_completed(futures, loop=client.loop):
-        yield future.result()
-        if bar is not None:
+    with progress_bar(
+        progress, f"Fowl Play redesign to {goal}", total=len(games), unit="deck"
+    ) as bar:
+        for future in as_completed(futures, loop=client.loop):
+            yield future.result()
             bar.update()
-    if bar is not None:
-        bar.close()
 
 
 def _make_dir(folder: Path) -> None:

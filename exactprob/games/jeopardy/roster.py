@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...errors import ModelError
-from ...graph import progress_bar
+from ...progress import progress_bar
 from .best_response import best_response
 from .certified import enclose_matchup
 from .fairness import Win
@@ -130,14 +130,11 @@ def round_robin(
     at the game's komi: exact (:func:`.matchup.play_off`) or enclosed
     (:func:`.certified.enclose_matchup`, Fowl Play only)."""
     wins: dict[tuple[str, str], Win] = {}
-    bar = progress_bar(progress, "match-ups", total=len(players) ** 2)
-    for first in players:
-        for second in players:
-            wins[first.name, second.name] = _first_player_win(game, first, second, exact)
-            if bar is not None:
+    with progress_bar(progress, "match-ups", total=len(players) ** 2) as bar:
+        for first in players:
+            for second in players:
+                wins[first.name, second.name] = _first_player_win(game, first, second, exact)
                 bar.update()
-    if bar is not None:
-        bar.close()
     return wins
 
 

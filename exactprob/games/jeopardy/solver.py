@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 from gmpy2 import mpq
 
-from ...graph import progress_bar
 from ...numbers import to_fraction
+from ...progress import progress_bar
 from .components import (
     Form,
     Forms,
@@ -162,15 +162,12 @@ def solve(game: Jeopardy, progress: bool = False) -> JeopardySolution:
     starts: dict[tuple[int, int, Hashable], Any] = {}
     floats: dict[tuple[int, int, Hashable], float] = {}
     goal = game.goal
-    bar = progress_bar(progress, f"{game.name} to {goal}", total=goal * (goal + 1) // 2)
-    for i, j in components_in_order(goal):
-        for key, value in _solve_component(game, sides_of(i, j), starts, floats).items():
-            starts[key] = value
-            floats[key] = float(value)
-        if bar is not None:
+    with progress_bar(progress, f"{game.name} to {goal}", total=goal * (goal + 1) // 2) as bar:
+        for i, j in components_in_order(goal):
+            for key, value in _solve_component(game, sides_of(i, j), starts, floats).items():
+                starts[key] = value
+                floats[key] = float(value)
             bar.update()
-    if bar is not None:
-        bar.close()
     return JeopardySolution(game, starts)
 
 

@@ -78,8 +78,8 @@ import numpy as np
 from ...dist import Dist
 from ...enclosure import Enclosure
 from ...errors import ModelError
-from ...graph import progress_bar
 from ...numbers import whole_number
+from ...progress import progress_bar
 from .rng import RandomSource
 
 __all__ = [
@@ -292,23 +292,20 @@ def _survival(
     counts = fmpz_poly([0, one])
     sure = fmpz(0)
     roundings = 0
-    bar = progress_bar(progress, "softlock turns", total=limit)
-    for turn in range(1, limit + 1):
-        for _ in range(eyes):
-            counts *= weights
-        counts = counts.right_shift(floor + 1).left_shift(floor)
-        if fixed_bits is None:
-            sure *= base
-        else:
-            counts //= base
-            roundings += counts.length()
-        remaining = limit - turn
-        sure += counts.right_shift(remaining + floor)(1)
-        counts = counts.truncate(remaining + floor)
-        if bar is not None:
+    with progress_bar(progress, "softlock turns", total=limit) as bar:
+        for turn in range(1, limit + 1):
+            for _ in range(eyes):
+                counts *= weights
+            counts = counts.right_shift(floor + 1).left_shift(floor)
+            if fixed_bits is None:
+                sure *= base
+            else:
+                counts //= base
+                roundings += counts.length()
+            remaining = limit - turn
+            sure += counts.right_shift(remaining + floor)(1)
+            counts = counts.truncate(remaining + floor)
             bar.update(1)
-    if bar is not None:
-        bar.close()
     denominator = one if fixed_bits is not None else fmpz(base) ** limit
     return int(counts(1) + sure), int(denominator), roundings
 
