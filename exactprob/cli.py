@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .errors import ExactProbError
+from .errors import ExactProbError, UsageError
 from .files import check_output, write_atomically
 
 __all__ = [
@@ -35,10 +35,6 @@ __all__ = [
 ]
 
 DECIMAL_DIGITS = 12
-
-
-class UsageError(ExactProbError, ValueError):
-    """A command-line value that is not allowed."""
 
 
 #: A whole number as the flags take it: ASCII digits, an optional minus, at most 30 digits.

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from .display import exact_html, rows_html
+from .errors import UsageError
 from .numbers import decimal_string
 
 __all__ = ["Enclosure"]
@@ -37,7 +38,7 @@ class Enclosure:
     def __init__(self, low: Any, high: Any) -> None:
         low, high = Fraction(low), Fraction(high)
         if low > high:
-            raise ValueError(f"an enclosure needs low <= high, got [{low}, {high}]")
+            raise UsageError(f"an enclosure needs low <= high, got [{low}, {high}]")
         object.__setattr__(self, "low", low)
         object.__setattr__(self, "high", high)
 

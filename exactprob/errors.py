@@ -12,13 +12,19 @@ True
 from __future__ import annotations
 
 __all__ = [
+    "BookError",
     "DistributionError",
     "ExactProbError",
     "InexactError",
     "MissingExtraError",
     "ModelError",
     "NonTerminationError",
+    "PRDError",
+    "ResourceError",
+    "SchedulerError",
     "StateLimitError",
+    "UsageError",
+    "WriteError",
 ]
 
 
@@ -55,3 +61,24 @@ class ResourceError(ExactProbError, ValueError):
     """A request too large to finish (outcomes, digits or memory beyond a limit): raised
     before the work from an estimate, or as soon as memory grows past what the machine
     can give."""
+
+
+class UsageError(ExactProbError, ValueError):
+    """A value the caller chose that is not allowed: a command-line flag, a function's
+    option (an unknown name, a count out of range)."""
+
+
+class WriteError(ExactProbError, OSError):
+    """A file that cannot be written where it was asked for."""
+
+
+class SchedulerError(ExactProbError, ValueError):
+    """A Dask scheduler address that is malformed or cannot be reached."""
+
+
+class BookError(ModelError):
+    """A mistake in a book file; the message names the file, the section and the field."""
+
+
+class PRDError(ModelError):
+    """A pseudo-random distribution (PRD) table that is not allowed."""

@@ -22,13 +22,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import ExactProbError
+from .errors import WriteError
 
 __all__ = ["WriteError", "check_output", "write_all", "write_atomically"]
-
-
-class WriteError(ExactProbError, OSError):
-    """A file that cannot be written where it was asked for."""
 
 
 def write_atomically(path: Path, write: Any) -> None:
@@ -97,7 +93,7 @@ def check_output(path: Path, flag: str) -> Path:
     >>> check_output(Path("/dev/null"), "--out")
     Traceback (most recent call last):
     ...
-    exactprob.files.WriteError: --out: '/dev/null' is not a regular file; write to a new or regular file
+    exactprob.errors.WriteError: --out: '/dev/null' is not a regular file; write to a new or regular file
     """
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise WriteError(

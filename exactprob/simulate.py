@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .array_model import one_state_at_a_time
-from .errors import ExactProbError, ModelError
+from .errors import ModelError, ResourceError, UsageError
 from .numbers import exact
 
 __all__ = ["Simulation", "agrees_with", "simulate"]
@@ -69,9 +69,9 @@ def agrees_with(exact_probability: Any, hits: int, n: int, z: float = 5.0) -> bo
     ``z`` standard errors (exact probabilities 0 and 1 demand 0 and ``n`` hits)."""
     p = exact(exact_probability)
     if not 0 <= p <= 1:
-        raise ExactProbError(f"a probability must lie in [0, 1], got {exact_probability}")
+        raise UsageError(f"a probability must lie in [0, 1], got {exact_probability}")
     if n < 1 or not 0 <= hits <= n:
-        raise ExactProbError(f"need 0 <= hits <= n and n >= 1, got hits={hits}, n={n}")
+        raise UsageError(f"need 0 <= hits <= n and n >= 1, got hits={hits}, n={n}")
     if p in (0, 1):
         return hits == p * n
     pf = float(p)
@@ -112,7 +112,7 @@ def simulate(
     True
     """
     if n < 1:
-        raise ExactProbError(f"n must be at least 1, got {n}")
+        raise UsageError(f"n must be at least 1, got {n}")
     rng = np.random.default_rng(seed)
     model = one_state_at_a_time(model)
     choose = _chooser(policy) if policy is not None else None
@@ -139,7 +139,7 @@ def simulate(
             state = states_[min(i, len(states_) - 1)]
             total_steps += 1
         else:
-            raise ExactProbError(f"a play did not end within {max_steps} steps")
+            raise ResourceError(f"a play did not end within {max_steps} steps")
     return Simulation(n=n, outcomes=outcomes, steps=total_steps)
 
 

@@ -58,7 +58,7 @@ def parse_bet(text: str, numbers: int) -> Bet:
     >>> parse_bet("10:1", 10)
     Traceback (most recent call last):
     ...
-    exactprob.cli.UsageError: --bet 10:1: covered slots must be a whole number from 1 to 9, got 10
+    exactprob.errors.UsageError: --bet 10:1: covered slots must be a whole number from 1 to 9, got 10
     """
     covers, colon, pays = text.partition(":")
     if not colon:

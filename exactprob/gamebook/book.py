@@ -118,7 +118,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from ..dist import Dist
-from ..errors import ModelError
+from ..errors import BookError, ModelError
 from ..numbers import parse_fraction
 from .combat import (
     LOST,
@@ -151,10 +151,6 @@ _DEFAULT_MAX_GOLD = 50
 #: The largest endurance a book may give the hero or an enemy (books use a few dozen); a
 #: fight's distribution has up to hero x enemy states and exact numbers that grow with them.
 MAX_ENDURANCE = 1_000
-
-
-class BookError(ModelError):
-    """A mistake in a book file; the message names the file, the section and the field."""
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ...enclosure import Enclosure
-from ...errors import ExactProbError
+from ...errors import SchedulerError
 from ...extras import import_extra
 from ...files import WriteError, write_atomically
 from ...progress import progress_bar
@@ -82,10 +82,6 @@ file carries the SHA-256 of its record, so that a hand-edited or damaged file is
 recomputed rather than reported as certified.)"""
 CONNECT_TIMEOUT = "10s"
 """How long to try reaching a ``scheduler`` address before giving up."""
-
-
-class SchedulerError(ExactProbError, ValueError):
-    """A Dask scheduler address that is malformed or cannot be reached."""
 
 
 @dataclass(frozen=True)

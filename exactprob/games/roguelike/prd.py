@@ -37,7 +37,7 @@ from math import lcm
 from typing import Any
 
 from ...dist import Dist
-from ...errors import ModelError
+from ...errors import PRDError
 from ...numbers import exact, to_fraction, whole_number
 
 __all__ = [
@@ -51,10 +51,6 @@ THRESHOLD_SCALE = 2**32
 """A uint32 threshold ``t`` activates when ``u <= t`` for ``u`` uniform on ``0..2**32-1``."""
 
 MAX_TABLE_SIZE = 100_000
-
-
-class PRDError(ModelError):
-    """A PRD table that is not allowed."""
 
 
 def threshold_probability(threshold: int) -> Fraction:

@@ -28,6 +28,8 @@ from typing import Protocol
 
 import numpy as np
 
+from ...errors import UsageError
+
 __all__ = [
     "INCREMENT",
     "MULTIPLIER",
@@ -165,4 +167,4 @@ def random_source(name: str, seed: int | None = None) -> RandomSource:
         return NumpyRandom(seed)
     if name == "rogue":
         return RogueRandom(0 if seed is None else seed)
-    raise ValueError(f"unknown random source {name!r}; choose numpy or rogue")
+    raise UsageError(f"unknown random source {name!r}; choose numpy or rogue")
