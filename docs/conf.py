@@ -15,7 +15,7 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, ROOT)
 
-import exactprob  # noqa: E402
+import exactprob
 
 # -- Project information ------------------------------------------------------------------
 project = "exactprob"

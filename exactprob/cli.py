@@ -10,54 +10,20 @@ on a terminal only.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import signal
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .errors import ExactProbError, UsageError
-from .files import check_output, write_atomically
+from .errors import ExactProbError
 
-__all__ = [
-    "PLOT_FORMATS",
-    "UsageError",
-    "integer",
-    "main",
-    "one_line",
-    "plot_path",
-    "show_progress",
-    "write_atomically",
-]
+__all__ = ["build_parser", "main", "one_line"]
 
-DECIMAL_DIGITS = 12
-
-
-#: A whole number as the flags take it: ASCII digits, an optional minus, at most 30 digits.
-_INTEGER = re.compile(r"-?[0-9]{1,30}")
 #: A value that starts with a minus but is a number, not an option: -3, -0.5, -1/10, -1e-3.
 _NEGATIVE_NUMBER = re.compile(r"-([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?(/[0-9]+)?")
-
-
-def integer(text: str) -> int:
-    """The ``type`` of the whole-number flags: ASCII digits only. (``int`` also takes
-    underscores and the digits of other scripts, ``١٠٠``, which the rest of the project
-    refuses.)
-
-    >>> integer("-12")
-    -12
-    >>> integer("1_000")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: expected a whole number in digits 0-9, got '1_000'
-    """
-    if not _INTEGER.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"expected a whole number in digits 0-9, got {text!r}")
-    return int(text)
 
 
 def one_line(message: str) -> str:
@@ -119,65 +85,6 @@ def _command_in(argv: Sequence[str]) -> str | None:
     """The subcommand named on the command line: the first word that is not an option
     (the script's own options, ``--help`` and ``--version``, take no value)."""
     return next((word for word in argv if not word.startswith("-")), None)
-
-
-def add_json_flag(parser: argparse.ArgumentParser) -> None:
-    """The ``--json`` flag every subcommand carries."""
-    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
-
-
-def add_max_states_flag(parser: argparse.ArgumentParser, default: int) -> None:
-    """The ``--max-states`` flag of the subcommands that explore a state graph."""
-    parser.add_argument(
-        "--max-states",
-        type=integer,
-        default=default,
-        help=f"refuse problems with more states than this (default {default:,})",
-    )
-
-
-PLOT_FORMATS = (".png", ".svg", ".pdf")
-
-
-def plot_path(text: str | None) -> Path | None:
-    """The ``--plot FILE`` of a subcommand, checked before any work: a known image format,
-    and a place a file can be written (:func:`~exactprob.files.check_output`)."""
-    if text is None:
-        return None
-    path = Path(text)
-    if path.suffix.lower() not in PLOT_FORMATS:
-        raise UsageError(
-            f"--plot: the file name must end in {', '.join(PLOT_FORMATS)}, got {text!r}"
-        )
-    return check_output(path, "--plot")
-
-
-def save_figure(draw: Any, path: Path) -> None:
-    """Draw a matplotlib figure (``draw()`` returns it) on the file backend and write it
-    atomically to ``path`` in the format its suffix names; the figure is closed after."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure = draw()
-    try:
-        write_atomically(
-            path, lambda temporary: figure.savefig(temporary, format=path.suffix[1:].lower())
-        )
-    finally:
-        plt.close(figure)
-
-
-def show_progress(long_work: bool = True) -> bool:
-    """Whether a command shows a progress bar: for ``long_work``, and only when stderr is a
-    terminal (a bar in a log file or a pipe is noise)."""
-    return long_work and sys.stderr.isatty()
-
-
-def emit(payload: dict[str, Any], text: str, as_json: bool) -> None:
-    """Print ``payload`` as JSON or ``text`` for people."""
-    print(json.dumps(payload, indent=2) if as_json else text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

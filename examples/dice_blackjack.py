@@ -67,7 +67,9 @@ def main() -> None:
         if len(ties) > 1:
             print(f"exact tie at total {total}: {ties}")
     sim = ep.simulate(DiceBlackjack(), solution, n=20_000, seed=7)
-    print(f"simulated mean {sim.mean:.4f}; agrees within 5 standard errors: {sim.agrees_with(value)}")
+    print(
+        f"simulated mean {sim.mean:.4f}; agrees within 5 standard errors: {sim.agrees_with(value)}"
+    )
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
 """House rules that a reader would otherwise have to check by hand: every public
-exception class is defined once, in :mod:`exactprob.errors`, under the one root."""
+exception class is defined once, in :mod:`exactprob.errors`, under the one root; the
+import contracts cover every module of the engine."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
 import pkgutil
+import tomllib
+from pathlib import Path
 from types import ModuleType
 
 import exactprob
@@ -37,3 +40,18 @@ def test_every_public_exception_is_defined_in_errors_under_the_root() -> None:
     ]
     assert all(issubclass(error, errors.ExactProbError) for error in defined)
     assert sorted(error.__name__ for error in defined) == sorted(errors.__all__)
+
+
+def test_the_import_contracts_name_every_engine_module() -> None:
+    """``lint-imports`` (run by CI) keeps the engine from importing games or commands; the
+    contract lists the engine's modules, so a new one must be added there."""
+    config = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    contracts = config["tool"]["importlinter"]["contracts"]
+    engine = next(c for c in contracts if c["type"] == "forbidden")["source_modules"]
+    above = {"cli", "commands", "games", "gamebook"}
+    top_level = {
+        f"exactprob.{info.name}"
+        for info in pkgutil.iter_modules(exactprob.__path__)
+        if info.name not in above
+    }
+    assert sorted(engine) == sorted(top_level)

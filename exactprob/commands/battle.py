@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
-from ..errors import StateLimitError
+from ..errors import StateLimitError, UsageError
 from ..games.fleet_battle import (
     CATALOGUE,
     BattleResult,
@@ -33,6 +32,8 @@ from ..games.fleet_battle import (
 )
 from ..numbers import decimal_string, exact_fields, whole_number
 from . import help_of
+from ._options import add_json_flag, add_max_states_flag
+from ._output import emit
 
 #: Transitions allowed per state of --max-states: 600 x the default 5,000 is 3,000,000,
 #: about half a minute of exact arithmetic for fighters (see battle_transitions_bound).

@@ -25,7 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
+from ..errors import UsageError
 from ..gamebook.minigames import (
     CARTWHEEL,
     CARTWHEEL_NUMBERS,
@@ -43,6 +43,8 @@ from ..gamebook.minigames import (
 )
 from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole
 from . import help_of
+from ._options import add_json_flag, plot_path
+from ._output import emit, save_figure
 from ._text import table_lines
 
 __all__ = ["parse_bet", "register", "run", "stakes_text"]

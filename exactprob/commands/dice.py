@@ -15,10 +15,12 @@ import re
 from collections import Counter
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit
 from ..dist import Dist, dice
+from ..errors import UsageError
 from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole, quoted
 from . import help_of
+from ._options import add_json_flag
+from ._output import emit
 
 _TERM = re.compile(r"([+-]?)(?:([0-9]*)d([0-9]+)|([0-9]+))")
 _INNER_SPACE = re.compile(r"[0-9d]\s+[0-9d]")

@@ -28,15 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import (
-    UsageError,
-    add_json_flag,
-    add_max_states_flag,
-    emit,
-    integer,
-    show_progress,
-)
-from ..errors import StateLimitError
+from ..errors import StateLimitError, UsageError
 from ..files import check_output, write_all
 from ..games.fighting_fantasy import (
     ATLAS_DELTAS,
@@ -55,6 +47,8 @@ from ..games.fighting_fantasy import (
 )
 from ..numbers import exact_fields, fraction_string, parse_whole, whole_number
 from . import help_of
+from ._options import add_json_flag, add_max_states_flag, integer
+from ._output import emit, show_progress
 from ._text import table_lines
 
 __all__ = ["register", "run"]

@@ -14,12 +14,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, add_max_states_flag, emit, show_progress
-from ..errors import ModelError, StateLimitError
+from ..errors import ModelError, StateLimitError, UsageError
 from ..gamebook.book import Book, Hero, load_book
 from ..gamebook.solver import SolutionNode, Tree, reachable_nodes, situations, solve, walkthrough
 from ..numbers import decimal_string, exact_fields, whole_number
 from . import help_of
+from ._options import add_json_flag, add_max_states_flag
+from ._output import emit, show_progress
 from ._text import exact_text
 
 __all__ = ["register", "run"]

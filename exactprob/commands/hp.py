@@ -18,9 +18,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, plot_path, save_figure
 from ..dist import Dist
-from ..errors import ModelError
+from ..errors import ModelError, UsageError
 from ..games.roguelike.hit_points import (
     MAX_BASE,
     MAX_LEVELS,
@@ -36,6 +35,8 @@ from ..games.roguelike.hit_points import (
 )
 from ..numbers import exact_fields, parse_whole
 from . import help_of
+from ._options import add_json_flag, plot_path
+from ._output import emit, save_figure
 from ._text import exact_text, table_lines
 
 __all__ = ["register", "run"]

@@ -21,17 +21,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import (
-    UsageError,
-    add_json_flag,
-    emit,
-    integer,
-    plot_path,
-    save_figure,
-    show_progress,
-)
 from ..enclosure import Enclosure
-from ..errors import ModelError
+from ..errors import ModelError, UsageError
 from ..games.jeopardy import FowlPlay, Pig
 from ..games.jeopardy.certified import enclose, working_bytes
 from ..games.jeopardy.fairness import Win, fairest_komi, komi_wins
@@ -46,6 +37,8 @@ from ..games.jeopardy.solver import solve
 from ..numbers import decimal_string, digit_count, exact_fields, parse_whole, whole_number
 from ..resources import check_memory
 from . import help_of
+from ._options import add_json_flag, integer, plot_path
+from ._output import emit, save_figure, show_progress
 
 __all__ = [
     "EXACT_LIMIT",

@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, integer, plot_path, save_figure
+from ..errors import UsageError
 from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
 from ..games.roguelike.prd_bounds import hits_enclosure
 from ..games.roguelike.prd_inverse import MAX_INVERSE_ENTRIES, ROOT_OF_DEGREE, linear_constant
@@ -42,6 +42,8 @@ from ..numbers import (
     to_fraction,
 )
 from . import help_of
+from ._options import add_json_flag, integer, plot_path
+from ._output import emit, save_figure
 from ._text import table_lines
 
 __all__ = ["register", "run"]

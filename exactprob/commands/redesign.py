@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, show_progress
+from ..errors import UsageError
 from ..games.jeopardy import FowlPlay
 from ..games.jeopardy.certified import working_bytes
 from ..games.jeopardy.redesign import (
@@ -33,6 +33,8 @@ from ..games.jeopardy.redesign import (
 from ..numbers import exact_fields, parse_whole
 from ..resources import check_memory
 from . import help_of
+from ._options import add_json_flag
+from ._output import emit, show_progress
 from .jeopardy import MAX_CERTIFIED_STATES, win_fields
 
 __all__ = ["parse_range", "payload_of", "range_text", "register", "text_of"]

@@ -15,10 +15,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
+from ..errors import UsageError
 from ..games.risk import MAX_ARMIES, RiskResult, risk_battle
 from ..numbers import decimal_string, parse_whole, whole_number
 from . import help_of
+from ._options import add_json_flag, add_max_states_flag
+from ._output import emit
 from ._text import table_lines
 
 __all__ = ["register", "run"]

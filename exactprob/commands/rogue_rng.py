@@ -26,8 +26,8 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit
 from ..dist import Dist
+from ..errors import UsageError
 from ..games.roguelike.generator import (
     MAX_DRAWS,
     MAX_N,
@@ -45,6 +45,8 @@ from ..games.roguelike.generator import (
 from ..games.roguelike.rng import INCREMENT, MULTIPLIER
 from ..numbers import exact_fields, fraction_string, parse_whole
 from . import help_of
+from ._options import add_json_flag
+from ._output import emit
 from ._text import exact_text, table_lines
 
 __all__ = ["register", "run"]

@@ -18,8 +18,8 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, add_max_states_flag, emit
 from ..dist import Dist
+from ..errors import UsageError
 from ..games.roguelike.rubber_band import (
     MAX_LEVELS,
     MAX_STATES,
@@ -41,6 +41,8 @@ from ..numbers import (
     whole_number,
 )
 from . import help_of
+from ._options import add_json_flag, add_max_states_flag
+from ._output import emit
 from ._text import table_lines
 
 __all__ = ["add_band_flags", "band_from_args", "distribution_rows", "register"]

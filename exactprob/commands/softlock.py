@@ -29,8 +29,8 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit, integer, show_progress
 from ..enclosure import Enclosure
+from ..errors import UsageError
 from ..games.roguelike.softlock import (
     ENCLOSURE_BITS,
     EXACT_LIMIT,
@@ -53,6 +53,8 @@ from ..numbers import (
     whole_number,
 )
 from . import help_of
+from ._options import add_json_flag, integer
+from ._output import emit, show_progress
 from ._text import exact_text
 
 __all__ = ["register", "run"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli import add_json_flag, emit
 from ..dist import dice, die
 from ..gamebook.minigames import Wheel, solve_wheel
 from ..games.fighting_fantasy import solve_grid
@@ -17,6 +16,8 @@ from ..games.roguelike.softlock import locked_forever
 from ..numbers import decimal_string, exact_fields, fraction_string
 from ..solve import solve
 from . import help_of
+from ._options import add_json_flag
+from ._output import emit
 
 
 def headlines() -> list[tuple[str, str, Any]]:

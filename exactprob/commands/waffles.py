@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli import UsageError, add_json_flag, emit
+from ..errors import UsageError
 from ..games.roguelike.rubber_band import (
     MAX_LEVELS,
     MAX_WAFFLES,
@@ -28,6 +28,8 @@ from ..games.roguelike.rubber_band import (
 )
 from ..numbers import exact_fields, parse_whole
 from . import help_of
+from ._options import add_json_flag
+from ._output import emit
 from ._text import table_lines
 from .rubber_band import (
     add_band_flags,

@@ -1,0 +1,41 @@
+"""What the subcommands write: a result as JSON or as text, a figure to a file, and
+whether a progress bar shows."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..files import write_atomically
+
+__all__ = ["emit", "save_figure", "show_progress"]
+
+
+def save_figure(draw: Any, path: Path) -> None:
+    """Draw a matplotlib figure (``draw()`` returns it) on the file backend and write it
+    atomically to ``path`` in the format its suffix names; the figure is closed after."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure = draw()
+    try:
+        write_atomically(
+            path, lambda temporary: figure.savefig(temporary, format=path.suffix[1:].lower())
+        )
+    finally:
+        plt.close(figure)
+
+
+def show_progress(long_work: bool = True) -> bool:
+    """Whether a command shows a progress bar: for ``long_work``, and only when stderr is a
+    terminal (a bar in a log file or a pipe is noise)."""
+    return long_work and sys.stderr.isatty()
+
+
+def emit(payload: dict[str, Any], text: str, as_json: bool) -> None:
+    """Print ``payload`` as JSON or ``text`` for people."""
+    print(json.dumps(payload, indent=2) if as_json else text)
