@@ -50,12 +50,8 @@ from .array_model import (
     initial_states,
 )
 from .errors import ModelError
-from .graph import (
-    DEFAULT_MAX_STATES,
-    StateGraph,
-    paused_garbage_collection,
-    state_limit_error,
-)
+from .graph import StateGraph, paused_garbage_collection
+from .limits import DEFAULT_MAX_STATES, too_many_states
 from .progress import progress_bar
 from .resources import check_memory, check_resident
 
@@ -260,7 +256,7 @@ class _Explorer:
     def _discover(self, codes: np.ndarray) -> np.ndarray:
         """Give ids to these codes (not seen before), in order."""
         if self.n + len(codes) > self.max_states:
-            raise state_limit_error(self.max_states)
+            raise too_many_states("the model", self.max_states)
         self.ids[codes] = np.arange(self.n, self.n + len(codes))
         self.n += len(codes)
         self.codes.append(codes)

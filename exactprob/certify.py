@@ -34,12 +34,9 @@ from __future__ import annotations
 import numpy as np
 
 from .component_table import ComponentTable
-from .rounding import error_bounds
+from .rounding import SAFETY, error_bounds
 
-__all__ = ["SAFETY", "near_choices"]
-
-#: Covers the rounding of the bounds' own float arithmetic (a few operations).
-SAFETY = 1.0 + 2.0**-40
+__all__ = ["near_choices"]
 
 
 def near_choices(

@@ -54,10 +54,8 @@ from .dist import Dist
 from .errors import ModelError
 from .forward import Counter
 from .graph import (
-    DEFAULT_MAX_STATES,
     MEMORY_CHECK_MASK,
     StateGraph,
-    check_max_states,
     check_model,
     checked_actions,
     checked_transition,
@@ -65,9 +63,9 @@ from .graph import (
     explore,
     id_in,
     paused_garbage_collection,
-    state_limit_error,
     terminal_value,
 )
+from .limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
 from .model import player_function
 from .numbers import Exact, is_symbolic, mpq, rational_dot, to_fraction
 from .progress import progress_bar
@@ -263,7 +261,7 @@ class _Search:
             return s
         s = len(self.states)
         if s >= self.max_states:
-            raise state_limit_error(self.max_states)
+            raise too_many_states("the model", self.max_states)
         if s and not s & MEMORY_CHECK_MASK:
             check_resident(f"solving depth first ({s:,} states so far)")
         self.index[state] = s

@@ -93,16 +93,12 @@ from .cycle import Cycle, graph_elimination_order
 from .enclosure import Enclosure
 from .errors import ModelError, NonTerminationError
 from .float_guide import FloatStrategy, float_guess, float_strategy
-from .graph import (
-    DEFAULT_MAX_STATES,
-    StateGraph,
-    explore,
-    paused_garbage_collection,
-)
+from .graph import StateGraph, explore, paused_garbage_collection
+from .limits import DEFAULT_MAX_STATES
 from .numbers import mpq
 from .order import SolveOrder, edge_ends
 from .progress import progress_bar
-from .rounding import LIMIT, NORMAL, approx_probability, error_bounds
+from .rounding import LIMIT, NORMAL, SAFETY, approx_probability, error_bounds
 from .solve import _field_of, _System
 
 __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
@@ -121,8 +117,6 @@ POLICY_CHUNK = 1 << 20
 #: The expected-steps weights are scaled by 1 + WEIGHT_SLACK * max(1, max w): a margin
 #: of that much in the inequality they must satisfy, far above their solve's float error.
 WEIGHT_SLACK = 2.0**-30
-#: Covers the rounding of the residual's own subtraction (relative error at most 2^-53).
-SAFETY = 1.0 + 2.0**-40
 #: Twice the unit round-off of ``longdouble`` (80-bit extended on x86: 2^-63; where it is
 #: a double, 2^-52 and the bounds are those of doubles).
 EXTENDED_TWO_U = float(np.finfo(np.longdouble).eps)

@@ -30,14 +30,14 @@ from typing import Any, TypeVar
 
 from .array_model import ArrayModel
 from .dist import Dist
-from .errors import InexactError, ModelError, StateLimitError
+from .errors import InexactError, ModelError
+from .limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
 from .model import player_function
 from .numbers import Exact, exact
 from .progress import progress_bar
 from .resources import check_resident
 
 __all__ = [
-    "DEFAULT_MAX_STATES",
     "StateGraph",
     "check_model",
     "components_reached",
@@ -47,7 +47,6 @@ __all__ = [
 H = TypeVar("H", bound=Hashable)
 
 #: Default cap on reachable states; pass ``max_states`` to go further.
-DEFAULT_MAX_STATES = 2_000_000
 #: Exploration checks its memory once every ``MEMORY_CHECK_MASK + 1`` states (65,536).
 MEMORY_CHECK_MASK = 0xFFFF
 
@@ -208,20 +207,6 @@ def check_model(model: Any) -> None:
         ) from None
 
 
-def check_max_states(max_states: object) -> None:
-    """Refuse a state limit that is not a whole number of at least 1."""
-    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
-        raise StateLimitError(f"max_states must be a whole number >= 1, got {max_states!r}")
-
-
-def state_limit_error(max_states: int) -> StateLimitError:
-    """The error for a model with more than ``max_states`` reachable states."""
-    return StateLimitError(
-        f"the model has more than {max_states:,} reachable states; "
-        "pass max_states=N with a larger N to go on"
-    )
-
-
 def id_in(index: Mapping[Hashable, int], state: Hashable) -> int:
     """The id of ``state`` in ``index`` (a :class:`ModelError` if it was not reached)."""
     try:
@@ -295,7 +280,7 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
                     if t is None:
                         t = len(states)
                         if t >= max_states:
-                            raise state_limit_error(max_states)
+                            raise too_many_states("the model", max_states)
                         index[nxt] = t
                         states.append(nxt)
                     pid = prob_index.get(p)

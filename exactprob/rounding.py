@@ -45,6 +45,9 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "SAFETY",
+    "TWO_U",
+    "UNIT_ROUNDOFF",
     "approx",
     "approx_probability",
     "certainly_less",
@@ -53,8 +56,14 @@ __all__ = [
     "float_dot",
 ]
 
-#: Twice the unit round-off of IEEE double precision, :math:`2u = 2^{-52}`.
-TWO_U = 2.0**-52
+#: The unit round-off of IEEE double precision, :math:`u = 2^{-53}`: a rounded operation
+#: in the normal range errs by at most :math:`u` times its exact result.
+UNIT_ROUNDOFF = 2.0**-53
+#: Twice the unit round-off, :math:`2u = 2^{-52}`.
+TWO_U = 2 * UNIT_ROUNDOFF
+#: Enlarges a bound computed in floats so that the rounding of its own few operations
+#: (each off by at most :math:`u`) cannot leave it too small.
+SAFETY = 1.0 + 2.0**-40
 #: The absolute term per operation for the subnormal range (generous: :math:`2^{-1070}`).
 TINY = 2.0**-1070
 #: Magnitudes at or above this are not bounded here (the caller compares exactly).

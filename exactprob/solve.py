@@ -62,13 +62,9 @@ from .dist import Dist
 from .errors import ModelError, NonTerminationError
 from .float_guide import float_guess
 from .forward import Counter, check_cap, count_distribution, move_counts, push_forward
-from .graph import (
-    DEFAULT_MAX_STATES,
-    StateGraph,
-    explore,
-    paused_garbage_collection,
-)
+from .graph import StateGraph, explore, paused_garbage_collection
 from .levels import LevelValues, peel, stays_forever, sweep
+from .limits import DEFAULT_MAX_STATES
 from .linear import Field, field_for
 from .numbers import Exact, common_denominator_dots, integer_weights, mpq
 from .order import SolveOrder, edge_ends

@@ -498,7 +498,10 @@ def test_cli_text_output(capsys: pytest.CaptureFixture[str]) -> None:
             ["--attacker", "1 x", "--defender", "1 war-sun", "--unit", "x:1:1"],
             "NAME:HP:COMBAT:DICE",
         ),
-        (["--attacker", "1000 fighter", "--defender", "1000 fighter"], "pass --max-states 1002001"),
+        (
+            ["--attacker", "1000 fighter", "--defender", "1000 fighter"],
+            "up to 1,002,001 states, more than the limit of 5,000; pass max_states=1002001",
+        ),
         (
             [
                 "--attacker",

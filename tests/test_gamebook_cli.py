@@ -71,7 +71,10 @@ def test_walkthrough_starts_at_the_start(capsys: pytest.CaptureFixture[str]) -> 
     [
         (("/no/such/book.toml",), "cannot read"),
         ((BOOK, "--report", "999"), "no section '999'"),
-        ((BOOK, "--max-states", "10"), "more than 10 reachable states; pass --max-states"),
+        (
+            (BOOK, "--max-states", "10"),
+            "more than 10 reachable states; pass max_states=N (--max-states N",
+        ),
     ],
 )
 def test_bad_input_is_one_line(

@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exactprob.errors import ModelError
+from exactprob.errors import ModelError, StateLimitError
 from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, Pig
 from exactprob.games.jeopardy.best_response import best_response
 from exactprob.games.jeopardy.certified import enclose, enclose_matchup
@@ -82,7 +82,10 @@ def test_a_certified_response_makes_the_exact_choices_where_it_decides(game, opp
 
 def test_the_full_fowl_play_is_refused_exactly_and_certified_on_request() -> None:
     fixed = policy_table(FOWL_PLAY, hold_at(6))
-    with pytest.raises(ModelError, match="at most 2,000,000"):
+    # both movers at every non-terminal state: 2 x 10,487,700 (docs/jeopardy.rst)
+    with pytest.raises(
+        StateLimitError, match="has 20,975,400 states, more than the limit of 2,000,000"
+    ):
         best_response(FOWL_PLAY, fixed, fill=fixed, exact=True)
     pig = Pig(goal=5)
     hold2 = policy_table(pig, hold_at(2))

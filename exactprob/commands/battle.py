@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import StateLimitError, UsageError
+from ..errors import UsageError
 from ..games.fleet_battle import (
     CATALOGUE,
     BattleResult,
@@ -30,7 +30,8 @@ from ..games.fleet_battle import (
     parse_order,
     parse_unit,
 )
-from ..numbers import decimal_string, exact_fields, whole_number
+from ..limits import check_max_states, refuse_more_than
+from ..numbers import decimal_string, exact_fields
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit
@@ -72,7 +73,7 @@ def _order(text: str | None, fleet: Fleet) -> HitOrder:
 
 def options_from(args: argparse.Namespace) -> BattleOptions:
     """Check every argument; errors name the bad value."""
-    whole_number("--max-states", args.max_states, 1, error=UsageError)
+    check_max_states(args.max_states, "--max-states")
     catalogue = catalogue_with(args.unit or [])
     attacker = parse_fleet(args.attacker, catalogue)
     defender = parse_fleet(args.defender, catalogue)
@@ -90,11 +91,8 @@ def solve_options(options: BattleOptions) -> tuple[BattleResult, OptimalResult |
     """The battle's result (under the optimal policy when one side optimises)."""
     free_side = None if options.optimal is None else ("attacker", "defender").index(options.optimal)
     bound = battle_states_bound(options.attacker, options.defender, free_side)
-    if bound > options.max_states:  # checked first: --optimal enumerates choices up front
-        raise UsageError(
-            f"this battle has up to {bound:,} states, more than the limit of "
-            f"{options.max_states:,}; pass --max-states {bound} to solve it anyway"
-        )
+    # checked first: --optimal enumerates choices up front
+    refuse_more_than(options.max_states, bound, "this battle", at_most=True)
     moves = battle_transitions_bound(options.attacker, options.defender, free_side)
     if moves > TRANSITIONS_PER_STATE * options.max_states:
         raise UsageError(
@@ -104,29 +102,23 @@ def solve_options(options: BattleOptions) -> tuple[BattleResult, OptimalResult |
             f"40 have 2,825,761 and take about 20 s); pass --max-states "
             f"{-(-moves // TRANSITIONS_PER_STATE)} to solve it anyway"
         )
-    try:
-        if options.optimal is None:
-            result = battle(
-                options.attacker,
-                options.defender,
-                attacker_order=options.attacker_order,
-                defender_order=options.defender_order,
-                max_states=options.max_states,
-            )
-            return result, None
-        best = optimal_battle(
+    if options.optimal is None:
+        result = battle(
             options.attacker,
             options.defender,
-            options.optimal,
             attacker_order=options.attacker_order,
             defender_order=options.defender_order,
             max_states=options.max_states,
         )
-    except StateLimitError:
-        raise UsageError(
-            f"this battle has more than {options.max_states:,} states; "
-            "pass a larger --max-states to solve it anyway"
-        ) from None
+        return result, None
+    best = optimal_battle(
+        options.attacker,
+        options.defender,
+        options.optimal,
+        attacker_order=options.attacker_order,
+        defender_order=options.defender_order,
+        max_states=options.max_states,
+    )
     return best.result, best
 
 

@@ -28,11 +28,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..errors import StateLimitError, UsageError
+from ..errors import UsageError
 from ..files import check_output, write_all
 from ..games.fighting_fantasy import (
     ATLAS_DELTAS,
-    DEFAULT_MAX_STATES,
     RULES,
     STRATEGY_CODES,
     FightGrid,
@@ -45,6 +44,7 @@ from ..games.fighting_fantasy import (
     round_odds,
     solve_grid,
 )
+from ..limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
 from ..numbers import exact_fields, fraction_string, parse_whole, whole_number
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag, integer
@@ -236,10 +236,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     stamina = whole_number("--max-stamina", args.max_stamina, 1, 1000, UsageError)
     luck = whole_number("--max-luck", args.max_luck, 0, 1000, UsageError)
     states = len(ATLAS_DELTAS) * stamina * stamina * (luck + 1)
-    if states > args.max_states:
-        raise UsageError(
-            f"the atlas has {states:,} states, more than --max-states {args.max_states:,}"
-        )
+    refuse_more_than(args.max_states, states, "the atlas")
     made = plot_dir is not None and not plot_dir.exists()
     if plot_dir is not None:  # made before any work, so that a bad place fails first
         try:
@@ -270,11 +267,8 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def run(args: argparse.Namespace) -> None:
-    whole_number("--max-states", args.max_states, 1, error=UsageError)
-    try:
-        payload, text = atlas_payload(args) if args.task == "atlas" else fight_payload(args)
-    except StateLimitError as error:
-        raise UsageError(f"{error}; pass --max-states to allow more") from None
+    check_max_states(args.max_states, "--max-states")
+    payload, text = atlas_payload(args) if args.task == "atlas" else fight_payload(args)
     emit(payload, text, args.json)
 
 

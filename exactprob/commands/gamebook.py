@@ -17,7 +17,8 @@ from typing import Any
 from ..errors import ModelError, StateLimitError, UsageError
 from ..gamebook.book import Book, Hero, load_book
 from ..gamebook.solver import SolutionNode, Tree, reachable_nodes, situations, solve, walkthrough
-from ..numbers import decimal_string, exact_fields, whole_number
+from ..limits import check_max_states
+from ..numbers import decimal_string, exact_fields
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit, show_progress
@@ -83,7 +84,7 @@ def text_of(payload: dict[str, Any], tree: Tree) -> str:
 
 
 def run(args: argparse.Namespace) -> None:
-    whole_number("--max-states", args.max_states, 1, error=UsageError)
+    check_max_states(args.max_states, "--max-states")
     book = load_book(args.book)
     try:
         tree = solve(
@@ -93,12 +94,7 @@ def run(args: argparse.Namespace) -> None:
             max_states=args.max_states,
             progress=show_progress(),  # a bar while solving, for a terminal
         )
-    except StateLimitError:
-        raise UsageError(
-            f"{args.book}: more than {args.max_states:,} reachable states; "
-            "pass --max-states N with a larger N to go on"
-        ) from None
-    except ModelError as error:  # a loop that can never be left
+    except (StateLimitError, ModelError) as error:  # too large; a loop never left
         raise UsageError(f"{args.book}: {error}") from None
     payload = payload_of(book, tree, args)
     emit(payload, text_of(payload, tree), args.json)

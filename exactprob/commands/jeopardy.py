@@ -34,7 +34,8 @@ from ..games.jeopardy.players import (
 )
 from ..games.jeopardy.roster import NAMES, Player, check_player_name, player_named, round_robin
 from ..games.jeopardy.solver import solve
-from ..numbers import decimal_string, digit_count, exact_fields, parse_whole, whole_number
+from ..limits import check_max_states, refuse_more_than
+from ..numbers import decimal_string, digit_count, exact_fields, parse_whole
 from ..resources import check_memory
 from . import help_of
 from ._options import add_json_flag, integer, plot_path
@@ -240,12 +241,7 @@ def check_size(game: Pig | FowlPlay, exact: bool, max_states: int | None) -> Non
     states = game.nonterminal_states()
     how = "exact" if exact else "certified"
     limit = max_states or (MAX_EXACT_STATES if exact else MAX_CERTIFIED_STATES)
-    if states > limit:
-        raise UsageError(
-            f"the game has {states:,} non-terminal states, more than the {limit:,} solved "
-            f"{how} {'with --max-states' if max_states else 'by default'}; pass "
-            f"--max-states {states} to try anyway"
-        )
+    refuse_more_than(limit, states, f"the game's {how} solve (its non-terminal states)")
     if not exact and isinstance(game, FowlPlay):
         check_memory(working_bytes(game), "the certified solve")
 
@@ -254,9 +250,7 @@ def run(args: argparse.Namespace) -> None:
     game = game_of(args)
     exact = _is_exact(game, args)
     max_states = (
-        None
-        if args.max_states is None
-        else whole_number("--max-states", args.max_states, 1, error=UsageError)
+        None if args.max_states is None else check_max_states(args.max_states, "--max-states")
     )
     check_size(game, exact, max_states)
     plot = plot_path(args.plot)

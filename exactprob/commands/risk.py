@@ -17,7 +17,8 @@ from typing import Any
 
 from ..errors import UsageError
 from ..games.risk import MAX_ARMIES, RiskResult, risk_battle
-from ..numbers import decimal_string, parse_whole, whole_number
+from ..limits import check_max_states, refuse_more_than
+from ..numbers import decimal_string, parse_whole
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit
@@ -48,13 +49,9 @@ def text_of(result: RiskResult) -> str:
 def run(args: argparse.Namespace) -> None:
     attackers = parse_whole("--attacker", args.attacker, 2, MAX_ARMIES, UsageError)
     defenders = parse_whole("--defender", args.defender, 1, MAX_ARMIES, UsageError)
-    whole_number("--max-states", args.max_states, 1, error=UsageError)
+    check_max_states(args.max_states, "--max-states")
     states = attackers * (defenders + 1)
-    if states > args.max_states:
-        raise UsageError(
-            f"{attackers} against {defenders} has up to {states:,} states, more than the limit "
-            f"of {args.max_states:,}; pass --max-states {states} to solve it anyway"
-        )
+    refuse_more_than(args.max_states, states, f"{attackers} against {defenders}", at_most=True)
     result = risk_battle(attackers, defenders, max_states=args.max_states)
     emit(result.to_json(), text_of(result), args.json)
 

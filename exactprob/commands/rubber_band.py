@@ -32,13 +32,13 @@ from ..games.roguelike.rubber_band import (
     staircakes,
     streak_at_least,
 )
+from ..limits import check_max_states
 from ..numbers import (
     decimal_string,
     exact_fields,
     fraction_string,
     parse_fraction,
     parse_whole,
-    whole_number,
 )
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
@@ -85,7 +85,7 @@ def band_from_args(args: argparse.Namespace, defaults: RubberBand) -> RubberBand
             return Fraction(getattr(defaults, name))
         return parse_fraction(f"--{name}", text, low, MAX_STEP, UsageError)
 
-    whole_number("--max-states", args.max_states, 1, error=UsageError)
+    check_max_states(args.max_states, "--max-states")
     levels = defaults.levels
     if args.levels is not None:
         levels = parse_whole("--levels", args.levels, 1, MAX_LEVELS, UsageError)

@@ -39,7 +39,7 @@ from typing import Any, TypeAlias
 from ..depth_first import DepthFirstSolution, solve_depth_first
 from ..dist import Dist
 from ..errors import ExactProbError, ModelError, NonTerminationError
-from ..graph import DEFAULT_MAX_STATES
+from ..limits import DEFAULT_MAX_STATES
 from ..numbers import exact, is_symbolic, to_fraction
 from ..solve import solve as solve_model
 

@@ -34,6 +34,7 @@ import numpy as np
 from ..display import JsonDisplay
 from ..dist import Dist, die, uniform
 from ..errors import ModelError
+from ..limits import DEFAULT_MAX_STATES
 from ..numbers import exact_fields, whole_number
 from ..resources import check_memory
 from ..solve import Solution, solve
@@ -223,7 +224,9 @@ def battle_bytes(attackers: int, defenders: int) -> int:
     return int(states * (ENGINE_STATE_BYTES + 2 * bits / 8))
 
 
-def risk_battle(attackers: int, defenders: int, *, max_states: int = 1_000_000) -> RiskResult:
+def risk_battle(
+    attackers: int, defenders: int, *, max_states: int = DEFAULT_MAX_STATES
+) -> RiskResult:
     """Solve one Risk battle exactly (refused up front when it would not fit in memory,
     :func:`battle_bytes`)."""
     model = RiskBattle(attackers, defenders)

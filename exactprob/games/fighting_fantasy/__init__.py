@@ -35,7 +35,6 @@ from .closed_forms import (
 )
 from .fight_arrays import FightArrays, round_start
 from .grid import (
-    DEFAULT_MAX_STATES,
     STRATEGY_CODES,
     FightGrid,
     GridRecord,
@@ -68,7 +67,6 @@ from .simulator import FightSimulation, simulate_fight
 
 __all__ = [
     "ATLAS_DELTAS",
-    "DEFAULT_MAX_STATES",
     "HEURISTICS",
     "LUCK",
     "NO_LUCK",

@@ -42,15 +42,15 @@ import numpy as np
 from gmpy2 import mpq
 
 from ...display import exact_html, rows_html
-from ...errors import ModelError, StateLimitError
+from ...errors import ModelError
 from ...graph import paused_garbage_collection
+from ...limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...numbers import exact, to_fraction, whole_number
 from ...progress import Progress, progress_bar
 from ...resources import check_memory
 from .rules import RULES, Rule, luck_probability, round_counts
 
 __all__ = [
-    "DEFAULT_MAX_STATES",
     "STRATEGY_CODES",
     "FightGrid",
     "GridRecord",
@@ -68,7 +68,6 @@ __all__ = [
 LuckPolicy = Callable[[Any, Any, Any, Any, Any], Any]
 
 #: Largest grid :func:`solve_grid` accepts by default (states, counting the Crypt flag).
-DEFAULT_MAX_STATES = 2_000_000
 
 #: The paper's strategy codes: when the hero tests luck in a state.
 STRATEGY_CODES = {
@@ -450,11 +449,10 @@ def solve_grid(
     states = (
         hero_stamina * opponent_stamina * (luck + 1) * (2 if the_rule.two_in_a_row_kills else 1)
     )
-    if states > max_states:
-        raise StateLimitError(
-            f"the fight has {states:,} states (hero stamina x opponent stamina x (luck + 1)"
-            f"{' x 2' if the_rule.two_in_a_row_kills else ''}), more than the limit of {max_states:,}"
-        )
+    counted = "hero stamina x opponent stamina x (luck + 1)" + (
+        " x 2" if the_rule.two_in_a_row_kills else ""
+    )
+    refuse_more_than(max_states, states, f"the fight ({counted})")
     check_memory(grid_bytes(states, hero_stamina, opponent_stamina, luck), "the fight's grid")
     return FightGrid(
         delta,

@@ -32,6 +32,7 @@ from typing import Any
 from ...display import JsonDisplay
 from ...dist import Dist
 from ...errors import ModelError
+from ...limits import DEFAULT_MAX_STATES
 from ...numbers import exact_fields
 from ...solve import Solution, solve
 from .hits import Allocation, HitOrder, hit_distribution
@@ -53,9 +54,6 @@ __all__ = [
 BattleState = tuple[FleetState, FleetState]
 #: ``(unit name, hit points left, count)`` for every surviving kind of ship.
 Survivors = tuple[tuple[str, int, int], ...]
-
-#: Default cap on the states of a battle solved by :func:`battle`.
-DEFAULT_MAX_STATES = 500_000
 
 
 class FleetBattle:

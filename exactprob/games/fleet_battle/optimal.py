@@ -31,8 +31,9 @@ from typing import Any, ClassVar
 
 from ...dist import Dist
 from ...errors import ModelError
+from ...limits import DEFAULT_MAX_STATES
 from ...solve import solve
-from .battle import DEFAULT_MAX_STATES, BattleResult, FleetBattle, battle, result_of
+from .battle import BattleResult, FleetBattle, battle, result_of
 from .hits import HitOrder, take_hit
 from .units import Fleet, FleetState
 

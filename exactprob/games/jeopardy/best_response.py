@@ -36,14 +36,12 @@ from typing import Any
 
 from ...dist import Dist
 from ...errors import ModelError
+from ...limits import DEFAULT_MAX_STATES, refuse_more_than
 from .certified import enclose_best_response
 from .players import PolicyTable, check_table, deck_cards
-from .rules import FowlPlay, Jeopardy, JeopardyModel, Pig
+from .rules import FowlPlay, Jeopardy, JeopardyModel
 
-__all__ = ["MAX_STATES", "best_response"]
-
-#: The engine's states for an exact best response (both movers, every turn start): at most.
-MAX_STATES = 2_000_000
+__all__ = ["best_response"]
 
 _EVERYWHERE = "every turn start"
 
@@ -88,14 +86,21 @@ class _AgainstFixed(JeopardyModel):
 
 
 def best_response(
-    game: Jeopardy, opponent: PolicyTable, fill: PolicyTable, exact: bool
+    game: Jeopardy,
+    opponent: PolicyTable,
+    fill: PolicyTable,
+    exact: bool,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
 ) -> PolicyTable:
     """The best response to ``opponent`` as a policy table. Exact (``exact``): the
     engine compares every choice in rationals (an exact tie holds, as the optimal table
     does), and where no game against ``opponent`` can go (a turn total of 1 in Pig) the
     table copies ``fill``. Certified (Fowl Play): the game's own interval sweep
     (:func:`.certified.enclose_best_response`), with the choices the enclosures cannot
-    separate marked ``undecided``; it takes the full game in seconds."""
+    separate marked ``undecided``; it takes the full game in seconds. An exact response
+    goes through twice the game's non-terminal states (both movers), refused up front past
+    ``max_states``."""
     check_table(game, opponent, "opponent table")
     check_table(game, fill, "fill table")
     if not exact:
@@ -103,16 +108,11 @@ def best_response(
             raise ModelError("a certified best response is for Fowl Play; Pig's is exact")
         return enclose_best_response(game, opponent)
     states = 2 * game.nonterminal_states()
-    if states > MAX_STATES:
-        raise ModelError(
-            f"an exact best response in {game.name} to {game.goal} goes through {states:,} "
-            f"states of the generic engine; at most {MAX_STATES:,} (a smaller goal or deck"
-            f"{'' if isinstance(game, Pig) else ', or the certified response'})"
-        )
+    refuse_more_than(max_states, states, f"an exact best response in {game.name} to {game.goal}")
     from ... import solve  # the engine, loaded when a response is asked for
 
     model = _AgainstFixed(game, opponent)
-    solution = solve(model, max_states=MAX_STATES + 1)  # and the initial state
+    solution = solve(model, max_states=max_states + 1)  # and the initial state
     holds = fill.holds.copy()
     for state, index in _choices(model, solution.states()):
         holds[index] = "hold" in solution.ties(state)

@@ -39,6 +39,7 @@ import numpy as np
 from ...enclosure import Enclosure
 from ...progress import progress_bar
 from ...resources import check_memory
+from ...rounding import UNIT_ROUNDOFF
 from .fairness import KomiDisplay
 from .players import PolicyTable, check_table, table_shape
 from .rules import FowlPlay
@@ -52,7 +53,7 @@ __all__ = [
     "working_bytes",
 ]
 
-SLACK = 16 * 2.0**-53  # rounding allowance per state value (a few operations on [0, 1])
+SLACK = 16 * UNIT_ROUNDOFF  # rounding allowance per state value (a few operations on [0, 1])
 MAX_SWEEPS = 10_000
 
 

@@ -33,6 +33,7 @@ from gmpy2 import mpq
 
 from ...numbers import to_fraction
 from ...progress import progress_bar
+from ...rounding import UNIT_ROUNDOFF
 from .components import (
     Form,
     Forms,
@@ -228,9 +229,6 @@ def _follow(choices: Choices) -> Any:
     return lambda s, deck, k, form, hold: held(hold, form) if choices[s, deck, k] else form
 
 
-ROUNDING = 2.0**-53  # unit roundoff of a float64
-
-
 def _float_verdict(
     game: Jeopardy, sides: list, floats: dict, choices: Choices, point: list
 ) -> Choices | str | None:
@@ -259,7 +257,7 @@ def _tolerance(game: Jeopardy, forms: Forms) -> float:
     """The rounding bound of :func:`_float_verdict` for a float pass over ``forms``."""
     draws = max(len(game.draws(deck)) for deck in game.decks())
     states = sum(len(column) for side in forms.table for column in side.values())
-    return 8 * (draws + 2) * (states + 2) * ROUNDING
+    return 8 * (draws + 2) * (states + 2) * UNIT_ROUNDOFF
 
 
 def _exact_values(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> tuple[dict, list]:

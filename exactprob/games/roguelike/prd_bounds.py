@@ -38,12 +38,12 @@ from fractions import Fraction
 import numpy as np
 
 from ...errors import InexactError
+from ...rounding import UNIT_ROUNDOFF
 from .prd import PRDTable
 from .prd_trials import check_trials
 
 __all__ = ["HitsEnclosure", "hits_enclosure"]
 
-UNIT_ROUNDOFF = 2.0**-53
 SMALLEST_ERROR = 2.0**-1074  # twice the largest error of one underflowing product
 
 

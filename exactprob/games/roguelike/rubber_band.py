@@ -49,7 +49,8 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 
 from ...dist import Dist
-from ...errors import ModelError, StateLimitError
+from ...errors import ModelError
+from ...limits import check_max_states, refuse_more_than
 from ...numbers import Exact, exact, is_symbolic, mpq, to_fraction, whole_number
 from .rng import RandomSource
 
@@ -206,7 +207,7 @@ def _walk(
     ``update(extra, level, found)`` is the counted part's next value; the odds follow the
     rules. Raises StateLimitError when a level holds more than ``max_states`` states.
     """
-    whole_number("max_states", max_states, 1)
+    check_max_states(max_states)
     n = _Integers.of(band)
     states: dict[_State, int] = {(n.start, initial): 1}
     scale = 1
@@ -220,12 +221,7 @@ def _walk(
                 following[odds - n.down, update(extra, level, True)] += weight * hits
             if hits != n.total:
                 following[odds, update(extra, level, False)] += weight * (n.total - hits)
-        if len(following) > max_states:
-            raise StateLimitError(
-                f"the recursion holds {len(following):,} states after level {level}, more "
-                f"than the limit of {max_states:,}; use fewer levels or raise max_states "
-                "(--max-states on the command line)"
-            )
+        refuse_more_than(max_states, len(following), f"the recursion after level {level}")
         states, scale = following, scale * n.total
         yield states, scale
 
