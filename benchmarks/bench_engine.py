@@ -15,7 +15,7 @@ mode, for enclosures that contain the exact value, and one measurement:
    ``K`` repeats, each repeat the mean of a calibrated number of calls.
 2. Markov decision processes and chains against Storm's exact engine (stormpy): the
    graph explored by ``exactprob.explore`` (case (a*): the race of (a) as an ArrayModel,
-   explored in bulk) is exported to DRN (``exactprob.storm``),
+   explored in bulk) is exported to DRN (``exactprob.verify.storm``),
    built by Storm with rational numbers and checked with Storm's exact environment.
    Storm has no exact solver for two-player stochastic games, so the Pig cases fix
    player 1's strategy (hold at 20) and two-player Pig is timed for exactprob only.
@@ -72,9 +72,9 @@ except ImportError:  # pragma: no cover - depends on the environment
     icepool = None
 
 try:
-    import stormpy  # noqa: F401  (exactprob.storm imports it lazily; this only probes)
+    import stormpy  # noqa: F401  (exactprob.verify.storm imports it lazily; this only probes)
 
-    from exactprob.storm import storm_timed_value
+    from exactprob.verify.storm import storm_timed_value
 
     HAVE_STORM = True
 except ImportError:  # pragma: no cover - depends on the environment
@@ -624,7 +624,7 @@ def run_mdps(quick: bool, repeat: int, log: Callable[[str], None]) -> list[str]:
             f"Best of {repeat} run(s) (fastest exactprob total; fastest Storm build+check). "
             "ep explore: exactprob.explore(model), running the Python model into a compact "
             "state graph (integer ids, flat arrays). ep solve: exactprob.solve_graph(graph), exact values and policy. "
-            "DRN export: exactprob.storm.export_drn writing the graph as DRN text "
+            "DRN export: exactprob.verify.storm.export_drn writing the graph as DRN text "
             "(Python, reported apart, in no Storm total). Storm build: writing the "
             "temporary file, parsing the DRN and building the sparse model with rational "
             'numbers. Storm check: parsing the property R{"value"}max=? [F "sink"] (or the '
@@ -634,7 +634,7 @@ def run_mdps(quick: bool, repeat: int, log: Callable[[str], None]) -> list[str]:
         ),
         "",
         (
-            "Storm has no exact solver for two-player stochastic games (exactprob.storm: DRN "
+            "Storm has no exact solver for two-player stochastic games (exactprob.verify.storm: DRN "
             "has no state owners, and Storm's rPATL checker supports neither reachability "
             "rewards nor exact numbers), so (b) and (c) fix player 1's strategy to 'hold at 20' "
             "(one action per state) and (d) is timed for exactprob alone."

@@ -265,7 +265,7 @@ def test_simulator_detects_a_wrong_value() -> None:
 # ---------------------------------------------------------------------------------------
 def test_storm_agrees_on_chain_and_mdp() -> None:
     pytest.importorskip("stormpy")
-    from exactprob.storm import storm_expected_steps, storm_value
+    from exactprob.verify.storm import storm_expected_steps, storm_value
 
     A, D = parse_fleet("1 war-sun, 2 fighter"), parse_fleet("2 dreadnought, 1 cruiser")
     G = explore(FleetBattle(A, D))

@@ -115,7 +115,7 @@ def test_simulated_armies_left_agree() -> None:
 
 def test_storm_agrees() -> None:
     pytest.importorskip("stormpy")
-    from exactprob.storm import storm_expected_steps, storm_value
+    from exactprob.verify.storm import storm_expected_steps, storm_value
 
     G = explore(RiskBattle(7, 6))
     result = risk_battle(7, 6)

@@ -1,4 +1,4 @@
-"""Tests of the Storm oracle (exactprob.storm) on hand-built state graphs.
+"""Tests of the Storm oracle (exactprob.verify.storm) on hand-built state graphs.
 
 Every expected value below is derived independently (closed forms with their
 derivation in comments, or a tiny exact linear solve written here), never with
@@ -21,7 +21,7 @@ from exactprob import explore, solve
 
 pytest.importorskip("stormpy")
 
-from exactprob.storm import (
+from exactprob.verify.storm import (
     export_drn,
     storm_expected_steps,
     storm_game_value,

@@ -87,6 +87,8 @@ from typing import Any
 
 from gmpy2 import mpq
 
+from ..errors import InexactError, ModelError, ResourceError, UsageError
+
 __all__ = [
     "DrnExport",
     "export_drn",
@@ -119,17 +121,17 @@ def _exact(x: Any) -> Any:
 
     Raises
     ------
-    TypeError
+    InexactError
         If `x` is a float (or another inexact / non-numeric value).
     """
     if type(x) is mpq:
         return x
     if isinstance(x, float) or type(x).__name__ == "mpfr":
-        raise TypeError(f"inexact float {x!r} in the state graph")
+        raise InexactError(f"inexact float {x!r} in the state graph")
     try:
         return mpq(x)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"not an exact rational: {x!r}") from exc
+        raise InexactError(f"not an exact rational: {x!r}") from exc
 
 
 def _to_fraction(x: Any) -> Fraction:
@@ -155,7 +157,7 @@ def _from_storm(value: Any) -> Fraction:
         The same number.
     """
     if isinstance(value, float):
-        raise TypeError(f"Storm returned an inexact float {value!r}")
+        raise InexactError(f"Storm returned an inexact float {value!r}")
     return Fraction(str(value))
 
 
@@ -246,10 +248,10 @@ def export_drn(
 
     Raises
     ------
-    ValueError
+    ModelError
         If the graph violates the contract (probabilities not summing to 1,
         non-terminal state without actions, unknown fixed action, ...).
-    TypeError
+    InexactError
         If an outcome or probability is a float (not exact).
     """
     fix = dict(fix or {})
@@ -263,7 +265,7 @@ def export_drn(
     outcomes = [nodes[u].get("outcome") for u in order]
     terminal_values = [_exact(o) for o in outcomes if o is not None]
     if not terminal_values:
-        raise ValueError("the state graph has no terminal state")
+        raise ModelError("the state graph has no terminal state")
     lowest = min(terminal_values)
     # Storm drops a reward model whose rewards are all zero, so shift up to at least one.
     shift = one - lowest if lowest < one else zero
@@ -283,7 +285,7 @@ def export_drn(
             continue
         actions = tuple(data.get("actions", ()))
         if not actions:
-            raise ValueError(f"non-terminal state {u!r} has no actions")
+            raise ModelError(f"non-terminal state {u!r} has no actions")
         # Successors per action, in graph order (a DiGraph has one edge per pair).
         succ: dict[Hashable, list[tuple[int, Any]]] = {a: [] for a in actions}
         for _, v, probs in graph.out_edges(u, data="probs"):
@@ -291,20 +293,20 @@ def export_drn(
             for a, p in (probs or {}).items():
                 target = succ.get(a)
                 if target is None:
-                    raise ValueError(f"edge {u!r}->{v!r} has probability for unknown action {a!r}")
+                    raise ModelError(f"edge {u!r}->{v!r} has probability for unknown action {a!r}")
                 q = _exact(p)
                 if q:
                     target.append((j, q))
         if u in fix:
             if fix[u] not in succ:
-                raise ValueError(f"fixed action {fix[u]!r} is not an action of state {u!r}")
+                raise ModelError(f"fixed action {fix[u]!r} is not an action of state {u!r}")
             chosen = [(actions.index(fix[u]), fix[u])]
         else:
             chosen = list(enumerate(actions))
         if len(chosen) > 1:
             player = data.get("player", 0)
             if player not in (0, 1):
-                raise ValueError(f"state {u!r} has invalid player {player!r}")
+                raise ModelError(f"state {u!r} has invalid player {player!r}")
             choice_players.add(player)
         lines.append(f"state {i}{init}")
         for k, a in chosen:
@@ -312,7 +314,7 @@ def export_drn(
             if check:
                 total = sum((q for _, q in targets), zero)
                 if total != one or any(q < 0 for _, q in targets):
-                    raise ValueError(
+                    raise ModelError(
                         f"probabilities of action {a!r} in state {u!r} sum to {total}, not 1"
                     )
             lines.append(f"\taction a{k} [0,1]")
@@ -562,12 +564,12 @@ def storm_expected_steps(
 
     Raises
     ------
-    ValueError
+    UsageError
         If some state still has several actions.
     """
     export = export_drn(graph, fix=fix)
     if export.model_type != "DTMC":
-        raise ValueError(
+        raise UsageError(
             "expected steps are only defined for Markov chains; fix the actions "
             "of the choice states with `fix=`"
         )
@@ -618,7 +620,7 @@ def storm_game_value(graph: Any, *, max_strategies: int = 4096) -> Fraction:
 
     Raises
     ------
-    ValueError
+    ResourceError
         If both players have more than `max_strategies` positional strategies.
     """
     graph = _as_networkx(graph)
@@ -633,7 +635,7 @@ def storm_game_value(graph: Any, *, max_strategies: int = 4096) -> Fraction:
         counts[p] = n
     fixed = 0 if counts[0] <= counts[1] else 1
     if counts[fixed] > max_strategies:
-        raise ValueError(
+        raise ResourceError(
             f"too many positional strategies to enumerate ({counts[fixed]} > {max_strategies})"
         )
     pick_best = max if fixed == 0 else min
