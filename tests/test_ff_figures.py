@@ -16,7 +16,6 @@ from matplotlib.figure import Figure
 from exactprob.errors import ModelError
 from exactprob.games.fighting_fantasy import atlas, best_heuristics, solve_grid
 from exactprob.games.fighting_fantasy.figures import (
-    _ends_either_way,
     _panel,
     best_heuristic_map,
     best_tau_histograms,
@@ -24,6 +23,7 @@ from exactprob.games.fighting_fantasy.figures import (
     policy_maps,
     write_atlas_figures,
 )
+from exactprob.games.fighting_fantasy.rules import ends_either_way
 
 
 @pytest.fixture(autouse=True)
@@ -83,11 +83,13 @@ def test_policy_map_cells_are_the_grid() -> None:
 
 
 def test_ties_that_end_the_fight_either_way_are_not_marked() -> None:
-    assert _ends_either_way(True, 5, 1, 6)
-    assert _ends_either_way(True, 5, 2, 12)  # a lucky hit cannot fail at luck 12
-    assert not _ends_either_way(True, 5, 2, 11)
-    assert _ends_either_way(False, 2, 5, 1)  # the test cannot succeed at luck 1
-    assert not _ends_either_way(False, 2, 5, 2)
+    assert ends_either_way(True, 5, 1, 6)
+    assert ends_either_way(True, 5, 2, 12)  # a lucky hit cannot fail at luck 12
+    assert not ends_either_way(True, 5, 2, 11)
+    assert ends_either_way(False, 2, 5, 1)  # the test cannot succeed at luck 1
+    assert not ends_either_way(False, 2, 5, 2)
+    # a lucky hit that dealt only 1 would leave an opponent at 2 standing
+    assert not ends_either_way(True, 5, 2, 12, lucky_hit=1)
 
 
 def test_policy_maps_rejects_what_is_not_solved(small: object) -> None:

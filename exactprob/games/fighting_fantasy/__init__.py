@@ -7,7 +7,7 @@ soften it. Only the skill difference :math:`\Delta` matters.
 * :mod:`.rules`: one round's chances from the sextinomial generating function, the luck
   test, the rule variants (standard, lucky hit of 3, *Crypt of the Sorcerer*);
 * :mod:`.grid`: the fast path, every state of a fight in one exact backward sweep, under
-  optimal play or a fixed policy, for any :class:`~.grid.Objective`;
+  optimal play or a fixed policy, for any :class:`~.terms.Objective`;
 * :mod:`.model`: the same fight as a :class:`~exactprob.model.Model` for the generic engine;
 * :mod:`.fight_arrays`: every start of a grid at once as an
   :class:`~exactprob.array_model.ArrayModel`, explored by the engine in bulk;
@@ -34,15 +34,7 @@ from .closed_forms import (
     thresholds,
 )
 from .fight_arrays import FightArrays, round_start
-from .grid import (
-    STRATEGY_CODES,
-    FightGrid,
-    GridRecord,
-    LuckPolicy,
-    Objective,
-    resolve_rule,
-    solve_grid,
-)
+from .grid import STRATEGY_CODES, FightGrid, GridRecord, solve_grid
 from .heuristics import (
     HEURISTICS,
     PAIRS,
@@ -64,6 +56,7 @@ from .rules import (
     sextinomial_row,
 )
 from .simulator import FightSimulation, simulate_fight
+from .terms import LuckPolicy, Objective, resolve_rule
 
 __all__ = [
     "ATLAS_DELTAS",

@@ -35,7 +35,7 @@ from gmpy2 import mpq
 from ...numbers import decimal_string, fraction_string, to_fraction
 from ...progress import progress_bar
 from .grid import FightGrid, GridRecord, solve_grid
-from .rules import luck_probability
+from .rules import ends_either_way
 
 __all__ = ["ATLAS_DELTAS", "TOLERANCE", "Atlas", "Decision", "atlas"]
 
@@ -63,7 +63,7 @@ class Decision:
     def forced(self) -> bool:
         """Every possible result of both choices ends the fight after this round (a
         luck test that cannot fail or cannot succeed counts only its possible side)."""
-        return is_forced(self.won, self.hero, self.opponent, self.luck, self.lucky_hit)
+        return ends_either_way(self.won, self.hero, self.opponent, self.luck, self.lucky_hit)
 
 
 def is_near_tie(a: Any, b: Any) -> bool:
@@ -77,25 +77,6 @@ def is_near_tie(a: Any, b: Any) -> bool:
     """
     ps, rq = a.numerator * b.denominator, b.numerator * a.denominator
     return TOLERANCE.denominator * abs(ps - rq) <= TOLERANCE.numerator * max(ps, rq)
-
-
-def is_forced(won: bool, hero: int, opponent: int, luck: int, lucky_hit: int) -> bool:
-    """Whether the decision after a won (``won``) or lost round ends the fight whatever
-    is chosen and however the luck test goes (see :attr:`Decision.forced`).
-
-    >>> is_forced(True, 5, 2, 12, 4), is_forced(True, 5, 2, 3, 4)  # luck 12 cannot fail
-    (True, False)
-    """
-    t = luck_probability(luck)
-    # stamina lost by the side that lost the round: without luck, lucky, unlucky
-    without, lucky, unlucky = (2, lucky_hit, 1) if won else (2, 1, 3)
-    stamina = opponent if won else hero
-    least = without
-    if t.numerator:  # the test can succeed
-        least = min(least, lucky)
-    if t.numerator != t.denominator:  # the test can fail
-        least = min(least, unlucky)
-    return stamina <= least
 
 
 @dataclass
@@ -170,7 +151,7 @@ class Atlas:
             for won, (no, yes) in ((True, r.after_won), (False, r.after_lost)):
                 if no == yes:
                     hit = self.grids[delta].rule.lucky_hit
-                    tie_forced = is_forced(won, r.hero, r.opponent, r.luck, hit)
+                    tie_forced = ends_either_way(won, r.hero, r.opponent, r.luck, hit)
                     forced += tie_forced
                     ties += not tie_forced
                 elif is_near_tie(no, yes):

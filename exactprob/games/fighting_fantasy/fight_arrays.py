@@ -24,9 +24,9 @@ from fractions import Fraction
 import numpy as np
 
 from ...array_model import ArrayModel, Branch
-from .grid import Objective, fight_terms
 from .model import LUCK, NO_LUCK
 from .rules import Rule, luck_probability, round_counts
+from .terms import Objective, fight_terms
 
 __all__ = ["FightArrays", "round_start"]
 

@@ -26,7 +26,7 @@ from ...files import write_all
 from .closed_forms import no_luck_value
 from .grid import STRATEGY_CODES, FightGrid
 from .heuristics import HEURISTICS, BestHeuristic
-from .rules import luck_probability, round_odds
+from .rules import ends_either_way, round_odds
 from .simulator import simulate_fight
 
 if TYPE_CHECKING:
@@ -62,17 +62,6 @@ def _grids(atlas_or_grids: Atlas | Mapping[int, FightGrid]) -> Mapping[int, Figh
     return grids
 
 
-def _ends_either_way(won: bool, hero: int, opponent: int, luck: int) -> bool:
-    """Does the fight end after this round whatever the hero decides? (Then a tie
-    carries no information.) A won round: against 1 stamina, or 2 with a luck test that
-    cannot fail (luck 12). A lost round: with 1 stamina left, or 2 with a test that
-    cannot succeed (luck 1)."""
-    chance = luck_probability(luck)
-    if won:
-        return opponent <= 1 or (chance == 1 and opponent <= 2)
-    return hero <= 1 or (chance == 0 and hero <= 2)
-
-
 def _panel(grid: FightGrid, luck: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Victory probability (float), strategy code and "a decision is an exact tie that
     does not merely end the fight either way" of every (hero, opponent) at ``luck``, as
@@ -90,7 +79,8 @@ def _panel(grid: FightGrid, luck: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
                 continue
             codes[h - 1, o - 1] = grid.strategy(h, o, luck)
             ties[h - 1, o - 1] = any(
-                not _ends_either_way(won, h, o, luck) and grid.is_tie(won, h, o, luck)
+                not ends_either_way(won, h, o, luck, grid.rule.lucky_hit)
+                and grid.is_tie(won, h, o, luck)
                 for won in (True, False)
             )
     return values, codes, ties

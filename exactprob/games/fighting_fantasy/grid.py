@@ -33,8 +33,7 @@ The generic engine gives the same values on every state (``tests/test_fighting_f
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -45,29 +44,19 @@ from ...display import exact_html, rows_html
 from ...errors import ModelError
 from ...graph import paused_garbage_collection
 from ...limits import DEFAULT_MAX_STATES, refuse_more_than
-from ...numbers import exact, to_fraction, whole_number
+from ...numbers import to_fraction
 from ...progress import Progress, progress_bar
 from ...resources import check_memory
-from .rules import RULES, Rule, luck_probability, round_counts
+from .rules import Rule, luck_probability, round_counts
+from .terms import LuckPolicy, Objective, fight_terms
 
 __all__ = [
     "STRATEGY_CODES",
     "FightGrid",
     "GridRecord",
-    "LuckPolicy",
-    "Objective",
-    "check_fight",
-    "fight_terms",
     "grid_bytes",
-    "resolve_rule",
     "solve_grid",
 ]
-
-#: ``policy(won, hero, opponent, luck, streak) -> bool``: test luck after this round?
-#: Called with Python scalars by the exact solvers and with numpy arrays by the simulator.
-LuckPolicy = Callable[[Any, Any, Any, Any, Any], Any]
-
-#: Largest grid :func:`solve_grid` accepts by default (states, counting the Crypt flag).
 
 #: The paper's strategy codes: when the hero tests luck in a state.
 STRATEGY_CODES = {
@@ -84,42 +73,6 @@ _HERO_OFFSET = 2  # stamina -2..H is stored at index 0..H+2 (a lucky-less defenc
 _OPPONENT_OFFSET = 3  # stamina -3..O at index 0..O+3 (a lucky hit deals up to 4)
 
 
-@dataclass(frozen=True)
-class Objective:
-    r"""What a victory is worth: :math:`[h \ge r][l \ge m]\,(1 + a h + b l)` for a victory
-    with :math:`h` stamina and :math:`l` luck left; a defeat scores 0. The default is the
-    plain chance of winning.
-
-    >>> Objective(keep_stamina=5).score(4, 0), Objective(luck_weight=Fraction(1, 10)).score(4, 3)
-    (Fraction(0, 1), Fraction(13, 10))
-    """
-
-    keep_stamina: int = 0
-    keep_luck: int = 0
-    stamina_weight: Fraction = Fraction(0)
-    luck_weight: Fraction = Fraction(0)
-
-    def __post_init__(self) -> None:
-        whole_number("keep_stamina", self.keep_stamina, 0)
-        whole_number("keep_luck", self.keep_luck, 0)
-        for name in ("stamina_weight", "luck_weight"):
-            weight = to_fraction(exact(getattr(self, name)))
-            if weight < 0:
-                raise ModelError(f"{name} must be >= 0, got {weight}")
-            object.__setattr__(self, name, weight)
-
-    @property
-    def is_win(self) -> bool:
-        """True for the plain chance of winning."""
-        return self == Objective()
-
-    def score(self, hero_stamina: int, luck: int) -> Fraction:
-        """The score of a victory with ``hero_stamina`` and ``luck`` left."""
-        if hero_stamina < self.keep_stamina or luck < self.keep_luck:
-            return Fraction(0)
-        return 1 + self.stamina_weight * hero_stamina + self.luck_weight * luck
-
-
 class GridRecord(NamedTuple):
     """One state of a grid as :meth:`FightGrid.records` exports it: the exact value, the
     strategy code, and (no luck, luck or ``None``) after a won and after a lost round."""
@@ -131,48 +84,6 @@ class GridRecord(NamedTuple):
     strategy: int
     after_won: tuple[mpq, mpq | None]
     after_lost: tuple[mpq, mpq | None]
-
-
-def resolve_rule(rule: str | Rule) -> Rule:
-    """A :class:`~.rules.Rule` from its name (or itself)."""
-    if isinstance(rule, Rule):
-        return rule
-    if rule not in RULES:
-        raise ModelError(f"unknown rule {rule!r}; allowed: {', '.join(RULES)}")
-    return RULES[rule]
-
-
-def check_fight(delta: int, hero_stamina: int, opponent_stamina: int, luck: int) -> None:
-    """Refuse a starting state that is not whole numbers in range (one line naming the
-    field).
-
-    >>> check_fight(0, 0, 5, 0)
-    Traceback (most recent call last):
-    ...
-    exactprob.errors.ModelError: hero stamina must be a whole number >= 1, got 0
-    """
-    whole_number("delta", delta, -(10**6), 10**6)
-    whole_number("hero stamina", hero_stamina, 1)
-    whole_number("opponent stamina", opponent_stamina, 1)
-    whole_number("luck", luck, 0)
-
-
-def fight_terms(
-    delta: int,
-    hero_stamina: int,
-    opponent_stamina: int,
-    luck: int,
-    rule: str | Rule,
-    objective: Objective | None,
-) -> tuple[Rule, Objective]:
-    """The rule and objective of a fight whose start is checked (:func:`check_fight`):
-    the rule resolved by name, the plain chance of winning when no objective is given.
-
-    >>> fight_terms(0, 5, 5, 0, "crypt", None)[0].two_in_a_row_kills
-    True
-    """
-    check_fight(delta, hero_stamina, opponent_stamina, luck)
-    return resolve_rule(rule), objective or Objective()
 
 
 def _mpq(value: Fraction) -> mpq:

@@ -34,7 +34,8 @@ from typing import Any
 
 from ...errors import ModelError
 from ...numbers import whole_number
-from .grid import FightGrid, LuckPolicy, solve_grid
+from .grid import FightGrid, solve_grid
+from .terms import LuckPolicy
 
 __all__ = [
     "HEURISTICS",

@@ -25,8 +25,8 @@ from fractions import Fraction
 from typing import Any
 
 from ...dist import Dist
-from .grid import LuckPolicy, Objective, fight_terms
 from .rules import Rule, luck_probability, round_odds
+from .terms import LuckPolicy, Objective, fight_terms
 
 __all__ = ["LUCK", "NO_LUCK", "FightModel", "FightState", "engine_policy"]
 
@@ -99,7 +99,7 @@ class FightModel:
 
 
 def engine_policy(policy: LuckPolicy) -> Any:
-    """A :data:`~.grid.LuckPolicy` as a policy for :func:`exactprob.evaluate`.
+    """A :data:`~.terms.LuckPolicy` as a policy for :func:`exactprob.evaluate`.
 
     >>> engine_policy(lambda won, h, o, l, streak: won)(("won", 5, 5, 3, False))
     'luck'

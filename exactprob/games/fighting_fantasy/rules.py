@@ -29,6 +29,7 @@ __all__ = [
     "RULES",
     "RoundOdds",
     "Rule",
+    "ends_either_way",
     "luck_probability",
     "round_counts",
     "round_odds",
@@ -116,3 +117,25 @@ def luck_probability(luck: int) -> Fraction:
     """:math:`P(2d6 \\le \\text{luck})`, the chance that a luck test succeeds (0 for
     luck 0 or less, 1 from luck 12 up)."""
     return _two_dice_cdf()[min(max(luck, 0), 12)]
+
+
+def ends_either_way(won: bool, hero: int, opponent: int, luck: int, lucky_hit: int = 4) -> bool:
+    """Whether the fight ends after a won (``won``) or lost round whatever the hero
+    decides and however the luck test goes (a test that cannot fail or cannot succeed
+    counts only its possible side): then testing luck or not ties, and the tie says
+    nothing about the strategy (the atlas counts such ties apart, the figures leave them
+    unmarked). ``lucky_hit`` is what a lucky offensive test deals (:class:`Rule`).
+
+    >>> ends_either_way(True, 5, 2, 12), ends_either_way(True, 5, 2, 3)  # 12 cannot fail
+    (True, False)
+    """
+    t = luck_probability(luck)
+    # stamina lost by the side that lost the round: without luck, lucky, unlucky
+    without, lucky, unlucky = (2, lucky_hit, 1) if won else (2, 1, 3)
+    stamina = opponent if won else hero
+    least = without
+    if t.numerator:  # the test can succeed
+        least = min(least, lucky)
+    if t.numerator != t.denominator:  # the test can fail
+        least = min(least, unlucky)
+    return stamina <= least
