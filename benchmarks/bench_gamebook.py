@@ -8,7 +8,7 @@ Usage::
 1. :func:`adventure` generates an acyclic book of ``sections`` sections (fights on the
    example combat results table, random branches, gold, items, conditions); its reachable
    state space grows with ``sections``, from about 10^3 to 10^6 states. exactprob's
-   :func:`exactprob.gamebook.solve` solves it; the report gives states, seconds, states per
+   :func:`exactprob.games.gamebook.solve` solves it; the report gives states, seconds, states per
    second, the peak memory of the process and the digits of the win probability's
    denominator.
 2. The same books are solved by the source's algorithm, written here from the spec: a
@@ -63,8 +63,8 @@ from bench_engine import (
 )
 
 from exactprob import Dist, uniform
-from exactprob.gamebook import solve
-from exactprob.gamebook.combat import LOST, CombatResultsTable, example_crt, fight
+from exactprob.games.gamebook import solve
+from exactprob.games.gamebook.combat import LOST, CombatResultsTable, example_crt, fight
 
 # ---------------------------------------------------------------------------------------
 # The adventure: a book as data
@@ -291,7 +291,7 @@ def at(section: int, hero: Any, last: int) -> State:
 # Backends
 # ---------------------------------------------------------------------------------------
 class DistBackend:
-    """exactprob: ``Dist`` (always regrouped) and :func:`exactprob.gamebook.combat.fight`,
+    """exactprob: ``Dist`` (always regrouped) and :func:`exactprob.games.gamebook.combat.fight`,
     each fight's distribution computed once per (hero, enemy, ratio)."""
 
     def __init__(self, crt: CombatResultsTable) -> None:
@@ -405,7 +405,7 @@ class Result:
 
 
 def solve_exactprob(sections: int) -> Result:
-    """:func:`exactprob.gamebook.solve` on the generated book. The exploration scores every
+    """:func:`exactprob.games.gamebook.solve` on the generated book. The exploration scores every
     reachable state exactly once, which counts the states."""
     rules = Rules(adventure(sections), DistBackend(example_crt()))
     states = pairs = longest = 0
@@ -542,7 +542,7 @@ def run_books(quick: bool, cap: float) -> list[str]:
                 gave_up.add(solver)
         main_rows.append(exactprob_row(sections, results[EXACTPROB]))
         peer_rows += [peer_row(sections, solver, results) for solver in SOLVERS]
-    out = ["## 1. exactprob.gamebook.solve on generated books", ""]
+    out = ["## 1. exactprob.games.gamebook.solve on generated books", ""]
     out += table(
         ["sections", "states", "time", "states/s", "peak memory", "pairs", "win", "digits"],
         main_rows,
@@ -621,7 +621,7 @@ def peer_row(sections: int, solver: str, results: dict[str, Result | str]) -> li
 
 #: The functions whose cumulative time the profile reports: (file, function, label).
 PROFILED = [
-    ("exactprob/gamebook/solver.py", "solve", "exactprob.gamebook.solve, in all"),
+    ("exactprob/gamebook/solver.py", "solve", "exactprob.games.gamebook.solve, in all"),
     ("exactprob/graph.py", "components_reached", "depth-first search (book's choices included)"),
     ("bench_gamebook.py", "counted_choices", "the book's choices (building Dists)"),
     ("exactprob/gamebook/combat.py", "fight", "combat.fight (once per hero, enemy, ratio)"),

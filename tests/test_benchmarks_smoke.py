@@ -56,7 +56,7 @@ def test_gamebook_benchmark_fights_round_by_round_equal_exactprob() -> None:
     sys.path.insert(0, str(BENCHMARKS))
     from bench_gamebook import ListBackend
 
-    from exactprob.gamebook.combat import LOST, example_crt, fight
+    from exactprob.games.gamebook.combat import LOST, example_crt, fight
 
     crt = example_crt()
     regrouped, listed = ListBackend(crt, regroup=True), ListBackend(crt, regroup=False)

@@ -9,7 +9,7 @@ from fractions import Fraction as F
 import pytest
 
 from tests.cli_runner import run
-from tests.test_gamebook_minigames import bellman_certificate, rule_policy_values
+from tests.test_cartwheel import bellman_certificate, rule_policy_values
 
 
 def cartwheel_json(capsys, *argv):

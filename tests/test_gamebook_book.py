@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from exactprob.choice_tree import SolutionNode, reachable_nodes
 from exactprob.errors import ModelError
-from exactprob.gamebook import fight, solve, toml_file
-from exactprob.gamebook.book import BookError, Fight, Hero, load_book
-from exactprob.gamebook.combat import COLUMN_LABELS
-from exactprob.gamebook.solver import SolutionNode, reachable_nodes
+from exactprob.games.gamebook import fight, solve, toml_file
+from exactprob.games.gamebook.book import BookError, Fight, Hero, load_book
+from exactprob.games.gamebook.combat import COLUMN_LABELS
 from exactprob.solve import evaluate
 from exactprob.solve import solve as solve_model
 
@@ -321,7 +321,7 @@ def test_endurance_gold_caps_and_dead_ends(tmp_path):
 
 
 class Oracle:
-    """The format's semantics straight from the parsed TOML (no exactprob.gamebook.book):
+    """The format's semantics straight from the parsed TOML (no exactprob.games.gamebook.book):
     states are (section, endurance, items, gold, fight) tuples, fight None or (choice
     position, enemy position, enemy endurance, rounds fought up to evade_after). Fights
     without evasion compose combat.fight (tested on its own against enumeration); fights

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exactprob.choice_tree import BookModel
 from exactprob.depth_first import solve_depth_first
 from exactprob.errors import ModelError, NonTerminationError, StateLimitError
-from exactprob.gamebook import solve
-from exactprob.gamebook.solver import BookModel
+from exactprob.games.gamebook import solve
 from exactprob.solve import solve as solve_model
 
 ENDINGS = {"won": F(1), "half": F(1, 2), "lost": F(0)}

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactprob import Dist, DistributionError, InexactError, ModelError, StateLimitError
-from exactprob.gamebook import Leaf, SolutionNode, situations, solve, walkthrough
+from exactprob.games.gamebook import Leaf, SolutionNode, situations, solve, walkthrough
 
 # ======================================================================================
 # Random acyclic books versus a brute-force recursive solver

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..gamebook.minigames import (
+from ..games.cartwheel.wheel import (
     CARTWHEEL,
     CARTWHEEL_NUMBERS,
     MAX_CHOICES,
@@ -212,7 +212,7 @@ def write_plot(
     strategies: list[tuple[str, Bet, dict[int, Fraction]]],
     path: Path,
 ) -> None:
-    from ..gamebook.minigame_figures import win_chance_figure
+    from ..games.cartwheel.figures import win_chance_figure
 
     single = len(wheel.bets) == 1
     curves = {"optimal": best.values}

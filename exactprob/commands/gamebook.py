@@ -14,9 +14,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..choice_tree import (
+    SolutionNode,
+    Tree,
+    reachable_nodes,
+    situations,
+    solve,
+    walkthrough,
+)
 from ..errors import ModelError, StateLimitError, UsageError
-from ..gamebook.book import Book, Hero, load_book
-from ..gamebook.solver import SolutionNode, Tree, reachable_nodes, situations, solve, walkthrough
+from ..games.gamebook.book import Book, Hero, load_book
 from ..limits import check_max_states
 from ..numbers import decimal_string, exact_fields
 from . import help_of
@@ -106,7 +113,7 @@ def register(sub: Any) -> None:
         help=help_of("gamebook"),
         description=(
             "Solve a book written in exactprob's TOML book format (see "
-            "exactprob.gamebook.book) exactly: the winning probability under optimal "
+            "exactprob.games.gamebook.book) exactly: the winning probability under optimal "
             "choices as a fraction and a decimal, the most likely situations on arriving "
             "at a section (--report), and the optimal choice in every situation met "
             "(--walkthrough). Books with loops are solved through the engine's cyclic solver."

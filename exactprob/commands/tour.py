@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..dist import dice, die
-from ..gamebook.minigames import Wheel, solve_wheel
+from ..games.cartwheel.wheel import Wheel, solve_wheel
 from ..games.fighting_fantasy import solve_grid
 from ..games.fleet_battle import Fleet, battle
 from ..games.gamblers_ruin import GamblersRuin, closed_form

@@ -47,11 +47,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..dist import Dist, uniform
-from ..errors import ModelError
-from ..games.roguelike.rng import RandomSource
-from ..numbers import whole_number
-from .solver import SolutionNode, Tree, reachable_nodes, solve
+from ...choice_tree import SolutionNode, Tree, reachable_nodes, solve
+from ...dist import Dist, uniform
+from ...errors import ModelError
+from ...numbers import whole_number
+from ..roguelike.rng import RandomSource
 
 __all__ = [
     "CARTWHEEL",
@@ -138,7 +138,7 @@ class Wheel:
 
     States are the gold held, ``0 .. target`` (every amount from the target on is the
     winning state ``target``), and :data:`WALKED_AWAY`. :meth:`choices` and :meth:`score` are
-    the gamebook form of the rules (:func:`exactprob.gamebook.solver.solve`).
+    the gamebook form of the rules (:func:`exactprob.choice_tree.solve`).
 
     >>> wheel = Wheel(target=20)
     >>> wheel.chance(CARTWHEEL), wheel.edge(CARTWHEEL)

@@ -1,7 +1,7 @@
 """Figures of the tavern wheel game: the chance of reaching the target against the gold in
 hand, for optimal play and fixed strategies. matplotlib is imported inside the function.
 
->>> from exactprob.gamebook.minigames import Wheel, bold_play, policy_values, solve_wheel
+>>> from exactprob.games.cartwheel.wheel import Wheel, bold_play, policy_values, solve_wheel
 >>> wheel = Wheel(target=6)
 >>> ax = win_chance_figure(wheel, {"optimal": solve_wheel(wheel).values,
 ...                                "bold": policy_values(wheel, bold_play(wheel))}, gold=2)
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from .minigames import Wheel
+from .wheel import Wheel
 
 __all__ = ["win_chance_figure"]
 

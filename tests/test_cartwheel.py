@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exactprob.choice_tree import solve
 from exactprob.errors import ModelError
-from exactprob.gamebook.minigames import (
+from exactprob.games.cartwheel.wheel import (
     CARTWHEEL,
     WALK_AWAY,
     Bet,
@@ -27,7 +28,6 @@ from exactprob.gamebook.minigames import (
     stake_choices,
     timid_play,
 )
-from exactprob.gamebook.solver import solve
 from exactprob.games.roguelike.rng import NumpyRandom
 from exactprob.simulate import agrees_with
 from tests.models import gauss_solve

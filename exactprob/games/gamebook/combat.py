@@ -19,8 +19,8 @@ to the ratio: add the hero's bonuses to his combat skill, or leave out a bonus t
 immune to, before taking the difference. This module never sees them.
 
 The table is data: :func:`load_crt` reads a TOML file (see
-``exactprob/gamebook/data/example_crt.toml``, an original table shipped as an example, loaded
-by :func:`example_crt`).
+``exactprob/games/gamebook/data/example_crt.toml``, an original table shipped as an
+example, loaded by :func:`example_crt`).
 
 >>> crt = example_crt()
 >>> column_index(-1), column_label(column_index(-1))
@@ -39,9 +39,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias
 
-from ..dist import Dist, uniform
-from ..errors import DistributionError, ModelError
-from ..numbers import Exact, mpq, whole_number
+from ...dist import Dist, uniform
+from ...errors import DistributionError, ModelError
+from ...numbers import Exact, mpq, whole_number
 from .toml_file import read_toml
 
 __all__ = [
@@ -133,7 +133,7 @@ def load_crt(path: str | Path) -> CombatResultsTable:
 def example_crt() -> CombatResultsTable:
     """The original example table shipped with exactprob (``data/example_crt.toml``),
     read once."""
-    resource = resources.files("exactprob.gamebook").joinpath("data", "example_crt.toml")
+    resource = resources.files("exactprob.games.gamebook").joinpath("data", "example_crt.toml")
     with resources.as_file(resource) as path:
         return load_crt(path)
 

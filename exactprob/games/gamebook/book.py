@@ -65,12 +65,12 @@ Rules (the semantics :class:`Book` gives the solver):
   discipline known, except disciplines listed in that enemy's ``immune``. The hero keeps
   the endurance left from one enemy to the next; beating the last goes to ``win`` with the
   endurance left; losing is death. Without evasion the whole fight is one distribution
-  (:func:`~exactprob.gamebook.combat.fight_sequence`). With ``evade_after = k`` and
+  (:func:`~exactprob.games.gamebook.combat.fight_sequence`). With ``evade_after = k`` and
   ``evade = ID`` the fight is played round by round as states of the book,
   :class:`Hero` with a :class:`Fight`: before every round from round :math:`k + 1` on
   (counted over all the enemies; from the start when :math:`k = 0`) the hero chooses
   between "fight on" and "evade to section ID": one more round where only his own
-  losses count (:func:`~exactprob.gamebook.combat.evasion_round`), then ``evade`` if he
+  losses count (:func:`~exactprob.games.gamebook.combat.evasion_round`), then ``evade`` if he
   is alive. The solver finds the best moment to evade.
 * **Scores**: 1 at a win section, 0 at a death section, at endurance 0, and at a *dead end*
   (a section none of whose choices is offered). Known states are collapsed to
@@ -103,7 +103,7 @@ reached from the start on the section graph (conditions ignored).
 ...     path = pathlib.Path(folder, "coin.toml")
 ...     _ = path.write_text(text)
 ...     book = load_book(path)
->>> from exactprob.gamebook import solve
+>>> from exactprob.games.gamebook import solve
 >>> solve(book.choices, book.score, book.initial).score
 Fraction(1, 3)
 """
@@ -117,9 +117,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from ..dist import Dist
-from ..errors import BookError, ModelError
-from ..numbers import parse_fraction
+from ...dist import Dist
+from ...errors import BookError, ModelError
+from ...numbers import parse_fraction
 from .combat import (
     LOST,
     CombatResultsTable,
@@ -278,7 +278,7 @@ class Section:
 @dataclass(frozen=True)
 class Book:
     """A checked book. ``initial``, :meth:`choices` and :meth:`score` are what
-    :func:`exactprob.gamebook.solve` takes."""
+    :func:`exactprob.games.gamebook.solve` takes."""
 
     title: str
     start: str

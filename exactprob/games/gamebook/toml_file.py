@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..errors import ExactProbError, ModelError
+from ...errors import ExactProbError, ModelError
 
 __all__ = ["MAX_TOML_BYTES", "read_toml"]
 

@@ -1,16 +1,17 @@
-"""Gamebooks: the generic choices-and-chance solver of the "solving a gamebook" series.
+"""Gamebooks: books of sections, choices and chance, solved exactly as in the "solving a
+gamebook" series.
 
-* :mod:`.solver`: ``solve(choices, score, state)``, the solution tree, the walkthrough and the
-  most-likely-situations report;
+* :mod:`exactprob.choice_tree` (the engine's): ``solve(choices, score, state)``, the
+  solution tree, the walkthrough and the most-likely-situations report, re-exported here;
 * :mod:`.combat`: Lone Wolf style combat from a combat results table loaded from TOML (an
   original example table ships in ``data/``);
 * :mod:`.book`: the TOML book format (sections, effects, conditions, random branches,
   combat against one enemy or several, evasion chosen round by round), validated with the
-  file, section and field of every mistake;
-* :mod:`.minigames`: a tavern wheel game (the cartwheel) as a gamebook model, with
-  :mod:`.minigame_figures`.
+  file, section and field of every mistake.
 
->>> from exactprob.gamebook import solve
+The tavern wheel of the same series is a game of its own, :mod:`exactprob.games.cartwheel`.
+
+>>> from exactprob.games.gamebook import solve
 >>> solve(lambda s: [("open the door", [("win", "1/3"), ("lose", "2/3")])],
 ...       lambda s: {"win": 1, "lose": 0}.get(s), "hall").score
 Fraction(1, 3)
@@ -18,6 +19,7 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
+from ...choice_tree import BookModel, Leaf, SolutionNode, situations, solve, walkthrough
 from .book import Book, BookError, Hero, load_book
 from .combat import (
     CombatResultsTable,
@@ -29,7 +31,6 @@ from .combat import (
     fight_sequence,
     load_crt,
 )
-from .solver import BookModel, Leaf, SolutionNode, situations, solve, walkthrough
 
 __all__ = [
     "Book",

@@ -1,6 +1,8 @@
-r"""The generic gamebook solver: choices and chance, solved exactly by the engine.
+r"""Games given as choice trees: choices and chance, solved exactly by the engine (the
+generic solver of the "solving a gamebook" series; :mod:`exactprob.games.gamebook` reads
+books into it).
 
-A book is two functions. ``choices(state)`` lists the choices of a state whose outcome is
+A game (a book) is two functions. ``choices(state)`` lists the choices of a state whose outcome is
 not yet known, each a ``(description, outcomes)`` pair, the outcomes a distribution of next
 states; ``score(state)`` is the value of a *known* state (1 for the winning section, 0 for a
 death, any rational in between) or ``None`` while the adventure goes on. The value of a state
@@ -36,12 +38,12 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from fractions import Fraction
 from typing import Any, TypeAlias
 
-from ..depth_first import DepthFirstSolution, solve_depth_first
-from ..dist import Dist
-from ..errors import ExactProbError, ModelError, NonTerminationError
-from ..limits import DEFAULT_MAX_STATES
-from ..numbers import exact, is_symbolic, to_fraction
-from ..solve import solve as solve_model
+from .depth_first import DepthFirstSolution, solve_depth_first
+from .dist import Dist
+from .errors import ExactProbError, ModelError, NonTerminationError
+from .limits import DEFAULT_MAX_STATES
+from .numbers import exact, is_symbolic, to_fraction
+from .solve import solve as solve_model
 
 __all__ = [
     "BookModel",

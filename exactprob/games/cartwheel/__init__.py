@@ -1,0 +1,38 @@
+"""The tavern wheel (the *cartwheel*): gamble gold on a wheel of numbers until the purse
+reaches a target; the best chance, every optimal stake and exact ties, bold and timid
+play, an independent simulator (:mod:`.wheel`), and its figure (:mod:`.figures`, loaded on
+use: it needs matplotlib).
+
+>>> solve_wheel(Wheel(target=3, numbers=3, bets=(Bet(1, 1),))).values[2]
+Fraction(3, 7)
+"""
+
+from __future__ import annotations
+
+from .wheel import (
+    CARTWHEEL,
+    Bet,
+    Stake,
+    Wheel,
+    WheelSample,
+    WheelSolution,
+    bold_play,
+    policy_values,
+    simulate_wheel,
+    solve_wheel,
+    timid_play,
+)
+
+__all__ = [
+    "CARTWHEEL",
+    "Bet",
+    "Stake",
+    "Wheel",
+    "WheelSample",
+    "WheelSolution",
+    "bold_play",
+    "policy_values",
+    "simulate_wheel",
+    "solve_wheel",
+    "timid_play",
+]
