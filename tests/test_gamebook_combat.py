@@ -41,7 +41,9 @@ from exactprob.games.gamebook.combat import (
 from exactprob.simulate import agrees_with
 from exactprob.solve import solve
 
-EXAMPLE = Path(__file__).parents[1] / "exactprob" / "games" / "gamebook" / "data" / "example_crt.toml"
+EXAMPLE = (
+    Path(__file__).parents[1] / "exactprob" / "games" / "gamebook" / "data" / "example_crt.toml"
+)
 LOST: tuple[Any, ...] = ("lost",)
 
 # The spec's 13 bands, written out: (column, lowest ratio, highest ratio), None = unbounded.

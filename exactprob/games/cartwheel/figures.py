@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from ...plot import axes_or_new
 from .wheel import Wheel
 
 __all__ = ["win_chance_figure"]
@@ -35,10 +36,7 @@ def win_chance_figure(
     -------
     matplotlib Axes
     """
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
+    ax = axes_or_new(ax, (7, 3.6))
     small = wheel.target <= 40
     for (label, values), marker in zip(curves.items(), MARKERS * len(curves)):
         amounts = sorted(values)

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ...plot import axes_or_new
+
 __all__ = ["hold_boundary_figure"]
 
 
@@ -28,8 +30,7 @@ def hold_boundary_figure(thresholds: np.ndarray, title: str, ax: Any = None) -> 
     """
     import matplotlib.pyplot as plt
 
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6.4, 5.2), layout="constrained")
+    ax = axes_or_new(ax, (6.4, 5.2))
     goal = thresholds.shape[0]
     to_goal = thresholds == goal - np.arange(goal)[:, None]
     shown = np.ma.masked_where(to_goal, thresholds)

@@ -14,18 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from ...plot import axes_or_new
 from .prd import PRDTable
 from .prd_bounds import hits_enclosure
 from .prd_trials import hit_moments
-
-
-def _axes(ax: Any) -> Any:
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    _, new = plt.subplots(figsize=(7, 3.6), layout="constrained")
-    return new
 
 
 def _binomial_pmf(trials: int, rate: float, hits: np.ndarray) -> np.ndarray:
@@ -47,7 +39,7 @@ def _binomial_pmf(trials: int, rate: float, hits: np.ndarray) -> np.ndarray:
 def hits_figure(table: PRDTable, trials: int, ax: Any = None) -> Any:
     """The distribution of hits in ``trials`` trials (certified bounds, drawn at their
     upper ends; they agree to 1e-10) next to the binomial at the table's rate."""
-    ax = _axes(ax)
+    ax = axes_or_new(ax, (7, 3.6))
     rate = table.rate()
     mean, variance = hit_moments(table, trials)
     spread = 6 * float(trials * rate * (1 - rate)) ** 0.5
@@ -69,7 +61,7 @@ def hits_figure(table: PRDTable, trials: int, ax: Any = None) -> Any:
 
 def gaps_figure(table: PRDTable, longest: int | None = None, ax: Any = None) -> Any:
     """The distribution of the gap between activations (trials up to the next hit)."""
-    ax = _axes(ax)
+    ax = axes_or_new(ax, (7, 3.6))
     longest = longest or 2 * table.size
     gaps = range(1, longest + 1)
     ax.bar(gaps, [float(table.gap_probability(g)) for g in gaps], color="tab:blue")

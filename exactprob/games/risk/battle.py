@@ -29,15 +29,13 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-import numpy as np
-
-from ..display import JsonDisplay
-from ..dist import Dist, die, uniform
-from ..errors import ModelError
-from ..limits import DEFAULT_MAX_STATES
-from ..numbers import exact_fields, whole_number
-from ..resources import check_memory
-from ..solve import Solution, solve
+from ...display import JsonDisplay
+from ...dist import Dist, die, uniform
+from ...errors import ModelError
+from ...limits import DEFAULT_MAX_STATES
+from ...numbers import exact_fields, whole_number
+from ...resources import check_memory
+from ...solve import Solution, solve
 
 __all__ = [
     "ENGINE_STATE_BYTES",
@@ -48,7 +46,6 @@ __all__ = [
     "conquest_table",
     "risk_battle",
     "roll_losses",
-    "simulate_risk",
 ]
 
 #: Largest army a side may have (the chain has about ``A * D`` states).
@@ -241,27 +238,3 @@ def conquest_table(attackers: int, defenders: int) -> dict[RiskState, Fraction]:
     check_memory(battle_bytes(attackers, defenders), f"the table up to {attackers} x {defenders}")
     solution = solve(model)
     return {start: solution.value(start) for start in model.starts}
-
-
-def simulate_risk(
-    attackers: int | np.ndarray, defenders: int | np.ndarray, n: int, *, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``n`` battles (or one per entry of array starts) with
-    ``numpy.random.default_rng(seed)``, straight from the rules; returns the attacker's
-    and the defender's armies at the end."""
-    rng = np.random.default_rng(seed)
-    a = np.broadcast_to(np.asarray(attackers), (n,)).astype(np.int64)
-    d = np.broadcast_to(np.asarray(defenders), (n,)).astype(np.int64)
-    active = (a > 1) & (d > 0)
-    while active.any():
-        idx = np.flatnonzero(active)
-        n_att, n_def = np.minimum(3, a[idx] - 1), np.minimum(2, d[idx])
-        att = np.where(np.arange(3) < n_att[:, None], rng.integers(1, 7, (idx.size, 3)), 0)
-        dfd = np.where(np.arange(2) < n_def[:, None], rng.integers(1, 7, (idx.size, 2)), 0)
-        att, dfd = -np.sort(-att, axis=1)[:, :2], -np.sort(-dfd, axis=1)
-        compared = np.arange(2) < np.minimum(n_att, n_def)[:, None]
-        attacker_lost = ((att <= dfd) & compared).sum(axis=1)
-        a[idx] -= attacker_lost
-        d[idx] -= compared.sum(axis=1) - attacker_lost
-        active = (a > 1) & (d > 0)
-    return a, d
