@@ -60,10 +60,10 @@ from exactprob.games.roguelike.hit_points import (
     simulate_hit_points,
 )
 from exactprob.games.roguelike.prd import PRDTable
-from exactprob.games.roguelike.prd_bounds import hits_enclosure
-from exactprob.games.roguelike.prd_inverse import linear_constant
-from exactprob.games.roguelike.prd_simulator import simulate_hits
-from exactprob.games.roguelike.prd_trials import hit_moments, hits_distribution
+from exactprob.games.roguelike.prd.bounds import hits_enclosure
+from exactprob.games.roguelike.prd.inverse import linear_constant
+from exactprob.games.roguelike.prd.simulator import simulate_hits
+from exactprob.games.roguelike.prd.trials import hit_moments, hits_distribution
 from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
 from exactprob.games.roguelike.rubber_band import (
     RubberBand,

@@ -22,7 +22,7 @@ does not take this argument on trust: for every :math:`n \le 5` it solves the st
 equations of the chain with *symbolic* :math:`p_k` (entry :math:`n-1` symbolic or 1, the
 table wrapping or not) and checks the rate formula as an identity of rational functions;
 it differentiates :math:`F` symbolically for the gap's mean and variance. The formulas are
-then checked equal to :class:`~exactprob.games.roguelike.prd.PRDTable`'s exact values on
+then checked equal to :class:`~exactprob.games.roguelike.prd.table.PRDTable`'s exact values on
 rational tables.
 """
 

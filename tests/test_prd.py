@@ -40,15 +40,15 @@ from models import gauss_solve
 
 from exactprob.errors import ExactProbError
 from exactprob.games.roguelike.prd import PRDTable, threshold_probability
-from exactprob.games.roguelike.prd_bounds import hits_enclosure
-from exactprob.games.roguelike.prd_inverse import (
+from exactprob.games.roguelike.prd.bounds import hits_enclosure
+from exactprob.games.roguelike.prd.inverse import (
     _gap_sign,
     certified_root,
     linear_constant,
     linear_table,
 )
-from exactprob.games.roguelike.prd_simulator import simulate_hits
-from exactprob.games.roguelike.prd_trials import (
+from exactprob.games.roguelike.prd.simulator import simulate_hits
+from exactprob.games.roguelike.prd.trials import (
     hit_moments,
     hits_distribution,
     hits_range,

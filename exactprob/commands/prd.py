@@ -22,10 +22,10 @@ from typing import Any
 
 from ..errors import UsageError
 from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
-from ..games.roguelike.prd_bounds import hits_enclosure
-from ..games.roguelike.prd_inverse import MAX_INVERSE_ENTRIES, ROOT_OF_DEGREE, linear_constant
-from ..games.roguelike.prd_simulator import simulate_hits
-from ..games.roguelike.prd_trials import (
+from ..games.roguelike.prd.bounds import hits_enclosure
+from ..games.roguelike.prd.inverse import MAX_INVERSE_ENTRIES, ROOT_OF_DEGREE, linear_constant
+from ..games.roguelike.prd.simulator import simulate_hits
+from ..games.roguelike.prd.trials import (
     DEFAULT_MAX_EXACT_TRIALS,
     hit_moments,
     hits_distribution,
@@ -341,7 +341,7 @@ def run(args: argparse.Namespace) -> None:
 
 
 def write_plot(table: PRDTable, trials: int, path: Path) -> None:
-    from ..games.roguelike.prd_figures import hits_figure
+    from ..games.roguelike.prd.figures import hits_figure
 
     save_figure(lambda: hits_figure(table, trials).figure, path)
 

@@ -6,9 +6,8 @@ here each is answered exactly, and each simulator runs on either generator.
 * :mod:`.rng`: Rogue 3.6.3's generator bit for bit, and numpy's, behind one protocol;
 * :mod:`.generator`: Rogue's generator taken apart over its whole cycle (periods, the bias
   of ``rnd(n)``, serial correlation, why its 12 + 40d2 hit points are always 72);
-* :mod:`.prd`, :mod:`.prd_trials`, :mod:`.prd_bounds`, :mod:`.prd_inverse`,
-  :mod:`.prd_simulator`, :mod:`.prd_figures`: pseudo-random distribution tables (rate, gaps,
-  hits in N trials exactly or with certified bounds, longest miss runs, the inverse problem);
+* :mod:`.prd`: pseudo-random distribution tables (rate, gaps, hits in N trials exactly or
+  with certified bounds, longest miss runs, the inverse problem);
 * :mod:`.hit_points`: hit-point dice (12 + 8d10 against 12 + 40d2, 3d6 against 1d20);
 * :mod:`.rubber_band`: rubber-band odds, waffles (starvation) and staircakes;
 * :mod:`.softlock`: the floating eye's paralysis as a random walk, locked for ``limit`` turns
@@ -19,9 +18,7 @@ Fraction(4, 7)
 """
 
 from .hit_points import DistributionSummary, compare, hit_points
-from .prd import PRDTable
-from .prd_inverse import linear_constant
-from .prd_trials import hit_moments, hits_distribution, longest_miss_run
+from .prd import PRDTable, hit_moments, hits_distribution, linear_constant, longest_miss_run
 from .rng import NumpyRandom, RandomSource, RogueRandom, random_source
 from .rubber_band import RubberBand, Waffles, count_distribution, staircakes, starve_probability
 from .softlock import locked_enclosure, locked_forever, locked_within

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ...plot import axes_or_new
-from .prd import PRDTable
-from .prd_bounds import hits_enclosure
-from .prd_trials import hit_moments
+from ....plot import axes_or_new
+from .bounds import hits_enclosure
+from .table import PRDTable
+from .trials import hit_moments
 
 
 def _binomial_pmf(trials: int, rate: float, hits: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ trials holds integers and nothing is divided until the end.
 * :func:`hits_distribution`: the whole distribution of :math:`H_N`, one integer polynomial
   in :math:`y` (marking hits) per counter value, multiplied in C by python-flint;
   its exact numbers grow as :math:`N^2 \log D` digits in all, so it is refused above
-  ``max_trials`` (default 1,000) -- :func:`~.prd_bounds.hits_enclosure` gives certified
+  ``max_trials`` (default 1,000) -- :func:`~.bounds.hits_enclosure` gives certified
   bounds beyond;
 * :func:`longest_miss_run`: :math:`P(\text{longest run of misses} \ge L)`, from a chain on the
   current run length (whose remainder mod :math:`n` is the counter).
@@ -33,9 +33,10 @@ from fractions import Fraction
 from flint import fmpz_poly
 from gmpy2 import mpq, mpz
 
-from ...dist import Dist
-from ...numbers import to_fraction, whole_number
-from .prd import PRDError, PRDTable
+from ....dist import Dist
+from ....errors import PRDError
+from ....numbers import to_fraction, whole_number
+from .table import PRDTable
 
 __all__ = [
     "DEFAULT_MAX_EXACT_TRIALS",

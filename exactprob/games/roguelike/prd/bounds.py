@@ -37,10 +37,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...errors import InexactError
-from ...rounding import UNIT_ROUNDOFF
-from .prd import PRDTable
-from .prd_trials import check_trials
+from ....errors import InexactError
+from ....rounding import UNIT_ROUNDOFF
+from .table import PRDTable
+from .trials import check_trials
 
 __all__ = ["HitsEnclosure", "hits_enclosure"]
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .prd import PRDTable
-from .prd_trials import check_trials
-from .rng import RandomSource
+from ..rng import RandomSource
+from .table import PRDTable
+from .trials import check_trials
 
 __all__ = ["simulate_hits"]
 

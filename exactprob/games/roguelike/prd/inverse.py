@@ -37,8 +37,9 @@ from gmpy2 import mpq
 if TYPE_CHECKING:
     import sympy as sp
 
-from ...numbers import decimal_string
-from .prd import PRDError, PRDTable
+from ....errors import PRDError
+from ....numbers import decimal_string
+from .table import PRDTable
 
 __all__ = [
     "PRDConstant",
