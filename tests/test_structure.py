@@ -1,17 +1,22 @@
 """House rules that a reader would otherwise have to check by hand: every public
 exception class is defined once, in :mod:`exactprob.errors`, under the one root; the
-import contracts cover every module of the engine."""
+import contracts cover every module of the engine; every game has a complete face."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
 import pkgutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 import exactprob
+import exactprob.games
 from exactprob import errors
 
 
@@ -55,3 +60,26 @@ def test_the_import_contracts_name_every_engine_module() -> None:
         if info.name not in above
     }
     assert sorted(engine) == sorted(top_level)
+
+
+OPTIONAL = ("matplotlib", "sklearn", "dask", "distributed")
+
+
+@pytest.mark.parametrize(
+    "game", [info.name for info in pkgutil.iter_modules(exactprob.games.__path__)]
+)
+def test_every_game_has_a_complete_face_that_loads_no_optional_library(game: str) -> None:
+    """``exactprob.games.<game>`` lists its public names in ``__all__``, each importable
+    from it; figures, learned players and the Dask search load their libraries on use."""
+    probe = (
+        "import sys, importlib\n"
+        f"face = importlib.import_module('exactprob.games.{game}')\n"
+        "missing = [n for n in face.__all__ if not hasattr(face, n)]\n"
+        "loaded = sorted({m.split('.')[0] for m in sys.modules} & set(sys.argv[1:]))\n"
+        "print(len(face.__all__), missing, loaded)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *OPTIONAL], capture_output=True, text=True, check=True
+    )
+    count, missing, loaded = done.stdout.split(" ", 2)
+    assert int(count) > 0 and missing == "[]" and loaded.strip() == "[]"

@@ -1,6 +1,57 @@
-"""Pig, Fowl Play and Red Light: exact optimal play, komi, redesign and approximate players."""
+"""Pig, Fowl Play and Red Light: exact optimal play, komi, redesign and approximate players.
 
+* :mod:`.rules`: the games (:class:`Pig`, :class:`FowlPlay`, Red Light) and their engine
+  model; :mod:`.fowl_arrays` the same in bulk;
+* :mod:`.solver`: the game's own exact solver (one turn-start cycle at a time), and
+  :mod:`.certified` its certified enclosures, both at every komi (:mod:`.fairness`);
+* :mod:`.players`, :mod:`.matchup`, :mod:`.best_response`, :mod:`.roster`: fixed players as
+  policy tables, two players valued against each other, best responses, round robins;
+  :mod:`.learned` players fitted to the optimal table (scikit-learn);
+* :mod:`.simulate`: an independent simulator from the rules; :mod:`.figures` the policy
+  maps (matplotlib); :mod:`.redesign` the search for the fairest decks (Dask).
+
+Pig to 2 points: any roll but a 1 wins at once, so :math:`P = 5/6 + (1/6)^2 P = 6/7`.
+
+>>> solve(Pig(goal=2)).first_player_win()
+Fraction(6, 7)
+"""
+
+from .best_response import best_response
+from .certified import CertifiedSolution, enclose, enclose_matchup
+from .fairness import Win, fairest_komi, komi_wins
 from .fowl_arrays import FowlPlayArrays
+from .matchup import Matchup, play_off
+from .players import PolicyTable, hold_at, keep_pace, optimal_policy_table, policy_table
+from .roster import NAMES, Player, round_robin
 from .rules import FOWL_PLAY, RED_LIGHT, FowlPlay, JeopardyModel, Pig
+from .simulate import simulate_race
+from .solver import JeopardySolution, solve
 
-__all__ = ["FOWL_PLAY", "RED_LIGHT", "FowlPlay", "FowlPlayArrays", "JeopardyModel", "Pig"]
+__all__ = [
+    "FOWL_PLAY",
+    "NAMES",
+    "RED_LIGHT",
+    "CertifiedSolution",
+    "FowlPlay",
+    "FowlPlayArrays",
+    "JeopardyModel",
+    "JeopardySolution",
+    "Matchup",
+    "Pig",
+    "Player",
+    "PolicyTable",
+    "Win",
+    "best_response",
+    "enclose",
+    "enclose_matchup",
+    "fairest_komi",
+    "hold_at",
+    "keep_pace",
+    "komi_wins",
+    "optimal_policy_table",
+    "play_off",
+    "policy_table",
+    "round_robin",
+    "simulate_race",
+    "solve",
+]
