@@ -66,7 +66,8 @@ def _blas() -> Any:
 def one_blas_thread() -> AbstractContextManager[Any]:
     """A context in which BLAS uses one thread: the component matrices are small, and
     threads waiting for a busy core cost more than they save."""
-    return _blas().limit(limits=1, user_api="blas")
+    context: AbstractContextManager[Any] = _blas().limit(limits=1, user_api="blas")
+    return context
 
 
 def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -182,7 +183,10 @@ class ComponentTable:
 
     def edge_values(self, outside: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Each edge's target value: ``x`` (local) inside, ``outside`` (global) else."""
-        return np.where(self.inside, x[np.maximum(self.edge_local, 0)], outside[self.edge_target])
+        values: np.ndarray = np.where(
+            self.inside, x[np.maximum(self.edge_local, 0)], outside[self.edge_target]
+        )
+        return values
 
     def action_values(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Every choice's float value :math:`\\sum p\\,v` from the edge values, and the
@@ -300,9 +304,10 @@ class _Blocks:
         if right.shape[0] == 0:
             return right
         if isinstance(self.NN, np.ndarray):
-            return solve_triangular(
+            solved: np.ndarray = solve_triangular(
                 self.NN, right, lower=True, unit_diagonal=True, check_finite=False
             )
+            return solved
         x = spsolve_triangular(self.NN, right, lower=True, unit_diagonal=True, overwrite_b=True)
         return np.asarray(x, dtype=np.float64)
 
@@ -321,7 +326,8 @@ def _feedback_columns(member: np.ndarray, acyclic: int) -> np.ndarray:
     slot = np.arange(f) - np.searchsorted(feedback_member, feedback_member)
     columns = np.full((int(member.max(initial=0)) + 1, int(slot.max(initial=0)) + 1), f)
     columns[feedback_member, slot] = np.arange(f)
-    return columns[member[:acyclic]]
+    compact: np.ndarray = columns[member[:acyclic]]
+    return compact
 
 
 class _Factors:
@@ -370,7 +376,8 @@ class _Factors:
         blocks, Z = self.blocks, self.Z
         assert Z is not None
         if self.columns is None:
-            return blocks.FF - blocks.FN @ Z
+            dense: np.ndarray = blocks.FF - blocks.FN @ Z
+            return dense
         schur = np.array(blocks.FF, dtype=np.float64)
         rows, inner = np.nonzero(blocks.FN)  # a feedback state's moves into N
         targets = self.columns[inner]  # the feedback columns of each such move's row

@@ -143,7 +143,7 @@ class DepthFirstSolution:
         """Every reachable state (the initial state first)."""
         return self._states
 
-    def expected_steps(self, state: Any = None) -> Fraction:
+    def expected_steps(self, state: Any = None) -> Any:
         """Expected number of transitions from ``state`` to a terminal state."""
         return self._under_policy(state).expected_steps()
 
@@ -162,7 +162,7 @@ class DepthFirstSolution:
         (:meth:`~exactprob.solve.Solution.counter_distribution`)."""
         return self._under_policy(state).counter_distribution(counter, cap=cap)
 
-    def expected_count(self, counter: Counter, state: Any = None) -> Fraction:
+    def expected_count(self, counter: Counter, state: Any = None) -> Any:
         """The expected value of a counter at the end of play from ``state``
         (:meth:`~exactprob.solve.Solution.expected_count`)."""
         return self._under_policy(state).expected_count(counter)

@@ -160,7 +160,7 @@ class Dist(Mapping[T, Any], Generic[T]):
         q = self._p.get(outcome)
         return Fraction(0) if q is None else to_public(q)
 
-    def get(self, outcome: T, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, outcome: T, default: Any = None) -> Any:
         """The probability of ``outcome`` if possible, else ``default``."""
         return to_public(self._p[outcome]) if outcome in self._p else default
 

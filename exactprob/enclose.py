@@ -475,7 +475,8 @@ def _bellman(
     q = np.nextafter(q + bound, np.inf) if end.upper else np.nextafter(q - bound, -np.inf)
     signed = q * table.sign[table.owner]
     applied = np.maximum.reduceat(signed, table.first[:-1]) * table.sign
-    return np.where(end.free, applied, q[end.policy])
+    chosen: np.ndarray = np.where(end.free, applied, q[end.policy])
+    return chosen
 
 
 def _residuals(

@@ -123,7 +123,7 @@ class StateGraph:
         for e in range(self.edge_start[c], self.edge_start[c + 1]):
             yield targets[e], probs[ids[e]]
 
-    def successors(self, s: int) -> array:
+    def successors(self, s: int) -> array[int]:
         """The successor ids of state ``s`` over all its actions (repeats possible)."""
         starts = self.edge_start
         cs = self.choice_start

@@ -26,7 +26,7 @@ small dense systems and for symbolic fields.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import mul
 from typing import Any
 
@@ -148,7 +148,9 @@ def _dense_solve(
 
     K = field.domain
     n, k = len(rows), len(rhs[0]) if rhs else 0
-    to_k = (lambda x: x) if field.symbolic else (lambda x: K(int(x.numerator), int(x.denominator)))
+    to_k: Callable[[Any], Any] = (
+        (lambda x: x) if field.symbolic else (lambda x: K(int(x.numerator), int(x.denominator)))
+    )
     A = DomainMatrix(
         {i: {j: to_k(a) for j, a in r.items() if a} for i, r in enumerate(rows)}, (n, n), K
     )
@@ -159,7 +161,7 @@ def _dense_solve(
         X = A.to_dense().lu_solve(B.to_dense())
     except (DMNonInvertibleMatrixError, ZeroDivisionError):
         raise _singular() from None
-    out = X.to_list()
+    out: list[list[Exact]] = X.to_list()
     if field.symbolic:
         return out
     return [[mpq(int(K.numer(x)), int(K.denom(x))) for x in row] for row in out]

@@ -16,7 +16,7 @@ Fraction(1, 4)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from numbers import Rational
@@ -260,14 +260,14 @@ def _parse_string(text: str) -> Exact:
     return mpq(num, den)
 
 
-def _coprime_fraction_maker() -> Any:
+def _coprime_fraction_maker() -> Callable[[int, int], Fraction]:
     """A constructor of ``Fraction(p, q)`` for ``p/q`` already in lowest terms.
 
     ``Fraction(p, q)`` reduces with ``math.gcd``, quadratic in the digits (a second for
     200,000 digits), although an mpq is always reduced; Python 3.12 has
     ``Fraction._from_coprime_ints`` and 3.11 ``Fraction(p, q, _normalize=False)`` to skip
     that. Both are private, so this falls back to the reducing constructor."""
-    maker = getattr(Fraction, "_from_coprime_ints", None)
+    maker: Callable[[int, int], Fraction] | None = getattr(Fraction, "_from_coprime_ints", None)
     if maker is not None:
         return maker
     try:

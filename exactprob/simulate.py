@@ -73,18 +73,20 @@ def agrees_with(exact_probability: Any, hits: int, n: int, z: float = 5.0) -> bo
     if n < 1 or not 0 <= hits <= n:
         raise UsageError(f"need 0 <= hits <= n and n >= 1, got hits={hits}, n={n}")
     if p in (0, 1):
-        return hits == p * n
+        return bool(hits == p * n)
     pf = float(p)
     return _within(pf, hits / n, math.sqrt(pf * (1 - pf)), n, z)
 
 
 def _chooser(policy: Any) -> Callable[[Any], Any]:
     if hasattr(policy, "policy") and hasattr(policy, "value"):  # a Solution
-        return policy.policy
+        chosen: Callable[[Any], Any] = policy.policy
+        return chosen
     if isinstance(policy, Mapping):
         return policy.__getitem__
     if callable(policy):
-        return policy
+        function: Callable[[Any], Any] = policy
+        return function
     raise ModelError(
         f"a policy is a callable, a mapping or a Solution, not {type(policy).__name__}"
     )

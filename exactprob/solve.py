@@ -108,7 +108,7 @@ class Solution:
         graph: StateGraph,
         system: _System,
         values: list[Exact],
-        choice: array,
+        choice: array[int],
         ties: dict[int, tuple[int, ...]],
         swept: LevelValues | None = None,
     ) -> None:
@@ -300,7 +300,8 @@ class _FixedPolicy:
         return (action,)
 
     def transition(self, state: Any, action: Any) -> Dist[Any]:
-        return self.model.transition(state, action)
+        dist: Dist[Any] = self.model.transition(state, action)
+        return dist
 
     def player(self, state: Any) -> int:
         player = getattr(self.model, "player", None)

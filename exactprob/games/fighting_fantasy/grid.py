@@ -298,7 +298,7 @@ class FightGrid:
                     )
 
     def policy_function(self) -> LuckPolicy:
-        """The grid's decisions as a vectorised :data:`LuckPolicy` (numpy lookups)."""
+        """The grid's decisions as a vectorised :data:`~.terms.LuckPolicy` (numpy lookups)."""
         uses = self._uses
         crypt = self.rule.two_in_a_row_kills
 

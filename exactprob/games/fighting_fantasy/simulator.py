@@ -37,14 +37,16 @@ from ...numbers import whole_number
 from ...simulate import Simulation
 from ...simulate import agrees_with as _agrees_with
 
-__all__ = ["SIMULATED_RULES", "FightSimulation", "LuckPolicy", "simulate_fight"]
+__all__ = ["SIMULATED_RULES", "FightSimulation", "VectorLuckPolicy", "simulate_fight"]
 
 #: A vectorised luck policy: ``policy(won, hero, opponent, luck, streak)`` gets one entry
 #: per fight deciding this round (``won`` True when the hero won the round; staminas and
 #: luck before the round's damage; ``streak`` True when the opponent won the previous
 #: round with no draw since, always False outside ``"crypt"``) and returns a bool array,
 #: True to test luck.
-LuckPolicy: TypeAlias = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], Any]
+VectorLuckPolicy: TypeAlias = Callable[
+    [np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], Any
+]
 
 #: What a lucky offensive test deals, and whether two lost rounds in a row kill, per rule.
 SIMULATED_RULES: dict[str, tuple[int, bool]] = {
@@ -122,14 +124,14 @@ def simulate_fight(
     luck: int,
     *,
     rule: str = "standard",
-    policy: LuckPolicy | None = None,
+    policy: VectorLuckPolicy | None = None,
     n: int = 100_000,
     seed: int | None = 0,
     max_rounds: int = 10_000,
 ) -> FightSimulation:
     """Play ``n`` fights from the same state with ``numpy.random.default_rng(seed)``.
 
-    ``delta`` is hero skill minus opponent skill; ``policy`` is a :data:`LuckPolicy`
+    ``delta`` is hero skill minus opponent skill; ``policy`` is a :data:`VectorLuckPolicy`
     (``None``: never test luck), consulted only for fights that won or lost this round
     with luck at least 1 (and not on a ``"crypt"`` killing round). ``rule`` is one of
     :data:`SIMULATED_RULES`. Raises :class:`~exactprob.errors.ModelError` on bad input,

@@ -76,7 +76,7 @@ class PolicyTable:
     def __call__(
         self, a: np.ndarray, b: np.ndarray, k: np.ndarray, w: np.ndarray, c: np.ndarray
     ) -> np.ndarray:
-        return self.holds[a, b, k, w, c]  # type: ignore[no-any-return]
+        return self.holds[a, b, k, w, c]
 
 
 def optimal_policy_table(solution: Any) -> PolicyTable:
@@ -99,7 +99,7 @@ def optimal_policy_table(solution: Any) -> PolicyTable:
     >>> solution.first_player_win(), agrees_with(solution.first_player_win(), wins, 20_000)
     (Fraction(7776, 10961), True)
     """
-    return solution.policy_table()  # type: ignore[no-any-return]
+    return solution.policy_table()
 
 
 def hold_thresholds(game: Jeopardy, table: PolicyTable) -> np.ndarray:

@@ -135,7 +135,7 @@ class FowlPlay:
         ]
 
     def max_turn_total(self, deck: Hashable) -> int:
-        return deck[1]  # type: ignore[index,no-any-return]
+        return deck[1]  # type: ignore[index]
 
     def deck_after(self, turn_total: int) -> Hashable:
         """The deck state after a turn from a fresh deck drew ``turn_total`` chickens."""
@@ -195,7 +195,7 @@ class JeopardyModel:
         return 0 if s1 >= self.game.goal else None
 
     def player(self, state: tuple) -> int:
-        return state[4]  # type: ignore[no-any-return]
+        return state[4]
 
     def actions(self, state: tuple) -> tuple[str, ...]:
         score, turn_total = state[state[4]], state[2]
