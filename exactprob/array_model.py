@@ -44,15 +44,16 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
 from .dist import Dist
 from .errors import InexactError, ModelError
+from .model import Model
 from .numbers import exact
 
-__all__ = ["ArrayModel", "Branch", "Probability", "one_state_at_a_time", "per_state"]
+__all__ = ["ArrayModel", "Branch", "Explorable", "Probability", "one_state_at_a_time", "per_state"]
 
 #: One exact number for every row, or ``(numerators, denominators)`` per row.
 Probability = Any
@@ -101,6 +102,10 @@ class ArrayModel:
     def player(self, states: np.ndarray) -> np.ndarray:
         """The mover of each (non-terminal) row: 0 maximises, 1 minimises."""
         return np.zeros(len(states), dtype=np.uint8)
+
+
+#: What the engine explores: a model one state at a time, or one in bulk.
+Explorable: TypeAlias = Model | ArrayModel
 
 
 def initial_states(model: ArrayModel) -> list[tuple[int, ...]]:
@@ -251,10 +256,21 @@ class _PerState:
         return int(np.asarray(self.model.player(self._row(state)))[0])
 
 
-def per_state(model: ArrayModel) -> Any:
-    """The same game as a plain :class:`~exactprob.model.Model`, one state at a time
-    (states are tuples of Python integers).
+def per_state(model: ArrayModel) -> Model:
+    """The same game as a plain :class:`~exactprob.model.Model`, one state at a time.
 
+    Parameters
+    ----------
+    model : ArrayModel
+        The game in bulk.
+
+    Returns
+    -------
+    Model
+        The game whose states are tuples of Python integers.
+
+    Examples
+    --------
     >>> class Coin(ArrayModel):
     ...     sizes, initial, actions = (3,), (0,), ("flip",)
     ...     def terminal(self, states): return states[:, 0] > 0
@@ -266,7 +282,7 @@ def per_state(model: ArrayModel) -> Any:
     return _PerState(model)
 
 
-def one_state_at_a_time(model: Any) -> Any:
+def one_state_at_a_time(model: Explorable) -> Model:
     """``model`` as the per-state callers (depth-first mode, fixed policies, simulation)
     need it: an :class:`ArrayModel` through :func:`per_state`, any other model as it is."""
     return per_state(model) if isinstance(model, ArrayModel) else model

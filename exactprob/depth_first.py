@@ -48,7 +48,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from .array_model import one_state_at_a_time
+from .array_model import Explorable, one_state_at_a_time
 from .choose import exact_best, float_candidates, share_successors
 from .dist import Dist
 from .errors import ModelError
@@ -191,15 +191,41 @@ class DepthFirstSolution:
 
 
 def solve_depth_first(
-    model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+    model: Explorable, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
 ) -> DepthFirstSolution:
     """Solve ``model`` exactly under optimal play, depth first (see the module).
 
     The values, policy and ties are those of :func:`~exactprob.solve.solve`; the memory
     is one value per state instead of the whole graph. Probabilities and outcomes must be
-    rational. Raises :class:`~exactprob.errors.StateLimitError` past ``max_states``
-    states, :class:`~exactprob.errors.NonTerminationError` for a loop that never ends;
-    ``progress`` shows a bar of solved states on stderr.
+    rational.
+
+    Parameters
+    ----------
+    model : Model or ArrayModel
+        The game.
+    max_states : int
+        The most states to hold (:mod:`exactprob.limits`).
+    progress : bool
+        Show a bar of solved states on stderr.
+
+    Returns
+    -------
+    DepthFirstSolution
+        Every reached state's exact value, optimal action and exact ties.
+
+    Raises
+    ------
+    StateLimitError
+        Past ``max_states`` states.
+    NonTerminationError
+        For a loop that never ends.
+
+    Examples
+    --------
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    >>> solve_depth_first(ruin).value()
+    Fraction(40, 211)
     """
     check_max_states(max_states)
     model = one_state_at_a_time(model)

@@ -570,6 +570,23 @@ def _power_size(n: int, dist: Dist[Any]) -> tuple[int, float]:
 def uniform(outcomes: Iterable[T]) -> Dist[T]:
     """Equal weight on each listed outcome (a repeated outcome counts twice).
 
+    Parameters
+    ----------
+    outcomes : iterable
+        The outcomes, at least one.
+
+    Returns
+    -------
+    Dist
+        Each outcome with its share of the list.
+
+    Raises
+    ------
+    DistributionError
+        For no outcome at all.
+
+    Examples
+    --------
     >>> uniform("aab")["a"]
     Fraction(2, 3)
     """
@@ -589,6 +606,18 @@ def uniform(outcomes: Iterable[T]) -> Dist[T]:
 def die(sides: int) -> Dist[int]:
     """A fair die numbered 1..sides.
 
+    Parameters
+    ----------
+    sides : int
+        The number of faces, at least 1.
+
+    Returns
+    -------
+    Dist
+        Each face with probability ``1/sides``.
+
+    Examples
+    --------
     >>> die(4)
     Dist({1: '1/4', 2: '1/4', 3: '1/4', 4: '1/4'})
     """
@@ -601,6 +630,20 @@ def die(sides: int) -> Dist[int]:
 def dice(n: int, sides: int) -> Dist[int]:
     """The sum of ``n`` fair dice with ``sides`` sides (``ndS``).
 
+    Parameters
+    ----------
+    n : int
+        How many dice.
+    sides : int
+        The faces of each die.
+
+    Returns
+    -------
+    Dist
+        The distribution of the sum.
+
+    Examples
+    --------
     >>> dice(2, 6)[12]
     Fraction(1, 36)
     """
@@ -610,6 +653,23 @@ def dice(n: int, sides: int) -> Dist[int]:
 def bernoulli(p: Any) -> Dist[int]:
     """1 with probability ``p``, else 0.
 
+    Parameters
+    ----------
+    p : exact number
+        The probability of 1, in [0, 1].
+
+    Returns
+    -------
+    Dist
+        0 and 1 (an outcome of probability 0 left out).
+
+    Raises
+    ------
+    DistributionError
+        For ``p`` outside [0, 1].
+
+    Examples
+    --------
     >>> bernoulli("1/3")[1]
     Fraction(1, 3)
     """
@@ -623,6 +683,25 @@ def binomial(n: int, p: Any) -> Dist[int]:
     r"""Number of successes in ``n`` independent trials of probability ``p``:
     :math:`P(k) = \binom{n}{k} p^k (1-p)^{n-k}`.
 
+    Parameters
+    ----------
+    n : int
+        The trials.
+    p : exact number
+        The probability of a success, in [0, 1].
+
+    Returns
+    -------
+    Dist
+        The number of successes.
+
+    Raises
+    ------
+    DistributionError
+        For ``p`` outside [0, 1].
+
+    Examples
+    --------
     >>> binomial(3, "1/2")[1]
     Fraction(3, 8)
     """
@@ -639,6 +718,27 @@ def hypergeometric(population: int, successes: int, n: int) -> Dist[int]:
     r"""Successes among ``n`` draws without replacement from ``population`` items of
     which ``successes`` are marked: :math:`P(k) = \binom{K}{k}\binom{N-K}{n-k}/\binom{N}{n}`.
 
+    Parameters
+    ----------
+    population : int
+        The items, :math:`N`.
+    successes : int
+        The marked items among them, :math:`K`.
+    n : int
+        The draws.
+
+    Returns
+    -------
+    Dist
+        The number of marked items drawn.
+
+    Raises
+    ------
+    DistributionError
+        For counts that do not fit (more draws or marked items than the population).
+
+    Examples
+    --------
     >>> hypergeometric(48, 6, 2)[2]
     Fraction(5, 376)
     """
@@ -659,6 +759,25 @@ def draw(deck: Mapping[T, int], n: int) -> Dist[tuple[int, ...]]:
     order (multivariate hypergeometric):
     :math:`P(k_1, \dots, k_m) = \prod_i \binom{c_i}{k_i} / \binom{\sum c_i}{n}`.
 
+    Parameters
+    ----------
+    deck : mapping
+        How many cards of each kind.
+    n : int
+        The cards drawn.
+
+    Returns
+    -------
+    Dist
+        The counts drawn of each kind, as a tuple in the deck's order.
+
+    Raises
+    ------
+    DistributionError
+        For more cards than the deck holds.
+
+    Examples
+    --------
     >>> draw({"chicken": 42, "wolf": 6}, 2)[(1, 1)]
     Fraction(21, 94)
     """

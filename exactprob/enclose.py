@@ -82,6 +82,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .array_model import Explorable
 from .component_table import (
     ComponentTable,
     GraphArrays,
@@ -195,12 +196,42 @@ class CertifiedSolution:
 
 
 def enclose(
-    model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+    model: Explorable, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
 ) -> CertifiedSolution:
     """Explore ``model`` and enclose the optimal value of every state (certified mode).
 
     Player 0 maximises the expected terminal value, player 1 minimises it. The outcomes
     must be rational numbers below :math:`2^{1000}` in size.
+
+    Parameters
+    ----------
+    model : Model or ArrayModel
+        The game.
+    max_states : int
+        The most states to hold (:mod:`exactprob.limits`).
+    progress : bool
+        Show a bar on stderr.
+
+    Returns
+    -------
+    CertifiedSolution
+        Every state's value between two floats proved to hold it, and the actions the
+        enclosures prove optimal.
+
+    Raises
+    ------
+    ModelError
+        For symbolic probabilities, or outcomes or probabilities out of the floats' range.
+    NonTerminationError
+        When a player can keep the play going forever.
+
+    Examples
+    --------
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    >>> from fractions import Fraction
+    >>> enclose(ruin).value().contains(Fraction(40, 211))
+    True
     """
     return enclose_graph(
         explore(model, max_states=max_states, progress=progress), progress=progress
@@ -208,7 +239,33 @@ def enclose(
 
 
 def enclose_graph(G: StateGraph, *, progress: bool = False) -> CertifiedSolution:
-    """:func:`enclose` for an explored graph; ``progress`` shows a bar on stderr."""
+    """:func:`enclose` for an explored graph.
+
+    Parameters
+    ----------
+    G : StateGraph
+        A graph from :func:`~exactprob.graph.explore`, with rational probabilities.
+    progress : bool
+        Show a bar on stderr.
+
+    Returns
+    -------
+    CertifiedSolution
+        Every state's enclosure and the actions proved optimal.
+
+    Raises
+    ------
+    ModelError
+        For a symbolic graph, or outcomes or probabilities out of the floats' range.
+
+    Examples
+    --------
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    >>> from fractions import Fraction
+    >>> enclose_graph(explore(ruin)).value(1).contains(Fraction(16, 211))  # (r - 1)/(r^5 - 1)
+    True
+    """
     if G.symbolic:
         raise ModelError("certified mode needs rational probabilities; solve symbolic models")
     with paused_garbage_collection(), one_blas_thread(), np.errstate(all="ignore"):

@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from .array_model import ArrayModel
+from .array_model import ArrayModel, Explorable
 from .dist import Dist
 from .errors import InexactError, ModelError
 from .limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
@@ -164,14 +164,40 @@ class StateGraph:
 
 
 def explore(
-    model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+    model: Explorable, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
 ) -> StateGraph:
     """Breadth-first exploration of every state reachable from ``model.initial``.
 
-    Raises :class:`~exactprob.errors.StateLimitError` as soon as more than
-    ``max_states`` states are found, before the graph grows further. An
-    :class:`~exactprob.array_model.ArrayModel` is explored in bulk, a level at a time
+    An :class:`~exactprob.array_model.ArrayModel` is explored in bulk, a level at a time
     (:func:`~exactprob.bulk.explore_arrays`).
+
+    Parameters
+    ----------
+    model : Model or ArrayModel
+        The game.
+    max_states : int
+        The most states to hold (:mod:`exactprob.limits`).
+    progress : bool
+        Show a bar on stderr.
+
+    Returns
+    -------
+    StateGraph
+        Every reachable state, its actions and their exact transition probabilities.
+
+    Raises
+    ------
+    StateLimitError
+        As soon as more than ``max_states`` states are found, before the graph grows.
+    ModelError
+        For a model that breaks the protocol (:mod:`exactprob.model`).
+
+    Examples
+    --------
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    >>> len(explore(ruin))  # fortunes 0 to 5
+    6
     """
     check_max_states(max_states)
     if isinstance(model, ArrayModel):

@@ -42,7 +42,9 @@ __all__ = ["Model", "player_function"]
 class Model(Protocol):
     """A game as states, actions and exact transition distributions."""
 
-    initial: Any
+    @property
+    def initial(self) -> Any:
+        """The state play starts from (hashable)."""
 
     def outcome(self, state: Any) -> Any | None:
         """Terminal value of ``state``, or ``None`` if the game goes on."""

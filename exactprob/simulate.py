@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .array_model import one_state_at_a_time
+from .array_model import Explorable, one_state_at_a_time
 from .errors import ModelError, ResourceError, UsageError
 from .numbers import exact
 
@@ -65,8 +65,38 @@ def _within(mu: float, mean: float, sigma: float, n: int, z: float) -> bool:
 
 
 def agrees_with(exact_probability: Any, hits: int, n: int, z: float = 5.0) -> bool:
-    """Whether ``hits`` successes in ``n`` trials agree with ``exact_probability`` within
-    ``z`` standard errors (exact probabilities 0 and 1 demand 0 and ``n`` hits)."""
+    """Whether ``hits`` successes in ``n`` trials agree with an exact probability.
+
+    Parameters
+    ----------
+    exact_probability : exact number
+        The probability of a success, in [0, 1].
+    hits : int
+        The successes seen.
+    n : int
+        The trials, at least 1.
+    z : float
+        How many standard errors of the binomial count the hits may be off.
+
+    Returns
+    -------
+    bool
+        Within ``z`` standard errors (exact probabilities 0 and 1 demand 0 and ``n``
+        hits).
+
+    Raises
+    ------
+    UsageError
+        For a probability outside [0, 1], or hits outside 0..n.
+
+    Examples
+    --------
+    The count has mean 1,000 and standard error :math:`\\sqrt{6000 \\cdot 5/36} \approx
+    28.9`; 1,100 hits are 3.5 errors off, 1,200 are 6.9.
+
+    >>> agrees_with("1/6", 1100, 6000), agrees_with("1/6", 1200, 6000)
+    (True, False)
+    """
     p = exact(exact_probability)
     if not 0 <= p <= 1:
         raise UsageError(f"a probability must lie in [0, 1], got {exact_probability}")
@@ -93,16 +123,40 @@ def _chooser(policy: Any) -> Callable[[Any], Any]:
 
 
 def simulate(
-    model: Any,
+    model: Explorable,
     policy: Any = None,
     n: int = 10_000,
     *,
     seed: int,
     max_steps: int = 1_000_000,
 ) -> Simulation:
-    """Play ``model`` ``n`` times with ``policy`` (``None`` for one-action models) and
-    a ``numpy.random.default_rng(seed)`` generator.
+    """Play ``model`` ``n`` times, a Monte-Carlo check of exact results.
 
+    Parameters
+    ----------
+    model : Model or ArrayModel
+        The game.
+    policy : Solution, callable or mapping, optional
+        The action in each state (``None`` for one-action models).
+    n : int
+        The plays, at least 1.
+    seed : int
+        The seed of the ``numpy.random.default_rng`` generator.
+    max_steps : int
+        The most moves of one play.
+
+    Returns
+    -------
+    Simulation
+        The outcomes' counts and mean, and ``agrees_with`` an exact value.
+
+    Raises
+    ------
+    ResourceError
+        When a play does not end within ``max_steps`` moves.
+
+    Examples
+    --------
     >>> from exactprob import die, Dist
     >>> class Roll:
     ...     initial = 0

@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from . import display
-from .array_model import one_state_at_a_time
+from .array_model import Explorable, one_state_at_a_time
 from .certify import near_choices
 from .choose import best_and_ties, best_of, float_candidates, share_successors
 from .component_table import ComponentTable, GraphArrays, one_blas_thread
@@ -252,23 +252,82 @@ class Solution:
         return display.solution_html(self)
 
 
-def solve(model: Any, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False) -> Solution:
+def solve(
+    model: Explorable, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+) -> Solution:
     """Explore ``model`` and solve it exactly under optimal play.
 
     Player 0 maximises the expected terminal value, player 1 minimises it.
+
+    Parameters
+    ----------
+    model : Model or ArrayModel
+        The game.
+    max_states : int
+        The most states to hold (:mod:`exactprob.limits`).
+    progress : bool
+        Show a bar on stderr.
+
+    Returns
+    -------
+    Solution
+        Every state's exact value, its optimal action and the actions tied with it.
+
+    Raises
+    ------
+    StateLimitError
+        When the game has more than ``max_states`` states.
+    NonTerminationError
+        When some state's best play never ends.
+
+    Examples
+    --------
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    >>> solve(ruin).value()
+    Fraction(40, 211)
     """
     return solve_graph(explore(model, max_states=max_states, progress=progress), progress=progress)
 
 
 def evaluate(
-    model: Any, policy: Policy, *, start: Any = None, max_states: int = DEFAULT_MAX_STATES
+    model: Explorable, policy: Policy, *, start: Any = None, max_states: int = DEFAULT_MAX_STATES
 ) -> Solution:
-    """The exact value of a fixed ``policy`` (a callable ``state -> action`` or a mapping),
-    from ``start`` (default: the model's initial state), which becomes the solution's
-    initial state.
+    """The exact value of a fixed ``policy``.
 
     Only states reachable under the policy are explored, so a policy need only be
     defined where it is used.
+
+    Parameters
+    ----------
+    model : Model or ArrayModel
+        The game.
+    policy : callable or mapping
+        The action in each state: ``policy(state)`` or ``policy[state]``.
+    start : state, optional
+        Where play starts (the model's initial state by default); it becomes the
+        solution's initial state.
+    max_states : int
+        The most states to hold (:mod:`exactprob.limits`).
+
+    Returns
+    -------
+    Solution
+        Every reached state's exact value under ``policy``.
+
+    Raises
+    ------
+    ModelError
+        When the policy picks an action the state does not offer.
+    NonTerminationError
+        When play under the policy never ends from some state.
+
+    Examples
+    --------
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    >>> evaluate(ruin, lambda fortune: "bet", start=3).value()  # (r^3 - 1)/(r^5 - 1)
+    Fraction(76, 211)
     """
     chooser = policy.__getitem__ if isinstance(policy, Mapping) else policy
     model = one_state_at_a_time(model)
@@ -417,9 +476,35 @@ class _System:
 
 
 def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:
-    """Solve an explored graph (see :func:`~exactprob.graph.explore`) exactly;
-    ``progress`` shows a bar on stderr. The float passes run on one BLAS thread: their
-    matrices are small, and threads waiting for a busy core cost more than they save."""
+    """Solve an explored graph exactly, as :func:`solve` does a model.
+
+    The float passes run on one BLAS thread: their matrices are small, and threads
+    waiting for a busy core cost more than they save.
+
+    Parameters
+    ----------
+    G : StateGraph
+        A graph from :func:`~exactprob.graph.explore`.
+    progress : bool
+        Show a bar on stderr.
+
+    Returns
+    -------
+    Solution
+        Every state's exact value, optimal action and exact ties.
+
+    Raises
+    ------
+    NonTerminationError
+        When some state's best play never ends.
+
+    Examples
+    --------
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    >>> solve_graph(explore(ruin)).value(1)  # (r - 1)/(r^5 - 1)
+    Fraction(16, 211)
+    """
     with paused_garbage_collection(), one_blas_thread():
         return _Solver(G, progress).run()
 

@@ -25,7 +25,7 @@ from exactprob.games.fighting_fantasy import Objective, heuristic, solve_grid
 from exactprob.games.fighting_fantasy.simulator import (
     SIMULATED_RULES,
     FightSimulation,
-    LuckPolicy,
+    VectorLuckPolicy,
     simulate_fight,
 )
 from exactprob.simulate import agrees_with
@@ -64,7 +64,7 @@ def closed_form(delta: int, hero: int, opponent: int) -> Fraction:
 
 
 def brute_value(
-    delta: int, hero: int, opponent: int, luck: int, rule: str, policy: LuckPolicy | None
+    delta: int, hero: int, opponent: int, luck: int, rule: str, policy: VectorLuckPolicy | None
 ) -> Fraction:
     """The exact victory probability of a fixed policy, by recursion over the rules.
 
@@ -372,7 +372,7 @@ MORE_HEURISTICS = [(2, 7), (4, 3), (5, 9), (6, 2), (7, 1), (8, 5)]
 
 def solver_and_policy(
     delta: int, hero: int, opponent: int, luck: int, rule: str, pair: tuple[int, int] | None
-) -> tuple[Fraction, LuckPolicy | None]:
+) -> tuple[Fraction, VectorLuckPolicy | None]:
     """The exact value from the solver and the policy to simulate with."""
     if pair is None:
         grid = solve_grid(delta, hero, opponent, luck, rule=rule)

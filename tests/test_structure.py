@@ -1,6 +1,7 @@
 """House rules that a reader would otherwise have to check by hand: every public
 exception class is defined once, in :mod:`exactprob.errors`, under the one root; the
-import contracts cover every module of the engine; every game has a complete face."""
+import contracts cover every module of the engine; every game has a complete face; the
+engine's public functions document their parameters, returns and examples (numpydoc)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from numpydoc.validate import validate
 
 import exactprob
 import exactprob.games
@@ -83,3 +85,18 @@ def test_every_game_has_a_complete_face_that_loads_no_optional_library(game: str
     )
     count, missing, loaded = done.stdout.split(" ", 2)
     assert int(count) > 0 and missing == "[]" and loaded.strip() == "[]"
+
+
+#: numpydoc's checks the engine's public functions must pass: a docstring, every
+#: parameter documented and described (none unknown, in order), a described Returns
+#: section, and Examples.
+NUMPYDOC_CHECKS = {"GL08", "PR01", "PR02", "PR03", "PR07", "RT01", "RT03", "EX01"}
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in exactprob.__all__ if inspect.isfunction(getattr(exactprob, n))]
+)
+def test_the_engines_public_functions_have_numpydoc_sections(name: str) -> None:
+    function = getattr(exactprob, name)
+    found = validate(f"{function.__module__}.{function.__qualname__}")["errors"]
+    assert [(code, text) for code, text in found if code in NUMPYDOC_CHECKS] == []
