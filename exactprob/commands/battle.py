@@ -39,7 +39,7 @@ from ._output import emit
 #: Transitions allowed per state of --max-states: 600 x the default 5,000 is 3,000,000,
 #: about half a minute of exact arithmetic for fighters (see battle_transitions_bound).
 TRANSITIONS_PER_STATE = 600
-from ._text import exact_text, table_lines
+from ..text import exact_text, table_lines
 
 __all__ = ["BattleOptions", "catalogue_with", "options_from", "register", "run"]
 

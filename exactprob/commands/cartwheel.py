@@ -42,10 +42,10 @@ from ..games.cartwheel.wheel import (
     timid_play,
 )
 from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole
+from ..text import table_lines
 from . import help_of
 from ._options import add_json_flag, plot_path
 from ._output import emit, save_figure
-from ._text import table_lines
 
 __all__ = ["parse_bet", "register", "run", "stakes_text"]
 

@@ -24,7 +24,6 @@
 from __future__ import annotations
 
 import argparse
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -33,29 +32,21 @@ from ..files import check_output, write_all
 from ..games.fighting_fantasy import (
     ATLAS_DELTAS,
     RULES,
-    STRATEGY_CODES,
-    FightGrid,
     LuckPolicy,
     Objective,
     atlas,
-    fight_outcomes,
+    fight_report,
     heuristic,
-    no_luck_value,
-    round_odds,
-    solve_grid,
 )
 from ..limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
-from ..numbers import exact_fields, fraction_string, parse_whole, whole_number
+from ..numbers import parse_whole, whole_number
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag, integer
 from ._output import emit, show_progress
-from ._text import table_lines
 
 __all__ = ["register", "run"]
 
 MAX_STAT = 10**6
-#: Fights with this many states or more show a progress bar on stderr.
-LONG_SOLVE_STATES = 200_000
 
 
 def _stats(flag: str, values: list[str] | None, names: tuple[str, ...]) -> list[int]:
@@ -89,47 +80,9 @@ def _policy(text: str) -> tuple[str, LuckPolicy | None]:
     )
 
 
-def _certain_note(delta: int) -> str | None:
-    """Why the answer is exactly 0 or 1 when the dice cannot bridge the skill gap."""
-    odds = round_odds(delta)
-    if odds.lose == 0:
-        return f"skill difference {delta} >= 10: the opponent's 2d6 can never beat the hero's, so the hero cannot lose"
-    if odds.win == 0:
-        return f"skill difference {delta} <= -10: the hero's 2d6 can never beat the opponent's, so the hero cannot win"
-    return None
-
-
-def _decision(
-    grid: FightGrid, won: bool, hero: int, opponent: int, luck: int
-) -> dict[str, Any] | None:
-    if luck == 0:
-        return None
-    no, yes = grid.options(won, hero, opponent, luck)
-    assert yes is not None
-    return {
-        "test_luck": grid.uses_luck(won, hero, opponent, luck),
-        "tie": yes == no,
-        **exact_fields("value_with_luck", yes),
-        **exact_fields("value_without_luck", no),
-    }
-
-
-def _no_luck_win(rule: str, delta: int, hero: int, opponent: int) -> Fraction:
-    """The chance of victory without luck: the paper's closed form, except under *Crypt*,
-    whose streak rule it does not cover (a luck-0 grid then)."""
-    if RULES[rule].two_in_a_row_kills:
-        return solve_grid(delta, hero, opponent, 0, rule=rule).value(hero, opponent, 0)
-    odds = round_odds(delta)
-    return no_luck_value(odds.win, odds.lose, hero, opponent)
-
-
-def _distribution(dist: Any) -> dict[str, str]:
-    return {str(k): fraction_string(p) for k, p in dist.items()}
-
-
 def fight_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     """Solve the fight the flags describe; the JSON payload and the readable report."""
-    hero_skill, hero_stamina, luck = _stats("--hero", args.hero, ("SKILL", "STAMINA", "LUCK"))
+    hero = _stats("--hero", args.hero, ("SKILL", "STAMINA", "LUCK"))
     opponent_skill, opponent_stamina = _stats("--opponent", args.opponent, ("SKILL", "STAMINA"))
     label, policy = _policy(args.policy)
     rounds_cap = (
@@ -139,90 +92,18 @@ def fight_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         keep_stamina=whole_number("--keep-stamina", args.keep_stamina, 0, error=UsageError),
         keep_luck=whole_number("--keep-luck", args.keep_luck, 0, error=UsageError),
     )
-    delta = hero_skill - opponent_skill
-    grid = solve_grid(
-        delta,
-        hero_stamina,
-        opponent_stamina,
-        luck,
+    report = fight_report(
+        (hero[0], hero[1], hero[2]),
+        (opponent_skill, opponent_stamina),
         rule=args.rule,
-        objective=objective,
         policy=policy,
+        policy_label=label,
+        objective=objective,
+        rounds_cap=rounds_cap,
         max_states=args.max_states,
-        progress=show_progress(hero_stamina * opponent_stamina * (luck + 1) >= LONG_SOLVE_STATES),
+        progress=show_progress(),
     )
-    outcome = fight_outcomes(grid, hero_stamina, opponent_stamina, luck)
-    odds = round_odds(delta)
-    payload: dict[str, Any] = {
-        "hero": {"skill": hero_skill, "stamina": hero_stamina, "luck": luck},
-        "opponent": {"skill": opponent_skill, "stamina": opponent_stamina},
-        "delta": delta,
-        "rule": args.rule,
-        "policy": label,
-        **exact_fields("win", outcome.win),
-    }
-    if not objective.is_win:
-        payload["objective"] = {"keep_stamina": args.keep_stamina, "keep_luck": args.keep_luck}
-        payload.update(
-            exact_fields("objective_value", grid.value(hero_stamina, opponent_stamina, luck))
-        )
-    payload.update(
-        exact_fields("no_luck_win", _no_luck_win(args.rule, delta, hero_stamina, opponent_stamina))
-    )
-    payload["round"] = {k: fraction_string(v) for k, v in vars(odds).items()}
-    payload["strategy"] = grid.strategy(hero_stamina, opponent_stamina, luck)
-    payload["strategy_meaning"] = STRATEGY_CODES[payload["strategy"]]
-    payload["first_decision"] = {
-        "after_won_round": _decision(grid, True, hero_stamina, opponent_stamina, luck),
-        "after_lost_round": _decision(grid, False, hero_stamina, opponent_stamina, luck),
-    }
-    payload.update(exact_fields("expected_rounds", outcome.expected_rounds))
-    payload["decisive_rounds"] = _distribution(outcome.decisive_rounds)
-    payload["luck_spent"] = _distribution(outcome.luck_spent)
-    if outcome.win:
-        payload["stamina_on_victory"] = _distribution(outcome.stamina_on_victory)
-    if rounds_cap is not None:
-        law = outcome.rounds(rounds_cap)
-        payload["rounds"] = {
-            (f"{k}+" if k == rounds_cap else str(k)): fraction_string(p) for k, p in law.items()
-        }
-    payload["states_solved"] = sum(1 for _ in grid.states()) * len(grid.flags)
-    note = _certain_note(delta)
-    if note:
-        payload["note"] = note
-    return payload, _fight_text(payload, outcome)
-
-
-def _fight_text(payload: dict[str, Any], outcome: Any) -> str:
-    hero, opponent = payload["hero"], payload["opponent"]
-    title = (
-        f"Fighting Fantasy: hero skill {hero['skill']} stamina {hero['stamina']} luck {hero['luck']} "
-        f"against skill {opponent['skill']} stamina {opponent['stamina']} "
-        f"(rule {payload['rule']}, policy {payload['policy']})"
-    )
-    lines = [title]
-    rows = [("hero wins", outcome.win), ("without any luck", Fraction(payload["no_luck_win"]))]
-    if "objective_value" in payload:
-        rows.append(("objective", Fraction(payload["objective_value"])))
-    rows.append(("expected rounds", outcome.expected_rounds))
-    rows += [(f"{key} rounds", Fraction(p)) for key, p in payload.get("rounds", {}).items()]
-    lines += table_lines(rows)
-    lines.append(f"  strategy now: {payload['strategy']} (test luck {payload['strategy_meaning']})")
-    for key, label in (
-        ("after_won_round", "after a won round"),
-        ("after_lost_round", "after a lost round"),
-    ):
-        decision = payload["first_decision"][key]
-        if decision is not None:
-            verdict = "test luck" if decision["test_luck"] else "keep luck"
-            tie = " (exact tie: either choice is optimal)" if decision["tie"] else ""
-            lines.append(
-                f"  {label}: {verdict}{tie}; chance of victory with luck "
-                f"{decision['value_with_luck_decimal']}, without {decision['value_without_luck_decimal']}"
-            )
-    if "note" in payload:
-        lines.append(f"  note: {payload['note']}")
-    return "\n".join(lines)
+    return report.to_json(), report.text()
 
 
 def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:

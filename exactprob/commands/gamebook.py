@@ -26,10 +26,10 @@ from ..errors import ModelError, StateLimitError, UsageError
 from ..games.gamebook.book import Book, Hero, load_book
 from ..limits import check_max_states
 from ..numbers import decimal_string, exact_fields
+from ..text import exact_text
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit, show_progress
-from ._text import exact_text
 
 __all__ = ["register", "run"]
 

@@ -34,10 +34,10 @@ from ..games.roguelike.hit_points import (
     plot_distributions,
 )
 from ..numbers import exact_fields, parse_whole
+from ..text import exact_text, table_lines
 from . import help_of
 from ._options import add_json_flag, plot_path
 from ._output import emit, save_figure
-from ._text import exact_text, table_lines
 
 __all__ = ["register", "run"]
 

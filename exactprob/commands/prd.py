@@ -41,10 +41,10 @@ from ..numbers import (
     parse_whole,
     to_fraction,
 )
+from ..text import table_lines
 from . import help_of
 from ._options import add_json_flag, integer, plot_path
 from ._output import emit, save_figure
-from ._text import table_lines
 
 __all__ = ["register", "run"]
 

@@ -44,10 +44,10 @@ from ..games.roguelike.generator import (
 )
 from ..games.roguelike.rng import INCREMENT, MULTIPLIER
 from ..numbers import exact_fields, fraction_string, parse_whole
+from ..text import exact_text, table_lines
 from . import help_of
 from ._options import add_json_flag
 from ._output import emit
-from ._text import exact_text, table_lines
 
 __all__ = ["register", "run"]
 

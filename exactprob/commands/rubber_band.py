@@ -40,10 +40,10 @@ from ..numbers import (
     parse_fraction,
     parse_whole,
 )
+from ..text import table_lines
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit
-from ._text import table_lines
 
 __all__ = ["add_band_flags", "band_from_args", "distribution_rows", "register"]
 

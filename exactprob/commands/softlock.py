@@ -52,10 +52,10 @@ from ..numbers import (
     parse_whole,
     whole_number,
 )
+from ..text import exact_text
 from . import help_of
 from ._options import add_json_flag, integer
 from ._output import emit, show_progress
-from ._text import exact_text
 
 __all__ = ["register", "run"]
 

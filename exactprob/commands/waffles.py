@@ -27,10 +27,10 @@ from ..games.roguelike.rubber_band import (
     starvation_distribution,
 )
 from ..numbers import exact_fields, parse_whole
+from ..text import table_lines
 from . import help_of
 from ._options import add_json_flag
 from ._output import emit
-from ._text import table_lines
 from .rubber_band import (
     add_band_flags,
     band_fields,

@@ -46,6 +46,7 @@ from .heuristics import (
 )
 from .model import LUCK, NO_LUCK, FightModel, engine_policy
 from .outcomes import FightOutcomes, decisive, fight_outcomes, fight_solution, rolls
+from .report import FightReport, fight_report
 from .rules import (
     RULES,
     RoundOdds,
@@ -74,6 +75,7 @@ __all__ = [
     "FightGrid",
     "FightModel",
     "FightOutcomes",
+    "FightReport",
     "FightSimulation",
     "Fold",
     "GridRecord",
@@ -88,6 +90,7 @@ __all__ = [
     "decisive",
     "engine_policy",
     "fight_outcomes",
+    "fight_report",
     "fight_solution",
     "fold_increases",
     "heuristic",

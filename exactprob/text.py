@@ -1,10 +1,11 @@
-"""Text helpers shared by the game subcommands' readable (non-JSON) output."""
+"""Exact numbers in readable text: a decimal with its fraction, and aligned tables of them
+(the subcommands' and the games' text reports; JSON always carries the full fractions)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..numbers import decimal_string, fraction_string
+from .numbers import decimal_string, fraction_string
 
 __all__ = ["MAX_FRACTION_CHARS", "exact_text", "table_lines"]
 
