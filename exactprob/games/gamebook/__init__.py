@@ -31,11 +31,13 @@ from .combat import (
     fight_sequence,
     load_crt,
 )
+from .report import BookReport, solve_book
 
 __all__ = [
     "Book",
     "BookError",
     "BookModel",
+    "BookReport",
     "CombatResultsTable",
     "Hero",
     "Leaf",
@@ -50,5 +52,6 @@ __all__ = [
     "load_crt",
     "situations",
     "solve",
+    "solve_book",
     "walkthrough",
 ]
