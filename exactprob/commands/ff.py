@@ -31,6 +31,7 @@ from ..errors import UsageError
 from ..files import check_output, write_all
 from ..games.fighting_fantasy import (
     ATLAS_DELTAS,
+    HEURISTICS,
     RULES,
     LuckPolicy,
     Objective,
@@ -38,6 +39,8 @@ from ..games.fighting_fantasy import (
     fight_report,
     heuristic,
 )
+from ..games.fighting_fantasy.heuristics import MAX_TAU
+from ..games.fighting_fantasy.terms import MAX_STAT
 from ..limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
 from ..numbers import parse_whole, whole_number
 from . import help_of
@@ -45,8 +48,6 @@ from ._options import add_json_flag, add_max_states_flag, integer
 from ._output import emit, show_progress
 
 __all__ = ["register", "run"]
-
-MAX_STAT = 10**6
 
 
 def _stats(flag: str, values: list[str] | None, names: tuple[str, ...]) -> list[int]:
@@ -72,8 +73,8 @@ def _policy(text: str) -> tuple[str, LuckPolicy | None]:
         return text, heuristic(0, 1)
     parts = text.split(":")
     if len(parts) == 3 and parts[0] == "heuristic":
-        number = parse_whole("--policy heuristic N", parts[1], 0, 8, UsageError)
-        tau = parse_whole("--policy heuristic TAU", parts[2], 1, 12, UsageError)
+        number = parse_whole("--policy heuristic N", parts[1], 0, len(HEURISTICS) - 1, UsageError)
+        tau = parse_whole("--policy heuristic TAU", parts[2], 1, MAX_TAU, UsageError)
         return f"heuristic:{number}:{tau}", heuristic(number, tau)
     raise UsageError(
         f"--policy must be optimal, none or heuristic:N:TAU (N 0-8, TAU 1-12), got {text!r}"

@@ -33,6 +33,7 @@ from ..games.jeopardy.players import (
     optimal_policy_table,
 )
 from ..games.jeopardy.roster import NAMES, Player, check_player_name, player_named, round_robin
+from ..games.jeopardy.rules import MAX_CARDS, MAX_GOAL, MAX_SIDES
 from ..games.jeopardy.solver import solve
 from ..limits import check_max_states, refuse_more_than
 from ..numbers import decimal_string, digit_count, exact_fields, parse_whole
@@ -66,14 +67,14 @@ SHOWN_DIGITS = 60  # longer fractions are given in JSON only
 
 def game_of(args: argparse.Namespace) -> Pig | FowlPlay:
     """The game named by the arguments, every check before any work."""
-    goal = parse_whole("--goal", args.goal, 1, 10_000, UsageError)
+    goal = parse_whole("--goal", args.goal, 1, MAX_GOAL, UsageError)
     komi = parse_whole("--komi", args.komi, 0, None, UsageError)
     if komi >= goal:
         raise UsageError(f"--komi must be below --goal ({goal}), got {komi}")
     if args.command == "pig":
-        return Pig(goal, parse_whole("--sides", args.sides, 2, 1000, UsageError), komi)
-    chickens = parse_whole("--chickens", args.chickens, 1, 10_000, UsageError)
-    wolves = parse_whole("--wolves", args.wolves, 1, 10_000, UsageError)
+        return Pig(goal, parse_whole("--sides", args.sides, 2, MAX_SIDES, UsageError), komi)
+    chickens = parse_whole("--chickens", args.chickens, 1, MAX_CARDS, UsageError)
+    wolves = parse_whole("--wolves", args.wolves, 1, MAX_CARDS, UsageError)
     return FowlPlay(chickens, wolves, goal, komi)
 
 

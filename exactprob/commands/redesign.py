@@ -30,6 +30,7 @@ from ..games.jeopardy.redesign import (
     fairest_designs,
     search,
 )
+from ..games.jeopardy.rules import MAX_CARDS, MAX_GOAL
 from ..numbers import exact_fields, parse_whole
 from ..resources import check_memory
 from . import help_of
@@ -39,7 +40,6 @@ from .jeopardy import MAX_CERTIFIED_STATES, win_fields
 
 __all__ = ["parse_range", "payload_of", "range_text", "register", "text_of"]
 
-MAX_CARDS = 10_000
 MAX_DECKS = 10_000
 RANGE = re.compile(r"([0-9]+)(?:-([0-9]+)(?::([0-9]+))?)?")
 
@@ -189,7 +189,7 @@ def check_decks(decks: list[tuple[int, int]], goal: int, parallel: int) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    goal = parse_whole("--goal", args.goal, 1, 10_000, UsageError)
+    goal = parse_whole("--goal", args.goal, 1, MAX_GOAL, UsageError)
     chickens = parse_range("--chickens", args.chickens)
     wolves = parse_range("--wolves", args.wolves)
     if len(chickens) * len(wolves) > MAX_DECKS:

@@ -39,6 +39,7 @@ from .terms import LuckPolicy
 
 __all__ = [
     "HEURISTICS",
+    "MAX_TAU",
     "PAIRS",
     "BestHeuristic",
     "Fold",
@@ -46,6 +47,9 @@ __all__ = [
     "fold_increases",
     "heuristic",
 ]
+
+#: The largest luck threshold of a heuristic (a luck test succeeds at most on 12).
+MAX_TAU = 12
 
 #: Heuristic number -> (description, condition on (won, hero, opponent)); the conditions
 #: use ``&``, ``|`` and ``~`` so that they work on numpy arrays as well as on scalars.
@@ -69,8 +73,8 @@ def _lost(won: Any) -> Any:
 
 def heuristic(number: int, tau: int) -> LuckPolicy:
     """Heuristic ``number`` (0-8) with luck threshold ``tau`` (1-12) as a policy."""
-    whole_number("heuristic", number, 0, 8)
-    whole_number("tau", tau, 1, 12)
+    whole_number("heuristic", number, 0, len(HEURISTICS) - 1)
+    whole_number("tau", tau, 1, MAX_TAU)
     condition = HEURISTICS[number][1]
 
     def policy(won: Any, hero: Any, opponent: Any, luck: Any, streak: Any) -> Any:

@@ -13,7 +13,10 @@ from ...errors import ModelError
 from ...numbers import exact, to_fraction, whole_number
 from .rules import RULES, Rule
 
-__all__ = ["LuckPolicy", "Objective", "check_fight", "fight_terms", "resolve_rule"]
+__all__ = ["MAX_STAT", "LuckPolicy", "Objective", "check_fight", "fight_terms", "resolve_rule"]
+
+#: The largest skill, stamina or luck (and skill difference) a fight takes.
+MAX_STAT = 10**6
 
 #: ``policy(won, hero, opponent, luck, streak) -> bool``: test luck after this round?
 #: Called with Python scalars by the exact solvers and with numpy arrays by the simulator.
@@ -74,7 +77,7 @@ def check_fight(delta: int, hero_stamina: int, opponent_stamina: int, luck: int)
     ...
     exactprob.errors.ModelError: hero stamina must be a whole number >= 1, got 0
     """
-    whole_number("delta", delta, -(10**6), 10**6)
+    whole_number("delta", delta, -MAX_STAT, MAX_STAT)
     whole_number("hero stamina", hero_stamina, 1)
     whole_number("opponent stamina", opponent_stamina, 1)
     whole_number("luck", luck, 0)

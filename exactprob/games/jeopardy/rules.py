@@ -32,14 +32,30 @@ from fractions import Fraction
 from ...dist import Dist
 from ...numbers import whole_number
 
-__all__ = ["FOWL_PLAY", "RED_LIGHT", "Draw", "FowlPlay", "Jeopardy", "JeopardyModel", "Pig"]
+__all__ = [
+    "FOWL_PLAY",
+    "MAX_CARDS",
+    "MAX_GOAL",
+    "MAX_SIDES",
+    "RED_LIGHT",
+    "Draw",
+    "FowlPlay",
+    "Jeopardy",
+    "JeopardyModel",
+    "Pig",
+]
+
+#: The largest goal, die and deck the rules take (every caller checks against these).
+MAX_GOAL = 10_000
+MAX_SIDES = 1000
+MAX_CARDS = 10_000
 
 Draw = tuple[Fraction, int, Hashable]
 """``(probability, gain, next deck)``; a gain of 0 is a bust."""
 
 
 def _check_race(goal: int, komi: int) -> None:
-    whole_number("goal", goal, 1, 10_000)
+    whole_number("goal", goal, 1, MAX_GOAL)
     whole_number("komi", komi, 0, goal - 1)
 
 
@@ -62,7 +78,7 @@ class Pig:
 
     def __post_init__(self) -> None:
         _check_race(self.goal, self.komi)
-        whole_number("sides", self.sides, 2, 1000)
+        whole_number("sides", self.sides, 2, MAX_SIDES)
 
     def draws(self, deck: Hashable) -> tuple[Draw, ...]:
         p = Fraction(1, self.sides)
@@ -110,8 +126,8 @@ class FowlPlay:
 
     def __post_init__(self) -> None:
         _check_race(self.goal, self.komi)
-        whole_number("chickens", self.chickens, 1, 10_000)
-        whole_number("wolves", self.wolves, 1, 10_000)
+        whole_number("chickens", self.chickens, 1, MAX_CARDS)
+        whole_number("wolves", self.wolves, 1, MAX_CARDS)
 
     @property
     def name(self) -> str:
