@@ -65,7 +65,7 @@ def _within(mu: float, mean: float, sigma: float, n: int, z: float) -> bool:
 
 
 def agrees_with(exact_probability: Any, hits: int, n: int, z: float = 5.0) -> bool:
-    """Whether ``hits`` successes in ``n`` trials agree with an exact probability.
+    r"""Whether ``hits`` successes in ``n`` trials agree with an exact probability.
 
     Parameters
     ----------
@@ -91,7 +91,7 @@ def agrees_with(exact_probability: Any, hits: int, n: int, z: float = 5.0) -> bo
 
     Examples
     --------
-    The count has mean 1,000 and standard error :math:`\\sqrt{6000 \\cdot 5/36} \approx
+    The count has mean 1,000 and standard error :math:`\sqrt{6000 \cdot 5/36} \approx
     28.9`; 1,100 hits are 3.5 errors off, 1,200 are 6.9.
 
     >>> agrees_with("1/6", 1100, 6000), agrees_with("1/6", 1200, 6000)
