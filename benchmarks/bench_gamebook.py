@@ -621,16 +621,16 @@ def peer_row(sections: int, solver: str, results: dict[str, Result | str]) -> li
 
 #: The functions whose cumulative time the profile reports: (file, function, label).
 PROFILED = [
-    ("exactprob/gamebook/solver.py", "solve", "exactprob.games.gamebook.solve, in all"),
+    ("exactprob/choice_tree.py", "solve", "exactprob.choice_tree.solve, in all"),
     ("exactprob/graph.py", "components_reached", "depth-first search (book's choices included)"),
     ("bench_gamebook.py", "counted_choices", "the book's choices (building Dists)"),
-    ("exactprob/gamebook/combat.py", "fight", "combat.fight (once per hero, enemy, ratio)"),
+    ("exactprob/games/gamebook/combat.py", "fight", "combat.fight (once per hero, enemy, ratio)"),
     ("exactprob/dist.py", "map", "Dist.map (in the book's choices)"),
     ("exactprob/dist.py", "bind", "Dist.bind (in the book's choices)"),
     ("exactprob/dist.py", "__new__", "Dist(...), checked (in the book's choices)"),
     ("exactprob/depth_first.py", "value_alone", "a state's value, on the spot"),
     ("exactprob/depth_first.py", "value_loop", "components with a loop (engine)"),
-    ("exactprob/gamebook/solver.py", "_tree", "the solution tree"),
+    ("exactprob/choice_tree.py", "_tree", "the solution tree"),
 ]
 
 
