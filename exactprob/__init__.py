@@ -18,7 +18,9 @@ from .errors import (
     InexactError,
     ModelError,
     NonTerminationError,
+    ResourceError,
     StateLimitError,
+    UsageError,
 )
 from .graph import explore
 from .model import Model
@@ -39,8 +41,10 @@ __all__ = [
     "Model",
     "ModelError",
     "NonTerminationError",
+    "ResourceError",
     "Solution",
     "StateLimitError",
+    "UsageError",
     "__version__",
     "agrees_with",
     "bernoulli",

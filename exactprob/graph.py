@@ -46,7 +46,6 @@ __all__ = [
 
 H = TypeVar("H", bound=Hashable)
 
-#: Default cap on reachable states; pass ``max_states`` to go further.
 #: Exploration checks its memory once every ``MEMORY_CHECK_MASK + 1`` states (65,536).
 MEMORY_CHECK_MASK = 0xFFFF
 

@@ -38,25 +38,31 @@ def check_max_states(max_states: object, name: str = "max_states") -> int:
 
 
 def too_many_states(
-    what: str, max_states: int, states: int | None = None, *, at_most: bool = False
+    what: str,
+    max_states: int,
+    states: int | None = None,
+    *,
+    at_most: bool = False,
+    how: str | None = None,
 ) -> StateLimitError:
     """The error for ``what`` holding ``states`` states (``at_most``: up to that many, a
     bound), more than ``max_states``; ``states`` is ``None`` when only the passing of the
-    limit is known (found while exploring)."""
+    limit is known (found while exploring). ``how`` replaces the advice on going on, for
+    a caller whose limit is not spelled ``max_states`` / ``--max-states``."""
     if states is None:
-        return StateLimitError(
-            f"{what} has more than {max_states:,} reachable states; pass max_states=N "
-            "(--max-states N on the command line) with a larger N to go on"
-        )
-    return StateLimitError(
-        f"{what} has {'up to ' if at_most else ''}{states:,} states, more than the limit of "
-        f"{max_states:,}; pass max_states={states} (--max-states {states} on the command "
-        "line) to go on"
-    )
+        found = f"{what} has more than {max_states:,} reachable states"
+        advice = "pass max_states=N (--max-states N on the command line) with a larger N"
+    else:
+        bound = "up to " if at_most else ""
+        found = f"{what} has {bound}{states:,} states, more than the limit of {max_states:,}"
+        advice = f"pass max_states={states} (--max-states {states} on the command line)"
+    return StateLimitError(f"{found}; {how or advice} to go on")
 
 
-def refuse_more_than(max_states: int, states: int, what: str, *, at_most: bool = False) -> None:
+def refuse_more_than(
+    max_states: int, states: int, what: str, *, at_most: bool = False, how: str | None = None
+) -> None:
     """Refuse, before any work, ``what`` with ``states`` states (``at_most``: a bound on
-    them) when that is more than ``max_states``."""
+    them) when that is more than ``max_states``; ``how`` as in :func:`too_many_states`."""
     if states > max_states:
-        raise too_many_states(what, max_states, states, at_most=at_most)
+        raise too_many_states(what, max_states, states, at_most=at_most, how=how)

@@ -152,6 +152,8 @@ def simulate(
 
     Raises
     ------
+    UsageError
+        For ``n`` below 1.
     ResourceError
         When a play does not end within ``max_steps`` moves.
 

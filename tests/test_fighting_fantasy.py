@@ -23,6 +23,7 @@ from exactprob.games.fighting_fantasy import (
     FightModel,
     Objective,
     atlas,
+    atlas_states,
     best_heuristics,
     engine_policy,
     fight_outcomes,
@@ -406,3 +407,11 @@ def test_the_grid_memory_estimate_bounds_the_measured_peak(grid: tuple[int, ...]
 def test_a_grid_beyond_memory_is_refused_before_any_work() -> None:
     with pytest.raises(ResourceError, match="the fight's grid needs about .* TiB of memory"):
         solve_grid(0, 500_000, 2, 0)
+
+
+def test_the_atlas_is_refused_up_front_past_its_state_limit() -> None:
+    # one delta, staminas 1..3, luck 0..1: 3 * 3 * 2 = 18 states
+    assert atlas_states(3, 1, [0]) == 18
+    assert len(atlas([0], max_stamina=3, max_luck=1, max_states=18).grids) == 1
+    with pytest.raises(StateLimitError, match="the atlas has 18 states, more than the limit of 17"):
+        atlas([0], max_stamina=3, max_luck=1, max_states=17)

@@ -84,7 +84,7 @@ def test_the_full_fowl_play_is_refused_exactly_and_certified_on_request() -> Non
     fixed = policy_table(FOWL_PLAY, hold_at(6))
     # both movers at every non-terminal state: 2 x 10,487,700 (docs/jeopardy.rst)
     with pytest.raises(
-        StateLimitError, match="has 20,975,400 states, more than the limit of 2,000,000"
+        StateLimitError, match="has up to 20,975,400 states, more than the limit of 2,000,000"
     ):
         best_response(FOWL_PLAY, fixed, fill=fixed, exact=True)
     pig = Pig(goal=5)

@@ -291,7 +291,8 @@ def test_bad_waffles_name_the_field() -> None:
 def test_state_limit_refuses_quickly() -> None:
     # no rubber band: the longest streak needs (current, longest) pairs, ~i^2/2 states
     with pytest.raises(
-        StateLimitError, match="after level 42 has 506 states, more than the limit of 500"
+        StateLimitError,
+        match="after level 42 has 506 states, more than the limit of 500; use fewer levels",
     ):
         longest_dry_streak(
             RubberBand(start=F(1, 2), up=F(0), down=F(0), levels=300), max_states=500

@@ -30,12 +30,12 @@ from typing import Any
 from ..errors import UsageError
 from ..files import check_output, write_all
 from ..games.fighting_fantasy import (
-    ATLAS_DELTAS,
     HEURISTICS,
     RULES,
     LuckPolicy,
     Objective,
     atlas,
+    atlas_states,
     fight_report,
     heuristic,
 )
@@ -77,7 +77,8 @@ def _policy(text: str) -> tuple[str, LuckPolicy | None]:
         tau = parse_whole("--policy heuristic TAU", parts[2], 1, MAX_TAU, UsageError)
         return f"heuristic:{number}:{tau}", heuristic(number, tau)
     raise UsageError(
-        f"--policy must be optimal, none or heuristic:N:TAU (N 0-8, TAU 1-12), got {text!r}"
+        f"--policy must be optimal, none or heuristic:N:TAU (N 0-{len(HEURISTICS) - 1}, "
+        f"TAU 1-{MAX_TAU}), got {text!r}"
     )
 
 
@@ -117,8 +118,8 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         raise UsageError(f"--plot: {str(plot_dir)!r} exists and is not a directory")
     stamina = whole_number("--max-stamina", args.max_stamina, 1, 1000, UsageError)
     luck = whole_number("--max-luck", args.max_luck, 0, 1000, UsageError)
-    states = len(ATLAS_DELTAS) * stamina * stamina * (luck + 1)
-    refuse_more_than(args.max_states, states, "the atlas")
+    # refused before the --plot directory is made
+    refuse_more_than(args.max_states, atlas_states(stamina, luck), "the atlas")
     made = plot_dir is not None and not plot_dir.exists()
     if plot_dir is not None:  # made before any work, so that a bad place fails first
         try:
@@ -128,7 +129,13 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
                 f"--plot: cannot make the directory {str(plot_dir)!r}: {error.strerror}"
             ) from None
     try:
-        result = atlas(max_stamina=stamina, max_luck=luck, rule=args.rule, progress=show_progress())
+        result = atlas(
+            max_stamina=stamina,
+            max_luck=luck,
+            rule=args.rule,
+            max_states=args.max_states,
+            progress=show_progress(),
+        )
         writes: list[tuple[Path, Any]] = [(out, result.write_csv)]
         if plot_dir is not None:
             from ..games.fighting_fantasy.figures import atlas_figure_jobs
@@ -180,7 +187,7 @@ def register(sub: Any) -> None:
         "--policy",
         default="optimal",
         help="optimal (default), none, or heuristic:N:TAU (the paper's heuristic N "
-        "0-8, using luck only while luck >= TAU, 1-12)",
+        f"0-{len(HEURISTICS) - 1}, using luck only while luck >= TAU, 1-{MAX_TAU})",
     )
     parser.add_argument(
         "--rule",

@@ -35,7 +35,7 @@ from ..games.jeopardy.players import (
 from ..games.jeopardy.roster import NAMES, Player, check_player_name, player_named, round_robin
 from ..games.jeopardy.rules import MAX_CARDS, MAX_GOAL, MAX_SIDES
 from ..games.jeopardy.solver import solve
-from ..limits import check_max_states, refuse_more_than
+from ..limits import check_max_states
 from ..numbers import decimal_string, digit_count, exact_fields, parse_whole
 from ..resources import check_memory
 from . import help_of
@@ -242,7 +242,12 @@ def check_size(game: Pig | FowlPlay, exact: bool, max_states: int | None) -> Non
     states = game.nonterminal_states()
     how = "exact" if exact else "certified"
     limit = max_states or (MAX_EXACT_STATES if exact else MAX_CERTIFIED_STATES)
-    refuse_more_than(limit, states, f"the game's {how} solve (its non-terminal states)")
+    if states > limit:  # the game solvers' own budget, in non-terminal states
+        raise UsageError(
+            f"the game has {states:,} non-terminal states, more than the {limit:,} solved "
+            f"{how} {'with --max-states' if max_states else 'by default'}; pass "
+            f"--max-states {states} to try anyway"
+        )
     if not exact and isinstance(game, FowlPlay):
         check_memory(working_bytes(game), "the certified solve")
 

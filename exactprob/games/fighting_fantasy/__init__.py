@@ -5,7 +5,10 @@ skill each; after a won or lost round the hero may *test luck* to amplify the bl
 soften it. Only the skill difference :math:`\Delta` matters.
 
 * :mod:`.rules`: one round's chances from the sextinomial generating function, the luck
-  test, the rule variants (standard, lucky hit of 3, *Crypt of the Sorcerer*);
+  test, the rule variants (standard, lucky hit of 3, *Crypt of the Sorcerer*), and when a
+  round ends the fight whatever the hero decides;
+* :mod:`.terms`: a fight's terms before any solver: its start checked, the rule by name,
+  what a victory is worth (:class:`~.terms.Objective`), a luck policy's signature;
 * :mod:`.grid`: the fast path, every state of a fight in one exact backward sweep, under
   optimal play or a fixed policy, for any :class:`~.terms.Objective`;
 * :mod:`.model`: the same fight as a :class:`~exactprob.model.Model` for the generic engine;
@@ -15,7 +18,10 @@ soften it. Only the skill difference :math:`\Delta` matters.
 * :mod:`.heuristics`: the nine heuristics, their exact values, and the fold increase;
 * :mod:`.outcomes`: rounds, stamina left and luck spent;
 * :mod:`.atlas`: every state for :math:`\Delta \in -9..9`, and the exact ties in it;
-* :mod:`.simulator`: an independent numpy simulator written from the rules.
+* :mod:`.simulator`: an independent numpy simulator written from the rules;
+* :mod:`.report`: one fight answered in full (:func:`~.report.fight_report`), what
+  ``exactprob ff`` prints;
+* :mod:`.figures`: the atlas's figures (loaded on use: they need matplotlib).
 
 >>> grid = solve_grid(0, 24, 24, 12)
 >>> grid.value(24, 24, 0)  # equal skills, no luck: a fair fight
@@ -24,7 +30,7 @@ Fraction(1, 2)
 True
 """
 
-from .atlas import ATLAS_DELTAS, TOLERANCE, Atlas, Decision, atlas
+from .atlas import ATLAS_DELTAS, TOLERANCE, Atlas, Decision, atlas, atlas_states
 from .closed_forms import (
     Threshold,
     constant_luck_win,
@@ -85,6 +91,7 @@ __all__ = [
     "Rule",
     "Threshold",
     "atlas",
+    "atlas_states",
     "best_heuristics",
     "constant_luck_win",
     "decisive",

@@ -32,12 +32,13 @@ from typing import Any
 
 from gmpy2 import mpq
 
+from ...limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...numbers import decimal_string, fraction_string, to_fraction
 from ...progress import progress_bar
 from .grid import FightGrid, GridRecord, solve_grid
 from .rules import ends_either_way
 
-__all__ = ["ATLAS_DELTAS", "TOLERANCE", "Atlas", "Decision", "atlas"]
+__all__ = ["ATLAS_DELTAS", "TOLERANCE", "Atlas", "Decision", "atlas", "atlas_states"]
 
 #: The skill differences of the paper's atlas.
 ATLAS_DELTAS = range(-9, 10)
@@ -172,20 +173,34 @@ class Atlas:
         }
 
 
+def atlas_states(max_stamina: int, max_luck: int, deltas: Iterable[int] = ATLAS_DELTAS) -> int:
+    """The states of an atlas: per delta, every hero and opponent stamina and luck.
+
+    >>> atlas_states(24, 12) == 19 * 24 * 24 * 13  # deltas -9 to 9
+    True
+    """
+    return len(list(deltas)) * max_stamina * max_stamina * (max_luck + 1)
+
+
 def atlas(
     deltas: Iterable[int] = ATLAS_DELTAS,
     max_stamina: int = 24,
     max_luck: int = 12,
     *,
     rule: str = "standard",
+    max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,
 ) -> Atlas:
-    """Solve the grid of every ``delta`` (optimal play); ``progress`` shows a bar."""
+    """Solve the grid of every ``delta`` (optimal play), refused up front when all the
+    grids together hold more than ``max_states`` states; ``progress`` shows a bar."""
     grids = {}
     start = time.perf_counter()
     deltas = list(deltas)
+    refuse_more_than(max_states, atlas_states(max_stamina, max_luck, deltas), "the atlas")
     with progress_bar(progress, "atlas", total=len(deltas), unit=" deltas") as bar:
         for delta in deltas:
-            grids[delta] = solve_grid(delta, max_stamina, max_stamina, max_luck, rule=rule)
+            grids[delta] = solve_grid(
+                delta, max_stamina, max_stamina, max_luck, rule=rule, max_states=max_states
+            )
             bar.update(1)
     return Atlas(grids, time.perf_counter() - start)

@@ -72,7 +72,8 @@ def _lost(won: Any) -> Any:
 
 
 def heuristic(number: int, tau: int) -> LuckPolicy:
-    """Heuristic ``number`` (0-8) with luck threshold ``tau`` (1-12) as a policy."""
+    """Heuristic ``number`` (a key of :data:`HEURISTICS`, 0-8) with luck threshold ``tau``
+    (1 to :data:`MAX_TAU`) as a policy."""
     whole_number("heuristic", number, 0, len(HEURISTICS) - 1)
     whole_number("tau", tau, 1, MAX_TAU)
     condition = HEURISTICS[number][1]

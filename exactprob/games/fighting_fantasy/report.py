@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from ...display import JsonDisplay
@@ -91,6 +92,11 @@ class FightReport(JsonDisplay):
         return None
 
     def to_json(self) -> dict[str, Any]:
+        return dict(self._payload)
+
+    @cached_property
+    def _payload(self) -> dict[str, Any]:
+        """The JSON form, computed once (the law of the rounds can take minutes)."""
         hero, opponent, luck = self._start()
         outcome, grid = self.outcome, self.grid
         payload: dict[str, Any] = {
@@ -136,7 +142,7 @@ class FightReport(JsonDisplay):
     def text(self) -> str:
         """The report for people: the chances as decimals and exact fractions, the
         strategy now, the first decision and its tie."""
-        payload = self.to_json()
+        payload = self._payload
         hero, opponent = payload["hero"], payload["opponent"]
         title = (
             f"Fighting Fantasy: hero skill {hero['skill']} stamina {hero['stamina']} luck "
@@ -153,8 +159,11 @@ class FightReport(JsonDisplay):
         lines.append(
             f"  strategy now: {payload['strategy']} (test luck {payload['strategy_meaning']})"
         )
-        for won, label in ((True, "after a won round"), (False, "after a lost round")):
-            decision = self.decision(won)
+        for key, label in (
+            ("after_won_round", "after a won round"),
+            ("after_lost_round", "after a lost round"),
+        ):
+            decision = payload["first_decision"][key]
             if decision is not None:
                 verdict = "test luck" if decision["test_luck"] else "keep luck"
                 tie = " (exact tie: either choice is optimal)" if decision["tie"] else ""

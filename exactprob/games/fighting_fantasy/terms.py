@@ -15,7 +15,8 @@ from .rules import RULES, Rule
 
 __all__ = ["MAX_STAT", "LuckPolicy", "Objective", "check_fight", "fight_terms", "resolve_rule"]
 
-#: The largest skill, stamina or luck (and skill difference) a fight takes.
+#: The largest skill difference a fight takes, and the largest skill, stamina or luck the
+#: command line accepts.
 MAX_STAT = 10**6
 
 #: ``policy(won, hero, opponent, luck, streak) -> bool``: test luck after this round?

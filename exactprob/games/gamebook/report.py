@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,11 @@ class BookReport(JsonDisplay):
         ]
 
     def to_json(self) -> dict[str, Any]:
+        return dict(self._payload)
+
+    @cached_property
+    def _payload(self) -> dict[str, Any]:
+        """The JSON form, computed once."""
         tree = self.tree
         payload: dict[str, Any] = {"title": self.book.title, **exact_fields("win", tree.score)}
         payload["start"] = str(tree.state)
@@ -90,7 +96,7 @@ class BookReport(JsonDisplay):
     def text(self) -> str:
         """The report for people: the chance of winning, the first choice, the section's
         situations as decimals and the walkthrough."""
-        payload = self.to_json()
+        payload = self._payload
         lines = [f"{payload['title'] or 'Book'}: starting at {payload['start']}"]
         lines.append(f"  win with optimal play  {exact_text(self.tree.score)}")
         lines.append(f"  first choice           {payload['first_choice']}")

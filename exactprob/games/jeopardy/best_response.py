@@ -36,7 +36,7 @@ from typing import Any
 
 from ...dist import Dist
 from ...errors import ModelError
-from ...limits import DEFAULT_MAX_STATES, refuse_more_than
+from ...limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
 from .certified import enclose_best_response
 from .players import PolicyTable, check_table, deck_cards
 from .rules import FowlPlay, Jeopardy, JeopardyModel
@@ -108,7 +108,16 @@ def best_response(
             raise ModelError("a certified best response is for Fowl Play; Pig's is exact")
         return enclose_best_response(game, opponent)
     states = 2 * game.nonterminal_states()
-    refuse_more_than(max_states, states, f"an exact best response in {game.name} to {game.goal}")
+    check_max_states(max_states)
+    certified = ", the certified response" if isinstance(game, FowlPlay) else ""
+    smaller = f"a smaller goal or deck{certified}"
+    refuse_more_than(
+        max_states,
+        states,
+        f"an exact best response in {game.name} to {game.goal}",
+        at_most=True,
+        how=f"take {smaller}, or pass max_states={states} to best_response",
+    )
     from ... import solve  # the engine, loaded when a response is asked for
 
     model = _AgainstFixed(game, opponent)

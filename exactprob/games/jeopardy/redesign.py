@@ -54,9 +54,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from ...enclosure import Enclosure
-from ...errors import SchedulerError
+from ...errors import SchedulerError, WriteError
 from ...extras import import_extra
-from ...files import WriteError, write_atomically
+from ...files import write_atomically
 from ...progress import progress_bar
 from .certified import enclose
 from .fairness import distance_from_even, fairest_komi, komi_wins

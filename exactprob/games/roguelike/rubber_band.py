@@ -221,7 +221,12 @@ def _walk(
                 following[odds - n.down, update(extra, level, True)] += weight * hits
             if hits != n.total:
                 following[odds, update(extra, level, False)] += weight * (n.total - hits)
-        refuse_more_than(max_states, len(following), f"the recursion after level {level}")
+        refuse_more_than(
+            max_states,
+            len(following),
+            f"the recursion after level {level}",
+            how="use fewer levels or a larger max_states (--max-states on the command line)",
+        )
         states, scale = following, scale * n.total
         yield states, scale
 
