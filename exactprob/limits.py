@@ -1,10 +1,12 @@
 """The state limit, defined once: a request that would hold more states than its limit is
 refused before the memory is spent, with one message that says how to go on.
 
-Every function that holds a game's states takes ``max_states`` (the console script's
-``--max-states``), :data:`DEFAULT_MAX_STATES` unless the caller passes another. A solver
-that knows its count up front (a grid, a closed-form count) refuses with the count; the
-explorer finds out on the way and refuses at the first state past the limit.
+The engine's solvers and the games' solvers that hold states take ``max_states`` (the
+console script's ``--max-states``), :data:`DEFAULT_MAX_STATES` unless the caller passes
+another. A solver that knows its count up front (a grid, a closed-form count) refuses with
+the count; the explorer finds out on the way and refuses at the first state past the
+limit. (The Jeopardy games' own solvers are bounded instead by the console script's
+budget of non-terminal states.)
 
 >>> check_max_states(10)
 10

@@ -596,4 +596,7 @@ def test_a_battle_with_too_many_transitions_is_refused_at_once(
     minutes); refused in one line naming --max-states."""
     status, out, err = run(capsys, "battle", "--attacker", "60 fighter", "--defender", "60 fighter")
     assert (status, out) == (2, "")
-    assert "up to 13,845,841 transitions" in err and "pass --max-states 23077" in err
+    assert (
+        "up to 13,845,841 transitions" in err
+        and "pass max_states=23077 (--max-states 23077 on the command line)" in err
+    )

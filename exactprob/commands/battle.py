@@ -14,32 +14,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import UsageError
 from ..games.fleet_battle import (
     CATALOGUE,
-    BattleResult,
     Fleet,
     HitOrder,
-    OptimalResult,
     Unit,
-    battle,
-    battle_states_bound,
-    battle_transitions_bound,
-    optimal_battle,
+    battle_report,
     parse_fleet,
     parse_order,
     parse_unit,
 )
-from ..limits import check_max_states, refuse_more_than
-from ..numbers import decimal_string, exact_fields
-from ..text import exact_text, table_lines
+from ..limits import check_max_states
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit
-
-#: Transitions allowed per state of --max-states: 600 x the default 5,000 is 3,000,000,
-#: about half a minute of exact arithmetic for fighters (see battle_transitions_bound).
-TRANSITIONS_PER_STATE = 600
 
 __all__ = ["BattleOptions", "catalogue_with", "options_from", "register", "run"]
 
@@ -53,8 +41,8 @@ class BattleOptions:
 
     attacker: Fleet
     defender: Fleet
-    attacker_order: HitOrder
-    defender_order: HitOrder
+    attacker_order: HitOrder | None
+    defender_order: HitOrder | None
     optimal: str | None
     max_states: int
 
@@ -68,8 +56,9 @@ def catalogue_with(definitions: Sequence[str]) -> dict[str, Unit]:
     return catalogue
 
 
-def _order(text: str | None, fleet: Fleet) -> HitOrder:
-    return HitOrder.default(fleet) if text is None else parse_order(text, fleet)
+def _order(text: str | None, fleet: Fleet) -> HitOrder | None:
+    """The side's ``--*-order`` (``None``: the game's default order)."""
+    return None if text is None else parse_order(text, fleet)
 
 
 def options_from(args: argparse.Namespace) -> BattleOptions:
@@ -88,92 +77,17 @@ def options_from(args: argparse.Namespace) -> BattleOptions:
     )
 
 
-def solve_options(options: BattleOptions) -> tuple[BattleResult, OptimalResult | None]:
-    """The battle's result (under the optimal policy when one side optimises)."""
-    free_side = None if options.optimal is None else ("attacker", "defender").index(options.optimal)
-    bound = battle_states_bound(options.attacker, options.defender, free_side)
-    # checked first: --optimal enumerates choices up front
-    refuse_more_than(options.max_states, bound, "this battle", at_most=True)
-    moves = battle_transitions_bound(options.attacker, options.defender, free_side)
-    if moves > TRANSITIONS_PER_STATE * options.max_states:
-        raise UsageError(
-            f"this battle has up to {moves:,} transitions, more than the "
-            f"{TRANSITIONS_PER_STATE * options.max_states:,} allowed with --max-states "
-            f"{options.max_states:,} ({TRANSITIONS_PER_STATE} per state; 40 fighters against "
-            f"40 have 2,825,761 and take about 20 s); pass --max-states "
-            f"{-(-moves // TRANSITIONS_PER_STATE)} to solve it anyway"
-        )
-    if options.optimal is None:
-        result = battle(
-            options.attacker,
-            options.defender,
-            attacker_order=options.attacker_order,
-            defender_order=options.defender_order,
-            max_states=options.max_states,
-        )
-        return result, None
-    best = optimal_battle(
-        options.attacker,
-        options.defender,
-        options.optimal,
-        attacker_order=options.attacker_order,
-        defender_order=options.defender_order,
-        max_states=options.max_states,
-    )
-    return best.result, best
-
-
-def payload_of(
-    options: BattleOptions, result: BattleResult, best: OptimalResult | None
-) -> dict[str, Any]:
-    """The JSON document."""
-    payload = result.to_json()
-    payload["attacker_order"] = options.attacker_order.labels()
-    payload["defender_order"] = options.defender_order.labels()
-    if best is not None:
-        fixed = best.fixed
-        payload["optimal"] = {
-            "side": best.side,
-            **exact_fields("fixed_order_win", fixed.win),
-            "decision_states": best.decision_states,
-            "tied_states": best.tied_states,
-            "improved_states": best.improved_states,
-        }
-    return payload
-
-
-def text_of(options: BattleOptions, result: BattleResult, best: OptimalResult | None) -> str:
-    """The readable report: a summary, then each side's survivor distribution."""
-    lines = [f"{result.attacker} attacking {result.defender} ({result.states:,} states)"]
-    if best is not None:
-        lines.append(
-            f"the {best.side} assigns its hits optimally ({best.decision_states:,} decision "
-            f"states, {best.improved_states:,} better than its fixed order, "
-            f"{best.tied_states:,} with exact ties); with its fixed order P(attacker wins) "
-            f"would be {exact_text(best.fixed.win)}"
-        )
-    lines += table_lines(
-        [
-            ("attacker wins", result.win),
-            ("defender wins", result.lose),
-            ("mutual destruction", result.mutual),
-            ("expected rounds", result.expected_rounds),
-            ("attacker ships lost (mean)", result.attacker_losses),
-            ("defender ships lost (mean)", result.defender_losses),
-        ]
-    )
-    for side in ("attacker", "defender"):
-        lines += ["", f"{side} survivors:"]
-        rows = result.survivor_labels(side)
-        width = max(len(label) for label, _ in rows)
-        lines += [f"  {label:<{width}}  {decimal_string(p, 10)}" for label, p in rows]
-    return "\n".join(lines)
-
-
 def run(args: argparse.Namespace) -> None:
     options = options_from(args)
-    result, best = solve_options(options)
-    emit(payload_of(options, result, best), text_of(options, result, best), args.json)
+    report = battle_report(
+        options.attacker,
+        options.defender,
+        attacker_order=options.attacker_order,
+        defender_order=options.defender_order,
+        optimal=options.optimal,
+        max_states=options.max_states,
+    )
+    emit(report.to_json(), report.text(), args.json)
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,9 @@ empty: a win (only the attacker is left), a loss, or a mutual destruction.
 * :mod:`.battle`: the chain, :func:`~.battle.battle` and its :class:`~.battle.BattleResult`,
   the source's table;
 * :mod:`.optimal`: the best hit assignment for one side (an MDP);
-* :mod:`.simulator`: an independent numpy simulator.
+* :mod:`.simulator`: an independent numpy simulator;
+* :mod:`.report`: one battle answered in full (:func:`~.report.battle_report`), what
+  ``exactprob battle`` prints; :mod:`.figures` its survivor chart (matplotlib).
 
 >>> from fractions import Fraction
 >>> result = battle(parse_fleet("5 fighter"), parse_fleet("1 war-sun"))
@@ -45,6 +47,7 @@ from .battle import (
 )
 from .hits import Allocation, HitOrder, hit_distribution, parse_order
 from .optimal import OptimalAssignment, OptimalResult, PolicyAllocation, optimal_battle
+from .report import BattleReport, battle_report
 from .simulator import LOSE, MUTUAL, WIN, SimulatedBattles, simulate_battle
 from .units import CATALOGUE, Fleet, FleetState, Unit, parse_fleet, parse_unit
 
@@ -55,6 +58,7 @@ __all__ = [
     "SOURCE_TABLE",
     "WIN",
     "Allocation",
+    "BattleReport",
     "BattleResult",
     "Fleet",
     "FleetBattle",
@@ -67,6 +71,7 @@ __all__ = [
     "Survivors",
     "Unit",
     "battle",
+    "battle_report",
     "battle_states_bound",
     "battle_transitions_bound",
     "hit_distribution",
