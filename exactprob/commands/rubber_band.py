@@ -18,49 +18,19 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from ..dist import Dist
 from ..errors import UsageError
-from ..games.roguelike.rubber_band import (
-    MAX_LEVELS,
-    MAX_STATES,
-    MAX_STEP,
-    STAIRCAKES,
-    RubberBand,
-    count_distribution,
-    level_probabilities,
-    longest_dry_streak,
-    staircakes,
-    streak_at_least,
-)
+from ..games.roguelike.band_report import plain, rubber_band_report, staircakes_report
+from ..games.roguelike.rubber_band import MAX_LEVELS, MAX_STATES, MAX_STEP, STAIRCAKES, RubberBand
 from ..limits import check_max_states
 from ..numbers import (
-    decimal_string,
-    exact_fields,
-    fraction_string,
     parse_fraction,
     parse_whole,
 )
-from ..text import table_lines
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit
 
-__all__ = ["add_band_flags", "band_from_args", "distribution_rows", "register"]
-
-#: Parameters with longer exact decimals are shown as p/q in the text output.
-MAX_PLAIN_DIGITS = 12
-
-
-def _plain(x: Fraction) -> str:
-    """``x`` as people write it: ``0.15`` when a short decimal is exact, else ``p/q``.
-
-    >>> _plain(Fraction(3, 20)), _plain(Fraction(-2)), _plain(Fraction(1, 3))
-    ('0.15', '-2', '1/3')
-    """
-    for digits in range(MAX_PLAIN_DIGITS + 1):
-        if (x * 10**digits).denominator == 1:
-            return decimal_string(x, digits)
-    return fraction_string(x)
+__all__ = ["add_band_flags", "band_from_args", "register"]
 
 
 def add_band_flags(parser: argparse.ArgumentParser, defaults: RubberBand) -> None:
@@ -71,7 +41,7 @@ def add_band_flags(parser: argparse.ArgumentParser, defaults: RubberBand) -> Non
         ("down", "taken off after a find"),
     ):
         value = getattr(defaults, name)
-        parser.add_argument(f"--{name}", metavar="X", help=f"{what} (default {_plain(value)})")
+        parser.add_argument(f"--{name}", metavar="X", help=f"{what} (default {plain(value)})")
     parser.add_argument("--levels", metavar="N", help=f"dungeon levels (default {defaults.levels})")
     add_max_states_flag(parser, MAX_STATES)
 
@@ -92,75 +62,18 @@ def band_from_args(args: argparse.Namespace, defaults: RubberBand) -> RubberBand
     return RubberBand(decimal("start", -MAX_STEP), decimal("up", 0), decimal("down", 0), levels)
 
 
-def band_fields(band: RubberBand) -> dict[str, Any]:
-    """The parameters as JSON fields."""
-    fields: dict[str, Any] = {}
-    for name in ("start", "up", "down"):
-        fields |= exact_fields(name, getattr(band, name))
-    return fields | {"levels": band.levels}
-
-
-def distribution_rows(dist: Dist[int], key: str) -> list[dict[str, Any]]:
-    """``[{key: k, "probability": "p/q", "probability_decimal": ...}, ...]``."""
-    return [{key: k, **exact_fields("probability", p)} for k, p in dist.items()]
-
-
-def distribution_lines(title: str, dist: Dist[int] | dict[int, Fraction]) -> list[str]:
-    """A titled list of ``k  probability`` lines."""
-    return ["", title] + [f"  {k:>5}  {decimal_string(p, 10)}" for k, p in dist.items()]
-
-
-def band_line(band: RubberBand) -> str:
-    """The parameters in one line."""
-    return (
-        f"odds start {_plain(band.start)}, +{_plain(band.up)} before each draw, "
-        f"-{_plain(band.down)} after a find; {band.levels} levels"
-    )
-
-
 def run_rubber_band(args: argparse.Namespace) -> None:
     band = band_from_args(args, RubberBand())
     streak = None
     if args.streak is not None:
         streak = parse_whole("--streak", args.streak, 1, band.levels, UsageError)
-    counts = count_distribution(band, args.max_states)
-    longest = longest_dry_streak(band, args.max_states)
-    at_least = streak_at_least(band, args.max_states)
-    per_level = level_probabilities(band, args.max_states)
-    payload = band_fields(band)
-    payload |= exact_fields("mean", counts.mean()) | exact_fields("variance", counts.variance())
-    payload |= {
-        "count": distribution_rows(counts, "count"),
-        "longest_dry_streak": distribution_rows(longest, "streak"),
-        "streak_at_least": [
-            {"k": k, **exact_fields("probability", p)} for k, p in at_least.items()
-        ],
-        "level_probability": [
-            {"level": i, **exact_fields("probability", p)} for i, p in enumerate(per_level)
-        ],
-    }
-    rows = [("mean resources", counts.mean()), ("variance", counts.variance())]
-    if streak is not None:
-        payload["streak"] = {"k": streak, **exact_fields("at_least", at_least[streak])}
-        rows.append((f"P(dry streak >= {streak})", at_least[streak]))
-    lines = [f"Rubber-band odds: {band_line(band)}", *table_lines(rows)]
-    lines += distribution_lines("resources found:", counts)
-    lines += distribution_lines("longest run of levels without one:", longest)
-    nonzero = {k: p for k, p in at_least.items() if p}
-    lines += distribution_lines("P(longest dry run >= k), k = 1 .. the longest possible:", nonzero)
-    emit(payload, "\n".join(lines), args.json)
+    report = rubber_band_report(band, streak=streak, max_states=args.max_states)
+    emit(report.to_json(), report.text(), args.json)
 
 
 def run_staircakes(args: argparse.Namespace) -> None:
-    band = band_from_args(args, STAIRCAKES)
-    summary = staircakes(band, args.max_states)
-    counts = count_distribution(band, args.max_states)
-    payload = band_fields(band) | exact_fields("expected", summary.expected)
-    payload |= exact_fields("none", summary.none) | {"count": distribution_rows(counts, "count")}
-    lines = [f"Staircakes: {band_line(band)}"]
-    lines += table_lines([("expected per game", summary.expected), ("P(none)", summary.none)])
-    lines += distribution_lines("staircakes found:", counts)
-    emit(payload, "\n".join(lines), args.json)
+    report = staircakes_report(band_from_args(args, STAIRCAKES), max_states=args.max_states)
+    emit(report.to_json(), report.text(), args.json)
 
 
 def register(sub: Any) -> None:

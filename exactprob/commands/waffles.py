@@ -19,57 +19,25 @@ import argparse
 from typing import Any
 
 from ..errors import UsageError
-from ..games.roguelike.rubber_band import (
-    MAX_LEVELS,
-    MAX_WAFFLES,
-    RubberBand,
-    Waffles,
-    starvation_distribution,
-)
-from ..numbers import exact_fields, parse_whole
-from ..text import table_lines
+from ..games.roguelike.band_report import waffles_report
+from ..games.roguelike.rubber_band import MAX_LEVELS, MAX_WAFFLES, RubberBand, Waffles
+from ..numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag
 from ._output import emit
-from .rubber_band import (
-    add_band_flags,
-    band_fields,
-    band_from_args,
-    band_line,
-    distribution_lines,
-    distribution_rows,
-)
+from .rubber_band import add_band_flags, band_from_args
 
 __all__ = ["register", "run"]
 
 
 def run(args: argparse.Namespace) -> None:
-    band = band_from_args(args, RubberBand())
     game = Waffles(
-        band=band,
+        band=band_from_args(args, RubberBand()),
         waffles=parse_whole("--waffles", args.waffles, 0, MAX_WAFFLES, UsageError),
         every=parse_whole("--every", args.every, 1, MAX_LEVELS, UsageError),
     )
-    starvations = starvation_distribution(game, args.max_states)
-    starve = 1 - starvations[0]
-    payload = band_fields(band) | {"waffles": game.waffles, "every": game.every}
-    payload |= exact_fields("starve", starve)
-    payload |= exact_fields("expected_starvations", starvations.mean())
-    payload["starvations"] = distribution_rows(starvations, "starvations")
-    lines = [
-        (
-            f"Waffles: {game.waffles} at the start, one eaten on every level i with i % "
-            f"{game.every} == 0; found with {band_line(band)}"
-        ),
-        *table_lines(
-            [
-                (f"P(starve within {band.levels} levels)", starve),
-                ("expected starvations (revived)", starvations.mean()),
-            ]
-        ),
-    ]
-    lines += distribution_lines("starvations of a revived hero (count reset to 0):", starvations)
-    emit(payload, "\n".join(lines), args.json)
+    report = waffles_report(game, max_states=args.max_states)
+    emit(report.to_json(), report.text(), args.json)
 
 
 def register(sub: Any) -> None:
