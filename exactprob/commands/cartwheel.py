@@ -21,35 +21,25 @@ Optimal stakes at every amount (all exactly tied stakes):
 from __future__ import annotations
 
 import argparse
-from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..games.cartwheel.report import wheel_report
 from ..games.cartwheel.wheel import (
     CARTWHEEL,
     CARTWHEEL_NUMBERS,
     MAX_CHOICES,
     MAX_TARGET,
     Bet,
-    Stake,
     Wheel,
-    WheelSolution,
-    bold_play,
-    policy_values,
-    solve_wheel,
     stake_choices,
-    timid_play,
 )
-from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole
-from ..text import table_lines
+from ..numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag, plot_path
 from ._output import emit, save_figure
 
-__all__ = ["parse_bet", "register", "run", "stakes_text"]
-
-TABLE_DIGITS = 10
+__all__ = ["parse_bet", "register", "run"]
 
 
 def parse_bet(text: str, numbers: int) -> Bet:
@@ -70,114 +60,6 @@ def parse_bet(text: str, numbers: int) -> Bet:
         parse_whole(f"{flag}covered slots", covers, 1, numbers - 1, UsageError),
         parse_whole(f"{flag}payout", pays, 1, None, UsageError),
     )
-
-
-def stakes_text(stakes: tuple[Stake, ...], single_bet: bool) -> str:
-    """Tied stakes with runs of amounts joined: ``"1-3, 5"`` (``"1-3 on 1:8"`` with
-    several bets).
-
-    >>> stakes_text((Stake(1, CARTWHEEL), Stake(2, CARTWHEEL), Stake(4, CARTWHEEL)), True)
-    '1-2, 4'
-    """
-    parts = []
-    for bet in dict.fromkeys(stake.bet for stake in stakes):
-        amounts = [stake.amount for stake in stakes if stake.bet == bet]
-        runs: list[list[int]] = []
-        for amount in amounts:
-            if runs and amount == runs[-1][-1] + 1:
-                runs[-1].append(amount)
-            else:
-                runs.append([amount])
-        text = ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
-        parts.append(text if single_bet else f"{text} on {bet}")
-    return "; ".join(parts)
-
-
-def _strategies(wheel: Wheel) -> list[tuple[str, Bet, dict[int, Fraction]]]:
-    """Bold and timid play on every bet kind, valued at every amount."""
-    return [
-        (name, bet, policy_values(wheel, play(wheel, bet)))
-        for bet in wheel.bets
-        for name, play in (("bold", bold_play), ("timid", timid_play))
-    ]
-
-
-def payload_of(
-    wheel: Wheel,
-    gold: int,
-    best: WheelSolution,
-    strategies: list[tuple[str, Bet, dict[int, Fraction]]],
-) -> dict[str, Any]:
-    """The JSON report: the wheel, the win chance from ``gold``, each strategy's chance from
-    every amount, and the optimal stakes at every amount."""
-    return {
-        "gold": gold,
-        "target": wheel.target,
-        "numbers": wheel.numbers,
-        "max_stake": wheel.max_stake,
-        "bets": [
-            {
-                "bet": str(bet),
-                "covers": bet.covers,
-                "pays": bet.pays,
-                **exact_fields("chance", wheel.chance(bet)),
-                **exact_fields("edge", wheel.edge(bet)),
-            }
-            for bet in wheel.bets
-        ],
-        **exact_fields("win", best.values[gold]),
-        "strategies": [
-            {
-                "strategy": name,
-                "bet": str(bet),
-                **exact_fields("win", values[gold]),
-                "win_by_gold": [fraction_string(values[g]) for g in sorted(values)],
-            }
-            for name, bet, values in strategies
-        ],
-        "by_gold": [
-            {
-                "gold": g,
-                **exact_fields("win", best.values[g]),
-                "stakes": [{"amount": s.amount, "bet": str(s.bet)} for s in best.stakes[g]],
-            }
-            for g in sorted(best.values)
-        ],
-    }
-
-
-def text_of(
-    wheel: Wheel,
-    gold: int,
-    best: WheelSolution,
-    strategies: list[tuple[str, Bet, dict[int, Fraction]]],
-) -> str:
-    """The readable report: the wheel, the chances from ``gold``, the table of stakes."""
-    single = len(wheel.bets) == 1
-    limit = "the whole purse" if wheel.max_stake is None else str(wheel.max_stake)
-    lines = [
-        f"Wheel of {wheel.numbers} slots: from {gold} gold to {wheel.target}, stakes up to {limit}"
-    ]
-    for bet in wheel.bets:
-        slots = "slot" if bet.covers == 1 else "slots"
-        lines.append(
-            f"  bet {bet}  covers {bet.covers} {slots}, pays {bet.pays} to 1: wins "
-            f"{wheel.chance(bet)}, {wheel.edge(bet)} per gold staked"
-        )
-    rows: list[tuple[str, Any]] = [("best chance", best.values[gold])]
-    for name, bet, values in strategies:
-        rows.append((f"{name} play" if single else f"{name} play on {bet}", values[gold]))
-    lines += table_lines(rows)
-    lines += [
-        "Optimal stakes at every amount (all exactly tied stakes):",
-        f"  {'gold':>4}  {'best chance':<{TABLE_DIGITS + 2}}  stakes",
-    ]
-    lines += [
-        f"  {g:>4}  {decimal_string(best.values[g], TABLE_DIGITS)}  "
-        f"{stakes_text(best.stakes[g], single)}"
-        for g in sorted(best.values)
-    ]
-    return "\n".join(lines)
 
 
 def _wheel(args: argparse.Namespace) -> tuple[Wheel, int]:
@@ -205,32 +87,13 @@ def _wheel(args: argparse.Namespace) -> tuple[Wheel, int]:
     return Wheel(target, numbers, bets, max_stake), gold
 
 
-def write_plot(
-    wheel: Wheel,
-    gold: int,
-    best: WheelSolution,
-    strategies: list[tuple[str, Bet, dict[int, Fraction]]],
-    path: Path,
-) -> None:
-    from ..games.cartwheel.figures import win_chance_figure
-
-    single = len(wheel.bets) == 1
-    curves = {"optimal": best.values}
-    curves.update(
-        {(name if single else f"{name} on {bet}"): values for name, bet, values in strategies}
-    )
-    save_figure(lambda: win_chance_figure(wheel, curves, gold).figure, path)
-
-
 def run(args: argparse.Namespace) -> None:
     wheel, gold = _wheel(args)
     plot = plot_path(args.plot)
-    best = solve_wheel(wheel)
-    strategies = _strategies(wheel)
-    payload = payload_of(wheel, gold, best, strategies)
-    text = text_of(wheel, gold, best, strategies)
+    report = wheel_report(wheel, gold)
+    payload, text = report.to_json(), report.text()
     if plot is not None:
-        write_plot(wheel, gold, best, strategies, plot)
+        save_figure(lambda: report.figure().figure, plot)
         payload["plot"] = str(plot)
         text += f"\nplot written to {plot}"
     emit(payload, text, args.json)

@@ -1,7 +1,7 @@
 """The tavern wheel (the *cartwheel*): gamble gold on a wheel of numbers until the purse
 reaches a target; the best chance, every optimal stake and exact ties, bold and timid
-play, an independent simulator (:mod:`.wheel`), and its figure (:mod:`.figures`, loaded on
-use: it needs matplotlib).
+play, an independent simulator (:mod:`.wheel`), the whole answer in one call
+(:mod:`.report`), and its figure (:mod:`.figures`, loaded on use: it needs matplotlib).
 
 >>> solve_wheel(Wheel(target=3, numbers=3, bets=(Bet(1, 1),))).values[2]
 Fraction(3, 7)
@@ -9,6 +9,7 @@ Fraction(3, 7)
 
 from __future__ import annotations
 
+from .report import WheelReport, wheel_report
 from .wheel import (
     CARTWHEEL,
     Bet,
@@ -28,6 +29,7 @@ __all__ = [
     "Bet",
     "Stake",
     "Wheel",
+    "WheelReport",
     "WheelSample",
     "WheelSolution",
     "bold_play",
@@ -35,4 +37,5 @@ __all__ = [
     "simulate_wheel",
     "solve_wheel",
     "timid_play",
+    "wheel_report",
 ]
