@@ -8,7 +8,8 @@ here each is answered exactly, and each simulator runs on either generator.
   of ``rnd(n)``, serial correlation, why its 12 + 40d2 hit points are always 72);
 * :mod:`.prd`: pseudo-random distribution tables (rate, gaps, hits in N trials exactly or
   with certified bounds, longest miss runs, the inverse problem);
-* :mod:`.hit_points`: hit-point dice (12 + 8d10 against 12 + 40d2, 3d6 against 1d20);
+* :mod:`.hit_points`: hit-point dice (12 + 8d10 against 12 + 40d2, 3d6 against 1d20), and
+  :mod:`.hp_report` the whole answer in one call;
 * :mod:`.rubber_band`: rubber-band odds, waffles (starvation) and staircakes, and
   :mod:`.band_report` each question answered in full (what the commands print);
 * :mod:`.softlock`: the floating eye's paralysis as a random walk, locked for ``limit`` turns
