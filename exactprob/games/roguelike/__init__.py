@@ -13,7 +13,8 @@ here each is answered exactly, and each simulator runs on either generator.
 * :mod:`.rubber_band`: rubber-band odds, waffles (starvation) and staircakes, and
   :mod:`.band_report` each question answered in full (what the commands print);
 * :mod:`.softlock`: the floating eye's paralysis as a random walk, locked for ``limit`` turns
-  (exact, or certified beyond 2,000 turns) and forever (an algebraic number).
+  (exact, or certified beyond 2,000 turns) and forever (an algebraic number), and
+  :mod:`.softlock_report` the whole answer in one call.
 
 >>> PRDTable.from_odds(["1/4", "1"]).rate()
 Fraction(4, 7)

@@ -1,0 +1,188 @@
+r"""The floating eye's softlock answered in full, one call: the walk's drift and return
+probability, the chance of being locked forever under both turn orders (algebraic
+numbers), and for a number of turns the exact rational or a certified enclosure
+(:func:`softlock_report`). One result (:class:`SoftlockReport`) with its JSON form and its
+text, which is all the ``exactprob softlock`` command prints.
+
+AC 10, one eye: the gaze succeeds with :math:`g = 11/20`, and the walk returns with
+:math:`\rho = \sqrt{2/g - 1} - 1` (proved in ``proofs/proof_softlock.py``), so
+:math:`1 - \rho = 2 - \sqrt{319}/11`:
+
+>>> softlock_report(10).to_json()["locked"]
+'2 - sqrt(319)/11'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ...display import JsonDisplay
+from ...enclosure import Enclosure
+from ...numbers import decimal_string, digit_count, exact_fields, fraction_string
+from ...text import exact_text
+from .softlock import (
+    ENCLOSURE_BITS,
+    EXACT_LIMIT,
+    TURN_ORDERS,
+    drift,
+    drift_threshold,
+    gaze_probability,
+    locked_enclosure,
+    locked_forever,
+    locked_within,
+    return_probability,
+)
+
+__all__ = ["CLOSED_FORM_DIGITS", "LONG_RUN_TURNS", "SoftlockReport", "softlock_report"]
+
+#: Decimal places of the algebraic numbers.
+CLOSED_FORM_DIGITS = 40
+#: Runs with at least this many turns show a progress bar (when bars are asked for).
+LONG_RUN_TURNS = 4000
+
+
+def certified_decimal(box: Enclosure, max_places: int = CLOSED_FORM_DIGITS) -> str:
+    """The value inside ``box`` rounded to as many places as both ends agree on: both ends
+    round (half to even) to the same decimal, so the value in between does too.
+
+    >>> certified_decimal(Enclosure(Fraction(1234, 10**4), Fraction(1239, 10**4)))
+    '0.12'
+    >>> certified_decimal(Enclosure(1 - Fraction(1, 10**40), Fraction(1)))
+    '1.000000000000000000000000000000000000000'
+    """
+    places = 0
+    while places < max_places and decimal_string(box.low, places + 1) == decimal_string(
+        box.high, places + 1
+    ):
+        places += 1
+    return decimal_string(box.low, places)
+
+
+def closed_form_payload(ac: int, eyes: int) -> dict[str, Any]:
+    """The walk and the locked-forever value (without ``--limit``)."""
+    rho = return_probability(ac, eyes)
+    return {
+        **exact_fields("gaze", gaze_probability(ac)),
+        **exact_fields("drift", drift(ac, eyes)),
+        "drift_threshold_ac": drift_threshold(eyes),
+        "rho": str(rho.value),
+        "rho_decimal": decimal_string(rho.value, CLOSED_FORM_DIGITS),
+        "form": rho.form,
+        "minimal_polynomial": str(rho.minimal_polynomial.as_expr()),
+        "galois_group": rho.galois_group,
+        "solvable": rho.solvable,
+    }
+
+
+def limit_payload(value: Fraction | Enclosure, bits: int) -> dict[str, Any]:
+    """The JSON fields of the locked probability for ``--limit`` turns."""
+    if isinstance(value, Fraction):
+        return {
+            **exact_fields("locked", value),
+            "exact": True,
+            "locked_digits": {
+                "numerator": digit_count(value.numerator),
+                "denominator": digit_count(value.denominator),
+            },
+        }
+    return {
+        "locked": f"Interval({fraction_string(value.low)}, {fraction_string(value.high)})",
+        "locked_decimal": certified_decimal(value),
+        "exact": False,
+        "locked_low": fraction_string(value.low),
+        "locked_high": fraction_string(value.high),
+        "locked_width_decimal": f"{float(value.width()):.3e}",
+        "certificate": (
+            f"fixed-point DP with {bits} bits, rounded down; the truth lies above the low end "
+            "by less than the width (pass --exact for the exact rational)"
+        ),
+    }
+
+
+def text_of(payload: dict[str, Any], value: Fraction | Enclosure | None) -> str:
+    """The readable report (``value``: the result for ``--limit`` turns, if asked)."""
+    eyes = "1 eye" if payload["eyes"] == 1 else f"{payload['eyes']} eyes"
+    threshold = payload["drift_threshold_ac"]
+    other = next(o for o in payload["locked_forever_by_turn_order"] if o != payload["turn_order"])
+    lines = [
+        (
+            f"Floating-eye softlock: AC {payload['ac']}, {eyes}, gaze {payload['gaze']} "
+            f"per eye, {payload['turn_order']}'s turn order"
+        ),
+        f"  drift E[J] - 1        {payload['drift']} (positive from AC {threshold})",
+        f"  rho = P(free, ever)   {payload['rho']}",
+        f"                        = {payload['rho_decimal']} ({payload['form']})",
+        f"  locked forever        {payload['locked_forever']}",
+        f"                        = {payload['locked_forever_decimal']}",
+        (
+            f"  ({other}'s turn order: "
+            f"{payload['locked_forever_by_turn_order'][other]['decimal'][:14]}...)"
+        ),
+    ]
+    if payload["galois_group"] is not None:
+        solvable = "solvable" if payload["solvable"] else "not solvable: no radicals exist"
+        lines.append(f"  Galois group          {payload['galois_group']} ({solvable})")
+    label = f"  locked {payload['limit']} turns"
+    if isinstance(value, Fraction):
+        lines.append(f"{label:<24}{exact_text(value)}")
+    elif value is not None:
+        lines.append(
+            f"{label:<24}{payload['locked_decimal']}... (certified enclosure, width "
+            f"{payload['locked_width_decimal']}; not exact: pass --exact)"
+        )
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class SoftlockReport(JsonDisplay):
+    """The closed forms for ``ac`` and ``eyes``, and the value for ``limit`` turns."""
+
+    payload: dict[str, Any]
+    value: Fraction | Enclosure | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.payload)
+
+    def text(self) -> str:
+        """The report for people."""
+        return text_of(self.payload, self.value)
+
+
+def softlock_report(
+    ac: int,
+    eyes: int = 1,
+    limit: int | None = None,
+    *,
+    turn_order: str = "game",
+    exact: bool = False,
+    bits: int = ENCLOSURE_BITS,
+    progress: bool = False,
+) -> SoftlockReport:
+    """The softlock of a hero of armour class ``ac`` facing ``eyes`` floating eyes:
+    locked forever, and within ``limit`` turns when given (exact up to
+    :data:`~.softlock.EXACT_LIMIT` turns or with ``exact``, else certified with ``bits``
+    bits); ``progress`` shows a bar on long runs (:data:`LONG_RUN_TURNS`)."""
+    payload: dict[str, Any] = {"ac": ac, "eyes": eyes, "limit": limit, "turn_order": turn_order}
+    payload.update(closed_form_payload(ac, eyes))
+    both = {o: locked_forever(ac, eyes, turn_order=o) for o in TURN_ORDERS}
+    payload["locked_forever"] = str(both[turn_order])
+    payload["locked_forever_decimal"] = decimal_string(both[turn_order], CLOSED_FORM_DIGITS)
+    payload["locked_forever_by_turn_order"] = {
+        o: {"value": str(v), "decimal": decimal_string(v, CLOSED_FORM_DIGITS)}
+        for o, v in both.items()
+    }
+    if limit is None:
+        payload["locked"] = payload["locked_forever"]
+        payload["locked_decimal"] = payload["locked_forever_decimal"]
+        payload["exact"] = True
+        return SoftlockReport(payload)
+    progress = progress and limit >= LONG_RUN_TURNS
+    value: Fraction | Enclosure
+    if exact or limit <= EXACT_LIMIT:
+        value = locked_within(ac, limit, eyes, progress=progress, turn_order=turn_order)
+    else:
+        value = locked_enclosure(ac, limit, eyes, bits, progress=progress, turn_order=turn_order)
+    payload.update(limit_payload(value, bits))
+    return SoftlockReport(payload, value)
