@@ -5,7 +5,8 @@ here each is answered exactly, and each simulator runs on either generator.
 
 * :mod:`.rng`: Rogue 3.6.3's generator bit for bit, and numpy's, behind one protocol;
 * :mod:`.generator`: Rogue's generator taken apart over its whole cycle (periods, the bias
-  of ``rnd(n)``, serial correlation, why its 12 + 40d2 hit points are always 72);
+  of ``rnd(n)``, serial correlation, why its 12 + 40d2 hit points are always 72), and
+  :mod:`.generator_report` the whole answer in one call;
 * :mod:`.prd`: pseudo-random distribution tables (rate, gaps, hits in N trials exactly or
   with certified bounds, longest miss runs, the inverse problem);
 * :mod:`.hit_points`: hit-point dice (12 + 8d10 against 12 + 40d2, 3d6 against 1d20), and
