@@ -8,7 +8,8 @@ resets on a hit.
   long;
 * :mod:`.inverse`: the inverse problem, the constant of a linear table for a target rate;
 * :mod:`.simulator`: an independent simulator from the rules, on either generator;
-* :mod:`.figures`: the gap and hits figures (loaded on use: they need matplotlib).
+* :mod:`.figures`: the gap and hits figures (loaded on use: they need matplotlib);
+* :mod:`.report`: a table, or the inverse problem, answered in full in one call.
 
 >>> PRDTable.from_odds(["1/4", "1"]).rate()
 Fraction(4, 7)
