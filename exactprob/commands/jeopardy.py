@@ -24,8 +24,8 @@ from typing import Any
 from ..enclosure import Enclosure
 from ..errors import ModelError, UsageError
 from ..games.jeopardy import FowlPlay, Pig
-from ..games.jeopardy.certified import enclose, working_bytes
-from ..games.jeopardy.fairness import Win, fairest_komi, komi_wins
+from ..games.jeopardy.certified import MAX_CERTIFIED_STATES, enclose, working_bytes
+from ..games.jeopardy.fairness import DIGITS, Win, fairest_komi, komi_wins, win_fields
 from ..games.jeopardy.players import (
     PolicyTable,
     agreement,
@@ -51,17 +51,14 @@ __all__ = [
     "payload_of",
     "register",
     "text_of",
-    "win_fields",
 ]
 
+#: Fowl Play games with more non-terminal states are enclosed unless ``--exact``.
 EXACT_LIMIT = 500_000
-#: The most non-terminal states solved without --max-states: exactly (Pig to 100 has
+#: The most non-terminal states solved exactly without --max-states (Pig to 100 has
 #: 505,000 and takes about 15 s; the time grows faster than the states, as the exact
-#: numbers grow longer), and certified (the full Fowl Play has 10,487,700).
+#: numbers grow longer); certified solves take up to ``MAX_CERTIFIED_STATES``.
 MAX_EXACT_STATES = 2_000_000
-MAX_CERTIFIED_STATES = 50_000_000
-"""Fowl Play games with more non-terminal states are enclosed unless ``--exact``."""
-DIGITS = 12
 SHOWN_DIGITS = 60  # longer fractions are given in JSON only
 
 
@@ -93,17 +90,6 @@ def _solve(game: Pig | FowlPlay, exact: bool) -> Any:
     if exact or isinstance(game, Pig):
         return solve(game, progress=progress)
     return enclose(game, progress=progress)
-
-
-def win_fields(key: str, win: Win) -> dict[str, Any]:
-    if isinstance(win, Enclosure):
-        return {
-            f"{key}_decimal": win.decimal(),
-            f"{key}_low": repr(float(win.low)),
-            f"{key}_high": repr(float(win.high)),
-            f"{key}_width": repr(float(win.width())),
-        }
-    return exact_fields(key, win, DIGITS)
 
 
 def payload_of(game: Pig | FowlPlay, wins: list[Win], exact: bool) -> dict[str, Any]:

@@ -45,6 +45,7 @@ from .players import PolicyTable, check_table, table_shape
 from .rules import FowlPlay
 
 __all__ = [
+    "MAX_CERTIFIED_STATES",
     "CertifiedMatchup",
     "CertifiedSolution",
     "enclose",
@@ -53,6 +54,9 @@ __all__ = [
     "working_bytes",
 ]
 
+#: The most non-terminal states a certified solve takes by default (the full Fowl Play has
+#: 10,487,700).
+MAX_CERTIFIED_STATES = 50_000_000
 SLACK = 16 * UNIT_ROUNDOFF  # rounding allowance per state value (a few operations on [0, 1])
 MAX_SWEEPS = 10_000
 

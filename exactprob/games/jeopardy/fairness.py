@@ -22,6 +22,7 @@ from typing import Any
 
 from ...display import exact_html, rows_html
 from ...enclosure import Enclosure
+from ...numbers import exact_fields
 
 __all__ = [
     "KomiDisplay",
@@ -29,11 +30,31 @@ __all__ = [
     "distance_from_even",
     "fairest_komi",
     "komi_wins",
+    "win_fields",
     "win_html",
 ]
 
 Win = Fraction | Enclosure
 HALF = Fraction(1, 2)
+#: Decimal places of an exact chance in JSON.
+DIGITS = 12
+
+
+def win_fields(key: str, win: Win) -> dict[str, Any]:
+    """JSON fields of a chance: the exact fraction and its decimal, or an enclosure's
+    decimal, ends and width.
+
+    >>> win_fields("p", Fraction(1, 4))["p"], win_fields("q", Enclosure(0.25, 0.5))["q_width"]
+    ('1/4', '0.25')
+    """
+    if isinstance(win, Enclosure):
+        return {
+            f"{key}_decimal": win.decimal(),
+            f"{key}_low": repr(float(win.low)),
+            f"{key}_high": repr(float(win.high)),
+            f"{key}_width": repr(float(win.width())),
+        }
+    return exact_fields(key, win, DIGITS)
 
 
 def komi_wins(solution: Any) -> list[Win]:
