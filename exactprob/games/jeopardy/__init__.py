@@ -8,7 +8,9 @@
   policy tables, two players valued against each other, best responses, round robins;
   :mod:`.learned` players fitted to the optimal table (scikit-learn);
 * :mod:`.simulate`: an independent simulator from the rules; :mod:`.figures` the policy
-  maps (matplotlib); :mod:`.redesign` the search for the fairest decks (Dask).
+  maps (matplotlib); :mod:`.redesign` the search for the fairest decks (Dask);
+* :mod:`.report` and :mod:`.redesign_report`: a race, or a redesign search, answered in
+  full in one call (what the commands print).
 
 Pig to 2 points: any roll but a 1 wins at once, so :math:`P = 5/6 + (1/6)^2 P = 6/7`.
 
@@ -22,6 +24,7 @@ from .fairness import Win, fairest_komi, komi_wins
 from .fowl_arrays import FowlPlayArrays
 from .matchup import Matchup, play_off
 from .players import PolicyTable, hold_at, keep_pace, optimal_policy_table, policy_table
+from .report import RaceReport, race_report
 from .roster import NAMES, Player, round_robin
 from .rules import FOWL_PLAY, RED_LIGHT, FowlPlay, JeopardyModel, Pig
 from .simulate import simulate_race
@@ -40,6 +43,7 @@ __all__ = [
     "Pig",
     "Player",
     "PolicyTable",
+    "RaceReport",
     "Win",
     "best_response",
     "enclose",
@@ -51,6 +55,7 @@ __all__ = [
     "optimal_policy_table",
     "play_off",
     "policy_table",
+    "race_report",
     "round_robin",
     "simulate_race",
     "solve",

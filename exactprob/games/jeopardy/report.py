@@ -1,0 +1,235 @@
+"""A jeopardy race answered in full, one call (:func:`race_report`): the first player's
+chance with both players optimal, exact or certified, at every komi and the fairest komi;
+beside it, when asked, fixed and learned players matched against each other. One result
+(:class:`RaceReport`) with its JSON form, its text and its figure (the optimal hold
+boundary), which is all the ``pig``, ``fowl-play`` and ``red-light`` commands print.
+
+Pig to 6 (first player wins 24/31; komi 4 and 5 tie as the fairest, since a single roll
+of 2 to 6 then wins for the second player):
+
+>>> print(race_report(Pig(goal=6)).text())
+Pig to 6 with a d6, komi 0, both players optimal
+  first player wins  0.774193548387 = 24/31 (exact; denominator 2 digits)
+  non-terminal states  126
+  fairest komi  4, 5 (first player wins 0.744525547445)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from ...display import JsonDisplay
+from ...enclosure import Enclosure
+from ...errors import UsageError
+from ...numbers import decimal_string, digit_count, exact_fields
+from .certified import enclose
+from .fairness import DIGITS, Win, fairest_komi, komi_wins, win_fields
+from .players import PolicyTable, agreement, hold_thresholds, optimal_policy_table
+from .roster import Player, player_named, round_robin
+from .rules import FowlPlay, Pig
+from .solver import solve
+
+__all__ = ["EXACT_LIMIT", "RaceReport", "is_exact", "race_report"]
+
+#: Fowl Play games with more non-terminal states are enclosed unless asked to be exact.
+EXACT_LIMIT = 500_000
+SHOWN_DIGITS = 60  # longer fractions are given in JSON only
+
+
+def is_exact(game: Pig | FowlPlay, exact: bool | None) -> bool:
+    """Pig always; Fowl Play up to :data:`EXACT_LIMIT` non-terminal states unless
+    ``exact`` says (``True``: exact at any size, ``False``: certified)."""
+    if exact is None:
+        return isinstance(game, Pig) or game.nonterminal_states() <= EXACT_LIMIT
+    return isinstance(game, Pig) or exact
+
+
+def payload_of(game: Pig | FowlPlay, wins: list[Win], exact: bool) -> dict[str, Any]:
+    """The JSON report: the game, the first player's chance (exact, or enclosed with its
+    bounds and width), the state count, and the chance for every komi."""
+    win = wins[game.komi]
+    rules = (
+        {"sides": game.sides}
+        if isinstance(game, Pig)
+        else {"chickens": game.chickens, "wolves": game.wolves}
+    )
+    payload = {
+        "game": game.name,
+        "goal": game.goal,
+        **rules,
+        "komi": game.komi,
+        "exact": exact,
+        **win_fields("first_player_win", win),
+        "nonterminal_states": game.nonterminal_states(),
+        "fairest_komi": list(fairest_komi(wins)),
+        "komi_table": [
+            {"komi": komi, **win_fields("first_player_win", w)} for komi, w in enumerate(wins)
+        ],
+    }
+    if isinstance(win, Fraction):
+        payload["denominator_digits"] = digit_count(win.denominator)
+    return payload
+
+
+def _decimal(win: Win) -> str:
+    return win.decimal() if isinstance(win, Enclosure) else decimal_string(win, DIGITS)
+
+
+def _win_text(win: Win) -> str:
+    if isinstance(win, Enclosure):
+        return f"{_decimal(win)} (certified: in [{float(win.low)!r}, {float(win.high)!r}], width {float(win.width()):.1e})"
+    digits = digit_count(win.denominator)
+    fraction = f" = {win}" if digits <= SHOWN_DIGITS else ""
+    return f"{_decimal(win)}{fraction} (exact; denominator {digits:,} digits)"
+
+
+def text_of(game: Pig | FowlPlay, wins: list[Win]) -> str:
+    """The readable report."""
+    if isinstance(game, Pig):
+        rules = f"{game.name} to {game.goal} with a d{game.sides}"
+    else:
+        rules = f"{game.name} to {game.goal}, {game.chickens} chickens and {game.wolves} wolves"
+    fairest = fairest_komi(wins)
+    fairest_line = (
+        f"  fairest komi  {', '.join(map(str, fairest))} "
+        f"(first player wins {_decimal(wins[fairest[0]])})"
+    )
+    return "\n".join(
+        [
+            f"{rules}, komi {game.komi}, both players optimal",
+            f"  first player wins  {_win_text(wins[game.komi])}",
+            f"  non-terminal states  {game.nonterminal_states():,}",
+            fairest_line,
+        ]
+    )
+
+
+def players_text(players: list[Player], agreements: list[Fraction]) -> str:
+    """One line per player: its parameters and its agreement with the optimal choices."""
+    width = max(len(player.name) for player in players)
+    return "\n".join(
+        ["  players  (parameters; optimal choices matched)"]
+        + [
+            f"    {player.name:<{width}}  {player.parameters:>9,}  {decimal_string(a, 6)}"
+            for player, a in zip(players, agreements, strict=True)
+        ]
+    )
+
+
+def matchups_text(names: list[str], wins: dict[tuple[str, str], Win]) -> str:
+    """The round robin as a matrix: the first player's chance, first player by row."""
+    width = max(len(name) for name in names)
+    cells = {key: _short(win) for key, win in wins.items()}
+    column = max(12, *(len(text) for text in [*names, *cells.values()]))
+    header = " " * (width + 4) + "".join(f"{name:>{column + 2}}" for name in names)
+    rows = [
+        f"    {first:<{width}}"
+        + "".join(f"{cells[first, second]:>{column + 2}}" for second in names)
+        for first in names
+    ]
+    return "\n".join(["  first player's chance (row moves first, column second)", header, *rows])
+
+
+def _short(win: Win) -> str:
+    """Eight decimal places, the exact value within one unit of the last; a wider
+    enclosure is shown as its ends rounded outward to three places (``--json`` has them in
+    full).
+
+    >>> _short(Enclosure(0.21874, 0.75))
+    '[0.218, 0.750]'
+    """
+    if isinstance(win, Fraction):
+        return decimal_string(win, 8)
+    if win.width() <= 1e-9:
+        return f"{float(win.midpoint()):.8f}"
+    return f"[{math.floor(win.low * 1000) / 1000:.3f}, {math.ceil(win.high * 1000) / 1000:.3f}]"
+
+
+@dataclass(frozen=True)
+class RaceReport(JsonDisplay):
+    """The race solved (``wins``: the first player's chance at every komi), and the
+    players matched when asked."""
+
+    game: Pig | FowlPlay
+    exact: bool
+    wins: list[Win] = field(repr=False)
+    table: PolicyTable | None = field(default=None, repr=False)
+    players: list[Player] = field(default_factory=list, repr=False)
+    matchups: dict[tuple[str, str], Win] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def agreements(self) -> list[Fraction]:
+        """Each player's share of the optimal choices it makes."""
+        table = self.table
+        return [] if table is None else [agreement(self.game, table, p.table) for p in self.players]
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self._payload)
+
+    @cached_property
+    def _payload(self) -> dict[str, Any]:
+        payload = payload_of(self.game, self.wins, self.exact)
+        if self.table is not None and self.table.undecided is not None:
+            payload["undecided_choices"] = int(self.table.undecided.sum())
+        if self.players:
+            payload["players"] = [
+                {"name": p.name, "parameters": p.parameters, **exact_fields("agreement", a, 6)}
+                for p, a in zip(self.players, self.agreements, strict=True)
+            ]
+            payload["matchups"] = [
+                {"first": first, "second": second, **win_fields("first_player_win", win)}
+                for (first, second), win in self.matchups.items()
+            ]
+        return payload
+
+    def text(self) -> str:
+        """The report for people."""
+        text = text_of(self.game, self.wins)
+        if self.table is not None and self.table.undecided is not None:
+            undecided = int(self.table.undecided.sum())
+            text += f"\n  choices the enclosure leaves undecided  {undecided:,}"
+        if self.players:
+            names = [p.name for p in self.players]
+            text += "\n" + players_text(self.players, self.agreements)
+            text += "\n" + matchups_text(names, self.matchups)
+        return text
+
+    def figure(self) -> Any:
+        """The optimal player's hold boundary (matplotlib axes); the report must keep the
+        optimal table (``race_report(..., table=True)``)."""
+        from .figures import hold_boundary_figure
+
+        if self.table is None:
+            raise UsageError("the hold boundary needs the optimal table: pass table=True")
+        title = f"{self.game.name} to {self.game.goal}"
+        return hold_boundary_figure(hold_thresholds(self.game, self.table), title)
+
+
+def race_report(
+    game: Pig | FowlPlay,
+    *,
+    exact: bool | None = None,
+    players: list[str] | None = None,
+    table: bool = False,
+    progress: bool = False,
+) -> RaceReport:
+    """Solve ``game`` (exact or certified, see :func:`is_exact`) at every komi; match
+    ``players`` (names of :data:`~.roster.NAMES`) against each other; keep the optimal
+    policy table when ``table`` (for the figure)."""
+    exact = is_exact(game, exact)
+    solution: Any
+    if exact or not isinstance(game, FowlPlay):
+        solution = solve(game, progress=progress)
+    else:
+        solution = enclose(game, progress=progress)
+    wins = komi_wins(solution)
+    if not (players or table):
+        return RaceReport(game, exact, wins)
+    optimal = optimal_policy_table(solution)
+    named = [player_named(game, name, optimal) for name in players or []]
+    matchups = round_robin(game, named, exact, progress=progress) if named else {}
+    return RaceReport(game, exact, wins, optimal, named, matchups)
