@@ -17,17 +17,21 @@ $\begin{array}{r|l} x & P(X = x) \\ \hline 1 & \frac{1}{2} \\ 2 & \frac{1}{2} \e
 
 from __future__ import annotations
 
+import copy
 import html
 import numbers
 import re
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from .numbers import decimal_string, is_symbolic, mpq, to_public
 
 __all__ = [
     "ROWS",
+    "JsonDisplay",
+    "Report",
     "approximate",
     "dist_html",
     "dist_latex",
@@ -218,3 +222,28 @@ class JsonDisplay:
 
     def _repr_html_(self) -> str:
         return json_html(type(self).__name__, self.to_json())
+
+
+class Report(JsonDisplay):
+    """A game's answer to one question (what a subcommand prints): its JSON form is built
+    once (:meth:`_build`, which subclasses define) and handed out as a fresh copy, so that
+    changing what :meth:`to_json` returned changes neither the report nor its text.
+
+    >>> class Answer(Report):
+    ...     def _build(self): return {"values": [1, 2]}
+    >>> answer = Answer()
+    >>> answer.to_json()["values"].append(3)
+    >>> answer.to_json()
+    {'values': [1, 2]}
+    """
+
+    def to_json(self) -> dict[str, Any]:
+        return copy.deepcopy(self._json)
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
+        """The JSON form, built once."""
+        return self._build()
+
+    def _build(self) -> dict[str, Any]:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError

@@ -5,8 +5,8 @@ The engine's solvers and the games' solvers that hold states take ``max_states``
 console script's ``--max-states``), :data:`DEFAULT_MAX_STATES` unless the caller passes
 another. A solver that knows its count up front (a grid, a closed-form count) refuses with
 the count; the explorer finds out on the way and refuses at the first state past the
-limit. (The Jeopardy games' own solvers are bounded instead by the console script's
-budget of non-terminal states.)
+limit. (The Jeopardy games' own solvers take no limit; the console script bounds them by
+their count of non-terminal states.)
 
 >>> check_max_states(10)
 10

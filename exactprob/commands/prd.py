@@ -20,10 +20,10 @@ from typing import Any
 from ..errors import UsageError
 from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
 from ..games.roguelike.prd.report import (
-    EXACT_DISTRIBUTION_TRIALS,
     Simulated,
     check_work,
     constant_report,
+    distribution_is_exact,
     prd_report,
 )
 from ..numbers import parse_fraction, parse_whole
@@ -93,10 +93,10 @@ def run(args: argparse.Namespace) -> None:
         return
     table, given = parse_table(args)
     trials = parse_whole("--trials", args.trials, 1, MAX_CLI_TRIALS, UsageError)
-    exact_distribution = args.exact_distribution or trials <= EXACT_DISTRIBUTION_TRIALS
-    check_work(table, trials, exact_distribution)  # the cost first, as before any flag below
-    gaps = None if args.gaps is None else parse_whole("--gaps", args.gaps, 1, 10_000, UsageError)
+    exact_distribution = distribution_is_exact(trials, args.exact_distribution)
+    check_work(table, trials, exact_distribution)  # the cost first, then the flags below
     runs = None if args.simulate is None else check_simulation(args, trials)
+    gaps = None if args.gaps is None else parse_whole("--gaps", args.gaps, 1, 10_000, UsageError)
     report = prd_report(
         table,
         trials,

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
-from ...display import JsonDisplay
-from ...numbers import decimal_string, exact_fields, fraction_string
+from ...display import Report
+from ...numbers import decimal_string, exact_fields, fraction_string, whole_number
 from ...text import table_lines
 from .wheel import (
     Bet,
@@ -64,8 +63,8 @@ def stakes_text(stakes: tuple[Stake, ...], single_bet: bool) -> str:
     return "; ".join(parts)
 
 
-@dataclass(frozen=True)
-class WheelReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class WheelReport(Report):
     """The wheel solved, from ``gold``: the optimal play and bold and timid play."""
 
     wheel: Wheel
@@ -73,11 +72,7 @@ class WheelReport(JsonDisplay):
     best: WheelSolution = field(repr=False)
     strategies: list[Strategy] = field(repr=False)
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self._payload)
-
-    @cached_property
-    def _payload(self) -> dict[str, Any]:
+    def _build(self) -> dict[str, Any]:
         """The wheel, the win chance from the purse, each strategy's chance from every
         amount, and the optimal stakes at every amount."""
         return {
@@ -162,7 +157,9 @@ class WheelReport(JsonDisplay):
 
 
 def wheel_report(wheel: Wheel, gold: int) -> WheelReport:
-    """Solve ``wheel`` and value bold and timid play on every bet, from ``gold``."""
+    """Solve ``wheel`` and value bold and timid play on every bet, from ``gold`` (1 to
+    the target - 1)."""
+    whole_number("gold", gold, 1, wheel.target - 1)
     strategies = [
         (name, bet, policy_values(wheel, play(wheel, bet)))
         for bet in wheel.bets

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
-from ...display import JsonDisplay
+from ...display import Report
 from ...limits import DEFAULT_MAX_STATES
 from ...numbers import exact_fields, fraction_string
 from ...text import table_lines
@@ -34,8 +33,8 @@ __all__ = ["LONG_SOLVE_STATES", "FightReport", "fight_report"]
 LONG_SOLVE_STATES = 200_000
 
 
-@dataclass(frozen=True)
-class FightReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class FightReport(Report):
     """A solved fight and what the report says of it (see :func:`fight_report`)."""
 
     hero: tuple[int, int, int]
@@ -91,11 +90,7 @@ class FightReport(JsonDisplay):
             )
         return None
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self._payload)
-
-    @cached_property
-    def _payload(self) -> dict[str, Any]:
+    def _build(self) -> dict[str, Any]:
         """The JSON form, computed once (the law of the rounds can take minutes)."""
         hero, opponent, luck = self._start()
         outcome, grid = self.outcome, self.grid
@@ -142,7 +137,7 @@ class FightReport(JsonDisplay):
     def text(self) -> str:
         """The report for people: the chances as decimals and exact fractions, the
         strategy now, the first decision and its tie."""
-        payload = self._payload
+        payload = self._json
         hero, opponent = payload["hero"], payload["opponent"]
         title = (
             f"Fighting Fantasy: hero skill {hero['skill']} stamina {hero['stamina']} luck "

@@ -13,11 +13,10 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
-from ...display import JsonDisplay
-from ...errors import StateLimitError
+from ...display import Report
+from ...errors import ModelError, StateLimitError
 from ...limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...numbers import decimal_string, exact_fields
 from ...text import exact_text, table_lines
@@ -33,8 +32,8 @@ __all__ = ["TRANSITIONS_PER_STATE", "BattleReport", "battle_report"]
 TRANSITIONS_PER_STATE = 600
 
 
-@dataclass(frozen=True)
-class BattleReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class BattleReport(Report):
     """A solved battle, the hit orders it was fought with, and the optimal side's gain."""
 
     result: BattleResult = field(repr=False)
@@ -42,11 +41,7 @@ class BattleReport(JsonDisplay):
     defender_order: HitOrder
     best: OptimalResult | None = field(default=None, repr=False)
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self._payload)
-
-    @cached_property
-    def _payload(self) -> dict[str, Any]:
+    def _build(self) -> dict[str, Any]:
         """The JSON form, computed once."""
         payload = self.result.to_json()
         payload["attacker_order"] = self.attacker_order.labels()
@@ -106,8 +101,12 @@ def battle_report(
 
     Refused before any work when the battle may have more than ``max_states`` states, or
     more than :data:`TRANSITIONS_PER_STATE` transitions for each of them."""
-    attacker_order = attacker_order or HitOrder.default(attacker)
-    defender_order = defender_order or HitOrder.default(defender)
+    if optimal not in (None, "attacker", "defender"):
+        raise ModelError(f"optimal must be None, 'attacker' or 'defender', got {optimal!r}")
+    if attacker_order is None:
+        attacker_order = HitOrder.default(attacker)
+    if defender_order is None:
+        defender_order = HitOrder.default(defender)
     free_side = None if optimal is None else ("attacker", "defender").index(optimal)
     # checked first: an optimal side's choices are enumerated up front
     bound = battle_states_bound(attacker, defender, free_side)

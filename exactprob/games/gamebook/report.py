@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from ...choice_tree import SolutionNode, Tree, reachable_nodes, situations, solve, walkthrough
-from ...display import JsonDisplay
+from ...display import Report
 from ...errors import ModelError
 from ...limits import DEFAULT_MAX_STATES
 from ...numbers import decimal_string, exact_fields
@@ -29,8 +28,8 @@ from .book import Book, Hero, load_book
 __all__ = ["BookReport", "solve_book"]
 
 
-@dataclass(frozen=True)
-class BookReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class BookReport(Report):
     """A solved book, with the report on ``section`` and the walkthrough when asked."""
 
     book: Book = field(repr=False)
@@ -68,11 +67,7 @@ class BookReport(JsonDisplay):
             for hero, p in found
         ]
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self._payload)
-
-    @cached_property
-    def _payload(self) -> dict[str, Any]:
+    def _build(self) -> dict[str, Any]:
         """The JSON form, computed once."""
         tree = self.tree
         payload: dict[str, Any] = {"title": self.book.title, **exact_fields("win", tree.score)}
@@ -96,7 +91,7 @@ class BookReport(JsonDisplay):
     def text(self) -> str:
         """The report for people: the chance of winning, the first choice, the section's
         situations as decimals and the walkthrough."""
-        payload = self._payload
+        payload = self._json
         lines = [f"{payload['title'] or 'Book'}: starting at {payload['start']}"]
         lines.append(f"  win with optimal play  {exact_text(self.tree.score)}")
         lines.append(f"  first choice           {payload['first_choice']}")

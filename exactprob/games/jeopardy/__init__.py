@@ -24,6 +24,7 @@ from .fairness import Win, fairest_komi, komi_wins
 from .fowl_arrays import FowlPlayArrays
 from .matchup import Matchup, play_off
 from .players import PolicyTable, hold_at, keep_pace, optimal_policy_table, policy_table
+from .redesign_report import RedesignReport, redesign_report
 from .report import RaceReport, race_report
 from .roster import NAMES, Player, round_robin
 from .rules import FOWL_PLAY, RED_LIGHT, FowlPlay, JeopardyModel, Pig
@@ -44,6 +45,7 @@ __all__ = [
     "Player",
     "PolicyTable",
     "RaceReport",
+    "RedesignReport",
     "Win",
     "best_response",
     "enclose",
@@ -56,6 +58,7 @@ __all__ = [
     "play_off",
     "policy_table",
     "race_report",
+    "redesign_report",
     "round_robin",
     "simulate_race",
     "solve",

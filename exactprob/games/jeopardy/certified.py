@@ -54,8 +54,8 @@ __all__ = [
     "working_bytes",
 ]
 
-#: The most non-terminal states a certified solve takes by default (the full Fowl Play has
-#: 10,487,700).
+#: The most non-terminal states the commands solve certified by default (the full Fowl Play
+#: has 10,487,700; :func:`enclose` itself takes any size the memory check allows).
 MAX_CERTIFIED_STATES = 50_000_000
 SLACK = 16 * UNIT_ROUNDOFF  # rounding allowance per state value (a few operations on [0, 1])
 MAX_SWEEPS = 10_000

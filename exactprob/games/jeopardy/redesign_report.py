@@ -13,12 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Context, Decimal
 from fractions import Fraction
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ...display import JsonDisplay
-from ...errors import UsageError
+from ...display import Report
+from ...errors import ModelError, UsageError
 from ...numbers import exact_fields
 from ...resources import check_memory
 from .certified import MAX_CERTIFIED_STATES, working_bytes
@@ -150,8 +149,8 @@ def check_decks(decks: list[tuple[int, int]], goal: int, parallel: int) -> None:
     check_memory(need, f"solving {parallel} of these decks at once")
 
 
-@dataclass(frozen=True)
-class RedesignReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class RedesignReport(Report):
     """The decks of a grid solved and the fairest designs."""
 
     results: list[DeckResult] = field(repr=False)
@@ -160,11 +159,7 @@ class RedesignReport(JsonDisplay):
     grid: str
     cache: Path
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self._payload)
-
-    @cached_property
-    def _payload(self) -> dict[str, Any]:
+    def _build(self) -> dict[str, Any]:
         return payload_of(self.results, self.designs, self.goal, self.cache)
 
     def text(self) -> str:
@@ -189,6 +184,8 @@ def redesign_report(
     ``parallel`` decks solved at once on this machine are checked to fit in its memory
     first (``None``: the cluster runs elsewhere)."""
     decks = [(c, w) for c in chickens for w in wolves]
+    if not decks:
+        raise ModelError("the grid of decks is empty: give at least one chickens and one wolves")
     if parallel is not None:
         check_decks(decks, goal, parallel)
     results = search(decks, goal, cache, scheduler, workers, progress=progress)

@@ -1,17 +1,19 @@
-"""A jeopardy race answered in full, one call (:func:`race_report`): the first player's
+r"""A jeopardy race answered in full, one call (:func:`race_report`): the first player's
 chance with both players optimal, exact or certified, at every komi and the fairest komi;
 beside it, when asked, fixed and learned players matched against each other. One result
 (:class:`RaceReport`) with its JSON form, its text and its figure (the optimal hold
 boundary), which is all the ``pig``, ``fowl-play`` and ``red-light`` commands print.
 
-Pig to 6 (first player wins 24/31; komi 4 and 5 tie as the fairest, since a single roll
-of 2 to 6 then wins for the second player):
+Pig to 2: any roll but a 1 reaches the goal, so the player to move wins with
+:math:`P = 5/6 + (1/6)^2 P = 6/7`, with or without a komi of 1 (one roll of 2 to 6 still
+wins), so komi 0 and 1 tie as the fairest; the non-terminal states are
+:math:`g \cdot g (g + 1)/2 = 6`:
 
->>> print(race_report(Pig(goal=6)).text())
-Pig to 6 with a d6, komi 0, both players optimal
-  first player wins  0.774193548387 = 24/31 (exact; denominator 2 digits)
-  non-terminal states  126
-  fairest komi  4, 5 (first player wins 0.744525547445)
+>>> print(race_report(Pig(goal=2)).text())
+Pig to 2 with a d6, komi 0, both players optimal
+  first player wins  0.857142857143 = 6/7 (exact; denominator 1 digits)
+  non-terminal states  6
+  fairest komi  0, 1 (first player wins 0.857142857143)
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from ...display import JsonDisplay
+from ...display import Report
 from ...enclosure import Enclosure
-from ...errors import UsageError
+from ...errors import ModelError, UsageError
 from ...numbers import decimal_string, digit_count, exact_fields
 from .certified import enclose
 from .fairness import DIGITS, Win, fairest_komi, komi_wins, win_fields
@@ -149,8 +151,8 @@ def _short(win: Win) -> str:
     return f"[{math.floor(win.low * 1000) / 1000:.3f}, {math.ceil(win.high * 1000) / 1000:.3f}]"
 
 
-@dataclass(frozen=True)
-class RaceReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class RaceReport(Report):
     """The race solved (``wins``: the first player's chance at every komi), and the
     players matched when asked."""
 
@@ -167,11 +169,7 @@ class RaceReport(JsonDisplay):
         table = self.table
         return [] if table is None else [agreement(self.game, table, p.table) for p in self.players]
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self._payload)
-
-    @cached_property
-    def _payload(self) -> dict[str, Any]:
+    def _build(self) -> dict[str, Any]:
         payload = payload_of(self.game, self.wins, self.exact)
         if self.table is not None and self.table.undecided is not None:
             payload["undecided_choices"] = int(self.table.undecided.sum())
@@ -220,6 +218,10 @@ def race_report(
     """Solve ``game`` (exact or certified, see :func:`is_exact`) at every komi; match
     ``players`` (names of :data:`~.roster.NAMES`) against each other; keep the optimal
     policy table when ``table`` (for the figure)."""
+    if players and game.goal < 2:
+        raise ModelError(
+            f"players need a goal of 2 or more (no choice to make below), got {game.goal}"
+        )
     exact = is_exact(game, exact)
     solution: Any
     if exact or not isinstance(game, FowlPlay):

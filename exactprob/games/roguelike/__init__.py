@@ -21,11 +21,15 @@ here each is answered exactly, and each simulator runs on either generator.
 Fraction(4, 7)
 """
 
+from .band_report import rubber_band_report, staircakes_report, waffles_report
+from .generator_report import generator_report
 from .hit_points import DistributionSummary, compare, hit_points
+from .hp_report import hit_points_report
 from .prd import PRDTable, hit_moments, hits_distribution, linear_constant, longest_miss_run
 from .rng import NumpyRandom, RandomSource, RogueRandom, random_source
 from .rubber_band import RubberBand, Waffles, count_distribution, staircakes, starve_probability
 from .softlock import locked_enclosure, locked_forever, locked_within
+from .softlock_report import softlock_report
 
 __all__ = [
     "DistributionSummary",
@@ -37,8 +41,10 @@ __all__ = [
     "Waffles",
     "compare",
     "count_distribution",
+    "generator_report",
     "hit_moments",
     "hit_points",
+    "hit_points_report",
     "hits_distribution",
     "linear_constant",
     "locked_enclosure",
@@ -46,6 +52,10 @@ __all__ = [
     "locked_within",
     "longest_miss_run",
     "random_source",
+    "rubber_band_report",
+    "softlock_report",
     "staircakes",
+    "staircakes_report",
     "starve_probability",
+    "waffles_report",
 ]

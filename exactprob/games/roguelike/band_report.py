@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
-from ...display import JsonDisplay
+from ...display import Report
 from ...dist import Dist
-from ...numbers import decimal_string, exact_fields, fraction_string
+from ...numbers import decimal_string, exact_fields, fraction_string, whole_number
 from ...text import table_lines
 from .rubber_band import (
     MAX_STATES,
@@ -75,7 +74,7 @@ def _band_line(band: RubberBand) -> str:
     )
 
 
-def _rows(dist: Dist[int], key: str) -> list[dict[str, Any]]:
+def _rows(dist: Dist[int] | dict[int, Fraction], key: str) -> list[dict[str, Any]]:
     """``[{key: k, "probability": "p/q", "probability_decimal": ...}, ...]``."""
     return [{key: k, **exact_fields("probability", p)} for k, p in dist.items()]
 
@@ -85,8 +84,8 @@ def _lines(title: str, dist: Dist[int] | dict[int, Fraction]) -> list[str]:
     return ["", title] + [f"  {k:>5}  {decimal_string(p, 10)}" for k, p in dist.items()]
 
 
-@dataclass(frozen=True)
-class RubberBandReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class RubberBandReport(Report):
     """The resources found over the levels, the longest dry run, and P(run >= k)."""
 
     band: RubberBand
@@ -96,11 +95,7 @@ class RubberBandReport(JsonDisplay):
     per_level: tuple[Fraction, ...] = field(repr=False)
     streak: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self._payload)
-
-    @cached_property
-    def _payload(self) -> dict[str, Any]:
+    def _build(self) -> dict[str, Any]:
         counts = self.counts
         payload = _band_fields(self.band)
         payload |= exact_fields("mean", counts.mean()) | exact_fields("variance", counts.variance())
@@ -140,6 +135,8 @@ def rubber_band_report(
     """Everything about ``band``: the count of resources, the longest dry run, P(run >=
     k) for every k (``streak`` singled out), each level's chance; ``max_states`` bounds
     the states the recursion holds at one level."""
+    if streak is not None:
+        whole_number("streak", streak, 1, band.levels)
     return RubberBandReport(
         band,
         count_distribution(band, max_states),
@@ -150,15 +147,15 @@ def rubber_band_report(
     )
 
 
-@dataclass(frozen=True)
-class StaircakesReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class StaircakesReport(Report):
     """The expected staircakes per game, the chance of none, and their distribution."""
 
     band: RubberBand
     summary: StaircakeSummary
     counts: Dist[int] = field(repr=False)
 
-    def to_json(self) -> dict[str, Any]:
+    def _build(self) -> dict[str, Any]:
         payload = _band_fields(self.band) | exact_fields("expected", self.summary.expected)
         return (
             payload
@@ -185,8 +182,8 @@ def staircakes_report(
     )
 
 
-@dataclass(frozen=True)
-class WafflesReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class WafflesReport(Report):
     """The chance that the hero starves, and the starvations of a revived hero."""
 
     game: Waffles
@@ -197,7 +194,7 @@ class WafflesReport(JsonDisplay):
         """The chance of starving within the levels."""
         return 1 - self.starvations[0]
 
-    def to_json(self) -> dict[str, Any]:
+    def _build(self) -> dict[str, Any]:
         game = self.game
         payload = _band_fields(game.band) | {"waffles": game.waffles, "every": game.every}
         payload |= exact_fields("starve", self.starve)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...display import JsonDisplay
+from ...display import Report
 from ...dist import Dist
 from ...numbers import exact_fields, fraction_string
 from ...text import exact_text, table_lines
@@ -155,15 +155,15 @@ def text_of(payload: dict[str, Any], total: Dist[int]) -> str:
     return "\n".join(lines)
 
 
-@dataclass(frozen=True)
-class GeneratorReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class GeneratorReport(Report):
     """The generator analysed for ``rnd(n)`` and a sum of its draws."""
 
     payload: dict[str, Any]
     total: Dist[int] = field(repr=False)
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.payload)
+    def _build(self) -> dict[str, Any]:
+        return self.payload
 
     def text(self) -> str:
         """The report for people."""

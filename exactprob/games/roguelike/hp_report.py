@@ -15,10 +15,9 @@ its JSON form, its text and its figure, which is all the ``exactprob hp`` comman
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
-from ...display import JsonDisplay
+from ...display import Report
 from ...dist import Dist
 from ...numbers import exact_fields
 from ...text import exact_text, table_lines
@@ -51,7 +50,7 @@ class HitPoints:
         """The total written as one dice expression (``12 + 8d10``)."""
         return _label(self.spec, self.levels, self.base)
 
-    def to_json(self, full: bool) -> dict[str, Any]:
+    def fields(self, full: bool) -> dict[str, Any]:
         """The summary's fields (and every total's probability when ``full``)."""
         payload: dict[str, Any] = {"dice": str(self.spec), "total": self.label}
         payload |= self.summary.to_json()
@@ -89,8 +88,8 @@ def _block(title: str, dist: Dist[int], summary: DistributionSummary, full: bool
     return lines
 
 
-@dataclass(frozen=True)
-class HitPointsReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class HitPointsReport(Report):
     """One total, or two side by side with their comparison."""
 
     levels: int
@@ -99,15 +98,11 @@ class HitPointsReport(JsonDisplay):
     relation: Comparison | None = None
     full: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self._payload)
-
-    @cached_property
-    def _payload(self) -> dict[str, Any]:
+    def _build(self) -> dict[str, Any]:
         payload: dict[str, Any] = {"levels": self.levels, "base": self.base}
-        payload |= self.totals[0].to_json(self.full)
+        payload |= self.totals[0].fields(self.full)
         if self.relation is not None:
-            payload["compare"] = self.totals[1].to_json(self.full)
+            payload["compare"] = self.totals[1].fields(self.full)
             payload["comparison"] = self.relation.to_json()
         return payload
 
@@ -125,17 +120,17 @@ class HitPointsReport(JsonDisplay):
         return plot_distributions([(total.label, total.dist) for total in self.totals])[0]
 
 
+def _total(spec: DiceSpec, levels: int, base: int) -> HitPoints:
+    dist = hit_points(spec, levels, base)
+    return HitPoints(spec, levels, base, dist, DistributionSummary.of(dist))
+
+
 def hit_points_report(
     dice: DiceSpec, levels: int, base: int, *, compare: DiceSpec | None = None, full: bool = False
 ) -> HitPointsReport:
     """``base`` plus ``levels`` rolls of ``dice``, and of ``compare`` beside it when given;
     ``full`` lists every total's probability."""
-    totals = tuple(
-        HitPoints(spec, levels, base, dist, DistributionSummary.of(dist))
-        for spec in (dice, compare)
-        if spec is not None
-        for dist in (hit_points(spec, levels, base),)
-    )
+    totals = tuple(_total(spec, levels, base) for spec in (dice, compare) if spec is not None)
     relation = compare_totals(totals[0].dist, totals[1].dist) if len(totals) == 2 else None
     return HitPointsReport(levels, base, totals, relation, full)
 

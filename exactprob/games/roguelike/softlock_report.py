@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...display import JsonDisplay
+from ...display import Report
 from ...enclosure import Enclosure
-from ...numbers import decimal_string, digit_count, exact_fields, fraction_string
+from ...errors import ModelError
+from ...numbers import decimal_string, digit_count, exact_fields, fraction_string, whole_number
 from ...text import exact_text
 from .softlock import (
     ENCLOSURE_BITS,
@@ -35,7 +36,13 @@ from .softlock import (
     return_probability,
 )
 
-__all__ = ["CLOSED_FORM_DIGITS", "LONG_RUN_TURNS", "SoftlockReport", "softlock_report"]
+__all__ = [
+    "CLOSED_FORM_DIGITS",
+    "LONG_RUN_TURNS",
+    "SoftlockReport",
+    "certified_decimal",
+    "softlock_report",
+]
 
 #: Decimal places of the algebraic numbers.
 CLOSED_FORM_DIGITS = 40
@@ -61,7 +68,7 @@ def certified_decimal(box: Enclosure, max_places: int = CLOSED_FORM_DIGITS) -> s
 
 
 def closed_form_payload(ac: int, eyes: int) -> dict[str, Any]:
-    """The walk and the locked-forever value (without ``--limit``)."""
+    """The walk and the locked-forever value (without a number of turns)."""
     rho = return_probability(ac, eyes)
     return {
         **exact_fields("gaze", gaze_probability(ac)),
@@ -77,7 +84,7 @@ def closed_form_payload(ac: int, eyes: int) -> dict[str, Any]:
 
 
 def limit_payload(value: Fraction | Enclosure, bits: int) -> dict[str, Any]:
-    """The JSON fields of the locked probability for ``--limit`` turns."""
+    """The JSON fields of the locked probability for a number of turns."""
     if isinstance(value, Fraction):
         return {
             **exact_fields("locked", value),
@@ -102,7 +109,7 @@ def limit_payload(value: Fraction | Enclosure, bits: int) -> dict[str, Any]:
 
 
 def text_of(payload: dict[str, Any], value: Fraction | Enclosure | None) -> str:
-    """The readable report (``value``: the result for ``--limit`` turns, if asked)."""
+    """The readable report (``value``: the result for a number of turns, if asked)."""
     eyes = "1 eye" if payload["eyes"] == 1 else f"{payload['eyes']} eyes"
     threshold = payload["drift_threshold_ac"]
     other = next(o for o in payload["locked_forever_by_turn_order"] if o != payload["turn_order"])
@@ -135,15 +142,15 @@ def text_of(payload: dict[str, Any], value: Fraction | Enclosure | None) -> str:
     return "\n".join(lines)
 
 
-@dataclass(frozen=True)
-class SoftlockReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class SoftlockReport(Report):
     """The closed forms for ``ac`` and ``eyes``, and the value for ``limit`` turns."""
 
     payload: dict[str, Any]
     value: Fraction | Enclosure | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.payload)
+    def _build(self) -> dict[str, Any]:
+        return self.payload
 
     def text(self) -> str:
         """The report for people."""
@@ -164,6 +171,10 @@ def softlock_report(
     locked forever, and within ``limit`` turns when given (exact up to
     :data:`~.softlock.EXACT_LIMIT` turns or with ``exact``, else certified with ``bits``
     bits); ``progress`` shows a bar on long runs (:data:`LONG_RUN_TURNS`)."""
+    if turn_order not in TURN_ORDERS:
+        raise ModelError(f"turn_order must be one of {', '.join(TURN_ORDERS)}, got {turn_order!r}")
+    if limit is not None:
+        whole_number("limit", limit, 1)
     payload: dict[str, Any] = {"ac": ac, "eyes": eyes, "limit": limit, "turn_order": turn_order}
     payload.update(closed_form_payload(ac, eyes))
     both = {o: locked_forever(ac, eyes, turn_order=o) for o in TURN_ORDERS}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from .bounds import HitsEnclosure, hits_enclosure
 from .inverse import PRDConstant, certified_root, linear_constant, linear_table
+from .report import ConstantReport, PRDReport, constant_report, prd_report
 from .simulator import simulate_hits
 from .table import MAX_TABLE_SIZE, THRESHOLD_SCALE, PRDTable, threshold_probability
 from .trials import hit_moments, hits_distribution, hits_range, longest_miss_run
@@ -26,10 +27,13 @@ from .trials import hit_moments, hits_distribution, hits_range, longest_miss_run
 __all__ = [
     "MAX_TABLE_SIZE",
     "THRESHOLD_SCALE",
+    "ConstantReport",
     "HitsEnclosure",
     "PRDConstant",
+    "PRDReport",
     "PRDTable",
     "certified_root",
+    "constant_report",
     "hit_moments",
     "hits_distribution",
     "hits_enclosure",
@@ -37,6 +41,7 @@ __all__ = [
     "linear_constant",
     "linear_table",
     "longest_miss_run",
+    "prd_report",
     "simulate_hits",
     "threshold_probability",
 ]

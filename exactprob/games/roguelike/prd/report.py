@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ....display import JsonDisplay
-from ....errors import UsageError
-from ....numbers import exact, exact_fields, fraction_string, to_fraction
+from ....display import Report
+from ....errors import ModelError, UsageError
+from ....numbers import exact, exact_fields, fraction_string, to_fraction, whole_number
 from ....text import table_lines
 from ..rng import random_source
 from .bounds import hits_enclosure
@@ -47,6 +47,7 @@ __all__ = [
     "Simulated",
     "check_work",
     "constant_report",
+    "distribution_is_exact",
     "prd_report",
 ]
 
@@ -131,6 +132,12 @@ def ratio_fields(key: str, numerator: Any, denominator: Any) -> dict[str, Any]:
     return exact_fields(key, numerator / denominator)
 
 
+def distribution_is_exact(trials: int, asked: bool) -> bool:
+    """Whether the hits' distribution is computed exactly: when ``asked``, and by default
+    up to :data:`EXACT_DISTRIBUTION_TRIALS` trials (certified bounds beyond)."""
+    return asked or trials <= EXACT_DISTRIBUTION_TRIALS
+
+
 @dataclass(frozen=True)
 class Simulated:
     """The source's experiment to run beside the exact numbers: ``runs`` runs on the
@@ -139,6 +146,13 @@ class Simulated:
     runs: int
     generator: str = "numpy"
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        whole_number("runs", self.runs, 2)
+        if self.generator not in ("numpy", "rogue"):
+            raise ModelError(f"generator must be numpy or rogue, got {self.generator!r}")
+        if self.generator == "numpy":
+            whole_number("seed", self.seed, 0)
 
 
 def _simulation(
@@ -160,8 +174,8 @@ def _simulation(
     }
 
 
-@dataclass(frozen=True)
-class PRDReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class PRDReport(Report):
     """A PRD table analysed over a number of trials."""
 
     table: PRDTable = field(repr=False)
@@ -169,8 +183,8 @@ class PRDReport(JsonDisplay):
     payload: dict[str, Any] = field(repr=False)
     rows: list[tuple[str, Fraction]] = field(repr=False)
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.payload)
+    def _build(self) -> dict[str, Any]:
+        return self.payload
 
     def text(self) -> str:
         """The report for people."""
@@ -198,7 +212,7 @@ def prd_report(
     :data:`EXACT_DISTRIBUTION_TRIALS` trials, ``gaps`` gaps listed (twice the table, at
     most 40, by default), the longest run of misses when ``longest_run``, and the source's
     experiment when ``simulated``. Refused up front when it would take minutes."""
-    exact_distribution = exact_distribution or trials <= EXACT_DISTRIBUTION_TRIALS
+    exact_distribution = distribution_is_exact(trials, exact_distribution)
     check_work(table, trials, exact_distribution)
     rate = table.rate()
     result: dict[str, Any] = {"odds": [fraction_string(p) for p in table.odds], **(given or {})}
@@ -278,14 +292,14 @@ def _constant_payload(target: Fraction) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class ConstantReport(JsonDisplay):
+@dataclass(frozen=True, eq=False)
+class ConstantReport(Report):
     """The constant of a linear table for a target rate."""
 
     payload: dict[str, Any]
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.payload)
+    def _build(self) -> dict[str, Any]:
+        return self.payload
 
     def text(self) -> str:
         """The report for people."""
