@@ -16,7 +16,7 @@ Fraction(1, 4)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from numbers import Rational
@@ -40,6 +40,7 @@ __all__ = [
     "mpq",
     "parse_fraction",
     "parse_whole",
+    "probability_rows",
     "quoted",
     "rational_dot",
     "to_fraction",
@@ -454,3 +455,13 @@ def exact_fields(key: str, value: Any, digits: int = 12) -> dict[str, str]:
     {'win': '1/8', 'win_decimal': '0.125'}
     """
     return {key: fraction_string(value), f"{key}_decimal": decimal_string(value, digits)}
+
+
+def probability_rows(probabilities: Mapping[Any, Any], key: str) -> list[dict[str, Any]]:
+    """A distribution as JSON rows, ``[{key: outcome, "probability": "p/q",
+    "probability_decimal": "0.…"}, ...]`` in its order.
+
+    >>> probability_rows({2: Fraction(1, 4)}, "armies")
+    [{'armies': 2, 'probability': '1/4', 'probability_decimal': '0.250000000000'}]
+    """
+    return [{key: k, **exact_fields("probability", p)} for k, p in probabilities.items()]

@@ -17,7 +17,14 @@ from typing import Any
 
 from ..dist import Dist, dice
 from ..errors import UsageError
-from ..numbers import decimal_string, exact_fields, fraction_string, parse_whole, quoted
+from ..numbers import (
+    decimal_string,
+    exact_fields,
+    fraction_string,
+    parse_whole,
+    probability_rows,
+    quoted,
+)
 from . import help_of
 from ._options import add_json_flag
 from ._output import emit
@@ -101,9 +108,7 @@ def run(args: argparse.Namespace) -> None:
     payload: dict[str, Any] = {"expression": args.expression}
     payload.update(exact_fields("mean", mean))
     payload.update(exact_fields("variance", variance))
-    payload["distribution"] = [
-        {"outcome": k, **exact_fields("probability", p)} for k, p in distribution.items()
-    ]
+    payload["distribution"] = probability_rows(distribution, "outcome")
     summary = (
         f"{args.expression}: mean {fraction_string(mean)} ({decimal_string(mean, 6)}), "
         f"variance {fraction_string(variance)} ({decimal_string(variance, 6)})"

@@ -33,7 +33,7 @@ from ...display import JsonDisplay
 from ...dist import Dist, die, uniform
 from ...errors import ModelError
 from ...limits import DEFAULT_MAX_STATES
-from ...numbers import exact_fields, whole_number
+from ...numbers import exact_fields, probability_rows, whole_number
 from ...resources import check_memory
 from ...solve import Solution, solve
 
@@ -182,9 +182,7 @@ class RiskResult(JsonDisplay):
             ("attacker_remaining", self.attacker_remaining),
             ("defender_remaining", self.defender_remaining),
         ):
-            payload[key] = [
-                {"armies": k, **exact_fields("probability", p)} for k, p in dist.items()
-            ]
+            payload[key] = probability_rows(dist, "armies")
         return payload
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...display import Report
 from ...dist import Dist
-from ...numbers import decimal_string, exact_fields, fraction_string, whole_number
+from ...numbers import decimal_string, exact_fields, fraction_string, probability_rows, whole_number
 from ...text import table_lines
 from .rubber_band import (
     MAX_STATES,
@@ -74,11 +74,6 @@ def _band_line(band: RubberBand) -> str:
     )
 
 
-def _rows(dist: Dist[int] | dict[int, Fraction], key: str) -> list[dict[str, Any]]:
-    """``[{key: k, "probability": "p/q", "probability_decimal": ...}, ...]``."""
-    return [{key: k, **exact_fields("probability", p)} for k, p in dist.items()]
-
-
 def _lines(title: str, dist: Dist[int] | dict[int, Fraction]) -> list[str]:
     """A titled list of ``k  probability`` lines."""
     return ["", title] + [f"  {k:>5}  {decimal_string(p, 10)}" for k, p in dist.items()]
@@ -100,14 +95,10 @@ class RubberBandReport(Report):
         payload = _band_fields(self.band)
         payload |= exact_fields("mean", counts.mean()) | exact_fields("variance", counts.variance())
         payload |= {
-            "count": _rows(counts, "count"),
-            "longest_dry_streak": _rows(self.longest, "streak"),
-            "streak_at_least": [
-                {"k": k, **exact_fields("probability", p)} for k, p in self.at_least.items()
-            ],
-            "level_probability": [
-                {"level": i, **exact_fields("probability", p)} for i, p in enumerate(self.per_level)
-            ],
+            "count": probability_rows(counts, "count"),
+            "longest_dry_streak": probability_rows(self.longest, "streak"),
+            "streak_at_least": probability_rows(self.at_least, "k"),
+            "level_probability": probability_rows(dict(enumerate(self.per_level)), "level"),
         }
         if self.streak is not None:
             payload["streak"] = {
@@ -160,7 +151,7 @@ class StaircakesReport(Report):
         return (
             payload
             | exact_fields("none", self.summary.none)
-            | {"count": _rows(self.counts, "count")}
+            | {"count": probability_rows(self.counts, "count")}
         )
 
     def text(self) -> str:
@@ -199,7 +190,7 @@ class WafflesReport(Report):
         payload = _band_fields(game.band) | {"waffles": game.waffles, "every": game.every}
         payload |= exact_fields("starve", self.starve)
         payload |= exact_fields("expected_starvations", self.starvations.mean())
-        payload["starvations"] = _rows(self.starvations, "starvations")
+        payload["starvations"] = probability_rows(self.starvations, "starvations")
         return payload
 
     def text(self) -> str:

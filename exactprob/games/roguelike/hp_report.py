@@ -19,7 +19,7 @@ from typing import Any
 
 from ...display import Report
 from ...dist import Dist
-from ...numbers import exact_fields
+from ...numbers import probability_rows
 from ...text import exact_text, table_lines
 from .hit_points import Comparison, DiceSpec, DistributionSummary, hit_points, plot_distributions
 from .hit_points import compare as compare_totals
@@ -55,9 +55,7 @@ class HitPoints:
         payload: dict[str, Any] = {"dice": str(self.spec), "total": self.label}
         payload |= self.summary.to_json()
         if full:
-            payload["distribution"] = [
-                {"outcome": x, **exact_fields("probability", p)} for x, p in self.dist.items()
-            ]
+            payload["distribution"] = probability_rows(self.dist, "outcome")
         return payload
 
     def lines(self, full: bool) -> list[str]:
