@@ -60,7 +60,8 @@ from bench_engine import (
 from gmpy2 import mpq
 
 from exactprob.games.jeopardy import certified, solver
-from exactprob.games.jeopardy.rules import RED_LIGHT, FowlPlay, Pig
+from exactprob.games.jeopardy.fairness import komi_wins
+from exactprob.games.jeopardy.rules import RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, Pig
 from exactprob.numbers import decimal_string, digit_count
 
 # ---------------------------------------------------------------------------------------
@@ -272,7 +273,7 @@ def task_exact(game: Pig | FowlPlay) -> tuple[Callable[[], Any], Callable[[Any],
 
 def task_certified(game: FowlPlay) -> tuple[Callable[[], Any], Callable[[Any], dict]]:
     def checks(box: Any) -> dict:
-        return {"low": box.low, "high": box.high, "win": box.first_player_win()}
+        return {"low": box.low, "high": box.high, "wins": komi_wins(box)}
 
     return lambda: certified.enclose(game), checks
 
@@ -365,7 +366,7 @@ def verdict(gap: float) -> str:
 
 @dataclass
 class Sizes:
-    """The games of one run."""
+    """The games of one run (Red Light is asked at its komi)."""
 
     pig: Pig
     fowl: FowlPlay
@@ -376,16 +377,16 @@ class Sizes:
 
 def sizes(quick: bool) -> Sizes:
     if quick:
-        return Sizes(Pig(goal=20), FowlPlay(goal=8), FowlPlay(24, 4, 8, 1), [10, 20], [4, 6])
+        return Sizes(Pig(goal=20), FowlPlay(goal=8), FowlPlay(24, 4, 8), [10, 20], [4, 6])
     pig_goals = list(range(10, 101, 10))
     return Sizes(Pig(goal=100), FowlPlay(), RED_LIGHT, pig_goals, [5, 10, 15])
 
 
-def game_name(game: Pig | FowlPlay) -> str:
+def game_name(game: Pig | FowlPlay, komi: int = 0) -> str:
     if isinstance(game, Pig):
         return f"Pig to {game.goal}"
-    komi = f", komi {game.komi}" if game.komi else ""
-    return f"{game.name} ({game.chickens}+{game.wolves}, to {game.goal}{komi})"
+    komi_text = f", komi {komi}" if komi else ""
+    return f"{game.name} ({game.chickens}+{game.wolves}, to {game.goal}{komi_text})"
 
 
 def run_goals(run: Sizes, cap: float, pig_exact: Measured) -> list[str]:
@@ -395,11 +396,11 @@ def run_goals(run: Sizes, cap: float, pig_exact: Measured) -> list[str]:
     goal_rows = [pig_goal_row(run.pig, pig_exact)]
     peer_rows = [pig_peer_row(run.pig, pig_exact, pig_peer)]
     measured = [pig_exact, pig_peer]
-    for game in (run.fowl, run.red):
+    for game, komi in ((run.fowl, 0), (run.red, RED_LIGHT_KOMI)):
         box, peer = measure(task_certified, game, cap), measure(task_peer, game, cap)
         measured += [box, peer]
-        goal_rows.append(fowl_goal_row(game, box))
-        peer_rows.append(fowl_peer_row(game, box, peer))
+        goal_rows.append(fowl_goal_row(game, komi, box))
+        peer_rows.append(fowl_peer_row(game, komi, box, peer))
     imports = min((m.imports_kib for m in measured if not m.failed), default=0)
     out = ["## 1. The issue's goals", ""]
     out += table(
@@ -455,13 +456,13 @@ def pig_goal_row(game: Pig, exact: Measured) -> list[str]:
     ]
 
 
-def fowl_goal_row(game: FowlPlay, box: Measured) -> list[str]:
-    head = [game_name(game), "certified", f"{game.nonterminal_states():,}"]
+def fowl_goal_row(game: FowlPlay, komi: int, box: Measured) -> list[str]:
+    head = [game_name(game, komi), "certified", f"{game.nonterminal_states():,}"]
     if box.failed:
         return head + [box.failed, "", "", "", "< 15 min, < 8 GB"]
     fast, small = box.seconds < 15 * 60, box.peak_kib < 8 * 2**20
     met = "met" if fast and small else "NOT met"
-    win = box.found["win"]
+    win = box.found["wins"][komi]
     return head + [
         fmt_time(box.seconds),
         fmt_memory(box.peak_kib),
@@ -494,15 +495,16 @@ def pig_peer_row(game: Pig, exact: Measured, peer: Measured) -> list[str]:
     ]
 
 
-def fowl_peer_row(game: FowlPlay, box: Measured, peer: Measured) -> list[str]:
+def fowl_peer_row(game: FowlPlay, komi: int, box: Measured, peer: Measured) -> list[str]:
+    name = game_name(game, komi)
     if peer.failed or box.failed:
-        return [game_name(game), peer.failed or "", "", "", "", "n/a", "n/a", "", "n/a"]
+        return [name, peer.failed or "", "", "", "", "n/a", "n/a", "", "n/a"]
     starts, low, high = peer.found["starts"], box.found["low"], box.found["high"]
-    value = starts[0, game.komi, 0, 0]
-    first = outside(value, low[0, game.komi, 0, 0], high[0, game.komi, 0, 0])
+    value = starts[0, komi, 0, 0]
+    first = outside(value, low[0, komi, 0, 0], high[0, komi, 0, 0])
     every = outside(starts, low, high)
     return [
-        game_name(game),
+        name,
         fmt_time(peer.seconds),
         fmt_memory(peer.peak_kib),
         f"{peer.found['sweeps']:,}",

@@ -177,7 +177,6 @@ def task_simulation(pairing: Pairing) -> tuple[Callable[[], Any], Callable[[Any]
             holds1=second,
             games=pairing.games,
             seed=pairing.seed,
-            komi=game.komi,
             **rules,
         )
 

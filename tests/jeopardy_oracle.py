@@ -13,31 +13,30 @@ from typing import Any
 import numpy as np
 import pytest
 
-from exactprob.games.jeopardy import RED_LIGHT, FowlPlay, Pig
+from exactprob.games.jeopardy import RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, Pig
 from exactprob.games.jeopardy.players import Holds, hold_at, risk_balancing
 from exactprob.games.jeopardy.simulate import simulate_race
 
 GAMES = 100_000
 
 SMALL_FOWL_PLAY = [
-    FowlPlay(chickens=3, wolves=1, goal=3),
-    FowlPlay(chickens=4, wolves=2, goal=5),
-    FowlPlay(chickens=2, wolves=3, goal=4, komi=2),
-    FowlPlay(chickens=6, wolves=2, goal=7, komi=1),
+    (FowlPlay(chickens=3, wolves=1, goal=3), 0),
+    (FowlPlay(chickens=4, wolves=2, goal=5), 0),
+    (FowlPlay(chickens=2, wolves=3, goal=4), 2),
+    (FowlPlay(chickens=6, wolves=2, goal=7), 1),
     # comparisons too close for floats: these take the solver's exact path; (5, 2, 5) has
     # exact ties in three states
-    FowlPlay(chickens=1, wolves=1, goal=4),
-    FowlPlay(chickens=1, wolves=2, goal=6),
-    FowlPlay(chickens=5, wolves=2, goal=5),
+    (FowlPlay(chickens=1, wolves=1, goal=4), 0),
+    (FowlPlay(chickens=1, wolves=2, goal=6), 0),
+    (FowlPlay(chickens=5, wolves=2, goal=5), 0),
 ]
-"""Small Fowl Play games that every jeopardy solver is checked on."""
+"""Small Fowl Play games, each with a komi to start from, that every jeopardy solver is
+checked on."""
 
 
-def race(
-    game: Pig | FowlPlay, holds0: Holds, holds1: Holds, seed: int, komi: int | None = None
-) -> int:
-    """First-player wins in ``GAMES`` simulated games of ``game``."""
-    komi = game.komi if komi is None else komi
+def race(game: Pig | FowlPlay, holds0: Holds, holds1: Holds, seed: int, komi: int = 0) -> int:
+    """First-player wins in ``GAMES`` simulated games of ``game``, the second player
+    starting with ``komi`` points."""
     if isinstance(game, Pig):
         return simulate_race(
             "pig", game.goal, holds0, holds1, GAMES, seed, sides=game.sides, komi=komi
@@ -79,14 +78,19 @@ def model_policy(game: Pig | FowlPlay, holds0: Holds, holds1: Holds) -> Any:
 
 
 FIXED = [
-    pytest.param(Pig(goal=12), hold_at(6), hold_at(3), id="pig 12: hold at 6 v 3"),
-    pytest.param(Pig(goal=10, sides=4, komi=3), hold_at(2), hold_at(5), id="pig 10 d4 komi 3"),
-    pytest.param(FowlPlay(5, 2, 6), hold_at(2), hold_at(1), id="fowl 5/2 to 6: 2 v 1"),
-    pytest.param(FowlPlay(4, 3, 5, komi=1), hold_at(1), hold_at(2), id="fowl 4/3 to 5 komi 1"),
+    pytest.param(Pig(goal=12), 0, hold_at(6), hold_at(3), id="pig 12: hold at 6 v 3"),
+    pytest.param(Pig(goal=10, sides=4), 3, hold_at(2), hold_at(5), id="pig 10 d4 komi 3"),
+    pytest.param(FowlPlay(5, 2, 6), 0, hold_at(2), hold_at(1), id="fowl 5/2 to 6: 2 v 1"),
+    pytest.param(FowlPlay(4, 3, 5), 1, hold_at(1), hold_at(2), id="fowl 4/3 to 5 komi 1"),
     pytest.param(
-        FowlPlay(10, 3, 6), risk_balancing(FowlPlay(10, 3, 6)), hold_at(2), id="fowl risk v 2"
+        FowlPlay(10, 3, 6), 0, risk_balancing(FowlPlay(10, 3, 6)), hold_at(2), id="fowl risk v 2"
     ),
     pytest.param(
-        FowlPlay(24, 4, 4, komi=1), hold_at(3), risk_balancing(RED_LIGHT), id="red light 3 v risk"
+        FowlPlay(24, 4, 4),
+        RED_LIGHT_KOMI,
+        hold_at(3),
+        risk_balancing(RED_LIGHT),
+        id="red light 3 v risk",
     ),
 ]
+"""Fixed players ``(game, komi, first player's rule, second player's rule)``."""

@@ -180,5 +180,5 @@ def test_a_solved_race_shows_its_chance_and_fairest_komi() -> None:
     wins = komi_wins(pig)
     for komi in fairest_komi(wins):
         assert f"{komi}: {wins[komi]} <small>" in html
-    box = enclose(FowlPlay(8, 2, 8, 0))
+    box = enclose(FowlPlay(8, 2, 8))
     assert f"≈ {box.first_player_win().decimal()} <small>(certified" in box._repr_html_()

@@ -43,21 +43,21 @@ def every_table(game: Pig) -> list[PolicyTable]:
 
 
 @pytest.mark.parametrize(
-    ("game", "opponent"),
-    [(Pig(goal=3), 1), (Pig(goal=3), 2), (Pig(goal=3, sides=3), 1), (Pig(goal=3, komi=1), 2)],
+    ("game", "opponent", "komi"),
+    [(Pig(goal=3), 1, 0), (Pig(goal=3), 2, 0), (Pig(goal=3, sides=3), 1, 0), (Pig(goal=3), 2, 1)],
     ids=str,
 )
-def test_the_best_response_beats_every_table_moving_first_or_second(game, opponent) -> None:
+def test_the_best_response_beats_every_table_moving_first_or_second(game, opponent, komi) -> None:
     """All 2^9 players of Pig to 3, each valued exactly against the opponent in both seats
     (the match-up code, not the engine): none does better than the response, in either."""
     fixed = policy_table(game, hold_at(opponent))
     response = best_response(game, fixed, fill=fixed, exact=True)
-    first = play_off(game, response, fixed).first_player_win()
-    second = play_off(game, fixed, response).first_player_win()
+    first = play_off(game, response, fixed).first_player_win(komi)
+    second = play_off(game, fixed, response).first_player_win(komi)
     tables = every_table(game)
     assert len(tables) == 2**9
-    assert first == max(play_off(game, t, fixed).first_player_win() for t in tables)
-    assert second == min(play_off(game, fixed, t).first_player_win() for t in tables)
+    assert first == max(play_off(game, t, fixed).first_player_win(komi) for t in tables)
+    assert second == min(play_off(game, fixed, t).first_player_win(komi) for t in tables)
 
 
 @pytest.mark.parametrize(
@@ -65,7 +65,7 @@ def test_the_best_response_beats_every_table_moving_first_or_second(game, oppone
     [
         (FowlPlay(chickens=5, wolves=2, goal=6), hold_at(2)),
         (FowlPlay(chickens=8, wolves=3, goal=8), hold_at(3)),
-        (FowlPlay(chickens=10, wolves=3, goal=7, komi=2), None),
+        (FowlPlay(chickens=10, wolves=3, goal=7), None),
     ],
     ids=["5/2 to 6 v hold 2", "8/3 to 8 v hold 3", "10/3 to 7 v risk-balancing"],
 )

@@ -50,8 +50,8 @@ def check(game: FowlPlay) -> None:
 
 
 GAMES = [
-    *SMALL_FOWL_PLAY,
-    FowlPlay(chickens=24, wolves=4, goal=5, komi=1),  # Red Light's deck
+    *(game for game, _ in SMALL_FOWL_PLAY),
+    FowlPlay(chickens=24, wolves=4, goal=5),  # Red Light's deck
     FowlPlay(chickens=42, wolves=6, goal=4),  # Fowl Play's deck
     FowlPlay(chickens=1, wolves=1, goal=1),
 ]
@@ -109,9 +109,9 @@ def test_the_memory_estimate_matches_the_measured_peak(deck: tuple[int, int, int
     measured = peak_added(
         "from exactprob.games.jeopardy import FowlPlay\n"
         "from exactprob.games.jeopardy.certified import enclose",
-        f"enclose(FowlPlay({chickens}, {wolves}, {goal}, 0))",
+        f"enclose(FowlPlay({chickens}, {wolves}, {goal}))",
     )
-    estimate = working_bytes(FowlPlay(chickens, wolves, goal, 0))
+    estimate = working_bytes(FowlPlay(chickens, wolves, goal))
     assert 0.85 * estimate <= measured <= 1.15 * estimate
 
 
@@ -122,4 +122,4 @@ def test_the_api_refuses_an_enclosure_beyond_memory(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: 2**30)
     with pytest.raises(ResourceError, match="enclosing Fowl Play to 5 needs about 917.7 MiB"):
-        enclose(FowlPlay(2000, 1, 5, 0))
+        enclose(FowlPlay(2000, 1, 5))

@@ -31,9 +31,9 @@ def label(value: object) -> str:
 
 
 @cache
-def generic_value(game: Pig | FowlPlay) -> Fraction:
-    """The first player's chance by the generic engine."""
-    return Fraction(generic_solve(JeopardyModel(game)).value())
+def generic_value(game: Pig | FowlPlay, komi: int = 0) -> Fraction:
+    """The first player's chance by the generic engine, the second starting with ``komi``."""
+    return Fraction(generic_solve(JeopardyModel(game, komi)).value())
 
 
 def run_json(capsys, *argv: str) -> dict:
@@ -68,59 +68,55 @@ def test_the_state_enumeration_gives_the_papers_counts():
 
 
 @pytest.mark.parametrize(
-    ("argv", "game"),
+    ("argv", "game", "komi"),
     [
-        (["--goal", "1"], Pig(goal=1)),
-        (["--goal", "6"], Pig(goal=6)),
-        (["--goal", "9"], Pig(goal=9)),
-        (["--goal", "8", "--sides", "3", "--komi", "2"], Pig(goal=8, sides=3, komi=2)),
+        (["--goal", "1"], Pig(goal=1), 0),
+        (["--goal", "6"], Pig(goal=6), 0),
+        (["--goal", "9"], Pig(goal=9), 0),
+        (["--goal", "8", "--sides", "3", "--komi", "2"], Pig(goal=8, sides=3), 2),
     ],
     ids=label,
 )
-def test_pig_prints_the_generic_engines_exact_value(capsys, argv, game):
+def test_pig_prints_the_generic_engines_exact_value(capsys, argv, game, komi):
     payload = run_json(capsys, "pig", *argv)
-    assert_exact(payload, generic_value(game))
+    assert_exact(payload, generic_value(game, komi))
     assert payload["exact"] is True
-    assert (payload["goal"], payload["sides"], payload["komi"]) == (
-        game.goal,
-        game.sides,
-        game.komi,
-    )
+    assert (payload["goal"], payload["sides"], payload["komi"]) == (game.goal, game.sides, komi)
     assert payload["nonterminal_states"] == pig_states(game.goal)
 
 
 FOWL = [
-    FowlPlay(chickens=3, wolves=2, goal=4),
-    FowlPlay(chickens=2, wolves=1, goal=3, komi=1),
-    FowlPlay(chickens=5, wolves=2, goal=5),
-    FowlPlay(chickens=1, wolves=3, goal=2),
+    (FowlPlay(chickens=3, wolves=2, goal=4), 0),
+    (FowlPlay(chickens=2, wolves=1, goal=3), 1),
+    (FowlPlay(chickens=5, wolves=2, goal=5), 0),
+    (FowlPlay(chickens=1, wolves=3, goal=2), 0),
 ]
 
 
-def fowl_argv(game: FowlPlay) -> list[str]:
+def fowl_argv(game: FowlPlay, komi: int) -> list[str]:
     return [
         "--chickens", str(game.chickens), "--wolves", str(game.wolves),
-        "--goal", str(game.goal), "--komi", str(game.komi),
+        "--goal", str(game.goal), "--komi", str(komi),
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize("game", FOWL, ids=repr)
-def test_fowl_play_prints_the_generic_engines_exact_value_and_the_state_count(capsys, game):
-    payload = run_json(capsys, "fowl-play", *fowl_argv(game))
-    assert_exact(payload, generic_value(game))
+@pytest.mark.parametrize(("game", "komi"), FOWL, ids=repr)
+def test_fowl_play_prints_the_generic_engines_exact_value_and_the_state_count(capsys, game, komi):
+    payload = run_json(capsys, "fowl-play", *fowl_argv(game, komi))
+    assert_exact(payload, generic_value(game, komi))
     assert payload["exact"] is True
     assert payload["nonterminal_states"] == fowl_play_states(game.chickens, game.wolves, game.goal)
     assert (payload["chickens"], payload["wolves"], payload["komi"]) == (
         game.chickens,
         game.wolves,
-        game.komi,
+        komi,
     )
 
 
-@pytest.mark.parametrize("game", FOWL[:3], ids=repr)
-def test_certified_encloses_the_exact_value_and_prints_no_fraction(capsys, game):
-    payload = run_json(capsys, "fowl-play", *fowl_argv(game), "--certified")
-    exact = generic_value(game)
+@pytest.mark.parametrize(("game", "komi"), FOWL[:3], ids=repr)
+def test_certified_encloses_the_exact_value_and_prints_no_fraction(capsys, game, komi):
+    payload = run_json(capsys, "fowl-play", *fowl_argv(game, komi), "--certified")
+    exact = generic_value(game, komi)
     assert "first_player_win" not in payload
     assert payload["exact"] is False
     low, high = (
@@ -137,11 +133,11 @@ def test_certified_encloses_the_exact_value_and_prints_no_fraction(capsys, game)
 def test_red_light_is_fowl_play_with_24_green_4_red_and_komi_1(capsys):
     payload = run_json(capsys, "red-light", "--goal", "5")
     assert (payload["chickens"], payload["wolves"], payload["komi"]) == (24, 4, 1)
-    assert_exact(payload, generic_value(FowlPlay(chickens=24, wolves=4, goal=5, komi=1)))
+    assert_exact(payload, generic_value(FowlPlay(chickens=24, wolves=4, goal=5), 1))
 
 
-def fairest_by_the_generic_engine(games: list[Pig | FowlPlay]) -> list[int]:
-    distance = [abs(generic_value(game) - Fraction(1, 2)) for game in games]
+def fairest_by_the_generic_engine(game: Pig | FowlPlay) -> list[int]:
+    distance = [abs(generic_value(game, komi) - Fraction(1, 2)) for komi in range(game.goal)]
     return [komi for komi, d in enumerate(distance) if d == min(distance)]
 
 
@@ -150,25 +146,21 @@ def fairest_by_the_generic_engine(games: list[Pig | FowlPlay]) -> list[int]:
     [
         ["pig", "--goal", "6"],
         ["pig", "--goal", "5", "--sides", "4"],
-        ["fowl-play", *fowl_argv(FOWL[0])],
+        ["fowl-play", *fowl_argv(*FOWL[0])],
     ],
     ids=label,
 )
 def test_fairest_komi_and_komi_table_agree_with_the_generic_engine(capsys, argv):
     payload = run_json(capsys, *argv)
     if argv[0] == "pig":
-        games = [
-            Pig(goal=payload["goal"], sides=payload["sides"], komi=k)
-            for k in range(payload["goal"])
-        ]
+        game: Pig | FowlPlay = Pig(goal=payload["goal"], sides=payload["sides"])
     else:
-        c, w, g = payload["chickens"], payload["wolves"], payload["goal"]
-        games = [FowlPlay(chickens=c, wolves=w, goal=g, komi=k) for k in range(g)]
-    assert payload["fairest_komi"] == fairest_by_the_generic_engine(games)
+        game = FowlPlay(payload["chickens"], payload["wolves"], payload["goal"])
+    assert payload["fairest_komi"] == fairest_by_the_generic_engine(game)
     table = payload["komi_table"]
-    assert [row["komi"] for row in table] == list(range(len(games)))
-    for row, game in zip(table, games):
-        value = generic_value(game)
+    assert [row["komi"] for row in table] == list(range(game.goal))
+    for komi, row in enumerate(table):
+        value = generic_value(game, komi)
         assert abs(Fraction(row["first_player_win_decimal"]) - value) <= HALF_UNIT
         if payload["exact"]:  # every exact number as "p/q", with its decimal twin
             assert_exact(row, value)
@@ -226,10 +218,13 @@ def test_help_exits_0(capsys, command):
     assert "--goal" in out and "--json" in out and "--komi" in out
 
 
-def engine_matchup(game: Pig | FowlPlay, first: int | None, second: int | None) -> Fraction:
-    """The generic engine's value of two players: hold at a total (None: optimal play,
-    decided exactly on the engine's own solution; ties hold, like the tables)."""
-    model = JeopardyModel(game)
+def engine_matchup(
+    game: Pig | FowlPlay, komi: int, first: int | None, second: int | None
+) -> Fraction:
+    """The generic engine's value of two players, the second starting with ``komi``: hold
+    at a total (None: optimal play, decided exactly on the engine's own solution; ties
+    hold, like the tables)."""
+    model = JeopardyModel(game, komi)
     best = generic_solve(model)
 
     def choose(state: tuple) -> str:
@@ -244,21 +239,23 @@ def engine_matchup(game: Pig | FowlPlay, first: int | None, second: int | None) 
 
 
 @pytest.mark.parametrize(
-    ("argv", "game"),
+    ("argv", "game", "komi"),
     [
-        (["pig", "--goal", "9"], Pig(goal=9)),
-        (["fowl-play", "--goal", "5", "--chickens", "5", "--wolves", "2"], FowlPlay(5, 2, 5)),
+        (["pig", "--goal", "9"], Pig(goal=9), 0),
+        (["pig", "--goal", "9", "--komi", "4"], Pig(goal=9), 4),
+        (["fowl-play", "--goal", "5", "--chickens", "5", "--wolves", "2"], FowlPlay(5, 2, 5), 0),
+        (["red-light", "--goal", "4"], FowlPlay(24, 4, 4), 1),  # Red Light's komi by default
     ],
     ids=label,
 )
-def test_players_round_robin_matches_the_generic_engine(capsys, argv, game):
+def test_players_round_robin_matches_the_generic_engine(capsys, argv, game, komi):
     payload = run_json(capsys, *argv, "--players", "optimal,hold-at-2,hold-at-3")
     totals = {"optimal": None, "hold-at-2": 2, "hold-at-3": 3}
     assert [p["name"] for p in payload["players"]] == list(totals)
     assert [p["parameters"] for p in payload["players"]][1:] == [1, 1]
     assert len(payload["matchups"]) == 9
     for row in payload["matchups"]:
-        expected = engine_matchup(game, totals[row["first"]], totals[row["second"]])
+        expected = engine_matchup(game, komi, totals[row["first"]], totals[row["second"]])
         assert_exact(row, expected)
 
 

@@ -39,8 +39,8 @@ OPTIMAL = [
     (FowlPlay(goal=8), 0),  # the full deck: 42 chickens, 6 wolves
     (FowlPlay(goal=8), 3),  # komi: the same solution, the start (0, 3)
     pytest.param(FowlPlay(goal=10), 2, marks=pytest.mark.slow),  # a 3.5 s solve
-    (FowlPlay(chickens=24, wolves=4, goal=6, komi=1), 1),  # Red Light's deck
-    (FowlPlay(chickens=24, wolves=4, goal=6, komi=1), 4),
+    (FowlPlay(chickens=24, wolves=4, goal=6), 1),  # Red Light's deck and komi
+    (FowlPlay(chickens=24, wolves=4, goal=6), 4),
     (FowlPlay(chickens=3, wolves=2, goal=7), 0),  # many reshuffles per game
 ]
 
@@ -63,10 +63,10 @@ def test_the_check_has_power():
     assert not agrees_with(solution.first_player_win(0), naive, GAMES)
 
 
-@pytest.mark.parametrize(("game", "holds0", "holds1"), FIXED)
-def test_fixed_policies_agree_with_the_generic_engine(game, holds0, holds1):
-    exact = evaluate(JeopardyModel(game), model_policy(game, holds0, holds1)).value()
-    wins = race(game, holds0, holds1, seed=seed_of(game))
+@pytest.mark.parametrize(("game", "komi", "holds0", "holds1"), FIXED)
+def test_fixed_policies_agree_with_the_generic_engine(game, komi, holds0, holds1):
+    exact = evaluate(JeopardyModel(game, komi), model_policy(game, holds0, holds1)).value()
+    wins = race(game, holds0, holds1, seed=seed_of(game, komi), komi=komi)
     assert agrees_with(exact, wins, GAMES)
 
 

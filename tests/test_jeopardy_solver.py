@@ -11,24 +11,35 @@ from fractions import Fraction as F
 
 import pytest
 
-from exactprob import NonTerminationError, enclose_graph, explore
+from exactprob import ModelError, NonTerminationError, enclose_graph, explore
 from exactprob import solve as generic_solve
-from exactprob.games.jeopardy import FowlPlay, FowlPlayArrays, JeopardyModel, Pig
+from exactprob.games.jeopardy import (
+    FowlPlay,
+    FowlPlayArrays,
+    JeopardyModel,
+    Pig,
+    enclose,
+    enclose_matchup,
+    hold_at,
+    play_off,
+    policy_table,
+    race_report,
+)
 from exactprob.games.jeopardy.solver import solve
 from tests.jeopardy_oracle import SMALL_FOWL_PLAY
 
 GAMES = [
-    Pig(goal=2),
-    Pig(goal=8),
-    Pig(goal=12, sides=3),
-    Pig(goal=9, sides=4, komi=3),
+    (Pig(goal=2), 0),
+    (Pig(goal=8), 0),
+    (Pig(goal=12, sides=3), 0),
+    (Pig(goal=9, sides=4), 3),
     *SMALL_FOWL_PLAY,  # the exact ties of (5, 2, 5) must match the generic engine's ties
 ]
 
 
-@pytest.mark.parametrize("game", GAMES, ids=repr)
-def test_equals_generic_solver_on_every_state(game):
-    model = JeopardyModel(game)
+@pytest.mark.parametrize(("game", "komi"), GAMES, ids=repr)
+def test_equals_generic_solver_on_every_state(game, komi):
+    model = JeopardyModel(game, komi)
     reference = generic_solve(model)
     mine = solve(game)
     checked = 0
@@ -43,7 +54,7 @@ def test_equals_generic_solver_on_every_state(game):
         assert set(mine.actions(a, b, k, deck)) == best, state
         checked += 1
     assert checked == len([s for s in reference.states() if model.outcome(s) is None])
-    assert mine.first_player_win() == reference.value()
+    assert mine.first_player_win(komi) == reference.value()
 
 
 def test_pig_to_10_matches_the_hand_checked_value():
@@ -52,8 +63,8 @@ def test_pig_to_10_matches_the_hand_checked_value():
     assert solve(Pig(goal=10)).first_player_win() == F(7776, 10961)
 
 
-@pytest.mark.parametrize("game", [*SMALL_FOWL_PLAY, FowlPlay(goal=6)], ids=repr)
-def test_fowl_play_as_an_array_model_is_the_same_graph(game):
+@pytest.mark.parametrize(("game", "komi"), [*SMALL_FOWL_PLAY, (FowlPlay(goal=6), 0)], ids=repr)
+def test_fowl_play_as_an_array_model_is_the_same_graph(game, komi):
     """FowlPlayArrays, explored in bulk, against JeopardyModel, explored one state at a
     time: the same states (deck (w, c) spelled out), outcomes, movers, actions and every
     exact transition probability; and the same solution."""
@@ -74,11 +85,11 @@ def test_fowl_play_as_an_array_model_is_the_same_graph(game):
         s0, s1, k, (w, c), mover = state
         return (s0, s1, k, w, c, mover)
 
-    bulk = explore(FowlPlayArrays(game))
-    plain = explore(JeopardyModel(game))
+    bulk = explore(FowlPlayArrays(game, komi))
+    plain = explore(JeopardyModel(game, komi))
     assert as_dict(bulk, lambda s: s) == as_dict(plain, spelled)
-    exact = generic_solve(JeopardyModel(game)).value()
-    assert generic_solve(FowlPlayArrays(game)).value() == exact
+    exact = generic_solve(JeopardyModel(game, komi)).value()
+    assert generic_solve(FowlPlayArrays(game, komi)).value() == exact
     boxes = []
     for G in (bulk, plain):
         try:
@@ -88,3 +99,30 @@ def test_fowl_play_as_an_array_model_is_the_same_graph(game):
     assert (boxes[0] is None) == (boxes[1] is None)
     # the float work runs in another order (ids differ), so the ends may differ slightly
     assert all(box is None or box.contains(exact) for box in boxes)
+
+
+PIG, FOWL = Pig(goal=4), FowlPlay(chickens=3, wolves=1, goal=4)
+ONCE = policy_table(FOWL, hold_at(1))
+QUESTIONS = {
+    "exact solution": lambda komi: solve(PIG).first_player_win(komi),
+    "certified solution": lambda komi: enclose(FOWL).first_player_win(komi),
+    "match-up": lambda komi: play_off(FOWL, ONCE, ONCE).first_player_win(komi),
+    "certified match-up": lambda komi: enclose_matchup(FOWL, ONCE, ONCE).first_player_win(komi),
+    "engine model": lambda komi: JeopardyModel(PIG, komi),
+    "bulk model": lambda komi: FowlPlayArrays(FOWL, komi),
+    "report": lambda komi: race_report(PIG, komi),
+}
+"""Every way to ask about a komi (the games are to 4: komi 0 to 3)."""
+
+
+@pytest.mark.parametrize("ask", QUESTIONS.values(), ids=QUESTIONS)
+@pytest.mark.parametrize("komi", [-1, 4, True, 1.0, "1"])
+def test_a_komi_outside_0_to_goal_minus_1_is_refused_by_every_question(ask, komi):
+    with pytest.raises(ModelError, match=r"^komi must be a whole number from 0 to 3, got "):
+        ask(komi)
+
+
+@pytest.mark.parametrize("ask", QUESTIONS.values(), ids=QUESTIONS)
+def test_every_question_takes_every_komi_below_the_goal(ask):
+    for komi in range(4):
+        ask(komi)

@@ -19,7 +19,7 @@ import argparse
 from typing import Any
 
 from ..errors import ModelError, UsageError
-from ..games.jeopardy import FowlPlay, Pig
+from ..games.jeopardy import FOWL_PLAY, RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, Pig
 from ..games.jeopardy.certified import MAX_CERTIFIED_STATES, working_bytes
 from ..games.jeopardy.report import EXACT_LIMIT, is_exact, race_report
 from ..games.jeopardy.roster import NAMES, check_player_name
@@ -31,7 +31,7 @@ from . import help_of
 from ._options import add_json_flag, integer, plot_path
 from ._output import emit, save_figure, show_progress
 
-__all__ = ["MAX_EXACT_STATES", "check_size", "game_of", "register"]
+__all__ = ["MAX_EXACT_STATES", "check_size", "race_of", "register"]
 
 #: The most non-terminal states solved exactly without --max-states (Pig to 100 has
 #: 505,000 and takes about 15 s; the time grows faster than the states, as the exact
@@ -39,17 +39,18 @@ __all__ = ["MAX_EXACT_STATES", "check_size", "game_of", "register"]
 MAX_EXACT_STATES = 2_000_000
 
 
-def game_of(args: argparse.Namespace) -> Pig | FowlPlay:
-    """The game named by the arguments, every check before any work."""
+def race_of(args: argparse.Namespace) -> tuple[Pig | FowlPlay, int]:
+    """The game named by the arguments and the komi asked about, every check before any
+    work."""
     goal = parse_whole("--goal", args.goal, 1, MAX_GOAL, UsageError)
     komi = parse_whole("--komi", args.komi, 0, None, UsageError)
     if komi >= goal:
         raise UsageError(f"--komi must be below --goal ({goal}), got {komi}")
     if args.command == "pig":
-        return Pig(goal, parse_whole("--sides", args.sides, 2, MAX_SIDES, UsageError), komi)
+        return Pig(goal, parse_whole("--sides", args.sides, 2, MAX_SIDES, UsageError)), komi
     chickens = parse_whole("--chickens", args.chickens, 1, MAX_CARDS, UsageError)
     wolves = parse_whole("--wolves", args.wolves, 1, MAX_CARDS, UsageError)
-    return FowlPlay(chickens, wolves, goal, komi)
+    return FowlPlay(chickens, wolves, goal), komi
 
 
 def players_of(game: Pig | FowlPlay, text: str | None) -> list[str]:
@@ -89,7 +90,7 @@ def check_size(game: Pig | FowlPlay, exact: bool, max_states: int | None) -> Non
 
 
 def run(args: argparse.Namespace) -> None:
-    game = game_of(args)
+    game, komi = race_of(args)
     asked = getattr(args, "exact", False), getattr(args, "certified", False)  # Fowl Play's
     exact = is_exact(game, True if asked[0] else False if asked[1] else None)
     max_states = (
@@ -99,6 +100,7 @@ def run(args: argparse.Namespace) -> None:
     plot = plot_path(args.plot)
     report = race_report(
         game,
+        komi,
         exact=exact,
         players=players_of(game, args.players),
         table=plot is not None,
@@ -153,10 +155,16 @@ def register(sub: Any) -> None:
     )
     pig.add_argument("--sides", default="6", help="faces of the die (default 6)")
     _add_race_flags(pig, 100, 0)
-    for name, chickens, wolves, komi, what in (
-        ("fowl-play", 42, 6, 0, "a deck of chickens and wolves"),
-        ("red-light", 24, 4, 1, "a bag of green and red chips (Fowl Play's fairer redesign)"),
+    for name, deck, komi, what in (
+        ("fowl-play", FOWL_PLAY, 0, "a deck of chickens and wolves"),
+        (
+            "red-light",
+            RED_LIGHT,
+            RED_LIGHT_KOMI,
+            "a bag of green and red chips (Fowl Play's fairer redesign)",
+        ),
     ):
+        chickens, wolves = deck.chickens, deck.wolves
         parser = sub.add_parser(
             name,
             help=help_of(name),
@@ -180,4 +188,4 @@ def register(sub: Any) -> None:
             action="store_true",
             help="a certified enclosure at any size up to --max-states",
         )
-        _add_race_flags(parser, 50, komi)
+        _add_race_flags(parser, deck.goal, komi)

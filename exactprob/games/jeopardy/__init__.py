@@ -1,7 +1,8 @@
 """Pig, Fowl Play and Red Light: exact optimal play, komi, redesign and approximate players.
 
 * :mod:`.rules`: the games (:class:`Pig`, :class:`FowlPlay`, Red Light) and their engine
-  model; :mod:`.fowl_arrays` the same in bulk;
+  model; :mod:`.fowl_arrays` the same in bulk. A komi (the second player's head start) is
+  part of the question, ``first_player_win(komi)``, not of the game;
 * :mod:`.solver`: the game's own exact solver (one turn-start cycle at a time), and
   :mod:`.certified` its certified enclosures, both at every komi (:mod:`.fairness`);
 * :mod:`.players`, :mod:`.matchup`, :mod:`.best_response`, :mod:`.roster`: fixed players as
@@ -27,7 +28,7 @@ from .players import PolicyTable, hold_at, keep_pace, optimal_policy_table, poli
 from .redesign_report import RedesignReport, redesign_report
 from .report import RaceReport, race_report
 from .roster import NAMES, Player, round_robin
-from .rules import FOWL_PLAY, RED_LIGHT, FowlPlay, JeopardyModel, Pig
+from .rules import FOWL_PLAY, RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, JeopardyModel, Pig
 from .simulate import simulate_race
 from .solver import JeopardySolution, solve
 
@@ -35,6 +36,7 @@ __all__ = [
     "FOWL_PLAY",
     "NAMES",
     "RED_LIGHT",
+    "RED_LIGHT_KOMI",
     "CertifiedSolution",
     "FowlPlay",
     "FowlPlayArrays",

@@ -40,7 +40,7 @@ from ...enclosure import Enclosure
 from ...progress import progress_bar
 from ...resources import check_memory
 from ...rounding import UNIT_ROUNDOFF
-from .fairness import KomiDisplay
+from .fairness import SolvedRace
 from .players import PolicyTable, check_table, table_shape
 from .rules import FowlPlay
 
@@ -61,7 +61,7 @@ SLACK = 16 * UNIT_ROUNDOFF  # rounding allowance per state value (a few operatio
 MAX_SWEEPS = 10_000
 
 
-class CertifiedMatchup(KomiDisplay):
+class CertifiedMatchup(SolvedRace[Enclosure]):
     """Enclosures of the first player's chance at every turn start ``(a, b, (w, c))`` where
     the first player moves, with ``a`` banked against ``b``, for two given players.
 
@@ -75,15 +75,15 @@ class CertifiedMatchup(KomiDisplay):
         w, c = deck
         return Enclosure(float(self.low[a, b, w, c]), float(self.high[a, b, w, c]))
 
-    def first_player_win(self, komi: int | None = None) -> Enclosure:
-        """The first player's chance to win, as an enclosure (default komi: the game's)."""
-        return self.start_value(0, self.game.komi if komi is None else komi)
+    play = "two fixed players"
 
 
 class CertifiedSolution(CertifiedMatchup):
     """Enclosures of every turn-start value ``P(a, b, 0, (w, c))`` of a Fowl Play game under
     optimal play: the match-up of the optimal player against itself, where the first
     player's turn starts are every mover's."""
+
+    play = "optimal play"
 
     def policy_table(self) -> PolicyTable:
         r"""Where the optimal mover holds, as a table ``holds[a, b, k, w, c]``, with the

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ...display import exact_html, rows_html
 from ...enclosure import Enclosure
 from ...numbers import exact_fields
+from .rules import check_komi
 
 __all__ = [
-    "KomiDisplay",
+    "SolvedRace",
     "Win",
     "distance_from_even",
     "fairest_komi",
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 Win = Fraction | Enclosure
+W = TypeVar("W", Fraction, Enclosure)
 HALF = Fraction(1, 2)
 #: Decimal places of an exact chance in JSON.
 DIGITS = 12
@@ -57,7 +59,7 @@ def win_fields(key: str, win: Win) -> dict[str, Any]:
     return exact_fields(key, win, DIGITS)
 
 
-def komi_wins(solution: Any) -> list[Win]:
+def komi_wins(solution: SolvedRace[W]) -> list[W]:
     """The first player's chance for each komi ``0 .. goal - 1`` (exact or enclosed)."""
     return [solution.first_player_win(komi) for komi in range(solution.game.goal)]
 
@@ -98,22 +100,29 @@ def win_html(win: Win) -> str:
     return f"≈ {win.decimal()} <small>(certified: within one unit of the last digit)</small>"
 
 
-class KomiDisplay:
-    """A base for a solved race (exact or certified): Jupyter shows the first player's
-    chance at the game's komi and the fairest komi."""
+class SolvedRace(Generic[W]):
+    """A solved race, exact or certified: the first player's chance at any komi, which is
+    the start :math:`(0, K)` of the solved game; Jupyter shows komi 0 and the fairest.
+    A subclass gives ``start_value(a, b)``, the first player's chance at the start of a
+    turn with ``a`` banked against ``b`` (fresh deck), and says what it solved in
+    ``play``."""
 
     game: Any
+    play = "optimal play"
 
-    def first_player_win(self, komi: int | None = None) -> Win:  # pragma: no cover
+    def start_value(self, a: int, b: int) -> W:  # pragma: no cover
         raise NotImplementedError
+
+    def first_player_win(self, komi: int = 0) -> W:
+        """The first player's chance to win when the second starts with ``komi`` points."""
+        return self.start_value(0, check_komi(self.game, komi))
 
     def _repr_html_(self) -> str:
         wins = komi_wins(self)
-        komi = self.game.komi
         fair = fairest_komi(wins)
         rows = [
-            (f"first player wins, komi {komi}", win_html(wins[komi])),
+            ("first player wins, komi 0", win_html(wins[0])),
             ("fairest komi", ", ".join(f"{k}: {win_html(wins[k])}" for k in fair)),
         ]
         how = "exact" if isinstance(wins[0], Fraction) else "certified"
-        return rows_html(f"{self.game.name} to {self.game.goal}, optimal play ({how})", rows)
+        return rows_html(f"{self.game.name} to {self.game.goal}, {self.play} ({how})", rows)

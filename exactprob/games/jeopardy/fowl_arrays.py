@@ -22,20 +22,20 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 
 from ...array_model import ArrayModel, Branch
-from .rules import FowlPlay
+from .rules import FowlPlay, check_komi
 
 __all__ = ["FowlPlayArrays"]
 
 
 class FowlPlayArrays(ArrayModel):
-    """``game`` (a :class:`~.rules.FowlPlay`) for bulk exploration; player 0 moves first
-    and the outcome is 1 when player 0 wins."""
+    """``game`` (a :class:`~.rules.FowlPlay`) for bulk exploration; player 0 moves first,
+    player 1 starts with ``komi`` points, and the outcome is 1 when player 0 wins."""
 
-    def __init__(self, game: FowlPlay) -> None:
+    def __init__(self, game: FowlPlay, komi: int = 0) -> None:
         self.game = game
         goal = game.goal
         self.sizes = (goal + 1, goal + 1, goal + 1, game.wolves, game.chickens + 1, 2)
-        self.initial = (0, game.komi, 0, 0, 0, 0)
+        self.initial = (0, check_komi(game, komi), 0, 0, 0, 0)
         self.actions = (game.draw_word, "hold")
 
     def terminal(self, states: np.ndarray) -> np.ndarray:

@@ -40,6 +40,7 @@ from ...errors import NonTerminationError
 from ...numbers import to_fraction
 from ...progress import progress_bar
 from .components import Form, at, component_forms, held, reach_forms, sides_of, solve_resets
+from .fairness import SolvedRace
 from .players import PolicyTable, check_table, deck_cards
 from .rules import Jeopardy, Pig
 from .solver import components_in_order
@@ -49,20 +50,20 @@ __all__ = ["Matchup", "play_off"]
 BOTH = (1, 0)  # in a cycle, each side's bust starts the other side's turn
 
 
-class Matchup:
+class Matchup(SolvedRace[Fraction]):
     """Exact turn-start values of two players against each other.
 
     ``starts[m][(a, b, deck)]`` is :math:`V_m(a, b, d)` as a ``gmpy2.mpq``.
     """
 
+    play = "two fixed players"
+
     def __init__(self, game: Jeopardy, starts: tuple[dict, dict]) -> None:
         self.game, self.starts = game, starts
 
-    def first_player_win(self, komi: int | None = None) -> Fraction:
-        """The first player's chance to win when the second starts with ``komi`` points
-        (default: the game's own komi)."""
-        komi = self.game.komi if komi is None else komi
-        return to_fraction(self.starts[0][0, komi, self.game.fresh])
+    def start_value(self, a: int, b: int) -> Fraction:
+        r""":math:`V_0(a, b, \text{fresh})`: the first player's chance at a turn start."""
+        return to_fraction(self.starts[0][a, b, self.game.fresh])
 
 
 def play_off(

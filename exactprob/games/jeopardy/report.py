@@ -32,7 +32,7 @@ from .certified import enclose
 from .fairness import DIGITS, Win, fairest_komi, komi_wins, win_fields
 from .players import PolicyTable, agreement, hold_thresholds, optimal_policy_table
 from .roster import Player, player_named, round_robin
-from .rules import FowlPlay, Pig
+from .rules import FowlPlay, Pig, check_komi
 from .solver import solve
 
 __all__ = ["EXACT_LIMIT", "RaceReport", "is_exact", "race_report"]
@@ -50,10 +50,10 @@ def is_exact(game: Pig | FowlPlay, exact: bool | None) -> bool:
     return isinstance(game, Pig) or exact
 
 
-def payload_of(game: Pig | FowlPlay, wins: list[Win], exact: bool) -> dict[str, Any]:
-    """The JSON report: the game, the first player's chance (exact, or enclosed with its
-    bounds and width), the state count, and the chance for every komi."""
-    win = wins[game.komi]
+def payload_of(game: Pig | FowlPlay, komi: int, wins: list[Win], exact: bool) -> dict[str, Any]:
+    """The JSON report: the game, the first player's chance at ``komi`` (exact, or
+    enclosed with its bounds and width), the state count, and the chance for every komi."""
+    win = wins[komi]
     rules = (
         {"sides": game.sides}
         if isinstance(game, Pig)
@@ -63,7 +63,7 @@ def payload_of(game: Pig | FowlPlay, wins: list[Win], exact: bool) -> dict[str, 
         "game": game.name,
         "goal": game.goal,
         **rules,
-        "komi": game.komi,
+        "komi": komi,
         "exact": exact,
         **win_fields("first_player_win", win),
         "nonterminal_states": game.nonterminal_states(),
@@ -89,8 +89,8 @@ def _win_text(win: Win) -> str:
     return f"{_decimal(win)}{fraction} (exact; denominator {digits:,} digits)"
 
 
-def text_of(game: Pig | FowlPlay, wins: list[Win]) -> str:
-    """The readable report."""
+def text_of(game: Pig | FowlPlay, komi: int, wins: list[Win]) -> str:
+    """The readable report, at ``komi``."""
     if isinstance(game, Pig):
         rules = f"{game.name} to {game.goal} with a d{game.sides}"
     else:
@@ -102,8 +102,8 @@ def text_of(game: Pig | FowlPlay, wins: list[Win]) -> str:
     )
     return "\n".join(
         [
-            f"{rules}, komi {game.komi}, both players optimal",
-            f"  first player wins  {_win_text(wins[game.komi])}",
+            f"{rules}, komi {komi}, both players optimal",
+            f"  first player wins  {_win_text(wins[komi])}",
             f"  non-terminal states  {game.nonterminal_states():,}",
             fairest_line,
         ]
@@ -153,10 +153,11 @@ def _short(win: Win) -> str:
 
 @dataclass(frozen=True, eq=False)
 class RaceReport(Report):
-    """The race solved (``wins``: the first player's chance at every komi), and the
-    players matched when asked."""
+    """The race solved (``wins``: the first player's chance at every komi, ``komi`` the
+    one asked about), and the players matched at that komi when asked."""
 
     game: Pig | FowlPlay
+    komi: int
     exact: bool
     wins: list[Win] = field(repr=False)
     table: PolicyTable | None = field(default=None, repr=False)
@@ -170,7 +171,7 @@ class RaceReport(Report):
         return [] if table is None else [agreement(self.game, table, p.table) for p in self.players]
 
     def _build(self) -> dict[str, Any]:
-        payload = payload_of(self.game, self.wins, self.exact)
+        payload = payload_of(self.game, self.komi, self.wins, self.exact)
         if self.table is not None and self.table.undecided is not None:
             payload["undecided_choices"] = int(self.table.undecided.sum())
         if self.players:
@@ -186,7 +187,7 @@ class RaceReport(Report):
 
     def text(self) -> str:
         """The report for people."""
-        text = text_of(self.game, self.wins)
+        text = text_of(self.game, self.komi, self.wins)
         if self.table is not None and self.table.undecided is not None:
             undecided = int(self.table.undecided.sum())
             text += f"\n  choices the enclosure leaves undecided  {undecided:,}"
@@ -209,15 +210,18 @@ class RaceReport(Report):
 
 def race_report(
     game: Pig | FowlPlay,
+    komi: int = 0,
     *,
     exact: bool | None = None,
     players: list[str] | None = None,
     table: bool = False,
     progress: bool = False,
 ) -> RaceReport:
-    """Solve ``game`` (exact or certified, see :func:`is_exact`) at every komi; match
-    ``players`` (names of :data:`~.roster.NAMES`) against each other; keep the optimal
-    policy table when ``table`` (for the figure)."""
+    """Solve ``game`` (exact or certified, see :func:`is_exact`) at every komi, asking
+    about ``komi`` (the second player's head start); match ``players`` (names of
+    :data:`~.roster.NAMES`) against each other at that komi; keep the optimal policy
+    table when ``table`` (for the figure)."""
+    check_komi(game, komi)
     if players and game.goal < 2:
         raise ModelError(
             f"players need a goal of 2 or more (no choice to make below), got {game.goal}"
@@ -230,8 +234,8 @@ def race_report(
         solution = enclose(game, progress=progress)
     wins = komi_wins(solution)
     if not (players or table):
-        return RaceReport(game, exact, wins)
+        return RaceReport(game, komi, exact, wins)
     optimal = optimal_policy_table(solution)
     named = [player_named(game, name, optimal) for name in players or []]
-    matchups = round_robin(game, named, exact, progress=progress) if named else {}
-    return RaceReport(game, exact, wins, optimal, named, matchups)
+    matchups = round_robin(game, named, exact, komi, progress) if named else {}
+    return RaceReport(game, komi, exact, wins, optimal, named, matchups)

@@ -124,21 +124,25 @@ def player_named(game: Jeopardy, name: str, optimal: PolicyTable) -> Player:
 
 
 def round_robin(
-    game: Jeopardy, players: Sequence[Player], exact: bool, progress: bool = False
+    game: Jeopardy,
+    players: Sequence[Player],
+    exact: bool,
+    komi: int = 0,
+    progress: bool = False,
 ) -> dict[tuple[str, str], Win]:
     """The first player's chance for every ordered pair ``(first, second)`` of players,
-    at the game's komi: exact (:func:`.matchup.play_off`) or enclosed
-    (:func:`.certified.enclose_matchup`, Fowl Play only)."""
+    when the second starts with ``komi`` points: exact (:func:`.matchup.play_off`) or
+    enclosed (:func:`.certified.enclose_matchup`, Fowl Play only)."""
     wins: dict[tuple[str, str], Win] = {}
     with progress_bar(progress, "match-ups", total=len(players) ** 2) as bar:
         for first in players:
             for second in players:
-                wins[first.name, second.name] = _first_player_win(game, first, second, exact)
+                wins[first.name, second.name] = _first_player_win(game, first, second, exact, komi)
                 bar.update()
     return wins
 
 
-def _first_player_win(game: Jeopardy, first: Player, second: Player, exact: bool) -> Win:
+def _first_player_win(game: Jeopardy, first: Player, second: Player, exact: bool, komi: int) -> Win:
     if exact or not isinstance(game, FowlPlay):
-        return play_off(game, first.table, second.table).first_player_win()
-    return enclose_matchup(game, first.table, second.table).first_player_win()
+        return play_off(game, first.table, second.table).first_player_win(komi)
+    return enclose_matchup(game, first.table, second.table).first_player_win(komi)

@@ -38,11 +38,13 @@ __all__ = [
     "MAX_GOAL",
     "MAX_SIDES",
     "RED_LIGHT",
+    "RED_LIGHT_KOMI",
     "Draw",
     "FowlPlay",
     "Jeopardy",
     "JeopardyModel",
     "Pig",
+    "check_komi",
 ]
 
 #: The largest goal, die and deck the rules take (every caller checks against these).
@@ -54,9 +56,15 @@ Draw = tuple[Fraction, int, Hashable]
 """``(probability, gain, next deck)``; a gain of 0 is a bust."""
 
 
-def _check_race(goal: int, komi: int) -> None:
-    whole_number("goal", goal, 1, MAX_GOAL)
-    whole_number("komi", komi, 0, goal - 1)
+def check_komi(game: Jeopardy, komi: int) -> int:
+    """``komi``, the second player's head start, checked: a whole number below the goal.
+
+    >>> check_komi(Pig(goal=3), 3)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: komi must be a whole number from 0 to 2, got 3
+    """
+    return whole_number("komi", komi, 0, game.goal - 1)
 
 
 @dataclass(frozen=True)
@@ -69,7 +77,6 @@ class Pig:
 
     goal: int = 100
     sides: int = 6
-    komi: int = 0
 
     name = "Pig"
     draw_word = "roll"
@@ -77,7 +84,7 @@ class Pig:
     fresh = 0
 
     def __post_init__(self) -> None:
-        _check_race(self.goal, self.komi)
+        whole_number("goal", self.goal, 1, MAX_GOAL)
         whole_number("sides", self.sides, 2, MAX_SIDES)
 
     def draws(self, deck: Hashable) -> tuple[Draw, ...]:
@@ -107,25 +114,25 @@ class FowlPlay:
 
     A chicken adds 1; a wolf busts. Drawn cards stay out until the last wolf is drawn;
     then the whole deck is reshuffled. A deck state is ``(w, c)``: wolves and chickens
-    drawn since the last shuffle. The second player starts with ``komi`` points.
+    drawn since the last shuffle. A head start for the second player (komi) is part of
+    the question asked of the game, not of the game: see ``first_player_win(komi)``.
 
     >>> FOWL_PLAY.nonterminal_states()
     10487700
-    >>> RED_LIGHT
-    FowlPlay(chickens=24, wolves=4, goal=50, komi=1)
+    >>> RED_LIGHT, RED_LIGHT_KOMI
+    (FowlPlay(chickens=24, wolves=4, goal=50), 1)
     """
 
     chickens: int = 42
     wolves: int = 6
     goal: int = 50
-    komi: int = 0
 
     draw_word = "draw"
     hold_to_win = True
     fresh = (0, 0)
 
     def __post_init__(self) -> None:
-        _check_race(self.goal, self.komi)
+        whole_number("goal", self.goal, 1, MAX_GOAL)
         whole_number("chickens", self.chickens, 1, MAX_CARDS)
         whole_number("wolves", self.wolves, 1, MAX_CARDS)
 
@@ -180,7 +187,10 @@ def _capped_sum(chickens: int, m: int) -> int:
 Jeopardy = Pig | FowlPlay
 
 FOWL_PLAY = FowlPlay()
-RED_LIGHT = FowlPlay(chickens=24, wolves=4, goal=50, komi=1)
+RED_LIGHT = FowlPlay(chickens=24, wolves=4, goal=50)
+#: Red Light's rules give the second player a head start of 1 point (Neller and Presser's
+#: redesign); the ``red-light`` command asks at this komi unless told otherwise.
+RED_LIGHT_KOMI = 1
 
 
 def _wolves_and_chickens(deck: Hashable) -> tuple[int, int]:
@@ -191,8 +201,8 @@ def _wolves_and_chickens(deck: Hashable) -> tuple[int, int]:
 class JeopardyModel:
     """A jeopardy game as a :class:`~exactprob.model.Model` for the generic engine.
 
-    States are ``(score0, score1, turn total, deck, mover)``; player 0 moves first and the
-    outcome is 1 when player 0 wins. A turn total of 0 must draw; a mover who has reached
+    States are ``(score0, score1, turn total, deck, mover)``; player 0 moves first, player
+    1 starts with ``komi`` points, and the outcome is 1 when player 0 wins. A turn total of 0 must draw; a mover who has reached
     the goal in Fowl Play must hold (in Pig the roll that reaches it wins at once).
 
     >>> from exactprob import solve
@@ -200,9 +210,9 @@ class JeopardyModel:
     Fraction(7776, 10961)
     """
 
-    def __init__(self, game: Jeopardy) -> None:
+    def __init__(self, game: Jeopardy, komi: int = 0) -> None:
         self.game = game
-        self.initial = (0, game.komi, 0, game.fresh, 0)
+        self.initial = (0, check_komi(game, komi), 0, game.fresh, 0)
 
     def outcome(self, state: tuple) -> int | None:
         s0, s1 = state[0], state[1]

@@ -45,7 +45,7 @@ from .components import (
     sides_of,
     solve_resets,
 )
-from .fairness import KomiDisplay
+from .fairness import SolvedRace
 from .players import PolicyTable, deck_cards, hold_thresholds, table_shape
 from .rules import Jeopardy
 
@@ -65,7 +65,7 @@ def components_in_order(goal: int) -> Iterator[tuple[int, int]]:
             yield i, total - i
 
 
-class JeopardySolution(KomiDisplay):
+class JeopardySolution(SolvedRace[Fraction]):
     """Exact values of every turn start, and optimal play anywhere, for one game.
 
     ``starts[(a, b, deck)]`` is :math:`P(a, b, 0, d)` as a ``gmpy2.mpq``: the mover's
@@ -80,12 +80,6 @@ class JeopardySolution(KomiDisplay):
     def start_value(self, a: int, b: int, deck: Hashable = None) -> Fraction:
         """:math:`P(a, b, 0, d)` (``deck`` defaults to a fresh deck)."""
         return to_fraction(self.starts[a, b, self.game.fresh if deck is None else deck])
-
-    def first_player_win(self, komi: int | None = None) -> Fraction:
-        """The first player's chance to win when the second starts with ``komi`` points
-        (default: the game's own komi)."""
-        komi = self.game.komi if komi is None else komi
-        return self.start_value(0, komi)
 
     def value(self, a: int, b: int, k: int, deck: Hashable = None) -> Fraction:
         """The mover's chance to win in state ``(a, b, k, deck)`` under optimal play."""
