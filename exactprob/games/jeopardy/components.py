@@ -33,7 +33,7 @@ The reset states' own forms then give a linear system of one or two equations.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +43,7 @@ __all__ = [
     "Forms",
     "at",
     "component_forms",
+    "components_in_order",
     "held",
     "partners",
     "reach_forms",
@@ -67,6 +68,17 @@ class Forms:
 
     table: list[dict[Hashable, list[Form]]]
     visits: list[tuple[int, Hashable, int, Form, Any]] = field(default_factory=list)
+
+
+def components_in_order(goal: int) -> Iterator[tuple[int, int]]:
+    """Components ``(i, j)`` with ``i <= j < goal``, highest score sum first.
+
+    >>> list(components_in_order(2))
+    [(1, 1), (0, 1), (0, 0)]
+    """
+    for total in range(2 * goal - 2, -1, -1):
+        for i in range(max(0, total - goal + 1), total // 2 + 1):
+            yield i, total - i
 
 
 def sides_of(i: int, j: int) -> list[tuple[int, int]]:

@@ -39,11 +39,19 @@ from gmpy2 import mpq
 from ...errors import NonTerminationError
 from ...numbers import to_fraction
 from ...progress import progress_bar
-from .components import Form, at, component_forms, held, reach_forms, sides_of, solve_resets
+from .components import (
+    Form,
+    at,
+    component_forms,
+    components_in_order,
+    held,
+    reach_forms,
+    sides_of,
+    solve_resets,
+)
 from .fairness import SolvedRace
 from .players import PolicyTable, check_table, deck_cards
 from .rules import Jeopardy, Pig
-from .solver import components_in_order
 
 __all__ = ["Matchup", "play_off"]
 

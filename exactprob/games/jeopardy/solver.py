@@ -24,7 +24,7 @@ Fraction(7776, 10961)
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
@@ -35,11 +35,12 @@ from ...numbers import to_fraction
 from ...progress import progress_bar
 from ...rounding import UNIT_ROUNDOFF
 from .components import (
+    Decide,
     Form,
     Forms,
-    HoldValue,
     at,
     component_forms,
+    components_in_order,
     held,
     reach_forms,
     sides_of,
@@ -49,20 +50,9 @@ from .fairness import SolvedRace
 from .players import PolicyTable, deck_cards, hold_thresholds, table_shape
 from .rules import Jeopardy
 
-__all__ = ["JeopardySolution", "components_in_order", "solve"]
+__all__ = ["Component", "JeopardySolution", "solve"]
 
 MAX_ROUNDS = 50
-
-
-def components_in_order(goal: int) -> Iterator[tuple[int, int]]:
-    """Components ``(i, j)`` with ``i <= j < goal``, highest score sum first.
-
-    >>> list(components_in_order(2))
-    [(1, 1), (0, 1), (0, 0)]
-    """
-    for total in range(2 * goal - 2, -1, -1):
-        for i in range(max(0, total - goal + 1), total // 2 + 1):
-            yield i, total - i
 
 
 class JeopardySolution(SolvedRace[Fraction]):
@@ -91,41 +81,17 @@ class JeopardySolution(SolvedRace[Fraction]):
 
     def policy_table(self) -> PolicyTable:
         """Where the optimal mover holds, in every state, as a table ``holds[a, b, k, w,
-        c]`` (:mod:`.players`); on an exact tie the table holds.
-
-        Each component's choices are made in floats at the solution's reset values and
-        kept where draw and hold differ by more than the rounding bound of the solve
-        (:func:`_float_verdict`: a maximum errs no more than its arguments); the few
-        closer ones are compared exactly.
-        """
+        c]`` (:mod:`.players`); on an exact tie the table holds (:meth:`Component.choose`)."""
         game = self.game
         floats = {key: float(value) for key, value in self.starts.items()}
         holds = np.zeros(table_shape(game), dtype=bool)
         for i, j in components_in_order(game.goal):
-            sides = sides_of(i, j)
-            point = [floats[a, b, game.fresh] for a, b in sides]
-            forms = _float_forms(game, sides, floats, greedy_at(point))
-            tolerance = _tolerance(game, forms)
-            close = False
-            for s, deck, k, draw, hold in forms.visits:
-                margin = hold - at(draw, point)
-                close = close or abs(margin) <= tolerance
-                holds[(*sides[s], k, *deck_cards(deck))] = margin > 0
-            if close:
-                self._exact_choices(sides, holds)
+            Component(game, i, j, self.starts, floats).choose(holds)
         room = game.goal - np.arange(game.goal)
         holds |= (
             np.arange(holds.shape[2])[None, None, :, None, None] >= room[:, None, None, None, None]
         )
         return PolicyTable(holds)
-
-    def _exact_choices(self, sides: list, holds: np.ndarray) -> None:
-        """Every choice of one component by exact comparison, into ``holds``."""
-        point = [self.starts[a, b, self.game.fresh] for a, b in sides]
-        hold_value = _exact_hold(self.starts, sides)
-        forms = component_forms(self.game, sides, hold_value, mpq, greedy_at(point))
-        for s, deck, k, draw, hold in forms.visits:
-            holds[(*sides[s], k, *deck_cards(deck))] = hold >= at(draw, point)
 
     def hold_thresholds(self) -> np.ndarray:
         """The optimal player's hold boundary (:func:`.players.hold_thresholds`)."""
@@ -136,10 +102,97 @@ class JeopardySolution(SolvedRace[Fraction]):
         deck = game.fresh if deck is None else deck
         if a + k >= game.goal:
             return mpq(1), ("hold",)
-        sides = sides_of(min(a, b), max(a, b))
-        point = [self.starts[x, y, game.fresh] for x, y in sides]
-        forms = component_forms(game, sides, _exact_hold(self.starts, sides), mpq, greedy_at(point))
-        side = sides.index((a, b))
+        component = Component(game, min(a, b), max(a, b), self.starts, {})
+        return component.state(a, b, k, deck)
+
+
+def solve(game: Jeopardy, progress: bool = False) -> JeopardySolution:
+    """Solve ``game`` exactly: every turn-start value, component by component."""
+    starts: dict[tuple[int, int, Hashable], Any] = {}
+    floats: dict[tuple[int, int, Hashable], float] = {}
+    goal = game.goal
+    with progress_bar(progress, f"{game.name} to {goal}", total=goal * (goal + 1) // 2) as bar:
+        for i, j in components_in_order(goal):
+            for key, value in Component(game, i, j, starts, floats).solve().items():
+                starts[key] = value
+                floats[key] = float(value)
+            bar.update()
+    return JeopardySolution(game, starts)
+
+
+Choices = dict[tuple[int, Hashable, int], bool]
+"""Whether the mover holds, by ``(side, deck, turn total)``."""
+
+
+class Component:
+    r"""One score component :math:`\{i, j\}` of the optimal solve, every higher one known:
+    exact turn-start values in ``starts`` (``gmpy2.mpq``) and the same as floats in
+    ``floats``. :meth:`solve` values it (the module's three steps); once it is solved,
+    :meth:`choose` and :meth:`state` read its optimal choices back.
+
+    >>> from .rules import Pig
+    >>> values = Component(Pig(goal=2), 1, 1, {}, {}).solve()
+    >>> {key: str(value) for key, value in values.items()}  # X = 5/6 + (1 - X)/6
+    {(1, 1, 0): '6/7'}
+    """
+
+    def __init__(
+        self,
+        game: Jeopardy,
+        i: int,
+        j: int,
+        starts: dict[tuple[int, int, Hashable], Any],
+        floats: dict[tuple[int, int, Hashable], float],
+    ) -> None:
+        self.game = game
+        self.sides = sides_of(i, j)
+        self.starts, self.floats = starts, floats
+
+    def solve(self) -> dict[tuple[int, int, Hashable], Any]:
+        """Exact turn-start values ``{(a, b, deck): value}`` of the component."""
+        choices = self._float_policy()
+        for _ in range(MAX_ROUNDS):
+            values, point = self._exact_values(choices)
+            verdict = self._float_verdict(choices, point)
+            if verdict is None:
+                return values
+            if isinstance(verdict, str):  # "undecided"
+                return self._exact_solution(choices)
+            choices = verdict
+        raise RuntimeError(
+            f"policy iteration did not settle in {MAX_ROUNDS} rounds"
+        )  # pragma: no cover
+
+    def choose(self, holds: np.ndarray) -> None:
+        """Write where the solved component's optimal mover holds into ``holds`` (a
+        policy table's array); an exact tie holds.
+
+        The choices are made in floats at the solution's reset values and kept where draw
+        and hold differ by more than the rounding bound of the solve (:meth:`_tolerance`:
+        a maximum errs no more than its arguments); when any is closer, all are compared
+        exactly."""
+        sides = self.sides
+        point = [self.floats[a, b, self.game.fresh] for a, b in sides]
+        forms = self._float_forms(greedy_at(point))
+        tolerance = self._tolerance(forms)
+        close = False
+        for s, deck, k, draw, hold in forms.visits:
+            margin = hold - at(draw, point)
+            close = close or abs(margin) <= tolerance
+            holds[(*sides[s], k, *deck_cards(deck))] = margin > 0
+        if close:
+            point = self._exact_point()
+            forms = self._exact_forms(greedy_at(point))
+            for s, deck, k, draw, hold in forms.visits:
+                holds[(*sides[s], k, *deck_cards(deck))] = hold >= at(draw, point)
+
+    def state(self, a: int, b: int, k: int, deck: Hashable) -> tuple[Any, tuple[str, ...]]:
+        """The solved value of state ``(a, b, k, deck)`` of the component (the mover below
+        the goal) and its optimal actions, two on an exact tie."""
+        game = self.game
+        point = self._exact_point()
+        forms = self._exact_forms(greedy_at(point))
+        side = self.sides.index((a, b))
         if k == 0:
             return at(forms.table[side][deck][0], point), (game.draw_word,)
         draw_form, hold = next(
@@ -151,56 +204,106 @@ class JeopardySolution(SolvedRace[Fraction]):
             name for name, v in ((game.draw_word, draw), ("hold", hold)) if v == best
         )
 
+    def _float_policy(self) -> Choices:
+        """Policy iteration in floats: the choices at the float fixed point."""
+        point = [0.5] * len(self.sides)
+        previous: Choices | None = None
+        for _ in range(MAX_ROUNDS):
+            choices: Choices = {}
+            forms = self._float_forms(greedy_at(point, choices))
+            point = solve_resets(forms, self.game.fresh)
+            if choices == previous:
+                break
+            previous = choices
+        return choices
 
-def solve(game: Jeopardy, progress: bool = False) -> JeopardySolution:
-    """Solve ``game`` exactly: every turn-start value, component by component."""
-    starts: dict[tuple[int, int, Hashable], Any] = {}
-    floats: dict[tuple[int, int, Hashable], float] = {}
-    goal = game.goal
-    with progress_bar(progress, f"{game.name} to {goal}", total=goal * (goal + 1) // 2) as bar:
-        for i, j in components_in_order(goal):
-            for key, value in _solve_component(game, sides_of(i, j), starts, floats).items():
-                starts[key] = value
-                floats[key] = float(value)
-            bar.update()
-    return JeopardySolution(game, starts)
+    def _float_verdict(self, choices: Choices, point: list) -> Choices | str | None:
+        r"""Check ``choices`` against their own values in floats with a rigorous error
+        bound (:meth:`_tolerance`). Returns ``None`` when every choice is best,
+        ``"undecided"`` when some comparison is too close to call, else better choices."""
+        forms = self._float_forms(_follow(choices))
+        x = [float(v) for v in point]
+        tolerance = self._tolerance(forms)
+        better = {}
+        for s, deck, k, draw, hold in forms.visits:
+            margin = hold - at(draw, x)
+            if abs(margin) <= tolerance:
+                return "undecided"
+            better[s, deck, k] = margin > 0
+        return None if better == choices else better
 
+    def _tolerance(self, forms: Forms) -> float:
+        r"""The rounding bound of a float pass over ``forms``.
 
-def _solve_component(game: Jeopardy, sides: list, starts: dict, floats: dict) -> dict:
-    """Exact turn-start values of one component (higher components already in ``starts``)."""
-    choices = _float_policy(game, sides, floats)
-    for _ in range(MAX_ROUNDS):
-        values, point = _exact_values(game, sides, starts, choices)
-        verdict = _float_verdict(game, sides, floats, choices, point)
-        if verdict is None:
-            return values
-        if isinstance(verdict, str):  # "undecided"
-            return _exact_solution(game, sides, starts, choices)
-        choices = verdict
-    raise RuntimeError(
-        f"policy iteration did not settle in {MAX_ROUNDS} rounds"
-    )  # pragma: no cover
+        Every quantity lies in :math:`[0, 1]`; a state's value is a sum of at most
+        :math:`m` terms :math:`p\,v` or :math:`p\,(1 - v)`, each adding at most :math:`4u`
+        of rounding (:math:`u = 2^{-53}`) to the error of its successors, so after
+        :math:`N` states every value is within :math:`4(m + 2) N u` of exact. A choice is
+        decided when draw and hold differ by more than twice that.
+        """
+        game = self.game
+        draws = max(len(game.draws(deck)) for deck in game.decks())
+        states = sum(len(column) for side in forms.table for column in side.values())
+        return 8 * (draws + 2) * (states + 2) * UNIT_ROUNDOFF
 
-
-Choices = dict[tuple[int, Hashable, int], bool]
-"""Whether the mover holds, by ``(side, deck, turn total)``."""
-
-
-def _float_policy(game: Jeopardy, sides: list, floats: dict) -> Choices:
-    """Policy iteration in floats: the choices at the float fixed point."""
-    point = [0.5] * len(sides)
-    previous: Choices | None = None
-    for _ in range(MAX_ROUNDS):
-        choices: Choices = {}
-        forms = _float_forms(game, sides, floats, greedy_at(point, choices))
+    def _exact_values(self, choices: Choices) -> tuple[dict, list]:
+        """Exact turn-start values and reset values under ``choices``."""
+        game, sides = self.game, self.sides
+        if len(game.decks()) == 1:
+            fresh = game.fresh
+            forms = reach_forms(game, sides, self._exact_hold, lambda s, k: choices[s, fresh, k])
+            point = solve_resets(forms, fresh)
+            return {(a, b, fresh): x for (a, b), x in zip(sides, point)}, point
+        forms = self._exact_forms(_follow(choices))
         point = solve_resets(forms, game.fresh)
-        if choices == previous:
-            break
-        previous = choices
-    return choices
+        return self._start_values(forms, point), point
+
+    def _exact_solution(self, choices: Choices) -> dict:
+        """Exact values with ``choices`` corrected by exact comparisons until none improves
+        (the path for exact ties and comparisons too close for floats)."""
+        for _ in range(MAX_ROUNDS):
+            forms = self._exact_forms(_follow(choices))
+            point = solve_resets(forms, self.game.fresh)
+            margins = {(s, d, k): hold - at(draw, point) for s, d, k, draw, hold in forms.visits}
+            better = {
+                key: margin > 0 if margin else choices[key] for key, margin in margins.items()
+            }
+            if better == choices:
+                return self._start_values(forms, point)
+            choices = better
+        raise RuntimeError(
+            f"policy iteration did not settle in {MAX_ROUNDS} rounds"
+        )  # pragma: no cover
+
+    def _float_forms(self, decide: Decide) -> Forms:
+        floats, sides = self.floats, self.sides
+
+        def hold(s: int, banked: int, deck: Hashable) -> float:
+            return 1 - floats[sides[s][1], banked, deck]
+
+        return component_forms(self.game, sides, hold, float, decide)
+
+    def _exact_forms(self, decide: Decide) -> Forms:
+        return component_forms(self.game, self.sides, self._exact_hold, mpq, decide)
+
+    def _exact_hold(self, s: int, banked: int, deck: Hashable) -> Any:
+        """The exact value of holding: the opponent's turn start after the bank."""
+        return 1 - self.starts[self.sides[s][1], banked, deck]
+
+    def _exact_point(self) -> list:
+        """The solved component's exact reset values."""
+        return [self.starts[a, b, self.game.fresh] for a, b in self.sides]
+
+    def _start_values(self, forms: Forms, point: list) -> dict:
+        """Every turn-start value ``(a, b, deck)`` of the component at the reset values."""
+        return {
+            (a, b, deck): at(column[0], point)
+            for s, (a, b) in enumerate(self.sides)
+            for deck, column in forms.table[s].items()
+        }
 
 
-def greedy_at(point: list, record: Choices | None = None) -> Any:
+def greedy_at(point: list, record: Choices | None = None) -> Decide:
     """A ``decide`` that holds where holding beats drawing at the reset values ``point``,
     noting each choice in ``record``."""
 
@@ -213,89 +316,6 @@ def greedy_at(point: list, record: Choices | None = None) -> Any:
     return greedy
 
 
-def _float_forms(game: Jeopardy, sides: list, floats: dict, decide: Any) -> Forms:
-    hold = lambda s, banked, deck: 1 - floats[sides[s][1], banked, deck]
-    return component_forms(game, sides, hold, float, decide)
-
-
-def _follow(choices: Choices) -> Any:
+def _follow(choices: Choices) -> Decide:
     """A ``decide`` that makes ``choices``."""
     return lambda s, deck, k, form, hold: held(hold, form) if choices[s, deck, k] else form
-
-
-def _float_verdict(
-    game: Jeopardy, sides: list, floats: dict, choices: Choices, point: list
-) -> Choices | str | None:
-    r"""Check ``choices`` against their own values in floats with a rigorous error bound.
-
-    Every quantity lies in :math:`[0, 1]`; a state's value is a sum of at most
-    :math:`m` terms :math:`p\,v` or :math:`p\,(1 - v)`, each adding at most :math:`4u` of
-    rounding (:math:`u = 2^{-53}`) to the error of its successors, so after :math:`N`
-    states every value is within :math:`4(m + 2) N u` of exact. A choice is decided when
-    draw and hold differ by more than twice that. Returns ``None`` when every choice is
-    best, ``"undecided"`` when some comparison is too close to call, else better choices.
-    """
-    forms = _float_forms(game, sides, floats, _follow(choices))
-    x = [float(v) for v in point]
-    tolerance = _tolerance(game, forms)
-    better = {}
-    for s, deck, k, draw, hold in forms.visits:
-        margin = hold - at(draw, x)
-        if abs(margin) <= tolerance:
-            return "undecided"
-        better[s, deck, k] = margin > 0
-    return None if better == choices else better
-
-
-def _tolerance(game: Jeopardy, forms: Forms) -> float:
-    """The rounding bound of :func:`_float_verdict` for a float pass over ``forms``."""
-    draws = max(len(game.draws(deck)) for deck in game.decks())
-    states = sum(len(column) for side in forms.table for column in side.values())
-    return 8 * (draws + 2) * (states + 2) * UNIT_ROUNDOFF
-
-
-def _exact_values(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> tuple[dict, list]:
-    """Exact turn-start values and reset values under ``choices``."""
-    if len(game.decks()) == 1:
-        forms = reach_forms(
-            game, sides, _exact_hold(starts, sides), lambda s, k: choices[s, game.fresh, k]
-        )
-        point = solve_resets(forms, game.fresh)
-        return {(a, b, game.fresh): x for (a, b), x in zip(sides, point)}, point
-    forms, point = _exact_forms(game, sides, starts, choices)
-    return _start_values(sides, forms, point), point
-
-
-def _exact_forms(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> tuple[Forms, list]:
-    """The exact forms under ``choices`` and the reset values they give."""
-    forms = component_forms(game, sides, _exact_hold(starts, sides), mpq, _follow(choices))
-    return forms, solve_resets(forms, game.fresh)
-
-
-def _start_values(sides: list, forms: Forms, point: list) -> dict:
-    """Every turn-start value ``(a, b, deck)`` of the component at the reset values."""
-    return {
-        (a, b, deck): at(column[0], point)
-        for s, (a, b) in enumerate(sides)
-        for deck, column in forms.table[s].items()
-    }
-
-
-def _exact_hold(starts: dict, sides: list) -> HoldValue:
-    """The exact value of holding: the opponent's turn start after the bank."""
-    return lambda s, banked, deck: 1 - starts[sides[s][1], banked, deck]
-
-
-def _exact_solution(game: Jeopardy, sides: list, starts: dict, choices: Choices) -> dict:
-    """Exact values with ``choices`` corrected by exact comparisons until none improves
-    (the path for exact ties and comparisons too close for floats)."""
-    for _ in range(MAX_ROUNDS):
-        forms, point = _exact_forms(game, sides, starts, choices)
-        margins = {(s, d, k): hold - at(draw, point) for s, d, k, draw, hold in forms.visits}
-        better = {key: margin > 0 if margin else choices[key] for key, margin in margins.items()}
-        if better == choices:
-            return _start_values(sides, forms, point)
-        choices = better
-    raise RuntimeError(
-        f"policy iteration did not settle in {MAX_ROUNDS} rounds"
-    )  # pragma: no cover
