@@ -78,7 +78,7 @@ from exactprob.games.jeopardy.players import (
     risk_balancing,
 )
 from exactprob.games.jeopardy.rules import FOWL_PLAY, FowlPlay, Pig
-from exactprob.games.jeopardy.simulate import simulate_race
+from exactprob.games.jeopardy.simulate import SimulatedRaces, simulate_race
 from exactprob.numbers import decimal_string, digit_count
 from exactprob.simulate import agrees_with
 
@@ -170,7 +170,7 @@ def task_simulation(pairing: Pairing) -> tuple[Callable[[], Any], Callable[[Any]
     else:
         rules = {"kind": "fowl-play", "chickens": game.chickens, "wolves": game.wolves}
 
-    def run() -> int:
+    def run() -> SimulatedRaces:
         return simulate_race(
             goal=game.goal,
             holds0=first,
@@ -180,7 +180,7 @@ def task_simulation(pairing: Pairing) -> tuple[Callable[[], Any], Callable[[Any]
             **rules,
         )
 
-    return run, lambda wins: {"wins": wins}
+    return run, lambda races: {"wins": races.wins}
 
 
 # ---------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from .array_model import Explorable, one_state_at_a_time
 from .errors import ModelError, ResourceError, UsageError
 from .numbers import exact
 
-__all__ = ["Simulation", "agrees_with", "simulate"]
+__all__ = ["Runs", "Simulation", "agrees_with", "simulate"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,60 @@ class Simulation:
     def agrees_with(self, exact_mean: Any, z: float = 5.0) -> bool:
         """Whether the sample mean lies within ``z`` standard errors of ``exact_mean``."""
         return _within(float(exact(exact_mean)), self.mean, self.std, self.n, z)
+
+
+class Runs:
+    """What every game's own simulator (written from its rules) returns: ``n`` independent
+    runs, each quantity a numpy array with one entry per run; a subclass names its arrays
+    and says which one is the run's :attr:`result`, the quantity whose mean the game's
+    headline exact number is (the chance to win, to conquer, ...).
+
+    Any exact mean is checked the same way, :meth:`agrees_with`: a yes/no quantity (a
+    ``bool`` array) by the binomial count of :func:`agrees_with`, with the exact standard
+    deviation; any other by its sample mean within ``z`` sample standard errors
+    (:meth:`Simulation.agrees_with`).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Coins(Runs):
+    ...     heads: np.ndarray
+    ...     @property
+    ...     def result(self): return self.heads
+    >>> coins = Coins(np.random.default_rng(1).random(4000) < 0.5)
+    >>> coins.n, coins.agrees_with("1/2"), coins.agrees_with("3/5")
+    (4000, True, False)
+    >>> coins.agrees_with(1, values=coins.heads + 0.5)  # the mean of heads + 1/2
+    True
+    """
+
+    @property
+    def result(self) -> np.ndarray:  # pragma: no cover
+        """The per-run quantity of the game's headline exact number."""
+        raise NotImplementedError
+
+    @property
+    def n(self) -> int:
+        """Number of runs."""
+        return int(self.result.shape[0])
+
+    @property
+    def steps(self) -> int:
+        """Moves played over all runs, where the game counts them (0 otherwise)."""
+        return 0
+
+    def sample(self, values: Any = None) -> Simulation:
+        """A per-run quantity (default :attr:`result`) as a :class:`Simulation`: how often
+        each value came up, its mean and spread."""
+        chosen = self.result if values is None else np.asarray(values)
+        return Simulation(self.n, Counter(chosen.tolist()), self.steps)
+
+    def agrees_with(self, exact_mean: Any, values: Any = None, z: float = 5.0) -> bool:
+        """Whether a per-run quantity (default :attr:`result`) agrees with ``exact_mean``,
+        the exact mean it should have, within ``z`` standard errors."""
+        chosen = self.result if values is None else np.asarray(values)
+        if chosen.dtype == bool:
+            return agrees_with(exact_mean, int(chosen.sum()), self.n, z)
+        return self.sample(chosen).agrees_with(exact_mean, z)
 
 
 def _within(mu: float, mean: float, sigma: float, n: int, z: float) -> bool:

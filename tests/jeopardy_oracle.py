@@ -15,7 +15,7 @@ import pytest
 
 from exactprob.games.jeopardy import RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, Pig
 from exactprob.games.jeopardy.players import Holds, hold_at, risk_balancing
-from exactprob.games.jeopardy.simulate import simulate_race
+from exactprob.games.jeopardy.simulate import SimulatedRaces, simulate_race
 
 GAMES = 100_000
 
@@ -34,9 +34,11 @@ SMALL_FOWL_PLAY = [
 checked on."""
 
 
-def race(game: Pig | FowlPlay, holds0: Holds, holds1: Holds, seed: int, komi: int = 0) -> int:
-    """First-player wins in ``GAMES`` simulated games of ``game``, the second player
-    starting with ``komi`` points."""
+def race(
+    game: Pig | FowlPlay, holds0: Holds, holds1: Holds, seed: int, komi: int = 0
+) -> SimulatedRaces:
+    """``GAMES`` simulated games of ``game``, the second player starting with ``komi``
+    points."""
     if isinstance(game, Pig):
         return simulate_race(
             "pig", game.goal, holds0, holds1, GAMES, seed, sides=game.sides, komi=komi

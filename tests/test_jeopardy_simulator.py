@@ -21,7 +21,6 @@ from exactprob.games.jeopardy.players import (
     optimal_policy_table,
 )
 from exactprob.games.jeopardy.solver import solve
-from exactprob.simulate import agrees_with
 from exactprob.solve import evaluate
 from tests.jeopardy_oracle import FIXED, GAMES, model_policy, race, seed_of
 
@@ -48,26 +47,26 @@ OPTIMAL = [
 @pytest.mark.parametrize(("game", "komi"), OPTIMAL, ids=lambda x: repr(x))
 def test_optimal_against_optimal_agrees_with_the_exact_value(game, komi):
     solution, table = solved(game)
-    wins = race(game, table, table, seed=seed_of(game, komi), komi=komi)
-    assert agrees_with(solution.first_player_win(komi), wins, GAMES)
+    races = race(game, table, table, seed=seed_of(game, komi), komi=komi)
+    assert races.n == GAMES
+    assert races.agrees_with(solution.first_player_win(komi))
 
 
 def test_the_check_has_power():
     # komi 1 instead of 0 moves Fowl Play to 8 by several standard errors (~0.0016)
     solution, table = solved(FowlPlay(goal=8))
-    wins = race(FowlPlay(goal=8), table, table, seed=11, komi=0)
+    races = race(FowlPlay(goal=8), table, table, seed=11, komi=0)
     assert abs(solution.first_player_win(1) - solution.first_player_win(0)) > 0.02
-    assert not agrees_with(solution.first_player_win(1), wins, GAMES)
+    assert not races.agrees_with(solution.first_player_win(1))
     # and a naive player is not optimal: hold-at-1 against itself is another game
     naive = race(FowlPlay(goal=8), hold_at(1), hold_at(1), seed=12)
-    assert not agrees_with(solution.first_player_win(0), naive, GAMES)
+    assert not naive.agrees_with(solution.first_player_win(0))
 
 
 @pytest.mark.parametrize(("game", "komi", "holds0", "holds1"), FIXED)
 def test_fixed_policies_agree_with_the_generic_engine(game, komi, holds0, holds1):
     exact = evaluate(JeopardyModel(game, komi), model_policy(game, holds0, holds1)).value()
-    wins = race(game, holds0, holds1, seed=seed_of(game, komi), komi=komi)
-    assert agrees_with(exact, wins, GAMES)
+    assert race(game, holds0, holds1, seed=seed_of(game, komi), komi=komi).agrees_with(exact)
 
 
 def test_optimal_table_against_a_fixed_player_agrees_with_the_generic_engine():
@@ -75,7 +74,7 @@ def test_optimal_table_against_a_fixed_player_agrees_with_the_generic_engine():
     game = FowlPlay(chickens=6, wolves=2, goal=7)
     _, table = solved(game)
     exact = evaluate(JeopardyModel(game), model_policy(game, table, hold_at(2))).value()
-    assert agrees_with(exact, race(game, table, hold_at(2), seed=5), GAMES)
+    assert race(game, table, hold_at(2), seed=5).agrees_with(exact)
 
 
 @pytest.mark.parametrize(

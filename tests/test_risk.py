@@ -99,18 +99,19 @@ def test_table_against_simulator() -> None:
     per_cell = 1500
     a0 = np.repeat([a for a, _ in starts], per_cell)
     d0 = np.repeat([d for _, d in starts], per_cell)
-    _, d_end = simulate_risk(a0, d0, a0.size, seed=11)
-    won = (d_end == 0).reshape(len(starts), per_cell).sum(axis=1)
+    conquered = simulate_risk(a0, d0, a0.size, seed=11).result
+    won = conquered.reshape(len(starts), per_cell).sum(axis=1)
     for start, hits in zip(starts, won):
         assert agrees_with(table[start], int(hits), per_cell), start
 
 
 def test_simulated_armies_left_agree() -> None:
     result = risk_battle(12, 9)
-    a_end, d_end = simulate_risk(12, 9, 20_000, seed=3)
+    battles = simulate_risk(12, 9, 20_000, seed=3)
     for k, p in result.attacker_remaining.items():
-        assert agrees_with(p, int((a_end == k).sum()), a_end.size), k
-    assert agrees_with(result.win, int((d_end == 0).sum()), d_end.size)
+        assert battles.agrees_with(p, battles.attackers == k), k
+    assert battles.agrees_with(result.win)
+    assert not battles.agrees_with(risk_battle(12, 10).win)  # one more defender
 
 
 def test_storm_agrees() -> None:

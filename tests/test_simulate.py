@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 from models import DoOver, GamblersRuin, Pig, RedAndBlack, TwoDice
 
 from exactprob import ExactProbError, InexactError, ModelError, agrees_with, simulate, solve
-from exactprob.simulate import Simulation
+from exactprob.games.gamblers_ruin import closed_form, simulate_ruin
+from exactprob.simulate import Runs, Simulation
 
 
 def ruin(i, p, n):
@@ -147,3 +150,43 @@ def test_simulate_max_steps():
 def test_simulate_requires_a_seed():
     with pytest.raises(TypeError):
         simulate(TwoDice(), n=10)  # randomness only through an explicit seed
+
+
+@dataclass(frozen=True)
+class Hits(Runs):
+    """A minimal simulator's answer: one per-run quantity, its result."""
+
+    hit: np.ndarray
+
+    @property
+    def result(self) -> np.ndarray:
+        return self.hit
+
+
+def test_runs_check_a_yes_no_result_by_the_exact_binomial_bound():
+    # 5,240 hits in 10,000: 4.8 standard errors of p = 1/2, 5,260 are 5.2 (as above)
+    for hits, agrees in ((5240, True), (5260, False)):
+        runs = Hits(np.arange(10_000) < hits)
+        assert runs.n == 10_000 and runs.steps == 0
+        assert runs.agrees_with(F(1, 2)) is agrees
+        assert runs.agrees_with(F(1, 2), z=6)
+
+
+def test_runs_check_any_other_quantity_by_its_sample_mean():
+    # values 0 and 2, half each: mean 1, sample std 1, standard error 1/sqrt(400) = 1/20
+    runs = Hits(np.arange(400) % 2 == 0)
+    doubled = 2 * runs.hit.astype(int)
+    assert runs.sample(doubled) == Simulation(400, Counter({0: 200, 2: 200}), 0)
+    assert runs.agrees_with(1, values=doubled)
+    assert runs.agrees_with(F(5, 4), values=doubled)  # 5 standard errors off
+    assert not runs.agrees_with(F(26, 20), values=doubled)  # 6
+    assert runs.sample() == Simulation(400, Counter({True: 200, False: 200}), 0)
+
+
+@pytest.mark.parametrize(("goal", "start", "p"), [(5, 2, "2/5"), (10, 3, "18/37"), (4, 2, "1/2")])
+def test_the_ruin_simulator_agrees_with_the_closed_form(goal, start, p):
+    # the closed form is proved in proofs/proof_gamblers_ruin.py
+    plays = simulate_ruin(goal, start, float(F(p)), 20_000, seed=goal)
+    assert set(np.unique(plays.fortune)) <= {0, goal}
+    assert plays.agrees_with(closed_form(goal, start, p))
+    assert not plays.agrees_with(closed_form(goal, start + 1, p))

@@ -18,6 +18,7 @@ Fraction(40, 211)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,8 +26,9 @@ import numpy as np
 from ..dist import Dist
 from ..errors import ModelError
 from ..numbers import exact, is_symbolic, to_sympy
+from ..simulate import Runs
 
-__all__ = ["GamblersRuin", "closed_form", "simulate_ruin"]
+__all__ = ["GamblersRuin", "SimulatedRuin", "closed_form", "simulate_ruin"]
 
 
 class GamblersRuin:
@@ -65,9 +67,27 @@ def closed_form(goal: int, start: int, p: Any) -> Any:
     return sympy.factor(sympy.cancel((rho**start - 1) / (rho**goal - 1)))
 
 
-def simulate_ruin(goal: int, start: int, p: float, n: int, *, seed: int) -> int:
-    """Number of the ``n`` plays that reach ``goal``: a vectorised numpy walk written from
-    the rules, independent of the model above."""
+@dataclass(frozen=True)
+class SimulatedRuin(Runs):
+    """Simulated plays: the gambler's fortune at the end of each (0 or the goal); the
+    :attr:`result` is reaching the goal."""
+
+    fortune: np.ndarray
+    goal: int
+
+    @property
+    def result(self) -> np.ndarray:
+        """Whether each play reached the goal."""
+        return self.fortune == self.goal
+
+
+def simulate_ruin(goal: int, start: int, p: float, n: int, *, seed: int) -> SimulatedRuin:
+    """``n`` plays to their ends: a vectorised numpy walk written from the rules,
+    independent of the model above.
+
+    >>> simulate_ruin(5, 2, 0.4, 20_000, seed=1).agrees_with(closed_form(5, 2, "2/5"))
+    True
+    """
     rng = np.random.default_rng(seed)
     fortune = np.full(n, start)
     active = (fortune > 0) & (fortune < goal)
@@ -75,4 +95,4 @@ def simulate_ruin(goal: int, start: int, p: float, n: int, *, seed: int) -> int:
         steps = np.where(rng.random(active.sum()) < p, 1, -1)
         fortune[active] += steps
         active = (fortune > 0) & (fortune < goal)
-    return int((fortune == goal).sum())
+    return SimulatedRuin(fortune, goal)

@@ -25,7 +25,6 @@ right after winning the previous one (a draw breaks the run); no luck is tested 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -34,8 +33,7 @@ import numpy as np
 
 from ...errors import ModelError
 from ...numbers import whole_number
-from ...simulate import Simulation
-from ...simulate import agrees_with as _agrees_with
+from ...simulate import Runs
 
 __all__ = ["SIMULATED_RULES", "FightSimulation", "VectorLuckPolicy", "simulate_fight"]
 
@@ -57,10 +55,11 @@ SIMULATED_RULES: dict[str, tuple[int, bool]] = {
 
 
 @dataclass(frozen=True)
-class FightSimulation:
-    """``n`` simulated fights, one array entry each: whether the hero won, the rounds
-    played (draws included), the final staminas (0 or less for the loser; a hero killed
-    outright under ``"crypt"`` ends at 0), the final luck and the luck spent."""
+class FightSimulation(Runs):
+    """``n`` simulated fights, one array entry each: whether the hero won (the
+    :attr:`result`), the rounds played (draws included), the final staminas (0 or less for
+    the loser; a hero killed outright under ``"crypt"`` ends at 0), the final luck and the
+    luck spent."""
 
     won: np.ndarray
     rounds: np.ndarray
@@ -70,9 +69,14 @@ class FightSimulation:
     luck_spent: np.ndarray
 
     @property
-    def n(self) -> int:
-        """Number of fights."""
-        return int(self.won.shape[0])
+    def result(self) -> np.ndarray:
+        """Whether the hero won each fight."""
+        return self.won
+
+    @property
+    def steps(self) -> int:
+        """Rounds played over all fights."""
+        return int(self.rounds.sum())
 
     @property
     def wins(self) -> int:
@@ -99,17 +103,6 @@ class FightSimulation:
     def mean_luck_spent(self) -> float:
         """Mean number of luck tests per fight."""
         return float(self.luck_spent.mean())
-
-    def agrees_with(self, exact_probability: Any, z: float = 5.0) -> bool:
-        """Whether :attr:`win_rate` lies within ``z`` standard errors of an exact win
-        probability (see :func:`exactprob.simulate.agrees_with`)."""
-        return _agrees_with(exact_probability, self.wins, self.n, z)
-
-    def sample(self, values: np.ndarray) -> Simulation:
-        """A per-fight quantity (rounds, ``hero_stamina * won``, ...) as a
-        :class:`~exactprob.simulate.Simulation`, to check its mean with
-        :meth:`~exactprob.simulate.Simulation.agrees_with`."""
-        return Simulation(self.n, Counter(np.asarray(values).tolist()), int(self.rounds.sum()))
 
 
 def _whole(name: str, value: object, low: int) -> int:

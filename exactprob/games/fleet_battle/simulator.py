@@ -15,14 +15,13 @@ side by side until one fleet is empty.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...errors import ModelError
-from ...simulate import Simulation
+from ...simulate import Runs
 from .units import Fleet, Unit
 
 __all__ = ["LOSE", "MUTUAL", "WIN", "SimulatedBattles", "simulate_battle"]
@@ -89,9 +88,10 @@ def _rank_table(ships: list[tuple[Unit, int]], priority: Sequence[str]) -> np.nd
 
 
 @dataclass(frozen=True)
-class SimulatedBattles:
+class SimulatedBattles(Runs):
     """``n`` simulated battles: outcome codes (:data:`WIN`, :data:`LOSE`,
-    :data:`MUTUAL`), rounds played, and every ship's hit points left at the end."""
+    :data:`MUTUAL`), rounds played, and every ship's hit points left at the end; the
+    :attr:`result` is whether the attacker won."""
 
     outcome: np.ndarray
     rounds: np.ndarray
@@ -101,14 +101,14 @@ class SimulatedBattles:
     defender_names: tuple[str, ...]
 
     @property
-    def n(self) -> int:
-        """Number of battles."""
-        return int(self.outcome.shape[0])
+    def result(self) -> np.ndarray:
+        """Whether the attacker won each battle (its last ship standing alone)."""
+        return self.outcome == WIN
 
-    def sample(self, values: np.ndarray) -> Simulation:
-        """A per-battle quantity as a :class:`~exactprob.simulate.Simulation`, for its
-        :meth:`~exactprob.simulate.Simulation.agrees_with` check."""
-        return Simulation(self.n, Counter(values.tolist()), int(self.rounds.sum()))
+    @property
+    def steps(self) -> int:
+        """Rounds played over all battles."""
+        return int(self.rounds.sum())
 
     def ships_left(self, side: str) -> np.ndarray:
         """Surviving ships of ``side`` in each battle."""

@@ -29,7 +29,7 @@ from .redesign_report import RedesignReport, redesign_report
 from .report import RaceReport, race_report
 from .roster import NAMES, Player, round_robin
 from .rules import FOWL_PLAY, RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, JeopardyModel, Pig
-from .simulate import simulate_race
+from .simulate import SimulatedRaces, simulate_race
 from .solver import JeopardySolution, solve
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "PolicyTable",
     "RaceReport",
     "RedesignReport",
+    "SimulatedRaces",
     "Win",
     "best_response",
     "enclose",

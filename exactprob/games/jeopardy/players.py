@@ -88,15 +88,14 @@ def optimal_policy_table(solution: Any) -> PolicyTable:
     Pig to 10: from 0 to 0 the first player rolls until 10 (no hold at any turn total),
     and optimal play against itself wins 7776/10961 for the first player:
 
-    >>> from exactprob.simulate import agrees_with
     >>> from .simulate import simulate_race
     >>> from .solver import solve
     >>> solution = solve(Pig(goal=10))
     >>> table = optimal_policy_table(solution)
     >>> bool(table.holds[0, 0, 1:, 0, 0].any())
     False
-    >>> wins = simulate_race("pig", 10, table, table, games=20_000, seed=3)
-    >>> solution.first_player_win(), agrees_with(solution.first_player_win(), wins, 20_000)
+    >>> races = simulate_race("pig", 10, table, table, games=20_000, seed=3)
+    >>> solution.first_player_win(), races.agrees_with(solution.first_player_win())
     (Fraction(7776, 10961), True)
     """
     return solution.policy_table()

@@ -18,13 +18,14 @@ from .battle import (
     risk_battle,
     roll_losses,
 )
-from .simulator import simulate_risk
+from .simulator import SimulatedRisk, simulate_risk
 
 __all__ = [
     "ENGINE_STATE_BYTES",
     "MAX_ARMIES",
     "RiskBattle",
     "RiskResult",
+    "SimulatedRisk",
     "battle_bytes",
     "conquest_table",
     "risk_battle",

@@ -1,24 +1,41 @@
 """An independent simulator of Risk's dice battle, written straight from the rules (not
 from :class:`~.battle.RiskBattle`), to check the exact numbers against.
 
->>> a, d = simulate_risk(3, 2, 4, seed=1)
->>> bool(((a == 1) | (d == 0)).all())  # every battle ran to its end
+>>> battles = simulate_risk(3, 2, 4, seed=1)
+>>> bool(((battles.attackers == 1) | (battles.defenders == 0)).all())  # every one ended
 True
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-__all__ = ["simulate_risk"]
+from ...simulate import Runs
+
+__all__ = ["SimulatedRisk", "simulate_risk"]
+
+
+@dataclass(frozen=True)
+class SimulatedRisk(Runs):
+    """Simulated battles: the attacker's and the defender's armies at the end of each;
+    the :attr:`result` is the conquest (no defender left)."""
+
+    attackers: np.ndarray
+    defenders: np.ndarray
+
+    @property
+    def result(self) -> np.ndarray:
+        """Whether the attacker conquered the territory in each battle."""
+        return self.defenders == 0
 
 
 def simulate_risk(
     attackers: int | np.ndarray, defenders: int | np.ndarray, n: int, *, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
+) -> SimulatedRisk:
     """Play ``n`` battles (or one per entry of array starts) with
-    ``numpy.random.default_rng(seed)``, straight from the rules; returns the attacker's
-    and the defender's armies at the end."""
+    ``numpy.random.default_rng(seed)``, straight from the rules, to their ends."""
     rng = np.random.default_rng(seed)
     a = np.broadcast_to(np.asarray(attackers), (n,)).astype(np.int64)
     d = np.broadcast_to(np.asarray(defenders), (n,)).astype(np.int64)
@@ -34,4 +51,4 @@ def simulate_risk(
         a[idx] -= attacker_lost
         d[idx] -= compared.sum(axis=1) - attacker_lost
         active = (a > 1) & (d > 0)
-    return a, d
+    return SimulatedRisk(a, d)
