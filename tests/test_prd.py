@@ -594,8 +594,10 @@ def test_inverse_refuses_bad_rates() -> None:
 # -- the simulator -----------------------------------------------------------------------------
 def test_simulated_hits_agree_with_the_exact_mean_and_variance() -> None:
     table, trials, runs = PRDTable(DECIMAL), 1000, 2000
-    counts = simulate_hits(table, trials, runs, NumpyRandom(2024))
+    simulated = simulate_hits(table, trials, runs, NumpyRandom(2024))
+    counts = simulated.hits
     mean, variance = hit_moments(table, trials)
+    assert simulated.agrees_with(mean)
     assert abs(counts.mean() - float(mean)) <= 5 * math.sqrt(float(variance) / runs)
     # the sample variance of a near-normal count has a standard error var * sqrt(2/(R-1))
     spread = 5 * float(variance) * math.sqrt(2 / (runs - 1))
@@ -606,7 +608,7 @@ def test_simulated_hits_agree_with_the_exact_mean_and_variance() -> None:
 
 def test_simulated_bernoulli_trials() -> None:
     p = F(37, 100)
-    counts = simulate_hits(PRDTable((p,)), 200, 500, NumpyRandom(5))
+    counts = simulate_hits(PRDTable((p,)), 200, 500, NumpyRandom(5)).hits
     assert agrees_with(p, int(counts.sum()), 200 * 500)
 
 
@@ -623,7 +625,7 @@ def test_simulator_draws_in_run_order_on_rogues_generator() -> None:
                 counter = (counter + 1) % len(odds)
         expected.append(hits)
     source = RogueRandom(seed)
-    assert simulate_hits(PRDTable(odds), trials, runs, source).tolist() == expected
+    assert simulate_hits(PRDTable(odds), trials, runs, source).hits.tolist() == expected
     assert source.seed == final_seed
 
 
@@ -638,13 +640,13 @@ def test_simulator_draws_in_run_order_on_numpy() -> None:
             hit = u < odds[counter]
             hits, counter = (hits + 1, 0) if hit else (hits, (counter + 1) % len(odds))
         expected.append(hits)
-    assert simulate_hits(PRDTable(LINEAR), trials, runs, NumpyRandom(9)).tolist() == expected
+    assert simulate_hits(PRDTable(LINEAR), trials, runs, NumpyRandom(9)).hits.tolist() == expected
 
 
 def test_rogue_runs_repeat_with_the_generators_period() -> None:
     # RN repeats every 2^15 draws; runs of 1000 draws: gcd(1000, 2^15) = 8, so run r + 4096
     # starts where run r did (4096 * 1000 = 125 * 2^15)
-    counts = simulate_hits(PRDTable(DECIMAL), 1000, 4200, RogueRandom(3))
+    counts = simulate_hits(PRDTable(DECIMAL), 1000, 4200, RogueRandom(3)).hits
     assert (counts[4096:] == counts[:104]).all()
 
 

@@ -226,6 +226,8 @@ def test_simulator_agrees_with_exact_counts_and_streaks() -> None:
     band, runs = RubberBand(levels=20), 20_000
     sample = simulate_rubber_band(band, runs, NumpyRandom(2024))
     assert_agrees(dict(count_distribution(band).items()), sample.counts)
+    assert sample.agrees_with(count_distribution(band).mean())
+    assert not sample.agrees_with(count_distribution(RubberBand(levels=21)).mean())
     assert_agrees(dict(longest_dry_streak(band).items()), sample.longest_dry)
     for level, p in enumerate(level_probabilities(band)):
         assert agrees_with(p, int(sample.found[:, level].sum()), runs)
@@ -234,8 +236,9 @@ def test_simulator_agrees_with_exact_counts_and_streaks() -> None:
 @pytest.mark.parametrize("every", [1, 2])
 def test_simulator_agrees_with_exact_starvations(every: int) -> None:
     game = Waffles(RubberBand(levels=30), 2, every)
-    starved = simulate_waffles(game, 20_000, NumpyRandom(7 + every))
-    assert_agrees(dict(starvation_distribution(game).items()), starved)
+    simulated = simulate_waffles(game, 20_000, NumpyRandom(7 + every))
+    assert_agrees(dict(starvation_distribution(game).items()), simulated.starvations)
+    assert simulated.agrees_with(starve_probability(game))
 
 
 def test_simulator_agrees_with_exact_staircakes() -> None:

@@ -21,7 +21,6 @@ from exactprob.games.roguelike.softlock import (
     return_probability,
     simulate_locked,
 )
-from exactprob.simulate import agrees_with
 from tests.cli_runner import run
 
 
@@ -114,9 +113,10 @@ def test_source_order_enclosure_and_simulator() -> None:
     box = locked_enclosure(10, 150, bits=64, turn_order="source")
     assert box.low <= exact <= box.high
     runs = 20_000
-    hits = simulate_locked(10, 150, runs, NumpyRandom(5), turn_order="source")
-    assert agrees_with(exact, hits, runs, z=5)
-    assert not agrees_with(locked_within(10, 150), hits, runs, z=5)  # the game's differs
+    episodes = simulate_locked(10, 150, runs, NumpyRandom(5), turn_order="source")
+    assert episodes.n == runs
+    assert episodes.agrees_with(exact)
+    assert not episodes.agrees_with(locked_within(10, 150))  # the game's differs
 
 
 def test_an_unknown_turn_order_is_refused() -> None:
@@ -204,13 +204,13 @@ def test_closed_form_is_below_the_dp_and_close(eyes: int, ac: int, limit: int) -
 )
 def test_simulator_agrees(ac: int, limit: int, eyes: int) -> None:
     runs = 20_000
-    hits = simulate_locked(ac, limit, runs, NumpyRandom(2018), eyes)
-    assert agrees_with(locked_within(ac, limit, eyes), hits, runs, z=5)
+    episodes = simulate_locked(ac, limit, runs, NumpyRandom(2018), eyes)
+    assert episodes.agrees_with(locked_within(ac, limit, eyes))
 
 
 def test_simulator_detects_a_wrong_value() -> None:
-    hits = simulate_locked(10, 30, 20_000, NumpyRandom(7))
-    assert not agrees_with(locked_within(11, 30), hits, 20_000, z=5)
+    episodes = simulate_locked(10, 30, 20_000, NumpyRandom(7))
+    assert not episodes.agrees_with(locked_within(11, 30))
 
 
 @pytest.mark.parametrize("turn_order", ["game", "source"])
@@ -237,7 +237,8 @@ def test_simulator_consumes_the_stream_as_the_c_loop_does(turn_order: str) -> No
                 if counter == 0:
                     free = True
         locked += not free
-    assert simulate_locked(ac, limit, runs, RogueRandom(42), eyes, turn_order) == locked
+    episodes = simulate_locked(ac, limit, runs, RogueRandom(42), eyes, turn_order)
+    assert episodes.stayed_locked == locked
 
 
 def test_cli_closed_form(capsys: pytest.CaptureFixture[str]) -> None:

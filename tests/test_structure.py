@@ -1,7 +1,8 @@
 """House rules that a reader would otherwise have to check by hand: every public
 exception class is defined once, in :mod:`exactprob.errors`, under the one root; the
-import contracts cover every module of the engine; every game has a complete face; the
-engine's public functions document their parameters, returns and examples (numpydoc)."""
+import contracts cover every module of the engine; every game has a complete face; every
+game's simulator returns one result type; the engine's public functions document their
+parameters, returns and examples (numpydoc)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import sys
 import tomllib
 from pathlib import Path
 from types import ModuleType
+from typing import get_type_hints
 
 import pytest
 from numpydoc.validate import validate
@@ -20,6 +22,7 @@ from numpydoc.validate import validate
 import exactprob
 import exactprob.games
 from exactprob import errors
+from exactprob.simulate import Runs
 
 
 def _modules() -> list[ModuleType]:
@@ -47,6 +50,23 @@ def test_every_public_exception_is_defined_in_errors_under_the_root() -> None:
     ]
     assert all(issubclass(error, errors.ExactProbError) for error in defined)
     assert sorted(error.__name__ for error in defined) == sorted(errors.__all__)
+
+
+def test_every_games_simulator_returns_runs_with_one_agrees_with() -> None:
+    """Each ``simulate_*`` function of a game, written from its rules, answers with a
+    :class:`~exactprob.simulate.Runs` (per-run arrays, one ``agrees_with``)."""
+    simulators = {
+        f"{module.__name__}.{name}": value
+        for module in _modules()
+        if module.__name__.startswith("exactprob.games.")
+        for name, value in vars(module).items()
+        if name.startswith("simulate_") and inspect.isfunction(value)
+        if value.__module__ == module.__name__
+    }
+    assert len(simulators) == 11  # FF, fleet, Risk, ruin, races, band, waffles, HP, PRD, ...
+    returns = {name: get_type_hints(function)["return"] for name, function in simulators.items()}
+    assert {name: kind for name, kind in returns.items() if not issubclass(kind, Runs)} == {}
+    assert all(kind.result is not Runs.result for kind in returns.values())
 
 
 def test_the_import_contracts_name_every_engine_module() -> None:

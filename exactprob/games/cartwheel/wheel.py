@@ -51,6 +51,7 @@ from ...choice_tree import SolutionNode, Tree, reachable_nodes, solve
 from ...dist import Dist, uniform
 from ...errors import ModelError
 from ...numbers import whole_number
+from ...simulate import Runs
 from ..roguelike.rng import RandomSource
 
 __all__ = [
@@ -332,14 +333,34 @@ def timid_play(wheel: Wheel, bet: Bet | None = None) -> Policy:
     return lambda gold: Stake(1, chosen)
 
 
-class WheelSample(NamedTuple):
-    """Simulated plays: how many of ``runs`` reached the target, went broke (or walked
-    away), or were still at the table after the spins drawn."""
+@dataclass(frozen=True)
+class WheelSample(Runs):
+    """Simulated sittings: the purse at the end of each (at least ``target``: won; 0:
+    broke or walked away; between: still at the table after the spins drawn); the
+    :attr:`result` is reaching the target."""
 
-    runs: int
-    wins: int
-    losses: int
-    unfinished: int
+    purse: np.ndarray
+    target: int
+
+    @property
+    def result(self) -> np.ndarray:
+        """Whether each sitting reached the target."""
+        return self.purse >= self.target
+
+    @property
+    def wins(self) -> int:
+        """Sittings that reached the target."""
+        return int(self.result.sum())
+
+    @property
+    def losses(self) -> int:
+        """Sittings that went broke or walked away."""
+        return int(np.count_nonzero(self.purse <= 0))
+
+    @property
+    def unfinished(self) -> int:
+        """Sittings still at the table after the spins drawn."""
+        return self.n - self.wins - self.losses
 
 
 def simulate_wheel(
@@ -378,7 +399,7 @@ def simulate_wheel(
         else:
             table[3, amount] = 1
     covers, pays, stake, walks = table
-    wins = losses = 0
+    purses = []
     block = max(1, SIMULATION_BLOCK // spins)
     for start in range(0, runs, block):
         n = min(block, runs - start)
@@ -392,6 +413,5 @@ def simulate_wheel(
             hit = slots[playing, spin] < covers[g]
             after = np.where(hit, g + pays[g] * stake[g], g - stake[g])
             purse[playing] = np.where(walks[g] == 1, 0, after)
-        wins += int(np.count_nonzero(purse >= wheel.target))
-        losses += int(np.count_nonzero(purse <= 0))
-    return WheelSample(runs, wins, losses, runs - wins - losses)
+        purses.append(purse)
+    return WheelSample(np.concatenate(purses), wheel.target)

@@ -27,7 +27,8 @@ is bit 1 of the seed, which runs 0, 0, 1, 1 (in some rotation) with period 4, so
 consecutive draws hold exactly 20 ones.
 
 >>> from exactprob.games.roguelike.rng import RogueRandom
->>> sorted(set(simulate_hit_points(RogueRandom(1), "5d2", levels=8, base=12, runs=1000).tolist()))
+>>> heroes = simulate_hit_points(RogueRandom(1), "5d2", levels=8, base=12, runs=1000)
+>>> sorted(set(heroes.totals.tolist()))
 [72]
 """
 
@@ -46,6 +47,7 @@ from ...display import JsonDisplay
 from ...dist import Dist, dice
 from ...errors import ModelError
 from ...numbers import decimal_string, exact_fields, to_fraction, to_sympy, whole_number
+from ...simulate import Runs
 from .rng import RandomSource
 
 if TYPE_CHECKING:
@@ -58,6 +60,7 @@ __all__ = [
     "Comparison",
     "DiceSpec",
     "DistributionSummary",
+    "SimulatedHitPoints",
     "closed_form_moments",
     "compare",
     "hit_points",
@@ -308,17 +311,29 @@ def compare(a: Dist[int], b: Dist[int]) -> Comparison:
     )
 
 
+@dataclass(frozen=True)
+class SimulatedHitPoints(Runs):
+    """Simulated heroes: each one's hit points (int64), the :attr:`result`."""
+
+    totals: np.ndarray
+
+    @property
+    def result(self) -> np.ndarray:
+        """Each hero's hit points."""
+        return self.totals
+
+
 def simulate_hit_points(
     source: RandomSource, per_level: str | DiceSpec, levels: int, base: int, runs: int
-) -> np.ndarray:
-    """The source's method: ``runs`` simulated heroes, each total as an ``int64``.
+) -> SimulatedHitPoints:
+    """The source's method: ``runs`` simulated heroes.
 
     Each die is one ``rnd(S) + 1`` (``source.integers(S, ...) + 1``). The draws are taken in
     row-major order, run by run, level by level, die by die, ``runs * levels * N`` in all, so
     the stream is consumed as a C loop over heroes would consume it.
 
     >>> from exactprob.games.roguelike.rng import NumpyRandom
-    >>> totals = simulate_hit_points(NumpyRandom(3), "1d10", 8, 12, runs=5)
+    >>> totals = simulate_hit_points(NumpyRandom(3), "1d10", 8, 12, runs=5).totals
     >>> totals.shape, bool(((20 <= totals) & (totals <= 92)).all())
     ((5,), True)
     """
@@ -329,13 +344,13 @@ def simulate_hit_points(
     per_run = spec.count * levels
     totals = np.full(runs, base, dtype=np.int64)
     if per_run == 0:
-        return totals
+        return SimulatedHitPoints(totals)
     chunk = max(1, _CHUNK_DRAWS // per_run)
     for start in range(0, runs, chunk):
         stop = min(runs, start + chunk)
         draws = source.integers(spec.sides, (stop - start) * per_run) + 1
         totals[start:stop] += draws.reshape(stop - start, per_run).sum(axis=1)
-    return totals
+    return SimulatedHitPoints(totals)
 
 
 def plot_distributions(named: Sequence[tuple[str, Dist[int]]], axes: Any = None) -> Any:

@@ -52,6 +52,7 @@ from ...dist import Dist
 from ...errors import ModelError
 from ...limits import check_max_states, refuse_more_than
 from ...numbers import Exact, exact, is_symbolic, mpq, to_fraction, whole_number
+from ...simulate import Runs
 from .rng import RandomSource
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "STAIRCAKES",
     "RubberBand",
     "RubberBandSample",
+    "SimulatedWaffles",
     "StaircakeSummary",
     "Waffles",
     "count_distribution",
@@ -392,10 +394,16 @@ def starve_probability(game: Waffles, max_states: int = MAX_STATES) -> Fraction:
 
 
 @dataclass(frozen=True)
-class RubberBandSample:
-    """Simulated games: ``found[run, level]`` is True when the level had the resource."""
+class RubberBandSample(Runs):
+    """Simulated games: ``found[run, level]`` is True when the level had the resource; the
+    :attr:`result` is the resources found in each run."""
 
     found: np.ndarray
+
+    @property
+    def result(self) -> np.ndarray:
+        """Resources per run (:attr:`counts`)."""
+        return self.counts
 
     @property
     def counts(self) -> np.ndarray:
@@ -437,14 +445,27 @@ def simulate_rubber_band(band: RubberBand, runs: int, source: RandomSource) -> R
     return RubberBandSample(found)
 
 
-def simulate_waffles(game: Waffles, runs: int, source: RandomSource) -> np.ndarray:
-    """Starvations per run of a revived hero (a run starved iff it is positive), from the
-    rules; the waffles are :func:`simulate_rubber_band`'s finds, so it draws the same
-    ``runs * levels`` numbers in the same order.
+@dataclass(frozen=True)
+class SimulatedWaffles(Runs):
+    """Simulated games of a revived hero: the starvations of each run; the :attr:`result`
+    is whether the run starved at all."""
+
+    starvations: np.ndarray
+
+    @property
+    def result(self) -> np.ndarray:
+        """Whether each run starved at least once."""
+        return self.starvations > 0
+
+
+def simulate_waffles(game: Waffles, runs: int, source: RandomSource) -> SimulatedWaffles:
+    """``runs`` games of a revived hero from the rules; the waffles are
+    :func:`simulate_rubber_band`'s finds, so it draws the same ``runs * levels`` numbers in
+    the same order.
 
     >>> from exactprob.games.roguelike.rng import NumpyRandom
-    >>> simulate_waffles(Waffles(waffles=0, every=1), 3, NumpyRandom(1)).min() >= 1
-    np.True_
+    >>> bool(simulate_waffles(Waffles(waffles=0, every=1), 3, NumpyRandom(1)).result.all())
+    True
     """
     found = simulate_rubber_band(game.band, runs, source).found
     count = np.full(runs, game.waffles, dtype=np.int64)
@@ -455,4 +476,4 @@ def simulate_waffles(game: Waffles, runs: int, source: RandomSource) -> np.ndarr
             starved += count < 0
             np.maximum(count, 0, out=count)
         count += found[:, level]
-    return starved
+    return SimulatedWaffles(starved)

@@ -80,6 +80,7 @@ from ...enclosure import Enclosure
 from ...errors import ModelError
 from ...numbers import whole_number
 from ...progress import progress_bar
+from ...simulate import Runs
 from .rng import RandomSource
 
 __all__ = [
@@ -88,6 +89,7 @@ __all__ = [
     "MAX_AC",
     "TURN_ORDERS",
     "ReturnProbability",
+    "SimulatedLocks",
     "drift",
     "drift_threshold",
     "gaze_probability",
@@ -359,10 +361,28 @@ def locked_enclosure(
     return Enclosure(Fraction(low, scale), min(Fraction(low + roundings, scale), Fraction(1)))
 
 
+@dataclass(frozen=True)
+class SimulatedLocks(Runs):
+    """Simulated episodes: whether each stayed locked for the whole limit (the
+    :attr:`result`)."""
+
+    locked: np.ndarray
+
+    @property
+    def result(self) -> np.ndarray:
+        """Whether each episode stayed locked."""
+        return self.locked
+
+    @property
+    def stayed_locked(self) -> int:
+        """How many episodes stayed locked."""
+        return int(np.count_nonzero(self.locked))
+
+
 def simulate_locked(
     ac: int, limit: int, runs: int, source: RandomSource, eyes: int = 1, turn_order: str = "game"
-) -> int:
-    """How many of ``runs`` simulated episodes stay locked for ``limit`` turns.
+) -> SimulatedLocks:
+    """``runs`` simulated episodes, each followed for ``limit`` turns or until freed.
 
     Written from the rules, not from the walk's algebra: the counter is followed turn by
     turn, the gazes add, and then, in the game's order, a counter at 0 frees the hero and a
@@ -375,7 +395,7 @@ def simulate_locked(
     position of a run does not depend on the runs before it.
 
     >>> from exactprob.games.roguelike.rng import NumpyRandom
-    >>> simulate_locked(19, 100, 50, NumpyRandom(1))  # every gaze succeeds
+    >>> simulate_locked(19, 100, 50, NumpyRandom(1)).stayed_locked  # every gaze succeeds
     50
     """
     _checked(ac, eyes, turn_order)
@@ -383,14 +403,14 @@ def simulate_locked(
     whole_number("runs", runs, 0)
     per_run = limit * eyes * 2
     block = max(1, SIMULATION_BLOCK // per_run)
-    locked = 0
+    locked = [np.zeros(0, dtype=bool)]
     for start in range(0, runs, block):
         n = min(block, runs - start)
         draws = source.integers(D20, n * per_run).reshape(n, limit, eyes, 2)
         gazes = draws[..., 0] + 1 >= D20 - ac
         added = (gazes * (2 + draws[..., 1] % 2)).sum(axis=2)
-        locked += int(np.count_nonzero(_still_paralysed(added, turn_order)))
-    return locked
+        locked.append(_still_paralysed(added, turn_order))
+    return SimulatedLocks(np.concatenate(locked))
 
 
 def _still_paralysed(added: np.ndarray, turn_order: str) -> np.ndarray:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from .bounds import HitsEnclosure, hits_enclosure
 from .inverse import PRDConstant, certified_root, linear_constant, linear_table
 from .report import ConstantReport, PRDReport, constant_report, prd_report
-from .simulator import simulate_hits
+from .simulator import SimulatedHits, simulate_hits
 from .table import MAX_TABLE_SIZE, THRESHOLD_SCALE, PRDTable, threshold_probability
 from .trials import hit_moments, hits_distribution, hits_range, longest_miss_run
 
@@ -32,6 +32,7 @@ __all__ = [
     "PRDConstant",
     "PRDReport",
     "PRDTable",
+    "SimulatedHits",
     "certified_root",
     "constant_report",
     "hit_moments",

@@ -161,7 +161,7 @@ def _simulation(
     """The source's experiment on the chosen generator, next to the exact moments (the
     standardised differences are left out when the exact variance is 0)."""
     source = random_source(simulated.generator, simulated.seed)
-    counts = simulate_hits(table, trials, simulated.runs, source)
+    counts = simulate_hits(table, trials, simulated.runs, source).hits
     sample_mean, sample_variance = float(counts.mean()), float(counts.var(ddof=1))
     spread, runs = float(variance), simulated.runs
     return {

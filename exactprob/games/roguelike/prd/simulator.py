@@ -7,27 +7,41 @@ one-entry table ``(p,)`` is a plain Bernoulli trial, the source's comparison.
 
 >>> from exactprob.games.roguelike.prd import PRDTable
 >>> from exactprob.games.roguelike.rng import NumpyRandom
->>> counts = simulate_hits(PRDTable.from_odds(["1"]), 5, 3, NumpyRandom(1))
->>> counts.tolist()
+>>> simulate_hits(PRDTable.from_odds(["1"]), 5, 3, NumpyRandom(1)).hits.tolist()
 [5, 5, 5]
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from ....simulate import Runs
 from ..rng import RandomSource
 from .table import PRDTable
 from .trials import check_trials
 
-__all__ = ["simulate_hits"]
+__all__ = ["SimulatedHits", "simulate_hits"]
 
 BLOCK_DRAWS = 10_000_000
 """Draws held in memory at once (80 MB of float64)."""
 
 
-def simulate_hits(table: PRDTable, trials: int, runs: int, source: RandomSource) -> np.ndarray:
-    """The number of hits in each of ``runs`` runs of ``trials`` trials (int64 array)."""
+@dataclass(frozen=True)
+class SimulatedHits(Runs):
+    """Simulated runs of a PRD table: the hits of each run (int64), the :attr:`result`."""
+
+    hits: np.ndarray
+
+    @property
+    def result(self) -> np.ndarray:
+        """The hits of each run."""
+        return self.hits
+
+
+def simulate_hits(table: PRDTable, trials: int, runs: int, source: RandomSource) -> SimulatedHits:
+    """``runs`` runs of ``trials`` trials each, from the rules."""
     check_trials(trials)
     odds = np.array([float(p) for p in table.odds])
     counts = np.empty(runs, dtype=np.int64)
@@ -42,4 +56,4 @@ def simulate_hits(table: PRDTable, trials: int, runs: int, source: RandomSource)
             hits += hit
             counter = np.where(hit, 0, (counter + 1) % table.size)
         counts[first : first + rows] = hits
-    return counts
+    return SimulatedHits(counts)
