@@ -77,7 +77,7 @@ def is_near_tie(a: Any, b: Any) -> bool:
     (True, False)
     """
     ps, rq = a.numerator * b.denominator, b.numerator * a.denominator
-    return TOLERANCE.denominator * abs(ps - rq) <= TOLERANCE.numerator * max(ps, rq)
+    return bool(TOLERANCE.denominator * abs(ps - rq) <= TOLERANCE.numerator * max(ps, rq))
 
 
 @dataclass

@@ -182,10 +182,11 @@ def fold_increases(
         return max(candidates, key=lambda f: f.fold)
 
     result = {"overall": largest(folds)}
-    for name, keep in (
+    keeps: tuple[tuple[str, Callable[[Fold], bool]], ...] = (
         ("final above floor", lambda f: f.final > floor),
         ("initial above floor", lambda f: f.initial > floor),
-    ):
+    )
+    for name, keep in keeps:
         chosen = [f for f in folds if keep(f)]
         if chosen:
             result[name] = largest(chosen)

@@ -62,7 +62,8 @@ class FightOutcomes:
     @property
     def win(self) -> Fraction:
         """The chance of victory."""
-        return self.final.probability(lambda end: end[0])
+        win: Fraction = self.final.probability(lambda end: end[0])
+        return win
 
     @property
     def stamina_on_victory(self) -> Dist[int]:

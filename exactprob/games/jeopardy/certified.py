@@ -210,7 +210,7 @@ def _enclose_sum(
     total: int,
     low: np.ndarray,
     high: np.ndarray,
-    probabilities: tuple,
+    probabilities: tuple[np.ndarray, ...],
     players: tuple[PolicyTable | None, ...] | None,
 ) -> int:
     """Iterate the components with score sum ``total`` until their bounds stop shrinking;
@@ -299,7 +299,7 @@ def _sweep(
     hold_high: np.ndarray,
     wins: np.ndarray,
     swap: np.ndarray,
-    probabilities: tuple,
+    probabilities: tuple[np.ndarray, ...],
     choose: Choose,
 ) -> tuple[np.ndarray, np.ndarray]:
     """One pass over the decks, from the last to the first: bounds ``[w, c, side, k]``."""

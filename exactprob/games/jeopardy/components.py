@@ -40,7 +40,10 @@ from typing import Any
 from gmpy2 import mpq
 
 __all__ = [
+    "Form",
     "Forms",
+    "Point",
+    "Starts",
     "at",
     "component_forms",
     "components_in_order",
@@ -51,7 +54,11 @@ __all__ = [
     "solve_resets",
 ]
 
-Form = list  # [c0, c_1, ..., c_n]: c0 + sum c_s X_s
+Form = list[Any]  # [c0, c_1, ..., c_n]: c0 + sum c_s X_s
+Point = list[Any]
+"""The values of a component's unknowns (its reset values), in a form's order."""
+Starts = dict[tuple[int, int, Hashable], Any]
+"""Turn-start values ``{(a, b, deck): value}``."""
 Decide = Callable[[int, Hashable, int, Form, Any], Form] | None
 HoldValue = Callable[[int, int, Hashable], Any]
 """``hold_value(s, banked, deck)``: the value of holding on side ``s`` with ``banked``."""

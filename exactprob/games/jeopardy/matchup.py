@@ -34,6 +34,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 from gmpy2 import mpq
 
 from ...errors import NonTerminationError
@@ -41,6 +42,7 @@ from ...numbers import to_fraction
 from ...progress import progress_bar
 from .components import (
     Form,
+    Starts,
     at,
     component_forms,
     components_in_order,
@@ -66,7 +68,7 @@ class Matchup(SolvedRace[Fraction]):
 
     play = "two fixed players"
 
-    def __init__(self, game: Jeopardy, starts: tuple[dict, dict]) -> None:
+    def __init__(self, game: Jeopardy, starts: tuple[Starts, Starts]) -> None:
         self.game, self.starts = game, starts
 
     def start_value(self, a: int, b: int) -> Fraction:
@@ -82,7 +84,7 @@ def play_off(
     Raises :class:`~exactprob.errors.NonTerminationError` when the two players can pass
     the turn back and forth forever (neither ever holds nor reaches the goal)."""
     tables = (check_table(game, first).holds, check_table(game, second).holds)
-    starts: tuple[dict, dict] = ({}, {})
+    starts: tuple[Starts, Starts] = ({}, {})
     goal = game.goal
     with progress_bar(
         progress, f"{game.name} to {goal}, two players", total=goal * (goal + 1) // 2
@@ -97,8 +99,11 @@ def play_off(
 
 
 def _cycle_values(
-    game: Jeopardy, cycle: list[tuple[int, int]], tables: tuple, starts: tuple[dict, dict]
-) -> list[dict]:
+    game: Jeopardy,
+    cycle: list[tuple[int, int]],
+    tables: tuple[np.ndarray, np.ndarray],
+    starts: tuple[Starts, Starts],
+) -> list[Starts]:
     """Each side's turn-start values ``{(a, b, deck): value}`` in one cycle."""
 
     def hold_value(s: int, banked: int, deck: Hashable) -> Any:

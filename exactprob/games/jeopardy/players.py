@@ -27,12 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...errors import ModelError
 from .rules import Jeopardy, Pig
+
+if TYPE_CHECKING:  # the solvers import this module
+    from .certified import CertifiedSolution
+    from .solver import JeopardySolution
 
 __all__ = [
     "Holds",
@@ -79,7 +83,7 @@ class PolicyTable:
         return self.holds[a, b, k, w, c]
 
 
-def optimal_policy_table(solution: Any) -> PolicyTable:
+def optimal_policy_table(solution: JeopardySolution | CertifiedSolution) -> PolicyTable:
     r"""An optimal player, as a :class:`PolicyTable`, from an exact
     (:meth:`~exactprob.games.jeopardy.solver.JeopardySolution.policy_table`) or a certified
     (:meth:`.certified.CertifiedSolution.policy_table`) solution. On an exact tie the

@@ -262,7 +262,9 @@ def search(
     return [results[game] for game in games]
 
 
-def _solved(client: Any, games: Sequence[FowlPlay], goal: int, progress: bool) -> Iterator:
+def _solved(
+    client: Any, games: Sequence[FowlPlay], goal: int, progress: bool
+) -> Iterator[DeckResult]:
     """The decks' results as the cluster completes them, with a progress bar."""
     as_completed = _distributed().as_completed
 

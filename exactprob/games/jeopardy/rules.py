@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from ...dist import Dist
 from ...numbers import whole_number
@@ -54,6 +55,8 @@ MAX_CARDS = 10_000
 
 Draw = tuple[Fraction, int, Hashable]
 """``(probability, gain, next deck)``; a gain of 0 is a bust."""
+RaceState = tuple[int, int, int, Any, int]
+"""``(score 0, score 1, turn total, deck, mover)``: a state of :class:`JeopardyModel`."""
 
 
 def check_komi(game: Jeopardy, komi: int) -> int:
@@ -158,7 +161,7 @@ class FowlPlay:
         ]
 
     def max_turn_total(self, deck: Hashable) -> int:
-        return deck[1]  # type: ignore[index]
+        return _wolves_and_chickens(deck)[1]
 
     def deck_after(self, turn_total: int) -> Hashable:
         """The deck state after a turn from a fresh deck drew ``turn_total`` chickens."""
@@ -214,16 +217,16 @@ class JeopardyModel:
         self.game = game
         self.initial = (0, check_komi(game, komi), 0, game.fresh, 0)
 
-    def outcome(self, state: tuple) -> int | None:
+    def outcome(self, state: RaceState) -> int | None:
         s0, s1 = state[0], state[1]
         if s0 >= self.game.goal:
             return 1
         return 0 if s1 >= self.game.goal else None
 
-    def player(self, state: tuple) -> int:
+    def player(self, state: RaceState) -> int:
         return state[4]
 
-    def actions(self, state: tuple) -> tuple[str, ...]:
+    def actions(self, state: RaceState) -> tuple[str, ...]:
         score, turn_total = state[state[4]], state[2]
         if turn_total == 0:
             return (self.game.draw_word,)
@@ -231,12 +234,12 @@ class JeopardyModel:
             return ("hold",)
         return (self.game.draw_word, "hold")
 
-    def transition(self, state: tuple, action: str) -> Dist[tuple]:
+    def transition(self, state: RaceState, action: str) -> Dist[RaceState]:
         s0, s1, k, deck, mover = state
         if action == "hold":
             return Dist({_bank(s0, s1, mover, k, deck): 1})
         goal = self.game.goal
-        outcomes: dict[tuple, Fraction] = {}
+        outcomes: dict[RaceState, Fraction] = {}
         for p, gain, after in self.game.draws(deck):
             if gain == 0:
                 nxt = (s0, s1, 0, after, 1 - mover)
@@ -248,7 +251,7 @@ class JeopardyModel:
         return Dist(outcomes)
 
 
-def _bank(s0: int, s1: int, mover: int, points: int, deck: Hashable) -> tuple:
+def _bank(s0: int, s1: int, mover: int, points: int, deck: Hashable) -> RaceState:
     """The state after the mover banks ``points``: the other player's turn starts."""
     if mover == 0:
         return (s0 + points, s1, 0, deck, 1)

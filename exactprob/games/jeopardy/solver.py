@@ -38,6 +38,8 @@ from .components import (
     Decide,
     Form,
     Forms,
+    Point,
+    Starts,
     at,
     component_forms,
     components_in_order,
@@ -63,7 +65,7 @@ class JeopardySolution(SolvedRace[Fraction]):
     ``deck``. Other states are recomputed from these on demand.
     """
 
-    def __init__(self, game: Jeopardy, starts: dict[tuple[int, int, Hashable], Any]) -> None:
+    def __init__(self, game: Jeopardy, starts: Starts) -> None:
         self.game = game
         self.starts = starts
 
@@ -108,7 +110,7 @@ class JeopardySolution(SolvedRace[Fraction]):
 
 def solve(game: Jeopardy, progress: bool = False) -> JeopardySolution:
     """Solve ``game`` exactly: every turn-start value, component by component."""
-    starts: dict[tuple[int, int, Hashable], Any] = {}
+    starts: Starts = {}
     floats: dict[tuple[int, int, Hashable], float] = {}
     goal = game.goal
     with progress_bar(progress, f"{game.name} to {goal}", total=goal * (goal + 1) // 2) as bar:
@@ -141,14 +143,14 @@ class Component:
         game: Jeopardy,
         i: int,
         j: int,
-        starts: dict[tuple[int, int, Hashable], Any],
+        starts: Starts,
         floats: dict[tuple[int, int, Hashable], float],
     ) -> None:
         self.game = game
         self.sides = sides_of(i, j)
         self.starts, self.floats = starts, floats
 
-    def solve(self) -> dict[tuple[int, int, Hashable], Any]:
+    def solve(self) -> Starts:
         """Exact turn-start values ``{(a, b, deck): value}`` of the component."""
         choices = self._float_policy()
         for _ in range(MAX_ROUNDS):
@@ -217,7 +219,7 @@ class Component:
             previous = choices
         return choices
 
-    def _float_verdict(self, choices: Choices, point: list) -> Choices | str | None:
+    def _float_verdict(self, choices: Choices, point: Point) -> Choices | str | None:
         r"""Check ``choices`` against their own values in floats with a rigorous error
         bound (:meth:`_tolerance`). Returns ``None`` when every choice is best,
         ``"undecided"`` when some comparison is too close to call, else better choices."""
@@ -246,7 +248,7 @@ class Component:
         states = sum(len(column) for side in forms.table for column in side.values())
         return 8 * (draws + 2) * (states + 2) * UNIT_ROUNDOFF
 
-    def _exact_values(self, choices: Choices) -> tuple[dict, list]:
+    def _exact_values(self, choices: Choices) -> tuple[Starts, Point]:
         """Exact turn-start values and reset values under ``choices``."""
         game, sides = self.game, self.sides
         if len(game.decks()) == 1:
@@ -258,7 +260,7 @@ class Component:
         point = solve_resets(forms, game.fresh)
         return self._start_values(forms, point), point
 
-    def _exact_solution(self, choices: Choices) -> dict:
+    def _exact_solution(self, choices: Choices) -> Starts:
         """Exact values with ``choices`` corrected by exact comparisons until none improves
         (the path for exact ties and comparisons too close for floats)."""
         for _ in range(MAX_ROUNDS):
@@ -290,11 +292,11 @@ class Component:
         """The exact value of holding: the opponent's turn start after the bank."""
         return 1 - self.starts[self.sides[s][1], banked, deck]
 
-    def _exact_point(self) -> list:
+    def _exact_point(self) -> Point:
         """The solved component's exact reset values."""
         return [self.starts[a, b, self.game.fresh] for a, b in self.sides]
 
-    def _start_values(self, forms: Forms, point: list) -> dict:
+    def _start_values(self, forms: Forms, point: Point) -> Starts:
         """Every turn-start value ``(a, b, deck)`` of the component at the reset values."""
         return {
             (a, b, deck): at(column[0], point)
@@ -303,7 +305,7 @@ class Component:
         }
 
 
-def greedy_at(point: list, record: Choices | None = None) -> Decide:
+def greedy_at(point: Point, record: Choices | None = None) -> Decide:
     """A ``decide`` that holds where holding beats drawing at the reset values ``point``,
     noting each choice in ``record``."""
 

@@ -183,7 +183,8 @@ class WafflesReport(Report):
     @property
     def starve(self) -> Fraction:
         """The chance of starving within the levels."""
-        return 1 - self.starvations[0]
+        starve: Fraction = 1 - self.starvations[0]
+        return starve
 
     def _build(self) -> dict[str, Any]:
         game = self.game

@@ -120,13 +120,13 @@ def low_bits_period(bits: int, multiplier: int = MULTIPLIER, increment: int = IN
     ...
     exactprob.errors.ModelError: x -> 3x + 13849 mod 2^4 fails the Hull-Dobell conditions, so its period is not 2^4
     """
-    whole_number("bits", bits, 0, SEED_BITS)
-    if not hull_dobell(multiplier, increment, 2**bits):
+    modulus: int = 2 ** whole_number("bits", bits, 0, SEED_BITS)
+    if not hull_dobell(multiplier, increment, modulus):
         raise ModelError(
             f"x -> {multiplier}x + {increment} mod 2^{bits} fails the Hull-Dobell conditions, "
             f"so its period is not 2^{bits}"
         )
-    return 2**bits
+    return modulus
 
 
 def seed_period() -> int:

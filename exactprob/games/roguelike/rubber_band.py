@@ -390,7 +390,8 @@ def starve_probability(game: Waffles, max_states: int = MAX_STATES) -> Fraction:
     >>> starve_probability(Waffles(waffles=1, every=1, band=RubberBand(levels=2)))
     Fraction(3, 20)
     """
-    return 1 - starvation_distribution(game, max_states)[0]
+    starve: Fraction = 1 - starvation_distribution(game, max_states)[0]
+    return starve
 
 
 @dataclass(frozen=True)

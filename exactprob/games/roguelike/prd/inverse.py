@@ -176,7 +176,7 @@ def _gap_sign(constant: Fraction, entries: int, gap: Fraction) -> int:
         if difference < 0:
             return -1
     exact_difference = _mean_gap_at(constant, entries) - mpq(gap.numerator, gap.denominator)
-    return (exact_difference > 0) - (exact_difference < 0)
+    return int(exact_difference > 0) - int(exact_difference < 0)
 
 
 def _ball(x: Fraction) -> arb:
