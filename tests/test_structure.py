@@ -20,6 +20,7 @@ import pytest
 from numpydoc.validate import validate
 
 import exactprob
+import exactprob.commands
 import exactprob.games
 from exactprob import errors
 from exactprob.simulate import Runs
@@ -70,8 +71,9 @@ def test_every_games_simulator_returns_runs_with_one_agrees_with() -> None:
 
 
 def test_the_import_contracts_name_every_engine_module() -> None:
-    """``lint-imports`` (run by CI) keeps the engine from importing games or commands; the
-    contract lists the engine's modules, so a new one must be added there."""
+    """``lint-imports`` (run by CI) keeps the engine from importing games or commands, and
+    each subcommand from importing another; the contracts list the modules, so a new one
+    must be added there."""
     config = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     contracts = config["tool"]["importlinter"]["contracts"]
     engine = next(c for c in contracts if c["type"] == "forbidden")["source_modules"]
@@ -82,6 +84,13 @@ def test_the_import_contracts_name_every_engine_module() -> None:
         if info.name not in above
     }
     assert sorted(engine) == sorted(top_level)
+    commands = next(c for c in contracts if c["type"] == "independence")["modules"]
+    subcommands = {
+        f"exactprob.commands.{info.name}"
+        for info in pkgutil.iter_modules(exactprob.commands.__path__)
+        if not info.name.startswith("_")
+    }
+    assert sorted(commands) == sorted(subcommands)
 
 
 OPTIONAL = ("matplotlib", "sklearn", "dask", "distributed")

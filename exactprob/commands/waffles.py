@@ -23,9 +23,9 @@ from ..games.roguelike.band_report import waffles_report
 from ..games.roguelike.rubber_band import MAX_LEVELS, MAX_WAFFLES, RubberBand, Waffles
 from ..numbers import parse_whole
 from . import help_of
+from ._band_options import add_band_flags, band_from_args
 from ._options import add_json_flag
 from ._output import emit
-from .rubber_band import add_band_flags, band_from_args
 
 __all__ = ["register", "run"]
 
