@@ -283,7 +283,10 @@ def test_the_plot_is_drawn_for_certified_solves_too(capsys, tmp_path):
     [
         # Pig to g has g * g * (g + 1) / 2 non-terminal states: 300 * 300 * 301 / 2
         (["pig", "--goal", "300"], "has 13,545,000 non-terminal states, more than the 2,000,000"),
-        (["pig", "--goal", "20", "--max-states", "4199"], "has 4,200 non-terminal states"),
+        (
+            ["pig", "--goal", "20", "--max-states", "4199"],
+            "has 4,200 non-terminal states, more than the max_states of 4,199;",
+        ),
         (["pig", "--goal", "5", "--max-states", "0"], "--max-states must be a whole number >= 1"),
         (
             ["fowl-play", "--chickens", "10000", "--wolves", "10000", "--goal", "10000"],
@@ -291,7 +294,8 @@ def test_the_plot_is_drawn_for_certified_solves_too(capsys, tmp_path):
         ),
         (
             ["fowl-play", "--chickens", "200", "--wolves", "20", "--exact"],
-            "more than the 2,000,000 solved exact by default; pass --max-states",
+            "more than the 2,000,000 solved exact by default; pass max_states=244225000 "
+            "(--max-states 244225000 on the command line) to try anyway",
         ),
     ],
 )
@@ -314,7 +318,7 @@ def test_a_certified_solve_larger_than_memory_is_refused(
     argv = ["fowl-play", "--chickens", "2000", "--wolves", "1", "--goal", "5", "--certified"]
     status, out, err = run(capsys, *argv)
     assert (status, out) == (2, "")
-    assert "the certified solve needs about 917.7 MiB of memory, more than the 768.0 MiB" in err
+    assert "enclosing Fowl Play to 5 needs about 917.7 MiB of memory, more than the 768.0" in err
 
 
 def test_max_states_lets_a_larger_game_through(capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,23 +20,17 @@ from typing import Any
 
 from ..errors import ModelError, UsageError
 from ..games.jeopardy import FOWL_PLAY, RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, Pig
-from ..games.jeopardy.certified import MAX_CERTIFIED_STATES, working_bytes
-from ..games.jeopardy.report import EXACT_LIMIT, is_exact, race_report
+from ..games.jeopardy.certified import MAX_CERTIFIED_STATES
+from ..games.jeopardy.report import EXACT_LIMIT, MAX_EXACT_STATES, race_report
 from ..games.jeopardy.roster import NAMES, check_player_name
 from ..games.jeopardy.rules import MAX_CARDS, MAX_GOAL, MAX_SIDES
 from ..limits import check_max_states
 from ..numbers import parse_whole
-from ..resources import check_memory
 from . import help_of
 from ._options import add_json_flag, integer, plot_path
 from ._output import emit, save_figure, show_progress
 
-__all__ = ["MAX_EXACT_STATES", "check_size", "race_of", "register"]
-
-#: The most non-terminal states solved exactly without --max-states (Pig to 100 has
-#: 505,000 and takes about 15 s; the time grows faster than the states, as the exact
-#: numbers grow longer); certified solves take up to ``MAX_CERTIFIED_STATES``.
-MAX_EXACT_STATES = 2_000_000
+__all__ = ["race_of", "register"]
 
 
 def race_of(args: argparse.Namespace) -> tuple[Pig | FowlPlay, int]:
@@ -72,36 +66,18 @@ def players_of(game: Pig | FowlPlay, text: str | None) -> list[str]:
     return names
 
 
-def check_size(game: Pig | FowlPlay, exact: bool, max_states: int | None) -> None:
-    """Refuse, before any work, a game with more non-terminal states than ``max_states``
-    (by default :data:`MAX_EXACT_STATES` or :data:`MAX_CERTIFIED_STATES`), or whose
-    certified solve needs more memory than the machine has."""
-    states = game.nonterminal_states()
-    how = "exact" if exact else "certified"
-    limit = max_states or (MAX_EXACT_STATES if exact else MAX_CERTIFIED_STATES)
-    if states > limit:  # the game solvers' own budget, in non-terminal states
-        raise UsageError(
-            f"the game has {states:,} non-terminal states, more than the {limit:,} solved "
-            f"{how} {'with --max-states' if max_states else 'by default'}; pass "
-            f"--max-states {states} to try anyway"
-        )
-    if not exact and isinstance(game, FowlPlay):
-        check_memory(working_bytes(game), "the certified solve")
-
-
 def run(args: argparse.Namespace) -> None:
     game, komi = race_of(args)
     asked = getattr(args, "exact", False), getattr(args, "certified", False)  # Fowl Play's
-    exact = is_exact(game, True if asked[0] else False if asked[1] else None)
     max_states = (
         None if args.max_states is None else check_max_states(args.max_states, "--max-states")
     )
-    check_size(game, exact, max_states)
     plot = plot_path(args.plot)
     report = race_report(
         game,
         komi,
-        exact=exact,
+        exact=True if asked[0] else False if asked[1] else None,
+        max_states=max_states,
         players=players_of(game, args.players),
         table=plot is not None,
         progress=show_progress(),

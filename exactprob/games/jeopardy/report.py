@@ -26,19 +26,24 @@ from typing import Any
 
 from ...display import Report
 from ...enclosure import Enclosure
-from ...errors import ModelError, UsageError
+from ...errors import ModelError, StateLimitError, UsageError
 from ...numbers import decimal_string, digit_count, exact_fields
-from .certified import enclose
+from .certified import MAX_CERTIFIED_STATES, enclose
 from .fairness import DIGITS, Win, fairest_komi, komi_wins, win_fields
 from .players import PolicyTable, agreement, hold_thresholds, optimal_policy_table
 from .roster import Player, player_named, round_robin
 from .rules import FowlPlay, Pig, check_komi
 from .solver import solve
 
-__all__ = ["EXACT_LIMIT", "RaceReport", "is_exact", "race_report"]
+__all__ = ["EXACT_LIMIT", "MAX_EXACT_STATES", "RaceReport", "check_size", "is_exact", "race_report"]
 
 #: Fowl Play games with more non-terminal states are enclosed unless asked to be exact.
 EXACT_LIMIT = 500_000
+#: The most non-terminal states :func:`race_report` solves exactly unless given
+#: ``max_states`` (Pig to 100 has 505,000 and takes about 15 s; the time grows faster than
+#: the states, as the exact numbers grow longer); certified solves take up to
+#: :data:`~.certified.MAX_CERTIFIED_STATES`.
+MAX_EXACT_STATES = 2_000_000
 SHOWN_DIGITS = 60  # longer fractions are given in JSON only
 
 
@@ -48,6 +53,30 @@ def is_exact(game: Pig | FowlPlay, exact: bool | None) -> bool:
     if exact is None:
         return isinstance(game, Pig) or game.nonterminal_states() <= EXACT_LIMIT
     return isinstance(game, Pig) or exact
+
+
+def check_size(game: Pig | FowlPlay, exact: bool, max_states: int | None = None) -> None:
+    """Refuse, before any work, a race with more non-terminal states than ``max_states``
+    (by default :data:`MAX_EXACT_STATES` exact, :data:`~.certified.MAX_CERTIFIED_STATES`
+    certified).
+
+    >>> check_size(Pig(goal=20), exact=True, max_states=4199)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.StateLimitError: the game has 4,200 non-terminal states, more than the \
+max_states of 4,199; pass max_states=4200 (--max-states 4200 on the command line) to try anyway
+    """
+    states = game.nonterminal_states()
+    if max_states is None:
+        limit = MAX_EXACT_STATES if exact else MAX_CERTIFIED_STATES
+        than = f"the {limit:,} solved {'exact' if exact else 'certified'} by default"
+    else:
+        limit, than = max_states, f"the max_states of {max_states:,}"
+    if states > limit:
+        raise StateLimitError(
+            f"the game has {states:,} non-terminal states, more than {than}; pass "
+            f"max_states={states} (--max-states {states} on the command line) to try anyway"
+        )
 
 
 def payload_of(game: Pig | FowlPlay, komi: int, wins: list[Win], exact: bool) -> dict[str, Any]:
@@ -213,6 +242,7 @@ def race_report(
     komi: int = 0,
     *,
     exact: bool | None = None,
+    max_states: int | None = None,
     players: list[str] | None = None,
     table: bool = False,
     progress: bool = False,
@@ -220,13 +250,15 @@ def race_report(
     """Solve ``game`` (exact or certified, see :func:`is_exact`) at every komi, asking
     about ``komi`` (the second player's head start); match ``players`` (names of
     :data:`~.roster.NAMES`) against each other at that komi; keep the optimal policy
-    table when ``table`` (for the figure)."""
+    table when ``table`` (for the figure). A game larger than ``max_states`` is refused
+    before any work (:func:`check_size`)."""
     check_komi(game, komi)
     if players and game.goal < 2:
         raise ModelError(
             f"players need a goal of 2 or more (no choice to make below), got {game.goal}"
         )
     exact = is_exact(game, exact)
+    check_size(game, exact, max_states)
     solution: Any
     if exact or not isinstance(game, FowlPlay):
         solution = solve(game, progress=progress)
