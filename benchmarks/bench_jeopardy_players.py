@@ -19,7 +19,7 @@ chickens, 6 wolves, to 50).
    :math:`v^*` moving first and holds the first player to at most :math:`v^*` moving second.
 3. The peer, the papers' method (Neller et al. 2013 measured their network's win rate over
    :math:`10^6` simulated games): :math:`10^6` games of each match-up by the numpy simulator
-   written from the rules (:func:`exactprob.games.jeopardy.simulate.simulate_race`), whose
+   written from the rules (:func:`exactprob.games.jeopardy.simulator.simulate_race`), whose
    estimate must lie within 5 standard errors of exactprob's value
    (:func:`exactprob.simulate.agrees_with`).
 
@@ -78,7 +78,7 @@ from exactprob.games.jeopardy.players import (
     risk_balancing,
 )
 from exactprob.games.jeopardy.rules import FOWL_PLAY, FowlPlay, Pig
-from exactprob.games.jeopardy.simulate import SimulatedRaces, simulate_race
+from exactprob.games.jeopardy.simulator import SimulatedRaces, simulate_race
 from exactprob.numbers import decimal_string, digit_count
 from exactprob.simulate import agrees_with
 

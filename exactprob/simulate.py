@@ -59,18 +59,19 @@ class Simulation:
 
 
 class Runs:
-    """What every game's own simulator (written from its rules) returns: ``n`` independent
+    r"""What every game's own simulator (written from its rules) returns: ``n`` independent
     runs, each quantity a numpy array with one entry per run; a subclass names its arrays
     and says which one is the run's :attr:`result`, the quantity whose mean the game's
     headline exact number is (the chance to win, to conquer, ...).
 
-    Any exact mean is checked the same way, :meth:`agrees_with`: a yes/no quantity (a
-    ``bool`` array) by the binomial count of :func:`agrees_with`, with the exact standard
-    deviation; any other by its sample mean within ``z`` sample standard errors
-    (:meth:`Simulation.agrees_with`).
+    Any exact mean is checked the same way, :meth:`agrees_with`: a yes/no quantity (every
+    value 0 or 1, ``bool`` or not) by the binomial count of :func:`agrees_with`, with the
+    exact standard deviation :math:`\sqrt{p(1-p)}`; any other by its sample mean within
+    ``z`` sample standard errors (:meth:`Simulation.agrees_with`). Subclasses are frozen
+    dataclasses with ``eq=False`` (arrays do not compare to one truth value).
 
     >>> from dataclasses import dataclass
-    >>> @dataclass(frozen=True)
+    >>> @dataclass(frozen=True, eq=False)
     ... class Coins(Runs):
     ...     heads: np.ndarray
     ...     @property
@@ -79,6 +80,8 @@ class Runs:
     >>> coins.n, coins.agrees_with("1/2"), coins.agrees_with("3/5")
     (4000, True, False)
     >>> coins.agrees_with(1, values=coins.heads + 0.5)  # the mean of heads + 1/2
+    True
+    >>> coins.successes == int(coins.heads.sum())
     True
     """
 
@@ -97,19 +100,36 @@ class Runs:
         """Moves played over all runs, where the game counts them (0 otherwise)."""
         return 0
 
+    @property
+    def successes(self) -> int:
+        """How many runs have a true (non-zero) :attr:`result`: the wins, for a win."""
+        return int(np.count_nonzero(self.result))
+
     def sample(self, values: Any = None) -> Simulation:
         """A per-run quantity (default :attr:`result`) as a :class:`Simulation`: how often
         each value came up, its mean and spread."""
-        chosen = self.result if values is None else np.asarray(values)
+        chosen = self._per_run(values)
         return Simulation(self.n, Counter(chosen.tolist()), self.steps)
 
     def agrees_with(self, exact_mean: Any, values: Any = None, z: float = 5.0) -> bool:
         """Whether a per-run quantity (default :attr:`result`) agrees with ``exact_mean``,
         the exact mean it should have, within ``z`` standard errors."""
-        chosen = self.result if values is None else np.asarray(values)
-        if chosen.dtype == bool:
-            return agrees_with(exact_mean, int(chosen.sum()), self.n, z)
+        chosen = self._per_run(values)
+        if chosen.dtype == bool or np.isin(chosen, (0, 1)).all():
+            return agrees_with(exact_mean, int(np.count_nonzero(chosen)), self.n, z)
         return self.sample(chosen).agrees_with(exact_mean, z)
+
+    def _per_run(self, values: Any) -> np.ndarray:
+        """``values`` (default :attr:`result`), checked to be one entry per run, of at
+        least one run."""
+        chosen = self.result if values is None else np.asarray(values)
+        if self.n < 1:
+            raise UsageError("no runs to check: simulate at least one")
+        if chosen.shape != (self.n,):
+            raise UsageError(
+                f"values must hold one entry per run ({self.n:,}), got shape {chosen.shape}"
+            )
+        return chosen
 
 
 def _within(mu: float, mean: float, sigma: float, n: int, z: float) -> bool:

@@ -1,6 +1,6 @@
 """Shared oracles for the jeopardy tests, written from the rules and the generic engine.
 
-``race`` plays games in the independent simulator (:mod:`exactprob.games.jeopardy.simulate`);
+``race`` plays games in the independent simulator (:mod:`exactprob.games.jeopardy.simulator`);
 ``model_policy`` turns two players into a policy on the generic model's states, which
 ``exactprob.solve.evaluate`` values exactly with no code shared with the component solver.
 """
@@ -15,7 +15,7 @@ import pytest
 
 from exactprob.games.jeopardy import RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, Pig
 from exactprob.games.jeopardy.players import Holds, hold_at, risk_balancing
-from exactprob.games.jeopardy.simulate import SimulatedRaces, simulate_race
+from exactprob.games.jeopardy.simulator import SimulatedRaces, simulate_race
 
 GAMES = 100_000
 

@@ -294,8 +294,10 @@ def test_the_plot_is_drawn_for_certified_solves_too(capsys, tmp_path):
         ),
         (
             ["fowl-play", "--chickens", "200", "--wolves", "20", "--exact"],
-            "more than the 2,000,000 solved exact by default; pass max_states=244225000 "
-            "(--max-states 244225000 on the command line) to try anyway",
+            (
+                "more than the 2,000,000 solved exact by default; pass max_states=244225000 "
+                "(--max-states 244225000 on the command line) to try anyway"
+            ),
         ),
     ],
 )

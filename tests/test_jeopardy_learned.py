@@ -18,7 +18,7 @@ from exactprob.errors import ModelError
 from exactprob.games.jeopardy.learned import LearnedPlayer, fit_network, fit_tree
 from exactprob.games.jeopardy.players import PolicyTable, optimal_policy_table
 from exactprob.games.jeopardy.rules import FowlPlay, Pig
-from exactprob.games.jeopardy.simulate import simulate_race
+from exactprob.games.jeopardy.simulator import simulate_race
 from exactprob.games.jeopardy.solver import solve
 
 # Pig with a d3 (1 busts, 2 or 3 add): about a third of its choices are holds (with a d6,

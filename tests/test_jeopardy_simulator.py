@@ -1,6 +1,6 @@
 """The jeopardy solvers against an independent simulator written from the rules.
 
-``exactprob.games.jeopardy.simulate`` plays Pig with a die and Fowl Play with a real
+``exactprob.games.jeopardy.simulator`` plays Pig with a die and Fowl Play with a real
 shuffled deck per game; it shares no code with ``rules.py`` or the solvers. Optimal play
 comes from the exact solution's policy table; fixed policies are valued exactly by the
 generic engine (``exactprob.solve.evaluate``), which also shares no code with the

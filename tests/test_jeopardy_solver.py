@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 
 from exactprob import ModelError, NonTerminationError, enclose_graph, explore
@@ -126,3 +127,4 @@ def test_a_komi_outside_0_to_goal_minus_1_is_refused_by_every_question(ask, komi
 def test_every_question_takes_every_komi_below_the_goal(ask):
     for komi in range(4):
         ask(komi)
+    ask(np.int64(3))  # as picked from an array

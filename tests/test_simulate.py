@@ -16,7 +16,15 @@ import numpy as np
 import pytest
 from models import DoOver, GamblersRuin, Pig, RedAndBlack, TwoDice
 
-from exactprob import ExactProbError, InexactError, ModelError, agrees_with, simulate, solve
+from exactprob import (
+    ExactProbError,
+    InexactError,
+    ModelError,
+    UsageError,
+    agrees_with,
+    simulate,
+    solve,
+)
 from exactprob.games.gamblers_ruin import closed_form, simulate_ruin
 from exactprob.simulate import Runs, Simulation
 
@@ -152,7 +160,7 @@ def test_simulate_requires_a_seed():
         simulate(TwoDice(), n=10)  # randomness only through an explicit seed
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Hits(Runs):
     """A minimal simulator's answer: one per-run quantity, its result."""
 
@@ -190,3 +198,25 @@ def test_the_ruin_simulator_agrees_with_the_closed_form(goal, start, p):
     assert set(np.unique(plays.fortune)) <= {0, goal}
     assert plays.agrees_with(closed_form(goal, start, p))
     assert not plays.agrees_with(closed_form(goal, start + 1, p))
+
+
+def test_runs_check_any_zero_one_quantity_by_the_binomial_bound_whatever_its_dtype():
+    # no hit in 1,000 runs is 1 standard error of p = 1/1000 below its mean: it agrees; a
+    # sample standard deviation of 0 would have demanded the mean exactly
+    runs = Hits(np.zeros(1000, dtype=bool))
+    for values in (runs.hit, runs.hit.astype(int), runs.hit.astype(float)):
+        assert runs.agrees_with(F(1, 1000), values=values)
+        assert not runs.agrees_with(F(1, 20), values=values)  # 50 expected, 7.3 errors off
+    assert runs.successes == 0
+
+
+def test_runs_refuse_values_of_another_length_and_an_empty_simulation():
+    runs = Hits(np.arange(100) % 2 == 0)
+    with pytest.raises(UsageError, match=r"one entry per run \(100\), got shape \(50,\)"):
+        runs.agrees_with(F(1, 2), values=np.ones(50, dtype=bool))
+    with pytest.raises(UsageError, match="one entry per run"):
+        runs.sample(np.ones(101))
+    empty = Hits(np.zeros(0, dtype=bool))
+    for values in (None, np.zeros(0, dtype=float)):
+        with pytest.raises(UsageError, match="no runs to check"):
+            empty.agrees_with(F(1, 2), values=values)

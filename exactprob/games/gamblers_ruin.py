@@ -67,7 +67,7 @@ def closed_form(goal: int, start: int, p: Any) -> Any:
     return sympy.factor(sympy.cancel((rho**start - 1) / (rho**goal - 1)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulatedRuin(Runs):
     """Simulated plays: the gambler's fortune at the end of each (0 or the goal); the
     :attr:`result` is reaching the goal."""

@@ -333,7 +333,7 @@ def timid_play(wheel: Wheel, bet: Bet | None = None) -> Policy:
     return lambda gold: Stake(1, chosen)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class WheelSample(Runs):
     """Simulated sittings: the purse at the end of each (at least ``target``: won; 0:
     broke or walked away; between: still at the table after the spins drawn); the
@@ -350,7 +350,7 @@ class WheelSample(Runs):
     @property
     def wins(self) -> int:
         """Sittings that reached the target."""
-        return int(self.result.sum())
+        return self.successes
 
     @property
     def losses(self) -> int:

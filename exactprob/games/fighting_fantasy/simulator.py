@@ -54,7 +54,7 @@ SIMULATED_RULES: dict[str, tuple[int, bool]] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FightSimulation(Runs):
     """``n`` simulated fights, one array entry each: whether the hero won (the
     :attr:`result`), the rounds played (draws included), the final staminas (0 or less for
@@ -81,7 +81,7 @@ class FightSimulation(Runs):
     @property
     def wins(self) -> int:
         """Number of fights the hero won."""
-        return int(self.won.sum())
+        return self.successes
 
     @property
     def win_rate(self) -> float:

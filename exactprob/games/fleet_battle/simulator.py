@@ -87,7 +87,7 @@ def _rank_table(ships: list[tuple[Unit, int]], priority: Sequence[str]) -> np.nd
     return rank
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulatedBattles(Runs):
     """``n`` simulated battles: outcome codes (:data:`WIN`, :data:`LOSE`,
     :data:`MUTUAL`), rounds played, and every ship's hit points left at the end; the

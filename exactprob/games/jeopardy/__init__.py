@@ -8,7 +8,7 @@
 * :mod:`.players`, :mod:`.matchup`, :mod:`.best_response`, :mod:`.roster`: fixed players as
   policy tables, two players valued against each other, best responses, round robins;
   :mod:`.learned` players fitted to the optimal table (scikit-learn);
-* :mod:`.simulate`: an independent simulator from the rules; :mod:`.figures` the policy
+* :mod:`.simulator`: an independent simulator from the rules; :mod:`.figures` the policy
   maps (matplotlib); :mod:`.redesign` the search for the fairest decks (Dask);
 * :mod:`.report` and :mod:`.redesign_report`: a race, or a redesign search, answered in
   full in one call (what the commands print).
@@ -29,7 +29,7 @@ from .redesign_report import RedesignReport, redesign_report
 from .report import RaceReport, race_report
 from .roster import NAMES, Player, round_robin
 from .rules import FOWL_PLAY, RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, JeopardyModel, Pig
-from .simulate import SimulatedRaces, simulate_race
+from .simulator import SimulatedRaces, simulate_race
 from .solver import JeopardySolution, solve
 
 __all__ = [

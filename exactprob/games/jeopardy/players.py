@@ -92,7 +92,7 @@ def optimal_policy_table(solution: JeopardySolution | CertifiedSolution) -> Poli
     Pig to 10: from 0 to 0 the first player rolls until 10 (no hold at any turn total),
     and optimal play against itself wins 7776/10961 for the first player:
 
-    >>> from .simulate import simulate_race
+    >>> from .simulator import simulate_race
     >>> from .solver import solve
     >>> solution = solve(Pig(goal=10))
     >>> table = optimal_policy_table(solution)

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from numbers import Integral
 from typing import Any
 
 from ...dist import Dist
@@ -60,13 +61,16 @@ RaceState = tuple[int, int, int, Any, int]
 
 
 def check_komi(game: Jeopardy, komi: int) -> int:
-    """``komi``, the second player's head start, checked: a whole number below the goal.
+    """``komi``, the second player's head start, checked: a whole number below the goal
+    (a numpy integer too, as one picked from an array would be).
 
     >>> check_komi(Pig(goal=3), 3)
     Traceback (most recent call last):
     ...
     exactprob.errors.ModelError: komi must be a whole number from 0 to 2, got 3
     """
+    if isinstance(komi, Integral) and not isinstance(komi, bool):
+        komi = int(komi)
     return whole_number("komi", komi, 0, game.goal - 1)
 
 
@@ -205,8 +209,9 @@ class JeopardyModel:
     """A jeopardy game as a :class:`~exactprob.model.Model` for the generic engine.
 
     States are ``(score0, score1, turn total, deck, mover)``; player 0 moves first, player
-    1 starts with ``komi`` points, and the outcome is 1 when player 0 wins. A turn total of 0 must draw; a mover who has reached
-    the goal in Fowl Play must hold (in Pig the roll that reaches it wins at once).
+    1 starts with ``komi`` points, and the outcome is 1 when player 0 wins. A turn total of
+    0 must draw; a mover who has reached the goal in Fowl Play must hold (in Pig the roll
+    that reaches it wins at once).
 
     >>> from exactprob import solve
     >>> solve(JeopardyModel(Pig(goal=10))).value()

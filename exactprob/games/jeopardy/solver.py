@@ -130,7 +130,8 @@ class Component:
     r"""One score component :math:`\{i, j\}` of the optimal solve, every higher one known:
     exact turn-start values in ``starts`` (``gmpy2.mpq``) and the same as floats in
     ``floats``. :meth:`solve` values it (the module's three steps); once it is solved,
-    :meth:`choose` and :meth:`state` read its optimal choices back.
+    :meth:`choose` and :meth:`state` read its optimal choices back (:meth:`state` reads
+    ``starts`` alone, so ``floats`` may then be empty).
 
     >>> from .rules import Pig
     >>> values = Component(Pig(goal=2), 1, 1, {}, {}).solve()

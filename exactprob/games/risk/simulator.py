@@ -17,7 +17,7 @@ from ...simulate import Runs
 __all__ = ["SimulatedRisk", "simulate_risk"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulatedRisk(Runs):
     """Simulated battles: the attacker's and the defender's armies at the end of each;
     the :attr:`result` is the conquest (no defender left)."""

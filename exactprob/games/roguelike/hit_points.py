@@ -311,7 +311,7 @@ def compare(a: Dist[int], b: Dist[int]) -> Comparison:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulatedHitPoints(Runs):
     """Simulated heroes: each one's hit points (int64), the :attr:`result`."""
 

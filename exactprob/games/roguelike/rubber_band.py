@@ -394,7 +394,7 @@ def starve_probability(game: Waffles, max_states: int = MAX_STATES) -> Fraction:
     return starve
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RubberBandSample(Runs):
     """Simulated games: ``found[run, level]`` is True when the level had the resource; the
     :attr:`result` is the resources found in each run."""
@@ -446,7 +446,7 @@ def simulate_rubber_band(band: RubberBand, runs: int, source: RandomSource) -> R
     return RubberBandSample(found)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulatedWaffles(Runs):
     """Simulated games of a revived hero: the starvations of each run; the :attr:`result`
     is whether the run starved at all."""

@@ -361,7 +361,7 @@ def locked_enclosure(
     return Enclosure(Fraction(low, scale), min(Fraction(low + roundings, scale), Fraction(1)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulatedLocks(Runs):
     """Simulated episodes: whether each stayed locked for the whole limit (the
     :attr:`result`)."""
@@ -376,7 +376,7 @@ class SimulatedLocks(Runs):
     @property
     def stayed_locked(self) -> int:
         """How many episodes stayed locked."""
-        return int(np.count_nonzero(self.locked))
+        return self.successes
 
 
 def simulate_locked(

@@ -28,7 +28,7 @@ BLOCK_DRAWS = 10_000_000
 """Draws held in memory at once (80 MB of float64)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulatedHits(Runs):
     """Simulated runs of a PRD table: the hits of each run (int64), the :attr:`result`."""
 

@@ -49,7 +49,7 @@ __all__ = ["SimulatedRaces", "simulate_race"]
 CHICKEN, WOLF = 1, 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulatedRaces(Runs):
     """Simulated games: the winner of each (0 the first player, 1 the second); the
     :attr:`result` is the first player's win."""
@@ -64,7 +64,7 @@ class SimulatedRaces(Runs):
     @property
     def wins(self) -> int:
         """How many games the first player won."""
-        return int(self.result.sum())
+        return self.successes
 
 
 def simulate_race(
