@@ -195,8 +195,8 @@ Jeopardy = Pig | FowlPlay
 
 FOWL_PLAY = FowlPlay()
 RED_LIGHT = FowlPlay(chickens=24, wolves=4, goal=50)
-#: Red Light's rules give the second player a head start of 1 point (Neller and Presser's
-#: redesign); the ``red-light`` command asks at this komi unless told otherwise.
+#: Red Light's rules give the second player a head start of 1 point (the redesign of Neller,
+#: Malec, Presser and Jacobs, 2013); the ``red-light`` command asks at this komi by default.
 RED_LIGHT_KOMI = 1
 
 
