@@ -35,8 +35,7 @@ from ...errors import ModelError
 from .rules import Jeopardy, Pig
 
 if TYPE_CHECKING:  # the solvers import this module
-    from .certified import CertifiedSolution
-    from .solver import JeopardySolution
+    from . import certified, solver
 
 __all__ = [
     "Holds",
@@ -83,7 +82,9 @@ class PolicyTable:
         return self.holds[a, b, k, w, c]
 
 
-def optimal_policy_table(solution: JeopardySolution | CertifiedSolution) -> PolicyTable:
+def optimal_policy_table(
+    solution: solver.JeopardySolution | certified.CertifiedSolution,
+) -> PolicyTable:
     r"""An optimal player, as a :class:`PolicyTable`, from an exact
     (:meth:`~exactprob.games.jeopardy.solver.JeopardySolution.policy_table`) or a certified
     (:meth:`.certified.CertifiedSolution.policy_table`) solution. On an exact tie the
