@@ -326,3 +326,17 @@ def test_a_certified_solve_larger_than_memory_is_refused(
 def test_max_states_lets_a_larger_game_through(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "pig", "--goal", "20", "--max-states", "4200", "--json")
     assert status == 0 and json.loads(out)["nonterminal_states"] == 4200
+
+
+def test_race_report_refuses_an_oversized_race_before_any_work() -> None:
+    """The budget is the game's: 200 * 200 * 201 / 2 = 4,020,000 non-terminal states."""
+    from exactprob.errors import StateLimitError
+    from exactprob.games.jeopardy import race_report
+
+    with pytest.raises(StateLimitError, match="4,020,000 non-terminal states, more than the 2,"):
+        race_report(Pig(goal=200))
+    with pytest.raises(StateLimitError, match="more than the max_states of 4,019,999"):
+        race_report(Pig(goal=200), max_states=4_019_999)
+    with pytest.raises(StateLimitError, match="max_states must be a whole number >= 1"):
+        race_report(Pig(goal=2), max_states=0)
+    assert race_report(Pig(goal=2), max_states=6).exact  # Pig to 2 has 6: allowed

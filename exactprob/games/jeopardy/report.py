@@ -27,6 +27,7 @@ from typing import Any
 from ...display import Report
 from ...enclosure import Enclosure
 from ...errors import ModelError, StateLimitError, UsageError
+from ...limits import check_max_states
 from ...numbers import decimal_string, digit_count, exact_fields
 from .certified import MAX_CERTIFIED_STATES, enclose
 from .fairness import DIGITS, Win, fairest_komi, komi_wins, win_fields
@@ -71,7 +72,7 @@ max_states of 4,199; pass max_states=4200 (--max-states 4200 on the command line
         limit = MAX_EXACT_STATES if exact else MAX_CERTIFIED_STATES
         than = f"the {limit:,} solved {'exact' if exact else 'certified'} by default"
     else:
-        limit, than = max_states, f"the max_states of {max_states:,}"
+        limit, than = check_max_states(max_states), f"the max_states of {max_states:,}"
     if states > limit:
         raise StateLimitError(
             f"the game has {states:,} non-terminal states, more than {than}; pass "
