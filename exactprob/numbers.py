@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from numbers import Rational
+from numbers import Integral, Rational
 from operator import mul
 from typing import Any, TypeAlias
 
@@ -40,6 +40,7 @@ __all__ = [
     "mpq",
     "parse_fraction",
     "parse_whole",
+    "plain_integer",
     "probability_rows",
     "quoted",
     "rational_dot",
@@ -121,6 +122,20 @@ def exact(x: object, *, allow_float: bool = False) -> Exact:
     if hasattr(x, "numerator") and hasattr(x, "denominator"):  # flint.fmpq and friends
         return mpq(int(x.numerator), int(x.denominator))
     raise InexactError(f"cannot use {x!r} of type {type(x).__name__} as an exact number")
+
+
+def plain_integer(value: Any) -> Any:
+    """``value`` as a Python ``int`` when it is another kind of integer (a numpy one, as
+    picked from an array), else as it is, for :func:`whole_number` to judge (a bool stays a
+    bool, and is refused there).
+
+    >>> import numpy as np
+    >>> plain_integer(np.int64(3)), plain_integer(True), plain_integer(2.0)
+    (3, True, 2.0)
+    """
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        return int(value)
+    return value
 
 
 def whole_number(

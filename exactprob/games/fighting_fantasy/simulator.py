@@ -32,7 +32,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from ...errors import ModelError
-from ...numbers import whole_number
+from ...numbers import plain_integer, whole_number
 from ...simulate import Runs
 
 __all__ = ["SIMULATED_RULES", "FightSimulation", "VectorLuckPolicy", "simulate_fight"]
@@ -107,7 +107,7 @@ class FightSimulation(Runs):
 
 def _whole(name: str, value: object, low: int) -> int:
     """:func:`~exactprob.numbers.whole_number`, accepting numpy integers too."""
-    return whole_number(name, int(value) if isinstance(value, np.integer) else value, low)
+    return whole_number(name, plain_integer(value), low)
 
 
 def simulate_fight(

@@ -28,11 +28,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from numbers import Integral
 from typing import Any
 
 from ...dist import Dist
-from ...numbers import whole_number
+from ...numbers import plain_integer, whole_number
 
 __all__ = [
     "FOWL_PLAY",
@@ -69,9 +68,7 @@ def check_komi(game: Jeopardy, komi: int) -> int:
     ...
     exactprob.errors.ModelError: komi must be a whole number from 0 to 2, got 3
     """
-    if isinstance(komi, Integral) and not isinstance(komi, bool):
-        komi = int(komi)
-    return whole_number("komi", komi, 0, game.goal - 1)
+    return whole_number("komi", plain_integer(komi), 0, game.goal - 1)
 
 
 @dataclass(frozen=True)
