@@ -184,8 +184,7 @@ class Component:
             close = close or abs(margin) <= tolerance
             holds[(*sides[s], k, *deck_cards(deck))] = margin > 0
         if close:
-            point = self._exact_point()
-            forms = self._exact_forms(greedy_at(point))
+            point, forms = self._solved_forms()
             for s, deck, k, draw, hold in forms.visits:
                 holds[(*sides[s], k, *deck_cards(deck))] = hold >= at(draw, point)
 
@@ -193,8 +192,7 @@ class Component:
         """The solved value of state ``(a, b, k, deck)`` of the component (the mover below
         the goal) and its optimal actions, two on an exact tie."""
         game = self.game
-        point = self._exact_point()
-        forms = self._exact_forms(greedy_at(point))
+        point, forms = self._solved_forms()
         side = self.sides.index((a, b))
         if k == 0:
             return at(forms.table[side][deck][0], point), (game.draw_word,)
@@ -293,9 +291,11 @@ class Component:
         """The exact value of holding: the opponent's turn start after the bank."""
         return 1 - self.starts[self.sides[s][1], banked, deck]
 
-    def _exact_point(self) -> Point:
-        """The solved component's exact reset values."""
-        return [self.starts[a, b, self.game.fresh] for a, b in self.sides]
+    def _solved_forms(self) -> tuple[Point, Forms]:
+        """The solved component's exact reset values, and its exact forms with every
+        choice made greedily at them (an exact tie draws, as :func:`greedy_at` does)."""
+        point = [self.starts[a, b, self.game.fresh] for a, b in self.sides]
+        return point, self._exact_forms(greedy_at(point))
 
     def _start_values(self, forms: Forms, point: Point) -> Starts:
         """Every turn-start value ``(a, b, deck)`` of the component at the reset values."""
