@@ -164,7 +164,7 @@ def test_progress_bars_only_on_a_terminal(capsys: pytest.CaptureFixture[str]) ->
 
 
 SIGNAL_PROBE = """
-import os, signal, sys, time
+import signal, sys
 from exactprob.cli import main
 from exactprob.games.fighting_fantasy.atlas import Atlas
 
@@ -173,10 +173,14 @@ write_csv = Atlas.write_csv
 def write_then_stop(self, path):  # half the file is written when the signal comes
     with open(path, "w") as out:
         out.write("delta,hero\\n")
-    os.kill(os.getpid(), getattr(signal, sys.argv[1]))
-    time.sleep(5)  # the signal arrives first
+    # raised in this thread, so its handler runs before the next line
+    signal.raise_signal(getattr(signal, sys.argv[1]))
+    raise AssertionError("the signal was not handled")
 
 Atlas.write_csv = write_then_stop
+# Python leaves SIGINT ignored when it starts ignored, as in a job started in the background
+# by a shell without job control (where CI's pytest may run): restore Ctrl-C's handler
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.exit(main(["ff", "atlas", "--out", sys.argv[2], "--max-stamina", "3", "--max-luck", "1"]))
 """
 
