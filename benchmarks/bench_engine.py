@@ -675,7 +675,7 @@ def load_engine_libraries() -> None:
     before any timing or memory reading of a fresh process, as they were when ``import
     exactprob`` loaded them: each engine measurement is of the solve, not of the import."""
     exactprob.solve(Pig(3, None, None))
-    exactprob.enclose(Pig(3, None, None))
+    exactprob.solve(Pig(3, None, None), method="certified")
 
 
 def measure_large(quick: bool) -> dict[str, Any]:
@@ -719,7 +719,7 @@ def measure_large_depth_first(quick: bool) -> dict[str, Any]:
     model = DiceRace(*large_race(quick))
     started_mb = peak_kib() / 1024
     t0 = time.perf_counter()
-    solution = exactprob.solve_depth_first(model)
+    solution = exactprob.solve(model, method="depth-first")
     t1 = time.perf_counter()
     value = solution.value()
     return {
@@ -758,7 +758,7 @@ def measure_pig_model(quick: bool) -> dict[str, Any]:
 def measure_pig_jeopardy(quick: bool) -> dict[str, Any]:
     """Two-player Pig by the game's own solver (:mod:`exactprob.games.jeopardy`)."""
     from exactprob.games.jeopardy.rules import Pig as JeopardyPig
-    from exactprob.games.jeopardy.solver import solve as solve_jeopardy
+    from exactprob.games.jeopardy.solver import solve_race as solve_jeopardy
 
     t0 = time.perf_counter()
     value = solve_jeopardy(JeopardyPig(goal=pig_game_goal(quick))).first_player_win()
@@ -808,10 +808,10 @@ def engine_enclose(model: Any) -> dict[str, Any]:
 def game_enclose(goal: int) -> dict[str, Any]:
     """Fowl Play by the game's own certified solver (numpy interval iteration)."""
     from exactprob.games.jeopardy import FowlPlay
-    from exactprob.games.jeopardy.certified import enclose
+    from exactprob.games.jeopardy.certified import enclose_race
 
     t0 = time.perf_counter()
-    return enclosed(0.0, t0, enclose(FowlPlay(goal=goal)).first_player_win())
+    return enclosed(0.0, t0, enclose_race(FowlPlay(goal=goal)).first_player_win())
 
 
 def measure_fowl_enclose(quick: bool) -> dict[str, Any]:

@@ -260,7 +260,7 @@ def task_exact(game: Pig | FowlPlay) -> tuple[Callable[[], Any], Callable[[Any],
             peer = pig_value_iteration(game.goal, game.sides)
         else:
             peer = fowl_value_iteration(game)
-            box = certified.enclose(game)
+            box = certified.enclose_race(game)
             found["enclosed"] = all(
                 mpq(float(box.low[key])) <= v <= mpq(float(box.high[key]))
                 for key, v in starts.items()
@@ -268,14 +268,14 @@ def task_exact(game: Pig | FowlPlay) -> tuple[Callable[[], Any], Callable[[Any],
         found["peer_gap"] = largest_gap(peer.starts, starts)
         return found
 
-    return lambda: solver.solve(game), checks
+    return lambda: solver.solve_race(game), checks
 
 
 def task_certified(game: FowlPlay) -> tuple[Callable[[], Any], Callable[[Any], dict]]:
     def checks(box: Any) -> dict:
         return {"low": box.low, "high": box.high, "wins": komi_wins(box)}
 
-    return lambda: certified.enclose(game), checks
+    return lambda: certified.enclose_race(game), checks
 
 
 def task_peer(game: Pig | FowlPlay) -> tuple[Callable[[], Any], Callable[[Any], dict]]:
@@ -411,8 +411,8 @@ def run_goals(run: Sizes, cap: float, pig_exact: Measured) -> list[str]:
     out += [
         "",
         (
-            "exact: exactprob.games.jeopardy.solver.solve, size = digits of the win's "
-            "denominator; certified: certified.enclose, an interval guaranteed to contain the "
+            "exact: exactprob.games.jeopardy.solver.solve_race, size = digits of the win's "
+            "denominator; certified: certified.enclose_race, an interval guaranteed to contain the "
             "exact value, size = its width. Peak memory: VmHWM of the solving process "
             f"(after its imports alone: {fmt_memory(imports)})."
         ),

@@ -135,7 +135,9 @@ def task_optimal(game: Game) -> tuple[Callable[[], Any], Callable[[Any], dict]]:
 
     def run() -> tuple[Any, PolicyTable, float]:
         start = time.perf_counter()
-        solution = solver.solve(game) if isinstance(game, Pig) else certified.enclose(game)
+        solution = (
+            solver.solve_race(game) if isinstance(game, Pig) else certified.enclose_race(game)
+        )
         solved = time.perf_counter() - start
         return solution, optimal_policy_table(solution), solved
 
@@ -322,7 +324,7 @@ def optimal_rows(optimal: dict[Game, Measured]) -> list[str]:
     return out + [
         "",
         (
-            "exact: solver.solve, certified: certified.enclose, then optimal_policy_table "
+            "exact: solver.solve_race, certified: certified.enclose_race, then optimal_policy_table "
             "(time = both; size = digits of the win's denominator or the enclosure's width). "
             "Undecided choices: states whose draw and hold enclosures overlap, of all the "
             "states where the mover chooses (the table then follows the midpoints)."

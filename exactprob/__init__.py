@@ -8,9 +8,9 @@ Fraction(1, 6)
 from __future__ import annotations
 
 from .array_model import ArrayModel, per_state
-from .depth_first import DepthFirstSolution, solve_depth_first
+from .depth_first import DepthFirstSolution
 from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
-from .enclose import CertifiedSolution, enclose, enclose_graph
+from .enclose import CertifiedSolution, enclose_graph
 from .enclosure import Enclosure
 from .errors import (
     DistributionError,
@@ -23,13 +23,16 @@ from .errors import (
     UsageError,
 )
 from .graph import explore
+from .methods import METHODS, solve
 from .model import Model
+from .results import Solved, SolvedLaws
 from .simulate import agrees_with, simulate
-from .solve import Solution, evaluate, solve, solve_graph
+from .solve import Solution, evaluate, solve_graph
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "METHODS",
     "ArrayModel",
     "CertifiedSolution",
     "DepthFirstSolution",
@@ -43,6 +46,8 @@ __all__ = [
     "NonTerminationError",
     "ResourceError",
     "Solution",
+    "Solved",
+    "SolvedLaws",
     "StateLimitError",
     "UsageError",
     "__version__",
@@ -52,7 +57,6 @@ __all__ = [
     "dice",
     "die",
     "draw",
-    "enclose",
     "enclose_graph",
     "evaluate",
     "explore",
@@ -60,7 +64,6 @@ __all__ = [
     "per_state",
     "simulate",
     "solve",
-    "solve_depth_first",
     "solve_graph",
     "uniform",
 ]

@@ -43,7 +43,7 @@ from .dist import Dist
 from .errors import ExactProbError, ModelError, NonTerminationError
 from .limits import DEFAULT_MAX_STATES
 from .numbers import exact, is_symbolic, to_fraction
-from .solve import solve as solve_model
+from .solve import solve_model
 
 __all__ = [
     "BookModel",
@@ -109,10 +109,10 @@ class BookModel:
     state's actions and then for each transition in a row, so the validated choices of
     the last state asked are kept (one state: the engine keeps what it needs, and the
     tree asks again for the states met along optimal play).
-    :func:`exactprob.solve.solve` on it gives the value and the choices of *every*
+    :func:`exactprob.solve` on it gives the value and the choices of *every*
     reachable state, not only those met along optimal play.
 
-    >>> from exactprob.solve import solve as solve_model
+    >>> from exactprob.solve import solve_model
     >>> model = BookModel(lambda s: [("go", [("end", 1)])], lambda s: 1 if s == "end" else None, 0)
     >>> solve_model(model).value(0), model.choices_of(0)[0][0]
     (Fraction(1, 1), 'go')

@@ -50,9 +50,8 @@ from typing import Any, NamedTuple
 
 from .array_model import Explorable, one_state_at_a_time
 from .choose import exact_best, float_candidates, share_successors
-from .dist import Dist
+from .display import solution_html
 from .errors import ModelError
-from .forward import Counter
 from .graph import (
     MEMORY_CHECK_MASK,
     StateGraph,
@@ -70,6 +69,7 @@ from .model import player_function
 from .numbers import Exact, is_symbolic, mpq, rational_dot, to_fraction
 from .progress import progress_bar
 from .resources import check_resident
+from .results import PolicyLaws, solved_json
 from .rounding import approx, approx_probability, float_dot
 from .solve import Solution, evaluate, solve_graph
 
@@ -81,7 +81,7 @@ __all__ = ["DepthFirstSolution", "solve_depth_first"]
 GUIDE_BITS = 256
 
 
-class DepthFirstSolution:
+class DepthFirstSolution(PolicyLaws):
     """The exact solution found by :func:`solve_depth_first`: the same questions as
     :class:`~exactprob.solve.Solution`, with no state graph kept.
 
@@ -139,33 +139,25 @@ class DepthFirstSolution:
             state: action for state, action in zip(self._states, self._chosen) if action is not None
         }
 
+    method = "depth-first"
+
+    @property
+    def initial(self) -> Hashable:
+        """The initial state (the state ``None`` stands for)."""
+        return self._states[0]
+
+    @property
     def states(self) -> Sequence[Hashable]:
         """Every reachable state (the initial state first)."""
         return self._states
 
-    def expected_steps(self, state: Any = None) -> Any:
-        """Expected number of transitions from ``state`` to a terminal state."""
-        return self._under_policy(state).expected_steps()
+    def to_json(self, state: Any = None) -> dict[str, Any]:
+        """The answer at ``state`` (:func:`~exactprob.results.solved_json`)."""
+        return solved_json(self, state)
 
-    def absorption(self, state: Any = None) -> Dist[Any]:
-        """The distribution of the terminal state reached from ``state``."""
-        return self._under_policy(state).absorption()
-
-    def outcome_distribution(self, state: Any = None) -> Dist[Any]:
-        """The distribution of the terminal value reached from ``state``."""
-        return self._under_policy(state).outcome_distribution()
-
-    def counter_distribution(
-        self, counter: Counter, state: Any = None, *, cap: int | None = None
-    ) -> Dist[int]:
-        """The law of a counter at the end of play from ``state``
-        (:meth:`~exactprob.solve.Solution.counter_distribution`)."""
-        return self._under_policy(state).counter_distribution(counter, cap=cap)
-
-    def expected_count(self, counter: Counter, state: Any = None) -> Any:
-        """The expected value of a counter at the end of play from ``state``
-        (:meth:`~exactprob.solve.Solution.expected_count`)."""
-        return self._under_policy(state).expected_count(counter)
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the value, the best action and the exact ties at the start."""
+        return solution_html(self, f"DepthFirstSolution: {len(self._states):,} states")
 
     def to_networkx(self) -> Any:
         """The model's whole state graph as a :class:`networkx.DiGraph` (explored again,

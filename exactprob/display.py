@@ -147,19 +147,22 @@ def dist_latex(dist: Any) -> str:
     return rf"$\begin{{array}}{{r|l}} x & P(X = x) \\ \hline {body} \end{{array}}$"
 
 
-def solution_html(solution: Any) -> str:
-    """A solution as HTML: its value at the start, the chosen action there and every
-    action exactly tied with it."""
+def solution_html(solution: Any, title: str) -> str:
+    """A solved model as HTML (any :class:`~exactprob.results.Solved`): its value at the
+    start, the chosen action there and every action that may be optimal with it."""
     action = solution.policy()
-    rows = [("value at the start", exact_html(solution.value()))]
+    value = solution.value()
+    enclosed = hasattr(value, "_repr_html_")  # an enclosure shows itself
+    rows = [("value at the start", value._repr_html_() if enclosed else exact_html(value))]
     if action is None:
         rows.append(("the start", "is terminal"))
     else:
         ties = solution.ties()
         rows.append(("best action at the start", html.escape(repr(action))))
         tied = ", ".join(html.escape(repr(a)) for a in ties) if len(ties) > 1 else "none"
-        rows.append(("exactly tied actions there", tied))
-    return rows_html(f"Solution: {len(solution.graph):,} states", rows)
+        label = "actions not ruled out there" if enclosed else "exactly tied actions there"
+        rows.append((label, tied))
+    return rows_html(title, rows)
 
 
 def rows_html(title: str, rows: Iterable[tuple[str, str]]) -> str:

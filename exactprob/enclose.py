@@ -91,6 +91,7 @@ from .component_table import (
     ranges,
 )
 from .cycle import Cycle, graph_elimination_order
+from .display import solution_html
 from .enclosure import Enclosure
 from .errors import ModelError, NonTerminationError
 from .float_guide import FloatStrategy, float_guess, float_strategy
@@ -99,6 +100,7 @@ from .limits import DEFAULT_MAX_STATES
 from .numbers import mpq
 from .order import SolveOrder, edge_ends
 from .progress import progress_bar
+from .results import solved_json
 from .rounding import LIMIT, NORMAL, SAFETY, approx_probability, error_bounds
 from .solve import _field_of, _System
 
@@ -174,6 +176,16 @@ class CertifiedSolution:
         actions = self.graph.actions[s]
         return tuple(actions[k] for k in self._undecided.get(s, ()))
 
+    def ties(self, state: Any = None) -> tuple[Any, ...]:
+        """Every action of ``state`` that may be optimal: :meth:`undecided` where the
+        enclosures leave a choice open, else the certified action alone (``()`` when
+        terminal)."""
+        undecided = self.undecided(state)
+        if undecided:
+            return undecided
+        action = self.policy(state)
+        return () if action is None else (action,)
+
     def undecided_states(self) -> list[Hashable]:
         """Every state where the policy is not certified."""
         return [self.graph.states[s] for s in sorted(self._undecided)]
@@ -183,9 +195,26 @@ class CertifiedSolution:
         widths = np.nextafter(self.high - self.low, np.inf)
         return float(widths.max(initial=0.0))
 
+    method = "certified"
+
+    @property
+    def initial(self) -> Hashable:
+        """The initial state (the state ``None`` stands for)."""
+        return self.graph.initial
+
+    @property
     def states(self) -> Sequence[Hashable]:
         """Every reachable state (the initial state first)."""
         return self.graph.states
+
+    def to_json(self, state: Any = None) -> dict[str, Any]:
+        """The answer at ``state`` (:func:`~exactprob.results.solved_json`): the
+        enclosure's decimal, ends and width."""
+        return solved_json(self, state)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the enclosure at the start and the actions not ruled out."""
+        return solution_html(self, f"CertifiedSolution: {len(self.low):,} states")
 
     def __repr__(self) -> str:
         box = self.value()

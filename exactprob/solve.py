@@ -40,7 +40,7 @@ does not is reported (:class:`~exactprob.errors.NonTerminationError`).
 ...     def outcome(self, s): return 1 if s == 2 else None
 ...     def actions(self, s): return ("flip",)
 ...     def transition(self, s, a): return Dist({s + 1: "1/2", 0: "1/2"})
->>> solve(Race()).expected_steps()
+>>> solve_model(Race()).expected_steps()
 Fraction(6, 1)
 """
 
@@ -70,9 +70,10 @@ from .numbers import Exact, common_denominator_dots, integer_weights, mpq
 from .order import SolveOrder, edge_ends
 from .progress import Progress, progress_bar
 from .reach import reach_values
+from .results import solved_json
 from .rounding import approx, approx_probability, float_dot
 
-__all__ = ["Solution", "evaluate", "solve", "solve_graph"]
+__all__ = ["Solution", "evaluate", "solve_graph", "solve_model"]
 
 Policy = Callable[[Any], Any] | Mapping[Any, Any]
 _ZERO = mpq(0)
@@ -160,9 +161,21 @@ class Solution:
         states, actions = self.graph.states, self.graph.actions
         return {states[s]: actions[s][k] for s, k in enumerate(self._choice) if k >= 0}
 
+    method = "exact"
+
+    @property
+    def initial(self) -> Hashable:
+        """The initial state (the state ``None`` stands for)."""
+        return self.graph.initial
+
+    @property
     def states(self) -> Sequence[Hashable]:
         """Every reachable state (the initial state first)."""
         return self.graph.states
+
+    def to_json(self, state: Any = None) -> dict[str, Any]:
+        """The answer at ``state`` (:func:`~exactprob.results.solved_json`)."""
+        return solved_json(self, state)
 
     def to_networkx(self) -> Any:
         """The explored graph as a :class:`networkx.DiGraph` (see
@@ -249,13 +262,15 @@ class Solution:
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the value, the best action and the exact ties at the start."""
-        return display.solution_html(self)
+        return display.solution_html(self, f"Solution: {len(self.graph):,} states")
 
 
-def solve(
+def solve_model(
     model: Explorable, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
 ) -> Solution:
-    """Explore ``model`` and solve it exactly under optimal play.
+    """Explore ``model`` and solve it exactly under optimal play: the generic engine's
+    exact method, which :func:`exactprob.solve` uses for a model no game registered a
+    faster path for.
 
     Player 0 maximises the expected terminal value, player 1 minimises it.
 
@@ -284,7 +299,7 @@ def solve(
     --------
     >>> from exactprob.games.gamblers_ruin import GamblersRuin
     >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
-    >>> solve(ruin).value()
+    >>> solve_model(ruin).value()
     Fraction(40, 211)
     """
     return solve_graph(explore(model, max_states=max_states, progress=progress), progress=progress)
@@ -476,7 +491,7 @@ class _System:
 
 
 def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:
-    """Solve an explored graph exactly, as :func:`solve` does a model.
+    """Solve an explored graph exactly, as :func:`solve_model` does a model.
 
     The float passes run on one BLAS thread: their matrices are small, and threads
     waiting for a busy core cost more than they save.

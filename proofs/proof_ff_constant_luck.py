@@ -73,7 +73,7 @@ def test_solver_equals_closed_form(lucky_hit: int, top: tuple[int, int]) -> None
     checked = 0
     for hero in (top[0] - 1, top[0]):  # both parities of the hero's stamina
         solution = solve(ConstantLuck(hero, top[1], lucky_hit))
-        for state in solution.states():
+        for state in solution.states:
             h, o = state
             if h > 0 and o > 0:
                 difference = solution.value(state) - constant_luck_win(h, o, p, lam, lucky_hit)

@@ -385,7 +385,7 @@ def check_against_recursion(model, solution, self_loops=False):
     """Assert that a solution of an acyclic model has the reachable states, values, ties
     and policy (the first tied action) of memoised exact recursion."""
     V, Q = acyclic_values(model, self_loops)
-    assert set(solution.states()) == reachable(model) == set(V)
+    assert set(solution.states) == reachable(model) == set(V)
     for s in V:
         assert solution.value(s) == V[s]
         if s in Q:
@@ -589,7 +589,7 @@ def optimal_by_enumeration(model, states):
 
 
 def check_against_optimum(model, S, V):
-    assert set(S.states()) == set(V)
+    assert set(S.states) == set(V)
     assert not bellman_violations(model, V)
     for s, v in V.items():
         assert S.value(s) == v

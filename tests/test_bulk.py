@@ -23,15 +23,15 @@ from exactprob import (
     ModelError,
     NonTerminationError,
     StateLimitError,
-    enclose,
     evaluate,
     explore,
     per_state,
     simulate,
     solve,
-    solve_depth_first,
 )
 from exactprob.bulk import Box
+from exactprob.depth_first import solve_depth_first
+from exactprob.enclose import enclose
 
 
 class TableArrays(ArrayModel):
@@ -155,7 +155,7 @@ def test_bulk_graph_equals_the_per_state_graph(model):
 def test_bulk_solutions_equal_per_state_solutions(model):
     bulk = solve(model)
     plain = solve(per_state(model))
-    for state in plain.states():
+    for state in plain.states:
         assert bulk.value(state) == plain.value(state)
         assert bulk.ties(state) == plain.ties(state)
 
@@ -205,7 +205,7 @@ def race_values(target, turns):
 def test_dice_race_equals_the_recursion():
     solution = solve(DiceRace(30, 12))
     V = race_values(30, 12)
-    for state in solution.states():
+    for state in solution.states:
         assert solution.value(state) == V[state]
 
 
@@ -215,7 +215,7 @@ def test_several_initial_states_are_all_explored_and_the_first_is_the_default():
     solution = solve(model)
     V = race_values(10, 4)
     assert solution.value() == V[2, 5] and solution.value((0, 0)) == V[0, 0]
-    assert solution.states()[:2] == [(2, 5), (0, 0)]
+    assert solution.states[:2] == [(2, 5), (0, 0)]
 
 
 def test_per_state_callers_accept_an_array_model():

@@ -96,18 +96,18 @@ def test_near_ties_in_cycles_equal_the_in_memory_solver_everywhere(guidance, mod
             solve_depth_first(model)
         return
     mine = solve_depth_first(model)
-    assert list(mine.states()) != [] and set(mine.states()) == set(engine.states())
-    for s in engine.states():
+    assert list(mine.states) != [] and set(mine.states) == set(engine.states)
+    for s in engine.states:
         assert (mine.value(s), mine.ties(s)) == (engine.value(s), engine.ties(s))
-    assert not bellman_violations(model, {s: mine.value(s) for s in mine.states()})
+    assert not bellman_violations(model, {s: mine.value(s) for s in mine.states})
 
 
 def test_pig_to_10_equals_the_in_memory_solver_and_the_bellman_equation():
     model = Pig(10)
     engine, mine = solve(model), solve_depth_first(model)
-    assert mine.value() == engine.value() and len(mine) == len(engine.states())
+    assert mine.value() == engine.value() and len(mine) == len(engine.states)
     assert mine.policy_map() == engine.policy_map()
-    assert not bellman_violations(model, {s: mine.value(s) for s in mine.states()})
+    assert not bellman_violations(model, {s: mine.value(s) for s in mine.states})
 
 
 @pytest.mark.parametrize("p", [F(2, 5), F(1, 2)])
@@ -115,7 +115,7 @@ def test_red_and_black_ties_and_forward_queries(p):
     model = RedAndBlack(6, p)
     mine, engine = solve_depth_first(model), solve(model)
     check_against_optimum(model, mine, optimal_by_enumeration(model, reachable(model)))
-    for s in mine.states():
+    for s in mine.states:
         assert mine.absorption(s) == engine.absorption(s)
         assert mine.expected_steps(s) == engine.expected_steps(s)
         assert mine.outcome_distribution(s) == engine.outcome_distribution(s)

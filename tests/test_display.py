@@ -169,16 +169,16 @@ def test_a_fight_grid_shows_its_largest_state() -> None:
 def test_a_solved_race_shows_its_chance_and_fairest_komi() -> None:
     """Pig to 10: 7776/10961 for the first player (Storm gives the same in
     docs/verification.rst); a certified Fowl Play shows the enclosure's certain digits."""
-    from exactprob.games.jeopardy.certified import enclose
+    from exactprob.games.jeopardy.certified import enclose_race
     from exactprob.games.jeopardy.fairness import fairest_komi, komi_wins
     from exactprob.games.jeopardy.rules import FowlPlay, Pig
-    from exactprob.games.jeopardy.solver import solve
+    from exactprob.games.jeopardy.solver import solve_race
 
-    pig = solve(Pig(10))
+    pig = solve_race(Pig(10))
     html = pig._repr_html_()
     assert "<th>first player wins, komi 0</th><td>7776/10961 <small>" in html
     wins = komi_wins(pig)
     for komi in fairest_komi(wins):
         assert f"{komi}: {wins[komi]} <small>" in html
-    box = enclose(FowlPlay(8, 2, 8))
+    box = enclose_race(FowlPlay(8, 2, 8))
     assert f"≈ {box.first_player_win().decimal()} <small>(certified" in box._repr_html_()

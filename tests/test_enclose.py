@@ -29,8 +29,9 @@ from models import (
     reachable,
 )
 
-from exactprob import Dist, enclose, solve
+from exactprob import Dist, solve
 from exactprob.component_table import FEEDBACK_LIMIT
+from exactprob.enclose import enclose
 from exactprob.errors import ModelError, NonTerminationError
 
 enclose_module = importlib.import_module("exactprob.enclose")  # the function shadows it

@@ -15,7 +15,6 @@ import pytest
 from cli_runner import run
 from memory_probe import peak_added
 
-from exactprob import evaluate, solve
 from exactprob.errors import ModelError, ResourceError, StateLimitError
 from exactprob.games.fighting_fantasy import (
     LUCK,
@@ -40,6 +39,8 @@ from exactprob.games.fighting_fantasy import (
 )
 from exactprob.games.fighting_fantasy.fight_arrays import FightArrays, round_start
 from exactprob.games.fighting_fantasy.grid import grid_bytes
+from exactprob.solve import evaluate
+from exactprob.solve import solve_model as solve  # the generic engine, not the grid
 
 SMALL = (6, 5, 4)  # hero stamina, opponent stamina, luck of the equality grids
 
@@ -91,7 +92,7 @@ def _engine_values(delta: int, rule: str, objective: Objective | None = None, po
             model = FightModel(delta, h, o, l, rule=rule, objective=objective)
             model.initial = state
             solution = solve(model) if policy is None else evaluate(model, engine_policy(policy))
-            for s in solution.states():
+            for s in solution.states:
                 if s[0] == "round" and s[1] > 0 and s[2] > 0:
                     values[s] = solution.value(s)
     return values
@@ -146,7 +147,7 @@ def test_retention_objective_equals_engine() -> None:
 def test_engine_decisions_and_ties_agree_with_grid() -> None:
     grid = solve_grid(0, *SMALL)
     solution = solve(FightModel(0, *SMALL))
-    for s in solution.states():
+    for s in solution.states:
         phase, h, o, l, _streak = s
         if phase in ("won", "lost") and h > 0 and o > 0 and l >= 1:
             won = phase == "won"

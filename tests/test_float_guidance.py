@@ -29,7 +29,8 @@ from models import (
     reachable,
 )
 
-from exactprob import float_guide, solve, solve_depth_first
+from exactprob import float_guide, solve
+from exactprob.depth_first import solve_depth_first
 from exactprob.rounding import approx, certainly_less, error_bound
 
 # the module, not the function that exactprob exports under the same name

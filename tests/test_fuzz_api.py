@@ -122,8 +122,8 @@ def random_models(draw: st.DrawFn) -> RandomModel:
 
 SOLVERS = {
     "solve": lambda m: ep.solve(m, max_states=200),
-    "solve_depth_first": lambda m: ep.solve_depth_first(m, max_states=200),
-    "enclose": lambda m: ep.enclose(m, max_states=200),
+    "solve_depth_first": lambda m: ep.solve(m, method="depth-first", max_states=200),
+    "enclose": lambda m: ep.solve(m, method="certified", max_states=200),
 }
 
 

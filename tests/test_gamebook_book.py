@@ -20,8 +20,7 @@ from exactprob.errors import ModelError
 from exactprob.games.gamebook import fight, solve, toml_file
 from exactprob.games.gamebook.book import BookError, Fight, Hero, load_book
 from exactprob.games.gamebook.combat import COLUMN_LABELS
-from exactprob.solve import evaluate
-from exactprob.solve import solve as solve_model
+from exactprob.solve import evaluate, solve_model
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "books" / "the_salt_mine.toml"
 
@@ -572,7 +571,7 @@ def test_example_book_value_is_certified_optimal_with_its_loops():
     book = load_book(EXAMPLE)
     oracle = example_oracle()
     solution = solve_model(Model(book))
-    value = {as_tuple(s): solution.value(s) for s in solution.states()}
+    value = {as_tuple(s): solution.value(s) for s in solution.states}
     chosen: dict = {}
     for state, v in value.items():
         if oracle.score(state) is not None:

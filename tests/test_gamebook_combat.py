@@ -39,7 +39,7 @@ from exactprob.games.gamebook.combat import (
     round_outcome,
 )
 from exactprob.simulate import agrees_with
-from exactprob.solve import solve
+from exactprob.solve import solve_model as solve
 
 EXAMPLE = (
     Path(__file__).parents[1] / "exactprob" / "games" / "gamebook" / "data" / "example_crt.toml"

@@ -14,7 +14,7 @@ from exactprob.choice_tree import BookModel
 from exactprob.depth_first import solve_depth_first
 from exactprob.errors import ModelError, NonTerminationError, StateLimitError
 from exactprob.games.gamebook import solve
-from exactprob.solve import solve as solve_model
+from exactprob.solve import solve_model
 
 ENDINGS = {"won": F(1), "half": F(1, 2), "lost": F(0)}
 
@@ -51,8 +51,8 @@ def test_values_and_ties_equal_the_engine_on_every_state(book):
             solve_depth_first(model_of(book))
         return
     mine = solve_depth_first(model_of(book))
-    assert len(mine) == len(list(engine.states()))
-    for s in engine.states():
+    assert len(mine) == len(engine.states)
+    for s in engine.states:
         assert mine.value(s) == engine.value(s), s
         assert mine.ties(s) == engine.ties(s), s
         assert (mine.policy(s) is None) == (engine.policy(s) is None)

@@ -14,7 +14,7 @@ import pytest
 from exactprob.errors import ModelError, StateLimitError
 from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, Pig
 from exactprob.games.jeopardy.best_response import best_response
-from exactprob.games.jeopardy.certified import enclose, enclose_matchup
+from exactprob.games.jeopardy.certified import enclose_matchup, enclose_race
 from exactprob.games.jeopardy.matchup import play_off
 from exactprob.games.jeopardy.players import (
     PolicyTable,
@@ -25,7 +25,7 @@ from exactprob.games.jeopardy.players import (
     risk_balancing,
 )
 from exactprob.games.jeopardy.roster import player_named
-from exactprob.games.jeopardy.solver import solve
+from exactprob.games.jeopardy.solver import solve_race
 from tests.cli_runner import run
 
 
@@ -100,7 +100,7 @@ def test_the_full_fowl_play_response_to_hold_at_6_beats_the_optimal_player_again
     fixed = policy_table(FOWL_PLAY, hold_at(6))
     response = best_response(FOWL_PLAY, fixed, fill=fixed, exact=False)
     assert response.undecided is not None and not response.undecided.any()
-    optimal = enclose(FOWL_PLAY).policy_table()
+    optimal = enclose_race(FOWL_PLAY).policy_table()
     mine = enclose_matchup(FOWL_PLAY, response, fixed).first_player_win()
     theirs = enclose_matchup(FOWL_PLAY, optimal, fixed).first_player_win()
     assert mine.high >= theirs.low and mine.low >= theirs.low - 1e-12
@@ -114,7 +114,7 @@ def test_cli_round_robin_with_a_best_response(capsys) -> None:
     wins = {(m["first"], m["second"]): m["first_player_win"] for m in payload["matchups"]}
     game = Pig(goal=8)
     fixed = policy_table(game, hold_at(3))
-    optimal = optimal_policy_table(solve(game))
+    optimal = optimal_policy_table(solve_race(game))
     response = best_response(game, fixed, fill=optimal, exact=True)
     expected = play_off(game, response, fixed).first_player_win()
     assert wins["best-response:hold-at-3", "hold-at-3"] == str(expected)

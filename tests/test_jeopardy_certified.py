@@ -1,7 +1,7 @@
 """Certified enclosures (float interval iteration) against the exact component solver.
 
-``enclose(game)`` claims ``low[a, b, w, c] <= P(a, b, 0, (w, c)) <= high[a, b, w, c]`` for
-every turn start. The exact values come from ``solve(game)``, which the solver tests check
+``enclose_race(game)`` claims ``low[a, b, w, c] <= P(a, b, 0, (w, c)) <= high[a, b, w, c]`` for
+every turn start. The exact values come from ``solve_race(game)``, which the solver tests check
 against the generic engine on every state; containment is tested exactly (floats turned
 into Fractions), for every turn start, with a mutation check that the test can fail.
 """
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from memory_probe import peak_added
 
 from exactprob.games.jeopardy import FowlPlay
-from exactprob.games.jeopardy.certified import CertifiedSolution, enclose, working_bytes
-from exactprob.games.jeopardy.solver import solve
+from exactprob.games.jeopardy.certified import CertifiedRace, enclose_race, working_bytes
+from exactprob.games.jeopardy.solver import solve_race
 from tests.jeopardy_oracle import SMALL_FOWL_PLAY
 
 WIDTH = 1e-11
@@ -26,11 +26,11 @@ WIDTH = 1e-11
 
 def exact_starts(game: FowlPlay) -> dict[tuple[int, int, int, int], Fraction]:
     """Every turn start's exact value, keyed ``(a, b, w, c)`` like the enclosure arrays."""
-    solution = solve(game)
+    solution = solve_race(game)
     return {(a, b, *deck): solution.start_value(a, b, deck) for a, b, deck in solution.starts}
 
 
-def uncontained(box: CertifiedSolution, values: dict) -> list[tuple[int, int, int, int]]:
+def uncontained(box: CertifiedRace, values: dict) -> list[tuple[int, int, int, int]]:
     """The turn starts whose value lies outside their interval (compared exactly)."""
     return [
         key
@@ -41,7 +41,7 @@ def uncontained(box: CertifiedSolution, values: dict) -> list[tuple[int, int, in
 
 def check(game: FowlPlay) -> None:
     values = exact_starts(game)
-    box = enclose(game)
+    box = enclose_race(game)
     every_start = game.goal * game.goal * game.wolves * (game.chickens + 1)
     assert len(values) == every_start
     assert box.low.shape == box.high.shape == (game.goal, game.goal, game.wolves, game.chickens + 1)
@@ -73,7 +73,7 @@ def test_every_turn_start_is_enclosed_for_any_small_deck(chickens, wolves, goal)
 
 def test_first_player_win_encloses_every_komi_and_its_decimal_is_within_one_unit():
     game = FowlPlay(chickens=6, wolves=2, goal=7)
-    solution, box = solve(game), enclose(game)
+    solution, box = solve_race(game), enclose_race(game)
     for komi in range(game.goal):
         exact = solution.first_player_win(komi)
         enclosure = box.first_player_win(komi)
@@ -87,7 +87,7 @@ def test_first_player_win_encloses_every_komi_and_its_decimal_is_within_one_unit
 
 def test_the_containment_check_can_fail():
     game = FowlPlay(chickens=4, wolves=2, goal=5)
-    values, box = exact_starts(game), enclose(game)
+    values, box = exact_starts(game), enclose_race(game)
     assert uncontained(box, values) == []
     shift = Fraction(1, 10**9)  # far wider than the intervals (< 1e-11)
     for sign in (1, -1):
@@ -109,7 +109,7 @@ def test_the_memory_estimate_matches_the_measured_peak(deck: tuple[int, int, int
     measured = peak_added(
         "from exactprob.games.jeopardy import FowlPlay\n"
         "from exactprob.games.jeopardy.certified import enclose",
-        f"enclose(FowlPlay({chickens}, {wolves}, {goal}))",
+        f"enclose_race(FowlPlay({chickens}, {wolves}, {goal}))",
     )
     estimate = working_bytes(FowlPlay(chickens, wolves, goal))
     assert 0.85 * estimate <= measured <= 1.15 * estimate
@@ -122,4 +122,4 @@ def test_the_api_refuses_an_enclosure_beyond_memory(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: 2**30)
     with pytest.raises(ResourceError, match="enclosing Fowl Play to 5 needs about 917.7 MiB"):
-        enclose(FowlPlay(2000, 1, 5))
+        enclose_race(FowlPlay(2000, 1, 5))

@@ -19,8 +19,8 @@ import pytest
 from cli_runner import run
 
 from exactprob import evaluate
-from exactprob import solve as generic_solve
 from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
+from exactprob.solve import solve_model as generic_solve
 
 HALF_UNIT = Fraction(1, 2 * 10**12)  # decimals are rounded to 12 places
 

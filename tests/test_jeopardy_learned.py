@@ -19,7 +19,7 @@ from exactprob.games.jeopardy.learned import LearnedPlayer, fit_network, fit_tre
 from exactprob.games.jeopardy.players import PolicyTable, optimal_policy_table
 from exactprob.games.jeopardy.rules import FowlPlay, Pig
 from exactprob.games.jeopardy.simulator import simulate_race
-from exactprob.games.jeopardy.solver import solve
+from exactprob.games.jeopardy.solver import solve_race
 
 # Pig with a d3 (1 busts, 2 or 3 add): about a third of its choices are holds (with a d6,
 # optimal Pig never holds below the goal 40). Fowl Play to 8 has both actions too.
@@ -34,7 +34,7 @@ def solved() -> dict:
     """Each game's exact solution and optimal table."""
     result = {}
     for key, game in GAMES.items():
-        solution = solve(game)
+        solution = solve_race(game)
         result[key] = (game, solution, optimal_policy_table(solution))
     return result
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from exactprob.errors import ModelError, NonTerminationError
 from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, JeopardyModel, Pig
-from exactprob.games.jeopardy.certified import enclose, enclose_matchup
+from exactprob.games.jeopardy.certified import enclose_matchup, enclose_race
 from exactprob.games.jeopardy.matchup import play_off
 from exactprob.games.jeopardy.players import (
     hold_at,
@@ -22,14 +22,14 @@ from exactprob.games.jeopardy.players import (
     policy_table,
     risk_balancing,
 )
-from exactprob.games.jeopardy.solver import solve
+from exactprob.games.jeopardy.solver import solve_race
 from exactprob.solve import evaluate
 from tests.jeopardy_oracle import FIXED, model_policy, race, seed_of
 
 
 @cache
 def optimal(game: Pig | FowlPlay):
-    return optimal_policy_table(solve(game))
+    return optimal_policy_table(solve_race(game))
 
 
 def engine_value(game, holds0, holds1, komi=0):
@@ -63,7 +63,7 @@ def test_the_optimal_table_against_fixed_players_equals_the_generic_engine(game)
 )
 def test_optimal_against_itself_is_the_optimal_solve_at_every_komi(game):
     # FowlPlay(5, 2, 5) has exact ties: whichever way the table breaks them, the value holds
-    solution = solve(game)
+    solution = solve_race(game)
     table = optimal_policy_table(solution)
     matchup = play_off(game, table, table)
     for komi in range(game.goal):
@@ -139,10 +139,10 @@ def test_an_enclosure_is_the_matchups_own():
 )
 def test_the_certified_optimal_table_makes_the_exact_choices_where_it_decides(game):
     exact = optimal(game).holds
-    certified = enclose(game).policy_table()
+    certified = enclose_race(game).policy_table()
     assert certified.undecided is not None
     assert not ((exact != certified.holds) & ~certified.undecided).any()
-    solution = solve(game)
+    solution = solve_race(game)
     # an undecided choice is an exact tie (these games' enclosures are tight)
     for a, b, k, w, c in zip(*np.nonzero(certified.undecided), strict=True):
         assert len(solution.actions(int(a), int(b), int(k), (int(w), int(c)))) == 2

@@ -29,7 +29,7 @@ from exactprob.games.jeopardy.redesign import (
     load_cached,
     search,
 )
-from exactprob.games.jeopardy.solver import solve
+from exactprob.games.jeopardy.solver import solve_race
 
 GOAL = 6
 DECKS = [(1, 1), (2, 1), (3, 1), (2, 2), (3, 2), (4, 3)]
@@ -39,7 +39,7 @@ HALF = Fraction(1, 2)
 @cache
 def exact_wins(chickens: int, wolves: int, goal: int) -> tuple[Fraction, ...]:
     """Every komi's exact first-player chance, by the exact solver."""
-    solution = solve(FowlPlay(chickens, wolves, goal))
+    solution = solve_race(FowlPlay(chickens, wolves, goal))
     return tuple(solution.first_player_win(komi) for komi in range(goal))
 
 

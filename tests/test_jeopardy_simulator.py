@@ -20,14 +20,14 @@ from exactprob.games.jeopardy.players import (
     hold_at,
     optimal_policy_table,
 )
-from exactprob.games.jeopardy.solver import solve
+from exactprob.games.jeopardy.solver import solve_race
 from exactprob.solve import evaluate
 from tests.jeopardy_oracle import FIXED, GAMES, model_policy, race, seed_of
 
 
 @cache
 def solved(game: Pig | FowlPlay) -> tuple[Any, PolicyTable]:
-    solution = solve(game)
+    solution = solve_race(game)
     return solution, optimal_policy_table(solution)
 
 

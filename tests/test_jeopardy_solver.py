@@ -13,20 +13,20 @@ import numpy as np
 import pytest
 
 from exactprob import ModelError, NonTerminationError, enclose_graph, explore
-from exactprob import solve as generic_solve
 from exactprob.games.jeopardy import (
     FowlPlay,
     FowlPlayArrays,
     JeopardyModel,
     Pig,
-    enclose,
     enclose_matchup,
     hold_at,
     play_off,
     policy_table,
     race_report,
 )
-from exactprob.games.jeopardy.solver import solve
+from exactprob.games.jeopardy.certified import enclose_race
+from exactprob.games.jeopardy.solver import solve_race
+from exactprob.solve import solve_model as generic_solve
 from tests.jeopardy_oracle import SMALL_FOWL_PLAY
 
 GAMES = [
@@ -42,9 +42,9 @@ GAMES = [
 def test_equals_generic_solver_on_every_state(game, komi):
     model = JeopardyModel(game, komi)
     reference = generic_solve(model)
-    mine = solve(game)
+    mine = solve_race(game)
     checked = 0
-    for state in reference.states():
+    for state in reference.states:
         if model.outcome(state) is not None:
             continue
         s0, s1, k, deck, mover = state
@@ -54,14 +54,14 @@ def test_equals_generic_solver_on_every_state(game, komi):
         best = set(reference.ties(state))
         assert set(mine.actions(a, b, k, deck)) == best, state
         checked += 1
-    assert checked == len([s for s in reference.states() if model.outcome(s) is None])
+    assert checked == len([s for s in reference.states if model.outcome(s) is None])
     assert mine.first_player_win(komi) == reference.value()
 
 
 def test_pig_to_10_matches_the_hand_checked_value():
     # 7776/10961: tests/test_solve.py derives it with the generic engine and an
     # independent all-strategy-pairs check on smaller goals; quickstart prints it.
-    assert solve(Pig(goal=10)).first_player_win() == F(7776, 10961)
+    assert solve_race(Pig(goal=10)).first_player_win() == F(7776, 10961)
 
 
 @pytest.mark.parametrize(("game", "komi"), [*SMALL_FOWL_PLAY, (FowlPlay(goal=6), 0)], ids=repr)
@@ -105,8 +105,8 @@ def test_fowl_play_as_an_array_model_is_the_same_graph(game, komi):
 PIG, FOWL = Pig(goal=4), FowlPlay(chickens=3, wolves=1, goal=4)
 ONCE = policy_table(FOWL, hold_at(1))
 QUESTIONS = {
-    "exact solution": lambda komi: solve(PIG).first_player_win(komi),
-    "certified solution": lambda komi: enclose(FOWL).first_player_win(komi),
+    "exact solution": lambda komi: solve_race(PIG).first_player_win(komi),
+    "certified solution": lambda komi: enclose_race(FOWL).first_player_win(komi),
     "match-up": lambda komi: play_off(FOWL, ONCE, ONCE).first_player_win(komi),
     "certified match-up": lambda komi: enclose_matchup(FOWL, ONCE, ONCE).first_player_win(komi),
     "engine model": lambda komi: JeopardyModel(PIG, komi),

@@ -91,7 +91,7 @@ def test_mixed_graphs_equal_the_component_solver(model):
     with pytest.MonkeyPatch.context() as patch:
         without_levels(patch)
         alone = solve(model)
-    for s in alone.states():
+    for s in alone.states:
         assert swept.value(s) == alone.value(s)
         assert swept.ties(s) == alone.ties(s)
 
@@ -127,7 +127,7 @@ def test_pig_with_a_swept_lower_part_equals_the_component_solver(monkeypatch):
     swept = solve(LeadIn())
     without_levels(monkeypatch)
     alone = solve(LeadIn())
-    for s in alone.states():
+    for s in alone.states:
         assert swept.value(s) == alone.value(s) and swept.ties(s) == alone.ties(s)
 
 
@@ -143,7 +143,7 @@ def test_two_players_and_ties_without_floats(monkeypatch):
     model = DiceDuel(30, 20)
     S = solve(model)
     check_against_recursion(model, S)
-    assert sum(len(S.ties(s)) == 2 for s in S.states()) > 10
+    assert sum(len(S.ties(s)) == 2 for s in S.states) > 10
 
 
 def test_an_action_that_stays_forever_is_never_chosen():

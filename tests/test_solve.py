@@ -74,7 +74,7 @@ def test_two_dice_chain():
     assert S.outcome_distribution() == Dist({t[1] - 7: F(c, 36) for t, c in counts.items()})
     assert S.policy() == "roll" and S.ties() == ("roll",)
     assert S.policy(("end", 2)) is None and S.ties(("end", 2)) == ()
-    assert len(list(S.states())) == 18
+    assert len(list(S.states)) == 18
     assert "states=18" in repr(S)
     with pytest.raises(ModelError):
         S.value(("nowhere",))
@@ -130,7 +130,7 @@ def test_random_acyclic_model_steps_and_absorption(model):
                 memo[s] = (out, steps)
         return memo[s]
 
-    for s in S.states():
+    for s in S.states:
         dist, steps = absorb(s)
         assert S.absorption(s) == Dist(dist)
         assert S.expected_steps(s) == steps
@@ -148,7 +148,7 @@ def test_actions_sharing_successors_are_valued_together(monkeypatch):
     model = DiceDuel(40, 24)
     S = solve(model)
     check_against_recursion(model, S)
-    assert any(len(S.ties(s)) == 2 for s in S.states())  # exact ties are found
+    assert any(len(S.ties(s)) == 2 for s in S.states)  # exact ties are found
     assert S.policy_map()[model.initial] in ("d4", "2d2")
 
 
@@ -168,7 +168,7 @@ def test_random_cyclic_chain_equals_fundamental_matrix(model):
     values = B * v
     steps = N * sympy.ones(len(inner), 1)
     S = solve(model)
-    assert set(S.states()) == states
+    assert set(S.states) == states
     for i, s in enumerate(inner):
         assert S.value(s) == F(str(values[i]))
         assert S.expected_steps(s) == F(str(steps[i]))
@@ -358,7 +358,7 @@ def test_pig_bellman_certificate_and_symmetry(goal):
     # a unique fixed point: exact values satisfying it everywhere are the game values.
     model = Pig(goal)
     S = solve(model)
-    V = {s: S.value(s) for s in S.states()}
+    V = {s: S.value(s) for s in S.states}
     assert set(V) == reachable(model)
     assert bellman_violations(model, V) == []
     # Swapping the players: P(0 wins from (a, b, k, 0)) = 1 - P(0 wins from (b, a, k, 1)).
@@ -372,7 +372,7 @@ def test_pig_bellman_certificate_and_symmetry(goal):
 def test_pig_versus_fixed_opponent_certificate():
     model = Pig(8, opponent_hold=4)
     S = solve(model)
-    V = {s: S.value(s) for s in S.states()}
+    V = {s: S.value(s) for s in S.states}
     assert bellman_violations(model, V) == []
 
 
@@ -454,7 +454,7 @@ def test_evaluate_every_policy_of_red_and_black():
     for pol in all_policies(model, states):
         expected = policy_values(model, pol, states)
         E = evaluate(model, pol)
-        for s in E.states():
+        for s in E.states:
             assert E.value(s) == expected[s]
         # as a callable too
         assert evaluate(model, lambda s, pol=pol: pol[s]).value() == expected[model.initial]
@@ -477,16 +477,16 @@ def test_evaluate_from_another_start_state():
     r = (1 - p) / p
     E = evaluate(RedAndBlack(N, p, start=3), lambda s: 1, start=5)
     assert E.value() == (r**5 - 1) / (r**N - 1) == E.value(5)
-    assert E.states()[0] == 5
+    assert E.states[0] == 5
     bold = evaluate(RedAndBlack(8, F(1, 3), start=2), {4: 4}, start=4)
-    assert set(bold.states()) == {0, 4, 8} and bold.value() == F(1, 3)
+    assert set(bold.states) == {0, 4, 8} and bold.value() == F(1, 3)
 
 
 def test_evaluate_explores_only_states_reachable_under_the_policy():
     # bold play from 2 with goal 8 only visits 2, 4, 0, 8
     policy = {2: 2, 4: 4}
     E = evaluate(RedAndBlack(8, F(1, 3), start=2), policy)
-    assert set(E.states()) == {0, 2, 4, 8}
+    assert set(E.states) == {0, 2, 4, 8}
     assert E.value() == F(1, 9)  # two wins in a row
 
 

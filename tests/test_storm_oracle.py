@@ -409,8 +409,8 @@ def assert_engine_equals_storm(model, *, steps=True):
     G = explore(model)
     S = solve(model)
     values = storm_values(G)
-    assert set(values) == set(S.states())
-    for s in S.states():
+    assert set(values) == set(S.states)
+    for s in S.states:
         assert S.value(s) == values[s], s
     assert storm_value(G) == S.value()
     if steps:

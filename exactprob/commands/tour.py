@@ -13,8 +13,8 @@ from ..games.gamblers_ruin import GamblersRuin, closed_form
 from ..games.risk import risk_battle
 from ..games.roguelike.prd import PRDTable
 from ..games.roguelike.softlock import locked_forever
+from ..methods import solve
 from ..numbers import decimal_string, exact_fields, fraction_string
-from ..solve import solve
 from . import help_of
 from ._options import add_json_flag
 from ._output import emit

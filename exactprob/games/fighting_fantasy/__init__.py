@@ -11,7 +11,8 @@ soften it. Only the skill difference :math:`\Delta` matters.
   what a victory is worth (:class:`~.terms.Objective`), a luck policy's signature;
 * :mod:`.grid`: the fast path, every state of a fight in one exact backward sweep, under
   optimal play or a fixed policy, for any :class:`~.terms.Objective`;
-* :mod:`.model`: the same fight as a :class:`~exactprob.model.Model` for the generic engine;
+* :mod:`.model`: the same fight as a :class:`~exactprob.model.Model`; :mod:`.fast_paths`
+  makes the grid :func:`exactprob.solve`'s exact method for it;
 * :mod:`.fight_arrays`: every start of a grid at once as an
   :class:`~exactprob.array_model.ArrayModel`, explored by the engine in bulk;
 * :mod:`.closed_forms`: the paper's formulas as sympy expressions;
@@ -39,6 +40,7 @@ from .closed_forms import (
     no_luck_win,
     thresholds,
 )
+from .fast_paths import FightSolution
 from .fight_arrays import FightArrays, round_start
 from .grid import STRATEGY_CODES, FightGrid, GridRecord, solve_grid
 from .heuristics import (
@@ -83,6 +85,7 @@ __all__ = [
     "FightOutcomes",
     "FightReport",
     "FightSimulation",
+    "FightSolution",
     "Fold",
     "GridRecord",
     "LuckPolicy",

@@ -51,6 +51,7 @@ class FightModel:
         self.rule, self.objective = fight_terms(
             delta, hero_stamina, opponent_stamina, luck, rule, objective
         )
+        self.delta = delta
         self.odds = round_odds(delta)
         self.initial: FightState = ("round", hero_stamina, opponent_stamina, luck, False)
 

@@ -19,10 +19,13 @@ from typing import Any
 
 from ...display import Report
 from ...limits import DEFAULT_MAX_STATES
+from ...methods import solve
 from ...numbers import exact_fields, fraction_string
 from ...text import table_lines
 from .closed_forms import no_luck_value
+from .fast_paths import grid_of
 from .grid import STRATEGY_CODES, FightGrid, solve_grid
+from .model import FightModel
 from .outcomes import FightOutcomes, fight_outcomes
 from .rules import RULES, round_odds
 from .terms import LuckPolicy, Objective
@@ -192,17 +195,23 @@ def fight_report(
     (hero_skill, hero_stamina, luck), (opponent_skill, opponent_stamina) = hero, opponent
     delta = hero_skill - opponent_skill
     objective = objective or Objective()
-    grid = solve_grid(
-        delta,
-        hero_stamina,
-        opponent_stamina,
-        luck,
-        rule=rule,
-        objective=objective,
-        policy=policy,
-        max_states=max_states,
-        progress=progress and hero_stamina * opponent_stamina * (luck + 1) >= LONG_SOLVE_STATES,
-    )
+    bar = progress and hero_stamina * opponent_stamina * (luck + 1) >= LONG_SOLVE_STATES
+    grid: FightGrid
+    if policy is None:  # optimal luck: the front door, which takes the grid's fast path
+        model = FightModel(delta, hero_stamina, opponent_stamina, luck, rule, objective)
+        grid = grid_of(solve(model, max_states=max_states, progress=bar))
+    else:  # a fixed luck policy, evaluated on the grid
+        grid = solve_grid(
+            delta,
+            hero_stamina,
+            opponent_stamina,
+            luck,
+            rule=rule,
+            objective=objective,
+            policy=policy,
+            max_states=max_states,
+            progress=bar,
+        )
     return FightReport(
         hero,
         opponent,

@@ -33,8 +33,9 @@ from ...display import JsonDisplay
 from ...dist import Dist
 from ...errors import ModelError
 from ...limits import DEFAULT_MAX_STATES
+from ...methods import solve
 from ...numbers import exact_fields
-from ...solve import Solution, solve
+from ...results import SolvedLaws
 from .hits import Allocation, HitOrder, hit_distribution
 from .units import CATALOGUE, Fleet, FleetState, describe_survivors
 
@@ -232,7 +233,7 @@ def _expected_losses(fleet: Fleet, survivors: Dist[Survivors]) -> Fraction:
     return sum(fleet.counts) - Fraction(left.mean())
 
 
-def result_of(model: FleetBattle, solution: Solution) -> BattleResult:
+def result_of(model: FleetBattle, solution: SolvedLaws) -> BattleResult:
     """The :class:`BattleResult` of a solved battle: everything comes from the solver's
     absorption distribution over terminal states and its expected number of steps."""
     end: Dist[BattleState] = solution.absorption()
@@ -246,7 +247,7 @@ def result_of(model: FleetBattle, solution: Solution) -> BattleResult:
         expected_rounds=solution.expected_steps(),
         attacker_survivors=end.map(lambda s: model.attacker.survivors(s[0])),
         defender_survivors=end.map(lambda s: model.defender.survivors(s[1])),
-        states=sum(1 for _ in solution.states()),
+        states=len(solution.states),
     )
 
 

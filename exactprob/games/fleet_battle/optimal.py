@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from ...dist import Dist
 from ...errors import ModelError
 from ...limits import DEFAULT_MAX_STATES
-from ...solve import solve
+from ...methods import solve
 from .battle import BattleResult, FleetBattle, battle, result_of
 from .hits import HitOrder, take_hit
 from .units import Fleet, FleetState
@@ -195,7 +195,7 @@ def optimal_battle(
     """Solve the MDP in which ``side`` assigns its hits optimally, and play it out."""
     mdp = OptimalAssignment(attacker, defender, side, attacker_order, defender_order)
     solution = solve(mdp, max_states=max_states)
-    decisions: list[Any] = [s for s in solution.states() if s[0] == "assign"]  # type: ignore[index]
+    decisions: list[Any] = [s for s in solution.states if s[0] == "assign"]  # type: ignore[index]
     policy = {(s[1], s[2], s[3]): solution.policy(s) for s in decisions}
     orders: list[Any] = list(mdp.orders)
     fixed_order = orders[mdp.side]

@@ -5,6 +5,7 @@
   part of the question, ``first_player_win(komi)``, not of the game;
 * :mod:`.solver`: the game's own exact solver (one turn-start cycle at a time), and
   :mod:`.certified` its certified enclosures, both at every komi (:mod:`.fairness`);
+  :mod:`.fast_paths` makes them :func:`exactprob.solve`'s methods for the race's models;
 * :mod:`.players`, :mod:`.matchup`, :mod:`.best_response`, :mod:`.roster`: fixed players as
   policy tables, two players valued against each other, best responses, round robins;
   :mod:`.learned` players fitted to the optimal table (scikit-learn);
@@ -15,13 +16,15 @@
 
 Pig to 2 points: any roll but a 1 wins at once, so :math:`P = 5/6 + (1/6)^2 P = 6/7`.
 
->>> solve(Pig(goal=2)).first_player_win()
+>>> import exactprob as ep
+>>> ep.solve(JeopardyModel(Pig(goal=2))).first_player_win()
 Fraction(6, 7)
 """
 
 from .best_response import best_response
-from .certified import CertifiedSolution, enclose, enclose_matchup
+from .certified import enclose_matchup
 from .fairness import Win, fairest_komi, komi_wins
+from .fast_paths import CertifiedRaceSolution, RaceSolution, race_of
 from .fowl_arrays import FowlPlayArrays
 from .matchup import Matchup, play_off
 from .players import PolicyTable, hold_at, keep_pace, optimal_policy_table, policy_table
@@ -30,14 +33,14 @@ from .report import RaceReport, race_report
 from .roster import NAMES, Player, round_robin
 from .rules import FOWL_PLAY, RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, JeopardyModel, Pig
 from .simulator import SimulatedRaces, simulate_race
-from .solver import JeopardySolution, solve
+from .solver import JeopardySolution
 
 __all__ = [
     "FOWL_PLAY",
     "NAMES",
     "RED_LIGHT",
     "RED_LIGHT_KOMI",
-    "CertifiedSolution",
+    "CertifiedRaceSolution",
     "FowlPlay",
     "FowlPlayArrays",
     "JeopardyModel",
@@ -47,11 +50,11 @@ __all__ = [
     "Player",
     "PolicyTable",
     "RaceReport",
+    "RaceSolution",
     "RedesignReport",
     "SimulatedRaces",
     "Win",
     "best_response",
-    "enclose",
     "enclose_matchup",
     "fairest_komi",
     "hold_at",
@@ -60,9 +63,9 @@ __all__ = [
     "optimal_policy_table",
     "play_off",
     "policy_table",
+    "race_of",
     "race_report",
     "redesign_report",
     "round_robin",
     "simulate_race",
-    "solve",
 ]

@@ -123,7 +123,7 @@ def best_response(
     model = _AgainstFixed(game, opponent)
     solution = solve(model, max_states=max_states + 1)  # and the initial state
     holds = fill.holds.copy()
-    for state, index in _choices(model, solution.states()):
+    for state, index in _choices(model, solution.states):
         holds[index] = "hold" in solution.ties(state)
     return PolicyTable(holds)
 

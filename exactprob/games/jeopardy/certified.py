@@ -23,10 +23,10 @@ and the probabilities are rounded outward with ``nextafter``). Sweeps stop when 
 intervals no longer shrink over two sweeps.
 
 >>> from .rules import FowlPlay
->>> from .solver import solve
+>>> from .solver import solve_race
 >>> game = FowlPlay(chickens=4, wolves=2, goal=5)
->>> box = enclose(game).first_player_win()
->>> box.contains(solve(game).first_player_win()), box.width() < 1e-12
+>>> box = enclose_race(game).first_player_win()
+>>> box.contains(solve_race(game).first_player_win()), box.width() < 1e-12
 (True, True)
 """
 
@@ -47,10 +47,10 @@ from .rules import FowlPlay
 __all__ = [
     "MAX_CERTIFIED_STATES",
     "CertifiedMatchup",
-    "CertifiedSolution",
-    "enclose",
+    "CertifiedRace",
     "enclose_best_response",
     "enclose_matchup",
+    "enclose_race",
     "working_bytes",
 ]
 
@@ -78,7 +78,7 @@ class CertifiedMatchup(SolvedRace[Enclosure]):
     play = "two fixed players"
 
 
-class CertifiedSolution(CertifiedMatchup):
+class CertifiedRace(CertifiedMatchup):
     """Enclosures of every turn-start value ``P(a, b, 0, (w, c))`` of a Fowl Play game under
     optimal play: the match-up of the optimal player against itself, where the first
     player's turn starts are every mover's."""
@@ -97,11 +97,26 @@ class CertifiedSolution(CertifiedMatchup):
         """
         return _policy_table(self.game, self.low, self.high)
 
+    def state_bounds(self) -> tuple[PolicyTable, np.ndarray, np.ndarray]:
+        """The policy table and the bounds of the mover's chance in every state, arrays
+        ``low[a, b, k, w, c]`` and ``high[a, b, k, w, c]`` shaped like the table: the pass
+        of :meth:`policy_table`, keeping each state's enclosure, the larger of its draw
+        and hold enclosures (a state the mover has won is 1)."""
+        low, high = np.empty(table_shape(self.game)), np.empty(table_shape(self.game))
+        table = _policy_table(self.game, self.low, self.high, (low, high))
+        return table, low, high
 
-def _policy_table(game: FowlPlay, next_low: np.ndarray, next_high: np.ndarray) -> PolicyTable:
-    """The mover's choices (see :meth:`CertifiedSolution.policy_table`) from the bounds
+
+def _policy_table(
+    game: FowlPlay,
+    next_low: np.ndarray,
+    next_high: np.ndarray,
+    values: tuple[np.ndarray, np.ndarray] | None = None,
+) -> PolicyTable:
+    """The mover's choices (see :meth:`CertifiedRace.policy_table`) from the bounds
     ``[a, b, w, c]`` of the turn starts that follow the mover's turn: its own in self-play,
-    the fixed opponent's for a best response."""
+    the fixed opponent's for a best response; each state's bounds go into ``values`` when
+    given (:meth:`CertifiedRace.state_bounds`)."""
     holds = np.zeros(table_shape(game), dtype=bool)
     undecided = np.zeros_like(holds)
     goal, totals = game.goal, holds.shape[2]
@@ -129,10 +144,12 @@ def _policy_table(game: FowlPlay, next_low: np.ndarray, next_high: np.ndarray) -
             undecided[..., w, c] = choice & ~certain
             value_low = np.where(k >= 1, np.maximum(draw_low, hold_low), draw_low)
             value_high = np.where(k >= 1, np.maximum(draw_high, hold_high), draw_high)
-            above = (  # one more turn total than the table, always won
-                np.concatenate([np.where(wins, 1.0, value_low.clip(0, 1)), won], 2),
-                np.concatenate([np.where(wins, 1.0, value_high.clip(0, 1)), won], 2),
-            )
+            state_low = np.where(wins, 1.0, value_low.clip(0, 1))
+            state_high = np.where(wins, 1.0, value_high.clip(0, 1))
+            if values is not None:
+                values[0][..., w, c], values[1][..., w, c] = state_low, state_high
+            # one more turn total than the table, always won
+            above = (np.concatenate([state_low, won], 2), np.concatenate([state_high, won], 2))
     return PolicyTable(holds, undecided)
 
 
@@ -151,10 +168,10 @@ def _probabilities(game: FowlPlay) -> tuple[np.ndarray, ...]:
     )
 
 
-def enclose(game: FowlPlay, progress: bool = False) -> CertifiedSolution:
+def enclose_race(game: FowlPlay, progress: bool = False) -> CertifiedRace:
     """Enclose every turn-start value of ``game`` under optimal play."""
     low, high, sweeps = _enclose(game, None, f"{game.name} to {game.goal}, certified", progress)
-    return CertifiedSolution(game, low[0], high[0], sweeps)
+    return CertifiedRace(game, low[0], high[0], sweeps)
 
 
 def enclose_matchup(

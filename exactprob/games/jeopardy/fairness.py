@@ -6,8 +6,8 @@ minimises :math:`|P(0, K, 0, \text{fresh}) - \tfrac12|`; exact values compare ex
 all listed), enclosures list every komi that their widths cannot rule out.
 
 >>> from .rules import Pig
->>> from .solver import solve
->>> wins = komi_wins(solve(Pig(goal=6)))
+>>> from .solver import solve_race
+>>> wins = komi_wins(solve_race(Pig(goal=6)))
 >>> [str(w) for w in wins]  # a 2 to 6 reaches 6 from 4 or 5: komi 4 and 5 tie
 ['24/31', '3672/4799', '153/202', '612/815', '102/137', '102/137']
 >>> fairest_komi(wins)
@@ -22,7 +22,6 @@ from typing import Any, Generic, TypeVar
 
 from ...display import exact_html, rows_html
 from ...enclosure import Enclosure
-from ...numbers import exact_fields
 from .rules import check_komi
 
 __all__ = [
@@ -31,7 +30,6 @@ __all__ = [
     "distance_from_even",
     "fairest_komi",
     "komi_wins",
-    "win_fields",
     "win_html",
 ]
 
@@ -40,23 +38,6 @@ W = TypeVar("W", Fraction, Enclosure)
 HALF = Fraction(1, 2)
 #: Decimal places of an exact chance in JSON.
 DIGITS = 12
-
-
-def win_fields(key: str, win: Win) -> dict[str, Any]:
-    """JSON fields of a chance: the exact fraction and its decimal, or an enclosure's
-    decimal, ends and width.
-
-    >>> win_fields("p", Fraction(1, 4))["p"], win_fields("q", Enclosure(0.25, 0.5))["q_width"]
-    ('1/4', '0.25')
-    """
-    if isinstance(win, Enclosure):
-        return {
-            f"{key}_decimal": win.decimal(),
-            f"{key}_low": repr(float(win.low)),
-            f"{key}_high": repr(float(win.high)),
-            f"{key}_width": repr(float(win.width())),
-        }
-    return exact_fields(key, win, DIGITS)
 
 
 def komi_wins(solution: SolvedRace[W]) -> list[W]:

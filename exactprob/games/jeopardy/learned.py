@@ -37,9 +37,9 @@ tree allowed a leaf per state copies the optimal table exactly:
 
 >>> from .players import optimal_policy_table
 >>> from .rules import FowlPlay
->>> from .solver import solve
+>>> from .solver import solve_race
 >>> game = FowlPlay(chickens=8, wolves=2, goal=8)
->>> optimal = optimal_policy_table(solve(game))
+>>> optimal = optimal_policy_table(solve_race(game))
 >>> from .players import choice_states
 >>> fit_tree(game, optimal, leaves=int(choice_states(game).sum())).agreement
 Fraction(1, 1)

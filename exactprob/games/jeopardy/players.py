@@ -70,7 +70,7 @@ class PolicyTable:
 
     ``undecided`` (same shape, or None when every choice is known to be right) marks the
     choices of an optimal table that its source could not certify (see
-    :meth:`.certified.CertifiedSolution.policy_table`).
+    :meth:`.certified.CertifiedRace.policy_table`).
     """
 
     def __init__(self, holds: np.ndarray, undecided: np.ndarray | None = None) -> None:
@@ -83,19 +83,19 @@ class PolicyTable:
 
 
 def optimal_policy_table(
-    solution: solver.JeopardySolution | certified.CertifiedSolution,
+    solution: solver.JeopardySolution | certified.CertifiedRace,
 ) -> PolicyTable:
     r"""An optimal player, as a :class:`PolicyTable`, from an exact
     (:meth:`~exactprob.games.jeopardy.solver.JeopardySolution.policy_table`) or a certified
-    (:meth:`.certified.CertifiedSolution.policy_table`) solution. On an exact tie the
+    (:meth:`.certified.CertifiedRace.policy_table`) solution. On an exact tie the
     table **holds**.
 
     Pig to 10: from 0 to 0 the first player rolls until 10 (no hold at any turn total),
     and optimal play against itself wins 7776/10961 for the first player:
 
     >>> from .simulator import simulate_race
-    >>> from .solver import solve
-    >>> solution = solve(Pig(goal=10))
+    >>> from .solver import solve_race
+    >>> solution = solve_race(Pig(goal=10))
     >>> table = optimal_policy_table(solution)
     >>> bool(table.holds[0, 0, 1:, 0, 0].any())
     False

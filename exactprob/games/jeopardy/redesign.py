@@ -58,7 +58,7 @@ from ...errors import SchedulerError, WriteError
 from ...extras import import_extra
 from ...files import write_atomically
 from ...progress import progress_bar
-from .certified import enclose
+from .certified import enclose_race
 from .fairness import distance_from_even, fairest_komi, komi_wins
 from .rules import FowlPlay
 
@@ -128,7 +128,7 @@ def deck_result(chickens: int, wolves: int, goal: int) -> DeckResult:
     """Solve one deck (the task each Dask worker runs): every komi's enclosure."""
     game = FowlPlay(chickens, wolves, goal)
     start = time.perf_counter()
-    wins = cast(list[Enclosure], komi_wins(enclose(game)))  # enclosures, not rationals
+    wins = cast(list[Enclosure], komi_wins(enclose_race(game)))  # enclosures, not rationals
     return DeckResult(chickens, wolves, goal, tuple(wins), time.perf_counter() - start)
 
 

@@ -20,8 +20,8 @@ from ...display import Report
 from ...errors import ModelError, UsageError
 from ...numbers import exact_fields
 from ...resources import check_memory
+from ...results import value_fields
 from .certified import MAX_CERTIFIED_STATES, working_bytes
-from .fairness import win_fields
 from .redesign import DeckResult, Design, fairest_designs, search
 from .rules import FowlPlay
 
@@ -56,7 +56,7 @@ def _design_fields(rank: int, design: Design) -> dict[str, Any]:
         "chickens": design.chickens,
         "wolves": design.wolves,
         "komi": design.komi,
-        **win_fields("first_player_win", design.win),
+        **value_fields("first_player_win", design.win),
         **exact_fields("distance_from_even_low", design.distance[0]),
         **exact_fields("distance_from_even_high", design.distance[1]),
     }

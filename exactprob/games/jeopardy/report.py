@@ -28,13 +28,15 @@ from ...display import Report
 from ...enclosure import Enclosure
 from ...errors import ModelError, StateLimitError, UsageError
 from ...limits import check_max_states
+from ...methods import Method, solve
 from ...numbers import decimal_string, digit_count, exact_fields
-from .certified import MAX_CERTIFIED_STATES, enclose
-from .fairness import DIGITS, Win, fairest_komi, komi_wins, win_fields
+from ...results import value_fields
+from .certified import MAX_CERTIFIED_STATES
+from .fairness import DIGITS, Win, fairest_komi, komi_wins
+from .fast_paths import race_of
 from .players import PolicyTable, agreement, hold_thresholds, optimal_policy_table
 from .roster import Player, player_named, round_robin
-from .rules import FowlPlay, Pig, check_komi
-from .solver import solve
+from .rules import FowlPlay, JeopardyModel, Pig, check_komi
 
 __all__ = ["EXACT_LIMIT", "MAX_EXACT_STATES", "RaceReport", "check_size", "is_exact", "race_report"]
 
@@ -95,11 +97,11 @@ def payload_of(game: Pig | FowlPlay, komi: int, wins: list[Win], exact: bool) ->
         **rules,
         "komi": komi,
         "exact": exact,
-        **win_fields("first_player_win", win),
+        **value_fields("first_player_win", win),
         "nonterminal_states": game.nonterminal_states(),
         "fairest_komi": list(fairest_komi(wins)),
         "komi_table": [
-            {"komi": komi, **win_fields("first_player_win", w)} for komi, w in enumerate(wins)
+            {"komi": komi, **value_fields("first_player_win", w)} for komi, w in enumerate(wins)
         ],
     }
     if isinstance(win, Fraction):
@@ -210,7 +212,7 @@ class RaceReport(Report):
                 for p, a in zip(self.players, self.agreements, strict=True)
             ]
             payload["matchups"] = [
-                {"first": first, "second": second, **win_fields("first_player_win", win)}
+                {"first": first, "second": second, **value_fields("first_player_win", win)}
                 for (first, second), win in self.matchups.items()
             ]
         return payload
@@ -260,11 +262,12 @@ def race_report(
         )
     exact = is_exact(game, exact)
     check_size(game, exact, max_states)
-    solution: Any
-    if exact or not isinstance(game, FowlPlay):
-        solution = solve(game, progress=progress)
-    else:
-        solution = enclose(game, progress=progress)
+    # the front door, which takes the race's fast paths (the whole game, every komi)
+    method: Method = "exact" if exact else "certified"
+    states = max(game.nonterminal_states(), 1)
+    solution: Any = race_of(
+        solve(JeopardyModel(game), method, max_states=states, progress=progress)
+    )
     wins = komi_wins(solution)
     if not (players or table):
         return RaceReport(game, komi, exact, wins)

@@ -15,9 +15,9 @@ optimal player).
 
 >>> from .players import optimal_policy_table
 >>> from .rules import Pig
->>> from .solver import solve
+>>> from .solver import solve_race
 >>> game = Pig(goal=6)
->>> optimal = optimal_policy_table(solve(game))
+>>> optimal = optimal_policy_table(solve_race(game))
 >>> players = [player_named(game, name, optimal) for name in ("optimal", "hold-at-2")]
 
 Pig to 6 has 90 choice states: 15 pairs of a score :math:`a` and a turn total

@@ -15,7 +15,7 @@ The verified values satisfy every optimality equation exactly; :doc:`/jeopardy` 
 they are the equations' only solution (proved for Pig, enclosed for Fowl Play).
 
 >>> from .rules import Pig
->>> solution = solve(Pig(goal=10))
+>>> solution = solve_race(Pig(goal=10))
 >>> solution.first_player_win()
 Fraction(7776, 10961)
 >>> solution.actions(0, 0, 4), solution.actions(0, 0, 9)
@@ -52,7 +52,7 @@ from .fairness import SolvedRace
 from .players import PolicyTable, deck_cards, hold_thresholds, table_shape
 from .rules import Jeopardy
 
-__all__ = ["Component", "JeopardySolution", "solve"]
+__all__ = ["Component", "JeopardySolution", "solve_race"]
 
 MAX_ROUNDS = 50
 
@@ -108,7 +108,7 @@ class JeopardySolution(SolvedRace[Fraction]):
         return component.state(a, b, k, deck)
 
 
-def solve(game: Jeopardy, progress: bool = False) -> JeopardySolution:
+def solve_race(game: Jeopardy, progress: bool = False) -> JeopardySolution:
     """Solve ``game`` exactly: every turn-start value, component by component."""
     starts: Starts = {}
     floats: dict[tuple[int, int, Hashable], float] = {}

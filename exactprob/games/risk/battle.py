@@ -33,9 +33,10 @@ from ...display import JsonDisplay
 from ...dist import Dist, die, uniform
 from ...errors import ModelError
 from ...limits import DEFAULT_MAX_STATES
+from ...methods import solve
 from ...numbers import exact_fields, probability_rows, whole_number
 from ...resources import check_memory
-from ...solve import Solution, solve
+from ...results import SolvedLaws
 
 __all__ = [
     "ENGINE_STATE_BYTES",
@@ -186,7 +187,7 @@ class RiskResult(JsonDisplay):
         return payload
 
 
-def result_of(model: RiskBattle, solution: Solution) -> RiskResult:
+def result_of(model: RiskBattle, solution: SolvedLaws) -> RiskResult:
     """The :class:`RiskResult` from the solver's absorption distribution."""
     end: Dist[RiskState] = solution.absorption()
     a, d = model.initial

@@ -1,0 +1,197 @@
+"""The front door: one ``solve`` for every model and method, and every registered fast path
+answering exactly what the generic engine answers, on random instances of its class."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import exactprob as ep
+from exactprob import methods
+from exactprob.cli import main
+from exactprob.depth_first import DepthFirstSolution
+from exactprob.enclose import CertifiedSolution
+from exactprob.errors import StateLimitError, UsageError
+from exactprob.games.fighting_fantasy import RULES, FightModel
+from exactprob.games.gamblers_ruin import GamblersRuin
+from exactprob.games.jeopardy import FowlPlay, FowlPlayArrays, JeopardyModel, Pig
+from exactprob.games.jeopardy.best_response import _AgainstFixed
+from exactprob.solve import Solution
+
+
+@st.composite
+def pig_models(draw: st.DrawFn) -> JeopardyModel:
+    game = Pig(goal=draw(st.integers(1, 7)), sides=draw(st.integers(2, 6)))
+    return JeopardyModel(game, draw(st.integers(0, game.goal - 1)))
+
+
+@st.composite
+def fowl_games(draw: st.DrawFn) -> FowlPlay:
+    return FowlPlay(draw(st.integers(1, 5)), draw(st.integers(1, 3)), draw(st.integers(1, 5)))
+
+
+@st.composite
+def fowl_models(draw: st.DrawFn) -> Any:
+    game = draw(fowl_games())
+    model_class = draw(st.sampled_from([JeopardyModel, FowlPlayArrays]))
+    return model_class(game, draw(st.integers(0, game.goal - 1)))
+
+
+@st.composite
+def fight_models(draw: st.DrawFn) -> FightModel:
+    return FightModel(
+        draw(st.integers(-4, 4)),
+        draw(st.integers(1, 6)),
+        draw(st.integers(1, 6)),
+        draw(st.integers(0, 4)),
+        rule=draw(st.sampled_from(sorted(RULES))),
+    )
+
+
+#: A strategy of random instances for every (class, method) a game registers: a new fast
+#: path without one here fails :func:`test_every_registered_fast_path_is_checked_here`.
+INSTANCES: dict[tuple[type, str], st.SearchStrategy[Any]] = {
+    (JeopardyModel, "exact"): st.one_of(pig_models(), fowl_models()),
+    (FowlPlayArrays, "exact"): fowl_games().map(FowlPlayArrays),
+    (JeopardyModel, "certified"): fowl_games().map(JeopardyModel),
+    (FowlPlayArrays, "certified"): fowl_games().map(FowlPlayArrays),
+    (FightModel, "exact"): fight_models(),
+}
+
+
+def test_every_registered_fast_path_is_checked_here() -> None:
+    ep.solve(GamblersRuin(goal=2, start=1, p="1/2"))  # the generic engine registers on use
+    registered = {key for key in methods._REGISTRY if key[0] is not object}
+    assert registered == set(INSTANCES)
+
+
+def check_exact_fast_path(model: Any) -> None:
+    """Value, ties and policy of every reachable state equal the generic engine's (the
+    policy may break an exact tie differently: it must be one of the ties); the laws of
+    play under the fast path's policy average to its value."""
+    fast, generic = ep.solve(model), ep.solve(model, generic=True)
+    assert fast.method.startswith("exact (") and generic.method == "exact"
+    assert isinstance(fast, ep.SolvedLaws)
+    assert list(fast.states) == list(generic.states)
+    for state in generic.states:
+        assert fast.value(state) == generic.value(state), state
+        assert fast.ties(state) == generic.ties(state), state
+        assert (fast.policy(state) is None) == (generic.policy(state) is None)
+        if fast.ties(state):
+            assert fast.policy(state) in fast.ties(state)
+    for state in list(generic.states)[:3]:
+        outcomes = fast.outcome_distribution(state)
+        assert sum(outcomes.values()) == 1
+        assert outcomes.mean() == fast.value(state)
+    assert fast.to_json()["value"] == generic.to_json()["value"]
+
+
+def check_certified_fast_path(model: Any) -> None:
+    """Every enclosure holds the generic engine's exact value; every exactly tied action
+    is left undecided; a decided action is the exact optimum."""
+    boxed, exact = ep.solve(model, method="certified"), ep.solve(model, generic=True)
+    assert boxed.method.startswith("certified (")
+    for state in exact.states:
+        assert boxed.value(state).contains(exact.value(state)), state
+        tied, candidates = exact.ties(state), boxed.ties(state)
+        assert set(tied) <= set(candidates), state
+        assert boxed.policy(state) in candidates if candidates else boxed.policy(state) is None
+        if len(candidates) == 1:
+            assert candidates == tied
+
+
+@pytest.mark.parametrize("key", sorted(INSTANCES, key=lambda k: (k[0].__name__, k[1])))
+def test_every_fast_path_answers_as_the_generic_engine(key: tuple[type, str]) -> None:
+    check = check_exact_fast_path if key[1] == "exact" else check_certified_fast_path
+
+    @settings(max_examples=25, deadline=None)
+    @given(INSTANCES[key])
+    def random_instances(model: Any) -> None:
+        assert methods.fast_path(model, key[1]) is not None
+        check(model)
+
+    random_instances()
+
+
+def test_a_fast_path_declines_what_it_does_not_cover() -> None:
+    """Pig has no interval sweep, a fight with symbolic odds no grid: the engine answers."""
+    pig = JeopardyModel(Pig(goal=4))
+    assert isinstance(ep.solve(pig, method="certified"), CertifiedSolution)
+    fight = FightModel(3, 3, 3, 1)  # the hero is the better fighter: the grid says > 1/2
+    fight.odds = type(fight.odds)(Fraction(1, 3), Fraction(1, 3), Fraction(1, 3))
+    assert isinstance(ep.solve(fight), Solution)  # not the grid of the real odds
+    assert ep.solve(fight).value() == Fraction(1, 2) < ep.solve(FightModel(3, 3, 3, 1)).value()
+
+
+def test_a_subclass_is_not_taken_for_its_base() -> None:
+    """A subclass may change the rules its base's fast path assumes (the best response
+    fixes one player's choices): only its own class's registration applies."""
+    assert methods.fast_path(_AgainstFixed.__new__(_AgainstFixed)) is None
+    assert methods.fast_path(JeopardyModel(Pig(goal=3))) is not None
+
+
+@pytest.mark.parametrize(
+    ("method", "kind"),
+    [("exact", Solution), ("certified", CertifiedSolution), ("depth-first", DepthFirstSolution)],
+)
+def test_generic_methods_answer_the_protocol(method: Any, kind: type) -> None:
+    ruin = GamblersRuin(goal=5, start=2, p="2/5")
+    solved = ep.solve(ruin, method=method)
+    assert isinstance(solved, kind) and isinstance(solved, ep.Solved)
+    assert solved.method == method and solved.initial == 2 and len(solved.states) == 6
+    assert solved.ties() == ("bet",) and solved.ties(0) == () and solved.policy(5) is None
+    assert solved.to_json(3)["state"] == "3"
+    assert "<table" in solved._repr_html_()
+    assert isinstance(solved, ep.SolvedLaws) == (method != "certified")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "fragment"),
+    [
+        ({"method": "fast"}, UsageError, "method must be one of 'exact', 'certified'"),
+        ({"max_states": 0}, StateLimitError, "max_states must be a whole number >= 1"),
+        ({"max_states": 5}, StateLimitError, "Pig to 10"),
+    ],
+)
+def test_bad_requests_are_refused_in_one_line(kwargs: Any, error: type, fragment: str) -> None:
+    with pytest.raises(error, match=fragment):
+        ep.solve(JeopardyModel(Pig(goal=10)), **kwargs)
+
+
+def calls_of(function: Callable[..., Any], run: Callable[[], Any]) -> list[Any]:
+    """The first argument of every call of ``function`` while ``run`` runs."""
+    code, seen = function.__code__, []
+
+    def watch(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code is code:
+            seen.append(frame.f_locals["model"])
+
+    sys.setprofile(watch)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("argv", "model_class"),
+    [
+        (["pig", "--goal", "8"], JeopardyModel),
+        (["fowl-play", "--chickens", "4", "--wolves", "2", "--goal", "5"], JeopardyModel),
+        (["ff", "--hero", "10", "8", "3", "--opponent", "9", "7"], FightModel),
+        (["risk", "--attacker", "3", "--defender", "2"], object),
+    ],
+)
+def test_the_commands_ask_the_front_door(
+    argv: list[str], model_class: type, capsys: pytest.CaptureFixture[str]
+) -> None:
+    models = calls_of(methods.solve, lambda: main(argv))
+    capsys.readouterr()
+    assert models and all(isinstance(model, model_class) for model in models)
