@@ -24,7 +24,7 @@ Fraction(6, 7)
 from .best_response import best_response
 from .certified import enclose_matchup
 from .fairness import Win, fairest_komi, komi_wins
-from .fast_paths import CertifiedRaceSolution, RaceSolution, race_of
+from .fast_paths import CertifiedRaceSolution, RaceSolution, solved_race
 from .fowl_arrays import FowlPlayArrays
 from .matchup import Matchup, play_off
 from .players import PolicyTable, hold_at, keep_pace, optimal_policy_table, policy_table
@@ -63,9 +63,9 @@ __all__ = [
     "optimal_policy_table",
     "play_off",
     "policy_table",
-    "race_of",
     "race_report",
     "redesign_report",
     "round_robin",
     "simulate_race",
+    "solved_race",
 ]

@@ -38,7 +38,7 @@ from .players import PolicyTable, deck_cards
 from .rules import FowlPlay, Jeopardy, JeopardyModel
 from .solver import JeopardySolution, solve_race
 
-__all__ = ["CertifiedRaceSolution", "RaceSolution", "race_of"]
+__all__ = ["CertifiedRaceSolution", "RaceSolution", "solved_race"]
 
 RaceModel = JeopardyModel | FowlPlayArrays
 
@@ -184,7 +184,7 @@ class CertifiedRaceSolution(FastPathResult):
         return SolvedRace._repr_html_(self.race)
 
 
-def race_of(solved: Any) -> JeopardySolution | CertifiedRace:
+def solved_race(solved: Any) -> JeopardySolution | CertifiedRace:
     """The race a solution of a race model holds (what :func:`exactprob.solve` answered
     through this module's fast paths)."""
     if not isinstance(solved, RaceSolution | CertifiedRaceSolution):

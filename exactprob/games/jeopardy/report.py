@@ -33,7 +33,7 @@ from ...numbers import decimal_string, digit_count, exact_fields
 from ...results import value_fields
 from .certified import MAX_CERTIFIED_STATES
 from .fairness import DIGITS, Win, fairest_komi, komi_wins
-from .fast_paths import race_of
+from .fast_paths import solved_race
 from .players import PolicyTable, agreement, hold_thresholds, optimal_policy_table
 from .roster import Player, player_named, round_robin
 from .rules import FowlPlay, JeopardyModel, Pig, check_komi
@@ -265,7 +265,7 @@ def race_report(
     # the front door, which takes the race's fast paths (the whole game, every komi)
     method: Method = "exact" if exact else "certified"
     states = max(game.nonterminal_states(), 1)
-    solution: Any = race_of(
+    solution: Any = solved_race(
         solve(JeopardyModel(game), method, max_states=states, progress=progress)
     )
     wins = komi_wins(solution)
