@@ -109,6 +109,14 @@ def test_jeopardy_players_benchmark_quick_runs(tmp_path: Path) -> None:
     assert len(ratios) == 4  # an exactprob/simulator time ratio for each match-up
 
 
+def test_front_door_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_front_door.py", tmp_path)
+    # the script exits 1 when an answer through ep.solve differs from the solver's own or
+    # the generic engine's (an enclosure must contain the game's exact value)
+    assert text.count("| equal ") == 3 and "DIFFERENT" not in text
+    assert "| Pig to 20, exact " in text and "| fight (0, 8, 8, 5), exact " in text
+
+
 @pytest.mark.slow
 def test_startup_benchmark_quick_runs(tmp_path: Path) -> None:
     text = quick_report("bench_startup.py", tmp_path)

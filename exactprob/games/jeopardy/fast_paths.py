@@ -90,7 +90,11 @@ class RaceSolution(ExactFastPath):
         view = _mover_state(self.game, self.model, state)
         if view is None:
             return _ended_value(self.game, self.model, state)
-        chance = self.race.value(view.own, view.other, view.turn_total, view.deck)
+        race, own, other, deck = self.race, view.own, view.other, view.deck
+        if view.turn_total == 0:  # a turn start: solved already, no component to replay
+            chance = race.start_value(own, other, deck)
+        else:
+            chance = race.value(own, other, view.turn_total, deck)
         return chance if view.mover == 0 else 1 - chance
 
     def ties(self, state: Any = None) -> tuple[str, ...]:
@@ -141,6 +145,8 @@ class CertifiedRaceSolution(FastPathResult):
             return Enclosure(win, win)
         if view.own + view.turn_total >= self.game.goal:  # the mover holds and wins
             box = Enclosure(1, 1)
+        elif view.turn_total == 0:  # a turn start: the sweep's own enclosure
+            box = self.race.start_value(view.own, view.other, deck_cards(view.deck))
         else:
             _, low, high = self._table()
             where = (view.own, view.other, view.turn_total, *deck_cards(view.deck))
