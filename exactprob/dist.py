@@ -257,9 +257,13 @@ class Dist(Mapping[T, Any], Generic[T]):
     def __add__(self, other: Any) -> Dist[Any]:
         if isinstance(other, Dist):
             return _convolve(self, other)
+        if not _is_scalar(other):
+            return NotImplemented
         return self.map(lambda x: x + other)
 
     def __radd__(self, other: Any) -> Dist[Any]:
+        if not _is_scalar(other):
+            return NotImplemented
         return self.map(lambda x: other + x)
 
     def __neg__(self) -> Dist[Any]:
@@ -269,9 +273,13 @@ class Dist(Mapping[T, Any], Generic[T]):
     def __sub__(self, other: Any) -> Dist[Any]:
         if isinstance(other, Dist):
             return _convolve(self, -other)
+        if not _is_scalar(other):
+            return NotImplemented
         return self.map(lambda x: x - other)
 
     def __rsub__(self, other: Any) -> Dist[Any]:
+        if not _is_scalar(other):
+            return NotImplemented
         return self.map(lambda x: other - x)
 
     def __rmatmul__(self, n: int) -> Dist[Any]:
@@ -349,12 +357,16 @@ class Dist(Mapping[T, Any], Generic[T]):
         """
         m = self._moment(lambda x: x)
         spread = self._moment(lambda x: x * x) - m * m
-        return to_public(_simplify(spread) if self._symbolic else spread)
+        return to_public(_simplify(spread) if is_symbolic(spread) else spread)
 
     def _moment(self, f: Callable[[Any], Any]) -> Exact:
-        if self._symbolic:
-            return _simplify(sum(to_sympy(_number(f(x))) * q for x, q in self._p.items()))
-        return sum((exact(_number(f(x))) * q for x, q in self._p.items()), _ZERO)
+        r""":math:`\sum_x f(x) P(x)`, in sympy when a probability or a value is symbolic
+        (an ``mpq`` meeting a sympy expression would become a float)."""
+        values = [exact(_number(f(x))) for x in self._p]
+        if self._symbolic or any(is_symbolic(v) for v in values):
+            terms = (to_sympy(v) * to_sympy(q) for v, q in zip(values, self._p.values()))
+            return _simplify(sum(terms))
+        return sum((v * q for v, q in zip(values, self._p.values())), _ZERO)
 
     def cdf(self, x: Any) -> Any:
         """``P(X <= x)``.
@@ -427,6 +439,17 @@ def _coerced(d: Dist[Any], symbolic: bool) -> Iterable[tuple[Any, Exact]]:
     if symbolic and not d._symbolic:
         return ((x, to_sympy(q)) for x, q in d._p.items())
     return d._p.items()
+
+
+def _is_scalar(x: object) -> bool:
+    """A number (or a sympy expression) that shifts every outcome of a distribution; for
+    anything else the arithmetic operators return ``NotImplemented``, so that Python asks
+    the other operand, and raises ``TypeError`` when neither knows the sum.
+
+    >>> _is_scalar(3), _is_scalar(Fraction(1, 2)), _is_scalar("3"), _is_scalar(None)
+    (True, True, False, False)
+    """
+    return isinstance(x, numbers.Number) or is_symbolic(x)
 
 
 def _convolve(a: Dist[Any], b: Dist[Any]) -> Dist[Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import pickle
 import re
 import time
@@ -683,3 +684,32 @@ def test_the_power_size_bound_holds_on_small_cases() -> None:
 def test_a_dist_of_something_else_is_a_distribution_error(given: Any, fragment: str) -> None:
     with pytest.raises(DistributionError, match=re.escape(fragment)):
         Dist(given)
+
+
+@pytest.mark.parametrize("other", ["3", None, [1], object()])
+def test_arithmetic_with_a_foreign_operand_is_a_type_error(other: Any) -> None:
+    """Not a shift of every outcome by a string or a list: Python's own TypeError, after
+    the other operand was asked (NotImplemented)."""
+    for operation in (operator.add, operator.sub):
+        with pytest.raises(TypeError, match="unsupported operand"):
+            operation(ep.die(6), other)
+        with pytest.raises(TypeError, match="unsupported operand|can only concatenate"):
+            operation(other, ep.die(6))  # str and list say it their own way
+
+
+def test_a_foreign_operand_is_asked_for_the_sum() -> None:
+    class Tally:
+        def __radd__(self, other: Any) -> str:
+            return "tally"
+
+    assert ep.die(6) + Tally() == "tally"
+
+
+def test_symbolic_outcomes_with_rational_chances_keep_exact_moments() -> None:
+    """A die shifted by a symbol: the mean is (2x + 7)/2, not 1.0*x + 3.5 (a gmpy2
+    rational meeting a sympy expression became a float)."""
+    x = sympy.Symbol("x")
+    shifted = ep.die(6) + x
+    assert sympy.simplify(shifted.mean() - (x + sympy.Rational(7, 2))) == 0
+    assert shifted.variance() == sympy.Rational(35, 12)
+    assert not shifted.mean().atoms(sympy.Float)
