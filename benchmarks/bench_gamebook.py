@@ -621,7 +621,7 @@ def peer_row(sections: int, solver: str, results: dict[str, Result | str]) -> li
 
 #: The functions whose cumulative time the profile reports: (file, function, label).
 PROFILED = [
-    ("exactprob/choice_tree.py", "solve", "exactprob.choice_tree.solve, in all"),
+    ("exactprob/choice_tree.py", "solve_choices", "exactprob.choice_tree.solve_choices, in all"),
     ("exactprob/graph.py", "components_reached", "depth-first search (book's choices included)"),
     ("bench_gamebook.py", "counted_choices", "the book's choices (building Dists)"),
     ("exactprob/games/gamebook/combat.py", "fight", "combat.fight (once per hero, enemy, ratio)"),

@@ -24,7 +24,7 @@ rejected with its states named.
 ...     return [("flee", [("safe", 1)]), ("fight", [("won", "2/3"), ("dead", "1/3")])]
 >>> def score(s):
 ...     return {"safe": "1/2", "won": 1, "dead": 0}.get(s)
->>> tree = solve(choices, score, "start")
+>>> tree = solve_choices(choices, score, "start")
 >>> tree.description, tree.score
 ('fight', Fraction(2, 3))
 >>> [(child.state, p) for child, p in tree.outcomes]
@@ -38,11 +38,12 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from fractions import Fraction
 from typing import Any, TypeAlias
 
-from .depth_first import DepthFirstSolution, solve_depth_first
 from .dist import Dist
 from .errors import ExactProbError, ModelError, NonTerminationError
 from .limits import DEFAULT_MAX_STATES
+from .methods import solve
 from .numbers import exact, is_symbolic, to_fraction
+from .results import SolvedLaws
 from .solve import solve_model
 
 __all__ = [
@@ -51,7 +52,7 @@ __all__ = [
     "SolutionNode",
     "reachable_nodes",
     "situations",
-    "solve",
+    "solve_choices",
     "walkthrough",
 ]
 
@@ -187,7 +188,7 @@ def _choice(state: Any, choice: Any) -> tuple[Any, Dist[Any]]:
     return description, dist
 
 
-def solve(
+def solve_choices(
     choices: Choices,
     score: Score,
     state: Any,
@@ -211,13 +212,13 @@ def solve(
     Below, :math:`V(s) = s/4` for :math:`s \\ge 2`, :math:`V(1) = (2/4 + 3/4)/2 = 5/8` and
     :math:`V(0) = (5/8 + 2/4)/2 = 9/16`:
 
-    >>> solve(lambda s: [("roll", [(s + 1, "1/2"), (s + 2, "1/2")])],
+    >>> solve_choices(lambda s: [("roll", [(s + 1, "1/2"), (s + 2, "1/2")])],
     ...       lambda s: Fraction(s, 4) if s >= 2 else None, 0).score
     Fraction(9, 16)
     """
     book = BookModel(choices, score, state)
     try:
-        solution = solve_depth_first(book, max_states=max_states, progress=progress)
+        solution = solve(book, "depth-first", max_states=max_states, progress=progress)
     except NonTerminationError as error:
         raise ModelError(
             f"no solution is well defined: a loop never reaches a known state ({error})"
@@ -225,7 +226,7 @@ def solve(
     return _tree(book, solution)
 
 
-def _tree(book: BookModel, solution: DepthFirstSolution) -> Tree:
+def _tree(book: BookModel, solution: SolvedLaws) -> Tree:
     """One node per state reachable under the solution's choices; outcomes filled last,
     so that loops refer to the shared nodes."""
     nodes: dict[Hashable, Tree] = {}
@@ -270,7 +271,7 @@ def walkthrough(tree: Tree) -> list[tuple[Any, Any, Fraction]]:
     breadth-first in the order first reached along optimal play (known states, which
     offer no choice, are left out).
 
-    >>> tree = solve(lambda s: [("wait", [("end", 1)]), ("hurry", [("end", 1)])],
+    >>> tree = solve_choices(lambda s: [("wait", [("end", 1)]), ("hurry", [("end", 1)])],
     ...              lambda s: 1 if s == "end" else None, "start")
     >>> walkthrough(tree), tree.ties
     ([('start', 'wait', Fraction(1, 1))], ('wait', 'hurry'))
@@ -326,7 +327,7 @@ def situations(tree: Tree, where: Callable[[Any], bool]) -> list[tuple[Any, Frac
     exactly by the engine's absorption solver.
 
     >>> book = lambda s: [("go", [(s + 1, "1/2"), ("dead", "1/2")])]
-    >>> tree = solve(book, lambda s: 1 if s == 3 else 0 if s == "dead" else None, 0)
+    >>> tree = solve_choices(book, lambda s: 1 if s == 3 else 0 if s == "dead" else None, 0)
     >>> situations(tree, lambda s: s != 0)
     [('dead', Fraction(1, 2)), (1, Fraction(1, 2))]
     """

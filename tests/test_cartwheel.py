@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactprob.choice_tree import solve
+from exactprob.choice_tree import solve_choices
 from exactprob.errors import ModelError
 from exactprob.games.cartwheel.wheel import (
     CARTWHEEL,
@@ -292,7 +292,7 @@ def test_the_gamebook_solver_from_each_purse_agrees():
     wheel = Wheel(target=12, max_stake=3, bets=(CARTWHEEL, Bet(3, 2)))
     best = solve_wheel(wheel)
     for g in range(1, 12):
-        tree = solve(wheel.choices, wheel.score, g)
+        tree = solve_choices(wheel.choices, wheel.score, g)
         assert tree.score == best.values[g]
         assert set(tree.ties) == set(best.stakes[g])
 

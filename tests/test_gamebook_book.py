@@ -17,7 +17,7 @@ import pytest
 
 from exactprob.choice_tree import SolutionNode, reachable_nodes
 from exactprob.errors import ModelError
-from exactprob.games.gamebook import fight, solve, toml_file
+from exactprob.games.gamebook import fight, solve_choices, toml_file
 from exactprob.games.gamebook.book import BookError, Fight, Hero, load_book
 from exactprob.games.gamebook.combat import COLUMN_LABELS
 from exactprob.solve import evaluate, solve_model
@@ -212,7 +212,7 @@ def test_tiny_book_by_hand(tmp_path):
         Hero("stair", 0): F(1, 4),
         Hero("hall", 0): F(1, 4),
     }
-    tree = solve(book.choices, book.score, start)
+    tree = solve_choices(book.choices, book.score, start)
     assert (tree.description, tree.score) == ("toss", F(2, 5))
     assert book.score(Hero("gate", 0)) == 1 and book.score(Hero("stair", 0)) == 0
 
@@ -249,7 +249,7 @@ def test_when_to_evade_is_chosen_round_by_round_by_hand(tmp_path):
     9/20)."""
     (tmp_path / "coin.toml").write_text(COIN_CRT)
     book = load_book(write(tmp_path, EVADE, "evade.toml"))
-    tree = solve(book.choices, book.score, book.initial)
+    tree = solve_choices(book.choices, book.score, book.initial)
     assert tree.score == F(21, 40)
     decisions = {
         (node.state.endurance, node.state.fight.enemy_endurance): node.ties
@@ -295,7 +295,7 @@ def test_evading_at_the_first_chance_is_combat_fight_with_evade_after(
     assert evaluate(Model(book), always_evade(book)).value() == first_chance
     to_the_end = sum(p for outcome, p in fight(book.crt, hero, enemy, ratio).items()
                      if outcome[0] == "won")  # fmt: skip
-    optimum = solve(book.choices, book.score, book.initial).score
+    optimum = solve_choices(book.choices, book.score, book.initial).score
     assert optimum >= max(first_chance, to_the_end) and 0 < optimum < 1
 
 
@@ -542,7 +542,7 @@ def test_acyclic_variant_equals_plain_recursion(tmp_path):
 
     expected = value(as_tuple(book.initial))
     assert 0 < expected < 1
-    assert solve(book.choices, book.score, book.initial).score == expected
+    assert solve_choices(book.choices, book.score, book.initial).score == expected
 
 
 class Model:
@@ -595,7 +595,7 @@ def test_example_book_value_is_certified_optimal_with_its_loops():
                 done.add(s)
                 queue.append(s)
     assert done == set(value)
-    tree = solve(book.choices, book.score, book.initial)
+    tree = solve_choices(book.choices, book.score, book.initial)
     assert tree.score == value[as_tuple(book.initial)]
     assert 0 < tree.score < 1
     # the book really loops: some state is its own grandchild (the corridor 5 -> 6 -> 5)

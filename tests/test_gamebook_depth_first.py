@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from exactprob.choice_tree import BookModel
 from exactprob.depth_first import solve_depth_first
 from exactprob.errors import ModelError, NonTerminationError, StateLimitError
-from exactprob.games.gamebook import solve
+from exactprob.games.gamebook import solve_choices
 from exactprob.solve import solve_model
 
 ENDINGS = {"won": F(1), "half": F(1, 2), "lost": F(0)}
@@ -66,7 +66,7 @@ def test_a_self_loop_alone_is_a_do_over_and_a_dead_one_is_refused():
     values = solve_depth_first(model_of(book))
     assert (values.value(0), values.ties(0)) == (1, (1,))
     with pytest.raises(ModelError, match="never reaches a known state"):
-        solve({0: [("stay", [(0, 1)])]}.__getitem__, ENDINGS.get, 0)
+        solve_choices({0: [("stay", [(0, 1)])]}.__getitem__, ENDINGS.get, 0)
 
 
 def test_the_state_limit_counts_every_state_reached():

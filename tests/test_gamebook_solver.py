@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactprob import Dist, DistributionError, InexactError, ModelError, StateLimitError
-from exactprob.games.gamebook import Leaf, SolutionNode, situations, solve, walkthrough
+from exactprob.games.gamebook import Leaf, SolutionNode, situations, solve_choices, walkthrough
 
 # ======================================================================================
 # Random acyclic books versus a brute-force recursive solver
@@ -87,7 +87,7 @@ def first_arrivals(book, s, where, prob, found):
 
 def solve_book(book, start=0):
     scores, choices = book
-    return solve(choices.__getitem__, scores.get, start)
+    return solve_choices(choices.__getitem__, scores.get, start)
 
 
 def nodes_by_state(tree):
@@ -173,7 +173,7 @@ def test_hand_derived_book():
     # V(4) = 2/3; V(3) = max(fight 4/6, bribe V(4) = 2/3) = 2/3, a tie, fight listed first;
     # V(2) = max(climb 3/4, rest V(3) = 2/3) = 3/4;
     # V(1) = max(bridge 1/2 * 3/4 = 3/8, ford 1/3 * 2/3 + 2/3 * 3/4 = 2/9 + 1/2 = 13/18).
-    tree = solve(HAND_BOOK.__getitem__, HAND_SCORES.get, "1")
+    tree = solve_choices(HAND_BOOK.__getitem__, HAND_SCORES.get, "1")
     assert (tree.description, tree.score, tree.ties) == (
         "wade the ford",
         F(13, 18),
@@ -201,15 +201,15 @@ def test_hand_derived_book():
 
 
 def test_known_start_is_a_leaf_and_reports_ties_by_repr():
-    leaf = solve(HAND_BOOK.__getitem__, HAND_SCORES.get, "win")
+    leaf = solve_choices(HAND_BOOK.__getitem__, HAND_SCORES.get, "win")
     assert isinstance(leaf, Leaf) and leaf.score == 1 and walkthrough(leaf) == []
     coin = {"toss": [("toss", [("b", "1/2"), ("a", "1/2")])]}
-    tree = solve(coin.__getitem__, {"a": 1, "b": 0}.get, "toss")
+    tree = solve_choices(coin.__getitem__, {"a": 1, "b": 0}.get, "toss")
     assert situations(tree, lambda s: s != "toss") == [("a", F(1, 2)), ("b", F(1, 2))]
     assert situations(tree, lambda s: s == "toss") == [("toss", F(1))]
     # ties are ordered by repr, not by the states' own order: '10' < '9'
     dice = {0: [("roll", [(9, "1/3"), (10, "1/3"), (11, "1/6"), (12, "1/6")])]}
-    tree = solve(dice.__getitem__, lambda s: 1 if s else None, 0)
+    tree = solve_choices(dice.__getitem__, lambda s: 1 if s else None, 0)
     assert [s for s, _ in situations(tree, bool)] == [10, 9, 11, 12]
 
 
@@ -221,7 +221,7 @@ def test_each_state_solved_once_and_shared():
         calls[s] += 1
         return [("up", [(s + 1, "1/2"), (s + 2, "1/2")]), ("jump", [(s + 2, 1)])]
 
-    tree = solve(choices, lambda s: F(s % 3, 2) if s >= 40 else None, 0)
+    tree = solve_choices(choices, lambda s: F(s % 3, 2) if s >= 40 else None, 0)
     nodes = nodes_by_state(tree)
     # once while solving, and once more for the states of the tree (their choices are
     # not kept, to save memory)
@@ -265,7 +265,7 @@ def test_corridor_walked_back_and_forth():
     # By hand: walk east and search: x = 3/4 y, y = 1/2 + x/4, so y = 1/2 + 3y/16,
     # y = 8/13, x = 6/13 > 1/3 (the west door); walking west from room2 is 3/4 x = 9/26 < 8/13.
     assert corridor_by_enumeration() == (F(6, 13), F(8, 13))
-    tree = solve(CORRIDOR.__getitem__, CORRIDOR_SCORES.get, "room1")
+    tree = solve_choices(CORRIDOR.__getitem__, CORRIDOR_SCORES.get, "room1")
     assert (tree.description, tree.score) == ("walk east", F(6, 13))
     room2 = {c.state: c for c, _ in tree.outcomes}["room2"]
     assert (room2.description, room2.score) == ("search", F(8, 13))
@@ -284,7 +284,7 @@ def test_corridor_walked_back_and_forth():
 def test_self_loop_is_renormalised():
     # pull the bucket: 1/3 win, 1/6 fall in (0), 1/2 try again: V = (1/3) / (1 - 1/2) = 2/3
     well = {"well": [("pull", [("win", "1/3"), ("fell", "1/6"), ("well", "1/2")])]}
-    tree = solve(well.__getitem__, {"win": 1, "fell": 0}.get, "well")
+    tree = solve_choices(well.__getitem__, {"win": 1, "fell": 0}.get, "well")
     assert tree.score == F(2, 3)
     assert {c.state: c for c, _ in tree.outcomes}["well"] is tree
     assert situations(tree, lambda s: s == "win") == [("win", F(2, 3))]
@@ -305,7 +305,7 @@ def test_self_loop_is_renormalised():
 def test_loop_that_never_ends_is_rejected(book):
     start = "start" if "start" in book else "a"
     with pytest.raises(ModelError, match="never reaches a known state.*'a'"):
-        solve(book.__getitem__, {"end": 1}.get, start)
+        solve_choices(book.__getitem__, {"end": 1}.get, start)
 
 
 # ======================================================================================
@@ -326,7 +326,7 @@ SCORES = {"gold": 1, "snake": 0, "dust": F(1, 2)}.get
 )
 def test_probabilities_summing_to_one_exactly_are_accepted(probs):
     outcomes = list(zip(["gold", "snake", "dust"], probs))
-    tree = solve(one_choice(outcomes), SCORES, "chest")
+    tree = solve_choices(one_choice(outcomes), SCORES, "chest")
     assert tree.score == sum((F(p) * F(SCORES(s)) for s, p in outcomes), F(0))
 
 
@@ -334,40 +334,46 @@ def test_probabilities_not_summing_to_one_are_rejected_exactly():
     # 1/3 + 1/3 + 3333/10000 = (20000 + 9999)/30000
     bad = one_choice([("gold", "1/3"), ("snake", "1/3"), ("dust", "0.3333")])
     with pytest.raises(DistributionError, match=r"'open the chest' of state 'chest'.*29999/30000"):
-        solve(bad, SCORES, "chest")
+        solve_choices(bad, SCORES, "chest")
     with pytest.raises(DistributionError, match="'open the chest' of state 'chest'.*negative"):
-        solve(one_choice([("gold", "3/2"), ("snake", "-1/2")]), SCORES, "chest")
+        solve_choices(one_choice([("gold", "3/2"), ("snake", "-1/2")]), SCORES, "chest")
     with pytest.raises(InexactError, match="'open the chest' of state 'chest'.*float 0.5"):
-        solve(one_choice([("gold", 0.5), ("snake", 0.5)]), SCORES, "chest")
+        solve_choices(one_choice([("gold", 0.5), ("snake", 0.5)]), SCORES, "chest")
 
 
 def test_equal_outcomes_are_regrouped_and_dists_accepted():
-    tree = solve(one_choice([("gold", "1/4"), ("snake", "1/2"), ("gold", "1/4")]), SCORES, "x")
+    tree = solve_choices(
+        one_choice([("gold", "1/4"), ("snake", "1/2"), ("gold", "1/4")]), SCORES, "x"
+    )
     assert sorted((c.state, p) for c, p in tree.outcomes) == [("gold", F(1, 2)), ("snake", F(1, 2))]
     assert tree.score == F(1, 2)
-    assert solve(one_choice(Dist({"gold": "1/4", "dust": "3/4"})), SCORES, "x").score == F(5, 8)
+    assert solve_choices(one_choice(Dist({"gold": "1/4", "dust": "3/4"})), SCORES, "x").score == F(
+        5, 8
+    )
 
 
 def test_bad_books_are_rejected_with_the_state_named():
     with pytest.raises(ModelError, match=r"choices\('x'\) is empty"):
-        solve(lambda s: [], SCORES, "x")
+        solve_choices(lambda s: [], SCORES, "x")
     with pytest.raises(ModelError, match=r"choices\('x'\) lists 'oops'"):
-        solve(lambda s: ["oops"], SCORES, "x")
+        solve_choices(lambda s: ["oops"], SCORES, "x")
     with pytest.raises(ModelError, match=r"'open the chest' of state 'x'.*pairs"):
-        solve(one_choice([("gold",)]), SCORES, "x")
+        solve_choices(one_choice([("gold",)]), SCORES, "x")
     with pytest.raises(ModelError, match=r"score\('gold'\) is not an exact rational"):
-        solve(one_choice([("gold", 1)]), {"gold": 0.5}.get, "x")
+        solve_choices(one_choice([("gold", 1)]), {"gold": 0.5}.get, "x")
     p = sympy.Symbol("p")
     with pytest.raises(ModelError, match=r"score\('gold'\) must be a rational"):
-        solve(one_choice([("gold", 1)]), {"gold": p}.get, "x")
+        solve_choices(one_choice([("gold", 1)]), {"gold": p}.get, "x")
     with pytest.raises(ModelError, match="'open the chest' of state 'x'.*not symbols"):
-        solve(one_choice(Dist({"gold": p, "snake": 1 - p})), SCORES, "x")
+        solve_choices(one_choice(Dist({"gold": p, "snake": 1 - p})), SCORES, "x")
     with pytest.raises(StateLimitError):
-        solve(lambda s: [("on", [(s + 1, 1)])], lambda s: 1 if s == 100 else None, 0, max_states=10)
+        solve_choices(
+            lambda s: [("on", [(s + 1, 1)])], lambda s: 1 if s == 100 else None, 0, max_states=10
+        )
 
 
 def test_progress_shows_the_engine_bars_on_stderr(capsys):
-    tree = solve(lambda s: [("step", [(s + 1, 1)])], lambda s: 1 if s == 50 else None, 0,
+    tree = solve_choices(lambda s: [("step", [(s + 1, 1)])], lambda s: 1 if s == 50 else None, 0,
                  progress=True)  # fmt: skip
     assert tree.score == 1
     assert "solving" in capsys.readouterr().err

@@ -47,7 +47,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...choice_tree import SolutionNode, Tree, reachable_nodes, solve
+from ...choice_tree import SolutionNode, Tree, reachable_nodes, solve_choices
 from ...dist import Dist, uniform
 from ...errors import ModelError
 from ...numbers import whole_number
@@ -139,7 +139,7 @@ class Wheel:
 
     States are the gold held, ``0 .. target`` (every amount from the target on is the
     winning state ``target``), and :data:`WALKED_AWAY`. :meth:`choices` and :meth:`score` are
-    the gamebook form of the rules (:func:`exactprob.choice_tree.solve`).
+    the gamebook form of the rules (:func:`exactprob.choice_tree.solve_choices`).
 
     >>> wheel = Wheel(target=20)
     >>> wheel.chance(CARTWHEEL), wheel.edge(CARTWHEEL)
@@ -256,7 +256,7 @@ def _every_purse(wheel: Wheel, choices: Callable[[int], list[Any]]) -> Tree:
     def score(state: Any) -> int | None:
         return None if state == _EVERY_PURSE else wheel.score(state)
 
-    return solve(listed, score, _EVERY_PURSE, max_states=wheel.target + 3)
+    return solve_choices(listed, score, _EVERY_PURSE, max_states=wheel.target + 3)
 
 
 def _playing(tree: Tree) -> dict[int, SolutionNode]:

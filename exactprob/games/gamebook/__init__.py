@@ -1,7 +1,7 @@
 """Gamebooks: books of sections, choices and chance, solved exactly as in the "solving a
 gamebook" series.
 
-* :mod:`exactprob.choice_tree` (the engine's): ``solve(choices, score, state)``, the
+* :mod:`exactprob.choice_tree` (the engine's): ``solve_choices(choices, score, state)``, the
   solution tree, the walkthrough and the most-likely-situations report, re-exported here;
 * :mod:`.combat`: Lone Wolf style combat from a combat results table loaded from TOML (an
   original example table ships in ``data/``);
@@ -11,15 +11,15 @@ gamebook" series.
 
 The tavern wheel of the same series is a game of its own, :mod:`exactprob.games.cartwheel`.
 
->>> from exactprob.games.gamebook import solve
->>> solve(lambda s: [("open the door", [("win", "1/3"), ("lose", "2/3")])],
+>>> from exactprob.games.gamebook import solve_choices
+>>> solve_choices(lambda s: [("open the door", [("win", "1/3"), ("lose", "2/3")])],
 ...       lambda s: {"win": 1, "lose": 0}.get(s), "hall").score
 Fraction(1, 3)
 """
 
 from __future__ import annotations
 
-from ...choice_tree import BookModel, Leaf, SolutionNode, situations, solve, walkthrough
+from ...choice_tree import BookModel, Leaf, SolutionNode, situations, solve_choices, walkthrough
 from .book import Book, BookError, Hero, load_book
 from .combat import (
     CombatResultsTable,
@@ -51,7 +51,7 @@ __all__ = [
     "load_book",
     "load_crt",
     "situations",
-    "solve",
     "solve_book",
+    "solve_choices",
     "walkthrough",
 ]

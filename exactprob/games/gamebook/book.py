@@ -103,8 +103,8 @@ reached from the start on the section graph (conditions ignored).
 ...     path = pathlib.Path(folder, "coin.toml")
 ...     _ = path.write_text(text)
 ...     book = load_book(path)
->>> from exactprob.games.gamebook import solve
->>> solve(book.choices, book.score, book.initial).score
+>>> from exactprob.games.gamebook import solve_choices
+>>> solve_choices(book.choices, book.score, book.initial).score
 Fraction(1, 3)
 """
 
@@ -278,7 +278,7 @@ class Section:
 @dataclass(frozen=True)
 class Book:
     """A checked book. ``initial``, :meth:`choices` and :meth:`score` are what
-    :func:`exactprob.games.gamebook.solve` takes."""
+    :func:`exactprob.games.gamebook.solve_choices` takes."""
 
     title: str
     start: str

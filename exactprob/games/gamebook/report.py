@@ -17,7 +17,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ...choice_tree import SolutionNode, Tree, reachable_nodes, situations, solve, walkthrough
+from ...choice_tree import (
+    SolutionNode,
+    Tree,
+    reachable_nodes,
+    situations,
+    solve_choices,
+    walkthrough,
+)
 from ...display import Report
 from ...errors import ModelError
 from ...limits import DEFAULT_MAX_STATES
@@ -124,5 +131,7 @@ def solve_book(
         book = load_book(book)
     if section is not None and section not in book.sections:
         raise ModelError(f"the book has no section {section!r}")
-    tree = solve(book.choices, book.score, book.initial, max_states=max_states, progress=progress)
+    tree = solve_choices(
+        book.choices, book.score, book.initial, max_states=max_states, progress=progress
+    )
     return BookReport(book, tree, section, walkthrough)
