@@ -980,7 +980,7 @@ def run_certified(
         )
 
     title = (
-        f"## 5. Certified mode (ep.enclose): Pig to {goal}, Fowl Play to {fowl}, {larger}"
+        f"## 5. Certified mode (the generic engine's certified method): Pig to {goal}, Fowl Play to {fowl}, {larger}"
         f"{f' and {full}' if full_fowl else ''} (fresh processes)"
     )
     out = [title, ""]
@@ -988,7 +988,7 @@ def run_certified(
         ["case", "explore", "enclose", "peak memory", "first player's chance", "check"],
         [
             [
-                f"Pig to {goal}, plain Model, ep.enclose",
+                f"Pig to {goal}, plain Model, generic certified",
                 fmt_time(pig["explore"]),
                 fmt_time(pig["enclose"]),
                 f"{pig['peak_mb']:,.0f} MB",
@@ -996,14 +996,18 @@ def run_certified(
                 "not run (--skip-pig)" if exact_pig is None else check(pig, exact_pig, None),
             ],
             engine_row(
-                f"Fowl Play to {fowl} ({{states}} states), JeopardyModel, ep.enclose", ours, theirs
+                f"Fowl Play to {fowl} ({{states}} states), JeopardyModel, generic certified",
+                ours,
+                theirs,
             ),
             engine_row(
-                f"Fowl Play to {fowl}, FowlPlayArrays (bulk), ep.enclose", runs["fowl-bulk"], theirs
+                f"Fowl Play to {fowl}, FowlPlayArrays (bulk), generic certified",
+                runs["fowl-bulk"],
+                theirs,
             ),
             game_row(fowl, theirs),
             engine_row(
-                f"Fowl Play to {larger} ({{states}} states), FowlPlayArrays (bulk), ep.enclose",
+                f"Fowl Play to {larger} ({{states}} states), FowlPlayArrays (bulk), generic certified",
                 runs["larger-fowl-bulk"],
                 runs["larger-fowl-jeopardy"],
             ),
@@ -1012,7 +1016,7 @@ def run_certified(
         + (
             [
                 engine_row(
-                    f"Fowl Play to {full} ({{states}} states), FowlPlayArrays (bulk), ep.enclose",
+                    f"Fowl Play to {full} ({{states}} states), FowlPlayArrays (bulk), generic certified",
                     runs["full-fowl-bulk"],
                     runs["full-fowl-jeopardy"],
                 ),
@@ -1096,7 +1100,7 @@ def run_large(quick: bool, log: Callable[[str], None]) -> list[str]:
             ),
             in_memory_row("in memory, an ArrayModel explored in bulk", b, same_bulk),
             [
-                "depth first: solve_depth_first",
+                'depth first: method="depth-first"',
                 f"{d['states']:,}",
                 "(not stored)",
                 "(interleaved)",

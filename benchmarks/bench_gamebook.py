@@ -8,7 +8,7 @@ Usage::
 1. :func:`adventure` generates an acyclic book of ``sections`` sections (fights on the
    example combat results table, random branches, gold, items, conditions); its reachable
    state space grows with ``sections``, from about 10^3 to 10^6 states. exactprob's
-   :func:`exactprob.games.gamebook.solve` solves it; the report gives states, seconds, states per
+   :func:`exactprob.games.gamebook.solve_choices` solves it; the report gives states, seconds, states per
    second, the peak memory of the process and the digits of the win probability's
    denominator.
 2. The same books are solved by the source's algorithm, written here from the spec: a
@@ -63,7 +63,7 @@ from bench_engine import (
 )
 
 from exactprob import Dist, uniform
-from exactprob.games.gamebook import solve
+from exactprob.games.gamebook import solve_choices
 from exactprob.games.gamebook.combat import LOST, CombatResultsTable, example_crt, fight
 
 # ---------------------------------------------------------------------------------------
@@ -405,7 +405,7 @@ class Result:
 
 
 def solve_exactprob(sections: int) -> Result:
-    """:func:`exactprob.games.gamebook.solve` on the generated book. The exploration scores every
+    """:func:`exactprob.games.gamebook.solve_choices` on the generated book. The exploration scores every
     reachable state exactly once, which counts the states."""
     rules = Rules(adventure(sections), DistBackend(example_crt()))
     states = pairs = longest = 0
@@ -424,7 +424,7 @@ def solve_exactprob(sections: int) -> Result:
         return listed
 
     start = time.perf_counter()
-    tree = solve(counted_choices, counted_score, START, max_states=10 * 2**20)
+    tree = solve_choices(counted_choices, counted_score, START, max_states=10 * 2**20)
     seconds = time.perf_counter() - start
     return Result(states, seconds, peak_kib(), tree.score, pairs, longest)
 

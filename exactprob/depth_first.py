@@ -1,7 +1,7 @@
 r"""Depth-first mode: solve a model one strongly connected component at a time, as soon as
 the component is complete, without ever storing its graph.
 
-:func:`~exactprob.solve.solve` explores every reachable state into a
+:func:`~exactprob.solve.solve_model` explores every reachable state into a
 :class:`~exactprob.graph.StateGraph` and then solves it, so its memory grows with the
 transitions. :func:`solve_depth_first` runs Tarjan's algorithm on the model itself: the
 transitions of a state are asked for when the search first visits it, kept while its
@@ -187,7 +187,7 @@ def solve_depth_first(
 ) -> DepthFirstSolution:
     """Solve ``model`` exactly under optimal play, depth first (see the module).
 
-    The values, policy and ties are those of :func:`~exactprob.solve.solve`; the memory
+    The values, policy and ties are those of :func:`~exactprob.solve.solve_model`; the memory
     is one value per state instead of the whole graph. Probabilities and outcomes must be
     rational.
 

@@ -104,11 +104,11 @@ def test_the_containment_check_can_fail():
 @pytest.mark.parametrize("deck", [(400, 2, 20), (700, 1, 5)])
 def test_the_memory_estimate_matches_the_measured_peak(deck: tuple[int, int, int]) -> None:
     """working_bytes, which the CLI checks before a certified solve, against the peak
-    resident memory that enclose adds in a fresh process (within 15%)."""
+    resident memory that enclose_race adds in a fresh process (within 15%)."""
     chickens, wolves, goal = deck
     measured = peak_added(
         "from exactprob.games.jeopardy import FowlPlay\n"
-        "from exactprob.games.jeopardy.certified import enclose",
+        "from exactprob.games.jeopardy.certified import enclose_race",
         f"enclose_race(FowlPlay({chickens}, {wolves}, {goal}))",
     )
     estimate = working_bytes(FowlPlay(chickens, wolves, goal))

@@ -1,7 +1,7 @@
 r"""The redesign search: which Fowl Play deck and komi make the fairest game?
 
 A *design* is a deck of :math:`C` chickens and :math:`W` wolves played to a goal :math:`G`
-with komi :math:`K`. One certified solve of the deck (:func:`.certified.enclose`) encloses
+with komi :math:`K`. One certified solve of the deck (:func:`.certified.enclose_race`) encloses
 the first player's chance :math:`P_{C,W}(K) = P(0, K, 0, \text{fresh})` for every komi
 :math:`0 \le K < G` at once, in an interval :math:`[\ell, h]`. The design's distance from an
 even game, :math:`d = |P - \tfrac12|`, then lies in
