@@ -13,7 +13,7 @@ merged exactly, every probability is written as an index into the graph's few di
 probabilities, and every choice is checked to sum to exactly one (as integers over the
 least common multiple of the denominators).
 
-The result is a :class:`~exactprob.graph.StateGraph` like the one
+The result is a :class:`~exactprob.state_graph.StateGraph` like the one
 :func:`~exactprob.graph.explore` builds: ids in breadth-first order, the initial states
 first (in the model's order), each later level in code order; ``states`` and ``index``
 are views that decode and encode codes on demand (:class:`CodedStates`,
@@ -50,10 +50,10 @@ from .array_model import (
     initial_states,
 )
 from .errors import ModelError
-from .graph import StateGraph, paused_garbage_collection
 from .limits import DEFAULT_MAX_STATES, too_many_states
 from .progress import progress_bar
 from .resources import check_memory, check_resident
+from .state_graph import StateGraph, paused_garbage_collection
 
 __all__ = ["Box", "CodedIndex", "CodedStates", "explore_arrays"]
 

@@ -25,9 +25,9 @@ import numpy as np
 
 from .component_table import ranges
 from .errors import NonTerminationError
-from .graph import StateGraph
 from .linear import solve_linear
 from .numbers import Exact, mpq
+from .state_graph import StateGraph
 
 __all__ = [
     "Cycle",

@@ -2,7 +2,7 @@ r"""Depth-first mode: solve a model one strongly connected component at a time, 
 the component is complete, without ever storing its graph.
 
 :func:`~exactprob.solve.solve_model` explores every reachable state into a
-:class:`~exactprob.graph.StateGraph` and then solves it, so its memory grows with the
+:class:`~exactprob.state_graph.StateGraph` and then solves it, so its memory grows with the
 transitions. :func:`solve_depth_first` runs Tarjan's algorithm on the model itself: the
 transitions of a state are asked for when the search first visits it, kept while its
 component is open, and dropped as soon as the component is solved (Tarjan closes a
@@ -54,14 +54,11 @@ from .display import solution_html
 from .errors import ModelError
 from .graph import (
     MEMORY_CHECK_MASK,
-    StateGraph,
     check_model,
     checked_actions,
     checked_transition,
     components_reached,
     explore,
-    id_in,
-    paused_garbage_collection,
     terminal_value,
 )
 from .limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
@@ -72,6 +69,7 @@ from .resources import check_resident
 from .results import PolicyLaws, solved_json
 from .rounding import approx, approx_probability, float_dot
 from .solve import Solution, evaluate, solve_graph
+from .state_graph import StateGraph, id_in, paused_garbage_collection
 
 __all__ = ["DepthFirstSolution", "solve_depth_first"]
 
@@ -161,7 +159,7 @@ class DepthFirstSolution(PolicyLaws):
 
     def to_networkx(self) -> Any:
         """The model's whole state graph as a :class:`networkx.DiGraph` (explored again,
-        see :meth:`~exactprob.graph.StateGraph.to_networkx`)."""
+        see :meth:`~exactprob.state_graph.StateGraph.to_networkx`)."""
         return explore(self._model, max_states=len(self._states)).to_networkx()
 
     def _under_policy(self, state: Any) -> Solution:

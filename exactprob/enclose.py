@@ -95,7 +95,7 @@ from .display import solution_html
 from .enclosure import Enclosure
 from .errors import ModelError, NonTerminationError
 from .float_guide import FloatStrategy, float_guess, float_strategy
-from .graph import StateGraph, explore, paused_garbage_collection
+from .graph import explore
 from .limits import DEFAULT_MAX_STATES
 from .numbers import mpq
 from .order import SolveOrder, edge_ends
@@ -103,6 +103,7 @@ from .progress import progress_bar
 from .results import solved_json
 from .rounding import LIMIT, NORMAL, SAFETY, approx_probability, error_bounds
 from .solve import _field_of, _System
+from .state_graph import StateGraph, paused_garbage_collection
 
 __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
 
@@ -136,7 +137,7 @@ class CertifiedSolution:
     """Enclosures of the optimal value of every state, and the policy where certified.
 
     ``low[s]`` and ``high[s]`` (numpy float arrays, by state id) are the ends; ``graph``
-    is the explored :class:`~exactprob.graph.StateGraph`. ``state=None`` means the
+    is the explored :class:`~exactprob.state_graph.StateGraph`. ``state=None`` means the
     initial state.
     """
 

@@ -1,11 +1,12 @@
-"""``explore``: the reachable states of a model as a compact :class:`StateGraph`.
+"""``explore``: the reachable states of a model as a compact
+:class:`~exactprob.state_graph.StateGraph`.
 
 States are interned to integer ids in breadth-first order (the initial state is ``0``).
 Each state owns a run of *choices*, one per action in the model's order, and each choice
 a run of *edges* (successor id, probability id) in flat :mod:`array` columns; the
 distinct exact probabilities are stored once (a game's dice give a handful). The
 networkx view of the same graph, for plotting, exporting or any graph algorithm, is
-:meth:`StateGraph.to_networkx`: it is the interface, not the hot path.
+:meth:`~exactprob.state_graph.StateGraph.to_networkx`: it is the interface, not the hot path.
 
 >>> from exactprob import die
 >>> class TwoRolls:  # roll a die twice; the outcome is the total
@@ -22,10 +23,7 @@ networkx view of the same graph, for plotting, exporting or any graph algorithm,
 
 from __future__ import annotations
 
-import gc
-from array import array
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from .array_model import ArrayModel, Explorable
@@ -36,9 +34,9 @@ from .model import player_function
 from .numbers import Exact, exact
 from .progress import progress_bar
 from .resources import check_resident
+from .state_graph import StateGraph, paused_garbage_collection
 
 __all__ = [
-    "StateGraph",
     "check_model",
     "components_reached",
     "explore",
@@ -48,118 +46,6 @@ H = TypeVar("H", bound=Hashable)
 
 #: Exploration checks its memory once every ``MEMORY_CHECK_MASK + 1`` states (65,536).
 MEMORY_CHECK_MASK = 0xFFFF
-
-
-class StateGraph:
-    """Every reachable state of a model, its actions and exact transition probabilities.
-
-    Integer ids ``0 .. n-1`` (``0`` is the initial state) index every column:
-
-    ``states[s]``, ``index[state]``
-        the state of an id and back.
-    ``outcomes[s]``
-        the exact terminal value, or ``None`` while play goes on.
-    ``players[s]``
-        0 (maximises the outcome) or 1 (minimises it).
-    ``actions[s]``
-        the actions in the model's order (``()`` when terminal); equal tuples are shared.
-    ``choice_start[s] .. choice_start[s + 1] - 1``
-        the choices of ``s``: choice ``choice_start[s] + k`` is action ``actions[s][k]``.
-    ``edge_start[c] .. edge_start[c + 1] - 1``
-        the edges of choice ``c``: edge ``e`` moves to ``targets[e]`` with probability
-        ``probabilities[prob_ids[e]]``; a choice's probabilities sum to exactly one.
-
-    The edges of a state are contiguous too: ``edge_start[choice_start[s]]`` to
-    ``edge_start[choice_start[s + 1]]``.
-    """
-
-    __slots__ = (
-        "actions",
-        "choice_start",
-        "edge_start",
-        "index",
-        "outcomes",
-        "players",
-        "prob_ids",
-        "probabilities",
-        "states",
-        "symbolic",
-        "targets",
-    )
-
-    def __init__(self) -> None:
-        self.states: Sequence[Hashable] = []  # a list, or a view for a bulk exploration
-        self.index: Mapping[Hashable, int] = {}
-        self.outcomes: list[Exact | None] = []
-        self.players = bytearray()
-        self.actions: list[tuple[Any, ...]] = []
-        self.choice_start = array("q", [0])
-        self.edge_start = array("q", [0])
-        self.targets = array("i")
-        self.prob_ids = array("i")
-        self.probabilities: list[Exact] = []
-        self.symbolic = False
-
-    @property
-    def initial(self) -> Hashable:
-        """The initial state (id 0)."""
-        return self.states[0]
-
-    def __len__(self) -> int:
-        return len(self.states)
-
-    def number_of_transitions(self) -> int:
-        """The number of (state, action, successor) triples with positive probability."""
-        return len(self.targets)
-
-    def id_of(self, state: Hashable) -> int:
-        """The id of a reachable ``state`` (a :class:`ModelError` for any other)."""
-        return id_in(self.index, state)
-
-    def choice_edges(self, c: int) -> Iterator[tuple[int, Exact]]:
-        """``(successor id, probability)`` of every edge of choice ``c``."""
-        probs, targets, ids = self.probabilities, self.targets, self.prob_ids
-        for e in range(self.edge_start[c], self.edge_start[c + 1]):
-            yield targets[e], probs[ids[e]]
-
-    def successors(self, s: int) -> array[int]:
-        """The successor ids of state ``s`` over all its actions (repeats possible)."""
-        starts = self.edge_start
-        cs = self.choice_start
-        return self.targets[starts[cs[s]] : starts[cs[s + 1]]]
-
-    def has_self_loop(self, s: int) -> bool:
-        """Whether some action of ``s`` can return to ``s``."""
-        return s in self.successors(s)
-
-    def to_networkx(self) -> Any:
-        """The same graph as a :class:`networkx.DiGraph` keyed by states.
-
-        ``G.graph["initial"]`` and ``G.graph["symbolic"]``; node attributes ``outcome``,
-        ``player`` and ``actions``; edge attribute ``probs``, ``{action: probability}``
-        for the move ``u -> v``.
-        """
-        import networkx as nx
-
-        G = nx.DiGraph(initial=self.initial, symbolic=self.symbolic)
-        states = list(self.states)  # decoded once, for a bulk exploration's view
-        for s, state in enumerate(states):
-            G.add_node(
-                state, outcome=self.outcomes[s], player=self.players[s], actions=self.actions[s]
-            )
-        for s, state in enumerate(states):
-            adjacency = G._adj[state]
-            for k, action in enumerate(self.actions[s]):
-                for t, p in self.choice_edges(self.choice_start[s] + k):
-                    edge = adjacency.get(states[t])
-                    if edge is None:
-                        G.add_edge(state, states[t], probs={action: p})
-                    else:
-                        edge["probs"][action] = p
-        return G
-
-    def __repr__(self) -> str:
-        return f"StateGraph(states={len(self):,}, transitions={self.number_of_transitions():,})"
 
 
 def explore(
@@ -230,31 +116,6 @@ def check_model(model: Any) -> None:
             f"the initial state {model.initial!r} is not hashable (a "
             f"{type(model.initial).__name__}); use a tuple instead of a list"
         ) from None
-
-
-def id_in(index: Mapping[Hashable, int], state: Hashable) -> int:
-    """The id of ``state`` in ``index`` (a :class:`ModelError` if it was not reached)."""
-    try:
-        return index[state]
-    except (KeyError, TypeError):
-        raise ModelError(f"{state!r} is not a reachable state of this model") from None
-
-
-@contextmanager
-def paused_garbage_collection() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for the duration of the block.
-
-    Exploring and solving allocate millions of small objects that all stay alive until
-    the end; the collector would scan them again and again (about 45% of the time of
-    exploring 100k states) and could free none of them.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:

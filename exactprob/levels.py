@@ -58,9 +58,9 @@ from gmpy2 import mpq, mpz
 
 from .component_table import ranges
 from .errors import NonTerminationError
-from .graph import StateGraph
 from .numbers import Exact, integer_weights
 from .order import edge_ends, longest_path_levels
+from .state_graph import StateGraph
 
 __all__ = ["LevelValues", "Levels", "peel", "stays_forever", "sweep"]
 

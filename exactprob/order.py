@@ -35,7 +35,7 @@ from itertools import pairwise
 import numpy as np
 
 from .component_table import ranges
-from .graph import StateGraph
+from .state_graph import StateGraph
 
 __all__ = [
     "CutOrders",

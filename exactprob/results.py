@@ -15,9 +15,10 @@ model's initial state.
 
 An exact result is also a :class:`SolvedLaws`: the laws of play under its policy (where
 play ends, the law and mean of anything counted on the way, the expected number of
-moves). A game's fast path derives its result from :class:`FastPathResult`, or for an exact
-one from :class:`ExactFastPath`, which gives it those laws from its policy through the
-generic engine's policy evaluation.
+moves). A game's fast path derives its result from
+:class:`~exactprob.fast_path.FastPathResult`, or for an exact one from
+:class:`~exactprob.fast_path.ExactFastPath`, which gives it those laws from its policy
+through the generic engine's policy evaluation.
 
 >>> import exactprob as ep
 >>> class Coin:
@@ -32,20 +33,15 @@ generic engine's policy evaluation.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Collection, Hashable
 from typing import Any, Protocol, runtime_checkable
 
-from .display import solution_html
 from .dist import Dist
 from .enclosure import Enclosure
 from .forward import Counter
-from .graph import explore
-from .limits import DEFAULT_MAX_STATES
 from .numbers import exact_fields
 
 __all__ = [
-    "ExactFastPath",
-    "FastPathResult",
     "PolicyLaws",
     "Solved",
     "SolvedLaws",
@@ -184,74 +180,3 @@ class PolicyLaws:
         """The expected total of ``counter`` along play from ``state``
         (:meth:`~exactprob.solve.Solution.expected_count`)."""
         return self._under_policy(state).expected_count(counter)
-
-
-class FastPathResult:
-    """The base of a game's fast path: the subclass answers :meth:`value`, :meth:`policy`
-    and :meth:`ties` from its own tables for the model it solved; :attr:`states` explores
-    the model (once, when asked). ``name`` says which fast path it is, ``kind`` which
-    method (see :class:`ExactFastPath` for an exact one)."""
-
-    __slots__ = ("_explored", "max_states", "model")
-    name = "fast path"
-    kind = "certified"
-
-    def __init__(self, model: Any, max_states: int = DEFAULT_MAX_STATES) -> None:
-        self.model, self.max_states = model, max_states
-        self._explored: Sequence[Hashable] | None = None
-
-    @property
-    def method(self) -> str:
-        """``"KIND (NAME)"``, e.g. ``"exact (jeopardy components)"``."""
-        return f"{self.kind} ({self.name})"
-
-    @property
-    def initial(self) -> Any:
-        """The model's initial state."""
-        return self.model.initial
-
-    def value(self, state: Any = None) -> Any:  # pragma: no cover - subclasses
-        raise NotImplementedError
-
-    def policy(self, state: Any = None) -> Any:  # pragma: no cover - subclasses
-        raise NotImplementedError
-
-    def ties(self, state: Any = None) -> tuple[Any, ...]:  # pragma: no cover - subclasses
-        raise NotImplementedError
-
-    @property
-    def states(self) -> Sequence[Hashable]:
-        """Every state reachable from the initial state (the initial state first)."""
-        if self._explored is None:
-            self._explored = explore(self.model, max_states=self.max_states).states
-        return self._explored
-
-    def to_json(self, state: Any = None) -> dict[str, Any]:
-        """The answer at ``state`` (:func:`solved_json`)."""
-        return solved_json(self, state)
-
-    def _repr_html_(self) -> str:
-        return solution_html(self, self.method)
-
-
-class ExactFastPath(FastPathResult, PolicyLaws):
-    """An exact fast path: besides values, policy and ties, the laws of play under its
-    policy, each from the generic engine's evaluation of that policy from the asked
-    state (:func:`~exactprob.solve.evaluate`, once per state)."""
-
-    __slots__ = ("_evaluated",)
-    kind = "exact"
-
-    def __init__(self, model: Any, max_states: int = DEFAULT_MAX_STATES) -> None:
-        super().__init__(model, max_states)
-        self._evaluated: dict[Any, SolvedLaws] = {}
-
-    def _under_policy(self, state: Any) -> SolvedLaws:
-        from .solve import evaluate
-
-        start = self.initial if state is None else state
-        if start not in self._evaluated:
-            self._evaluated[start] = evaluate(
-                self.model, self.policy, start=start, max_states=self.max_states
-            )
-        return self._evaluated[start]

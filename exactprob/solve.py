@@ -62,7 +62,7 @@ from .dist import Dist
 from .errors import ModelError, NonTerminationError
 from .float_guide import float_guess
 from .forward import Counter, check_cap, count_distribution, move_counts, push_forward
-from .graph import StateGraph, explore, paused_garbage_collection
+from .graph import explore
 from .levels import LevelValues, peel, stays_forever, sweep
 from .limits import DEFAULT_MAX_STATES
 from .linear import Field, field_for
@@ -72,6 +72,7 @@ from .progress import Progress, progress_bar
 from .reach import reach_values
 from .results import solved_json
 from .rounding import approx, approx_probability, float_dot
+from .state_graph import StateGraph, paused_garbage_collection
 
 __all__ = ["Solution", "evaluate", "solve_graph", "solve_model"]
 
@@ -90,7 +91,7 @@ class Solution:
 
     Values are ``Fraction`` (sympy expressions for symbolic models). ``state=None``
     always means the initial state. ``graph`` is the explored
-    :class:`~exactprob.graph.StateGraph`; :meth:`to_networkx` gives its networkx view.
+    :class:`~exactprob.state_graph.StateGraph`; :meth:`to_networkx` gives its networkx view.
     """
 
     __slots__ = (
@@ -179,7 +180,7 @@ class Solution:
 
     def to_networkx(self) -> Any:
         """The explored graph as a :class:`networkx.DiGraph` (see
-        :meth:`~exactprob.graph.StateGraph.to_networkx`)."""
+        :meth:`~exactprob.state_graph.StateGraph.to_networkx`)."""
         return self.graph.to_networkx()
 
     def expected_steps(self, state: Any = None) -> Any:

@@ -1,6 +1,7 @@
 """House rules that a reader would otherwise have to check by hand: every public
 exception class is defined once, in :mod:`exactprob.errors`, under the one root; the
-import contracts cover every module of the engine; every game has a complete face; every
+import contracts cover every module of the engine; no import circle anywhere; every game
+has a complete face; every
 game's simulator returns one result type; the engine's public functions document their
 parameters, returns and examples (numpydoc)."""
 
@@ -91,6 +92,23 @@ def test_the_import_contracts_name_every_engine_module() -> None:
         if not info.name.startswith("_")
     }
     assert sorted(commands) == sorted(subcommands)
+
+
+def test_no_module_imports_one_that_imports_it() -> None:
+    """The package's import graph (every import, lazy and type-only ones included, as
+    import-linter's grimp reads them) has no cycle: a module can be read, and moved, after
+    the modules it uses."""
+    import grimp
+    import networkx as nx
+
+    graph = grimp.build_graph("exactprob")
+    imports = nx.DiGraph(
+        (module, used)
+        for module in graph.modules
+        for used in graph.find_modules_directly_imported_by(module)
+    )
+    circles = [sorted(c) for c in nx.strongly_connected_components(imports) if len(c) > 1]
+    assert circles == []
 
 
 OPTIONAL = ("matplotlib", "sklearn", "dask", "distributed")

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ...fast_path import ExactFastPath
 from ...methods import register
-from ...results import ExactFastPath
 from .grid import FightGrid, solve_grid
 from .model import LUCK, NO_LUCK, FightModel, FightState
 from .rules import round_odds

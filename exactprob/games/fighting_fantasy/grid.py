@@ -42,11 +42,11 @@ from gmpy2 import mpq
 
 from ...display import exact_html, rows_html
 from ...errors import ModelError
-from ...graph import paused_garbage_collection
 from ...limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...numbers import to_fraction
 from ...progress import Progress, progress_bar
 from ...resources import check_memory
+from ...state_graph import paused_garbage_collection
 from .rules import Rule, luck_probability, round_counts
 from .terms import LuckPolicy, Objective, fight_terms
 

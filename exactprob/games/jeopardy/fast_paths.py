@@ -28,9 +28,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...enclosure import Enclosure
+from ...fast_path import ExactFastPath, FastPathResult
 from ...limits import refuse_more_than
 from ...methods import register
-from ...results import ExactFastPath, FastPathResult
 from .certified import CertifiedRace, enclose_race
 from .fairness import SolvedRace
 from .fowl_arrays import FowlPlayArrays
@@ -113,6 +113,10 @@ class RaceSolution(ExactFastPath):
         """The first player's chance when the second starts with ``komi`` points."""
         return self.race.first_player_win(komi)
 
+    def policy_table(self) -> PolicyTable:
+        """Where the optimal mover holds (:meth:`~.solver.JeopardySolution.policy_table`)."""
+        return self.race.policy_table()
+
     def _repr_html_(self) -> str:
         return SolvedRace._repr_html_(self.race)
 
@@ -185,6 +189,11 @@ class CertifiedRaceSolution(FastPathResult):
     def first_player_win(self, komi: int = 0) -> Enclosure:
         """An enclosure of the first player's chance at ``komi``."""
         return self.race.first_player_win(komi)
+
+    def policy_table(self) -> PolicyTable:
+        """The optimal mover's certified choices
+        (:meth:`~.certified.CertifiedRace.policy_table`)."""
+        return self.race.policy_table()
 
     def _repr_html_(self) -> str:
         return SolvedRace._repr_html_(self.race)

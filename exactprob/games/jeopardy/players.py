@@ -27,19 +27,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from ...errors import ModelError
 from .rules import Jeopardy, Pig
 
-if TYPE_CHECKING:  # the solvers import this module
-    from . import certified, solver
-
 __all__ = [
     "Holds",
     "PolicyTable",
+    "SolvedWithTable",
     "agreement",
     "check_table",
     "choice_states",
@@ -82,9 +80,15 @@ class PolicyTable:
         return self.holds[a, b, k, w, c]
 
 
-def optimal_policy_table(
-    solution: solver.JeopardySolution | certified.CertifiedRace,
-) -> PolicyTable:
+class SolvedWithTable(Protocol):
+    """A solved race that gives its optimal player's table: exact
+    (:class:`~.solver.JeopardySolution`), certified (:class:`~.certified.CertifiedRace`),
+    or either as :func:`exactprob.solve` answers it (:mod:`.fast_paths`)."""
+
+    def policy_table(self) -> PolicyTable: ...
+
+
+def optimal_policy_table(solution: SolvedWithTable) -> PolicyTable:
     r"""An optimal player, as a :class:`PolicyTable`, from an exact
     (:meth:`~exactprob.games.jeopardy.solver.JeopardySolution.policy_table`) or a certified
     (:meth:`.certified.CertifiedRace.policy_table`) solution. On an exact tie the
