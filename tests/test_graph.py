@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from models import GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, probs, reachable
 
 from exactprob import Dist, ModelError, StateLimitError, die, explore
-from exactprob.state_graph import StateGraph
 from exactprob.order import strong_components
+from exactprob.state_graph import StateGraph
 
 
 def nx_explore(model, **options):

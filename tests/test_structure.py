@@ -1,9 +1,8 @@
 """House rules that a reader would otherwise have to check by hand: every public
 exception class is defined once, in :mod:`exactprob.errors`, under the one root; the
 import contracts cover every module of the engine; no import circle anywhere; every game
-has a complete face; every
-game's simulator returns one result type; the engine's public functions document their
-parameters, returns and examples (numpydoc)."""
+has a complete face; every game's simulator returns one result type; the engine's public
+functions document their parameters, returns and examples (numpydoc)."""
 
 from __future__ import annotations
 
