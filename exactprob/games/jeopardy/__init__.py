@@ -5,7 +5,8 @@
   part of the question, ``first_player_win(komi)``, not of the game;
 * :mod:`.solver`: the game's own exact solver (one turn-start cycle at a time), and
   :mod:`.certified` its certified enclosures, both at every komi (:mod:`.fairness`);
-  :mod:`.fast_paths` makes them :func:`exactprob.solve`'s methods for the race's models;
+  :mod:`~exactprob.games.jeopardy.fast_paths` makes them :func:`exactprob.solve`'s methods
+  for the race's models;
 * :mod:`.players`, :mod:`.matchup`, :mod:`.best_response`, :mod:`.roster`: fixed players as
   policy tables, two players valued against each other, best responses, round robins;
   :mod:`.learned` players fitted to the optimal table (scikit-learn);

@@ -83,7 +83,8 @@ class PolicyTable:
 class SolvedWithTable(Protocol):
     """A solved race that gives its optimal player's table: exact
     (:class:`~.solver.JeopardySolution`), certified (:class:`~.certified.CertifiedRace`),
-    or either as :func:`exactprob.solve` answers it (:mod:`.fast_paths`)."""
+    or either as :func:`exactprob.solve` answers it
+    (:mod:`~exactprob.games.jeopardy.fast_paths`)."""
 
     def policy_table(self) -> PolicyTable: ...
 
