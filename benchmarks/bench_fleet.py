@@ -47,7 +47,7 @@ from bench_engine import (
 from exactprob import Dist, explore, solve_graph
 from exactprob.games.fleet_battle import FleetBattle, hit_distribution, parse_fleet
 from exactprob.games.risk import conquest_table
-from exactprob.numbers import fraction_string
+from exactprob.util.numbers import fraction_string
 
 
 # ---------------------------------------------------------------------------------------

@@ -621,16 +621,24 @@ def peer_row(sections: int, solver: str, results: dict[str, Result | str]) -> li
 
 #: The functions whose cumulative time the profile reports: (file, function, label).
 PROFILED = [
-    ("exactprob/choice_tree.py", "solve_choices", "exactprob.choice_tree.solve_choices, in all"),
-    ("exactprob/graph.py", "components_reached", "depth-first search (book's choices included)"),
+    (
+        "exactprob/engine/choice_tree.py",
+        "solve_choices",
+        "exactprob.engine.choice_tree.solve_choices, in all",
+    ),
+    (
+        "exactprob/engine/graph.py",
+        "components_reached",
+        "depth-first search (book's choices included)",
+    ),
     ("bench_gamebook.py", "counted_choices", "the book's choices (building Dists)"),
     ("exactprob/games/gamebook/combat.py", "fight", "combat.fight (once per hero, enemy, ratio)"),
-    ("exactprob/dist.py", "map", "Dist.map (in the book's choices)"),
-    ("exactprob/dist.py", "bind", "Dist.bind (in the book's choices)"),
-    ("exactprob/dist.py", "__new__", "Dist(...), checked (in the book's choices)"),
-    ("exactprob/depth_first.py", "value_alone", "a state's value, on the spot"),
-    ("exactprob/depth_first.py", "value_loop", "components with a loop (engine)"),
-    ("exactprob/choice_tree.py", "_tree", "the solution tree"),
+    ("exactprob/engine/dist.py", "map", "Dist.map (in the book's choices)"),
+    ("exactprob/engine/dist.py", "bind", "Dist.bind (in the book's choices)"),
+    ("exactprob/engine/dist.py", "__new__", "Dist(...), checked (in the book's choices)"),
+    ("exactprob/engine/depth_first.py", "value_alone", "a state's value, on the spot"),
+    ("exactprob/engine/depth_first.py", "value_loop", "components with a loop (engine)"),
+    ("exactprob/engine/choice_tree.py", "_tree", "the solution tree"),
 ]
 
 

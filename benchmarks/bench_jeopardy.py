@@ -62,7 +62,7 @@ from gmpy2 import mpq
 from exactprob.games.jeopardy import certified, solver
 from exactprob.games.jeopardy.fairness import komi_wins
 from exactprob.games.jeopardy.rules import RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, Pig
-from exactprob.numbers import decimal_string, digit_count
+from exactprob.util.numbers import decimal_string, digit_count
 
 # ---------------------------------------------------------------------------------------
 # The peer: float value iteration, from the spec's equations

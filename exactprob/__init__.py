@@ -7,11 +7,17 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
-from .array_model import ArrayModel, per_state
-from .depth_first import DepthFirstSolution
-from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
-from .enclose import CertifiedSolution, enclose_graph
-from .enclosure import Enclosure
+from .engine.array_model import ArrayModel, per_state
+from .engine.depth_first import DepthFirstSolution
+from .engine.dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
+from .engine.enclose import CertifiedSolution, enclose_graph
+from .engine.enclosure import Enclosure
+from .engine.graph import explore
+from .engine.methods import METHODS, solve
+from .engine.model import Model
+from .engine.results import Solved, SolvedLaws
+from .engine.simulate import agrees_with, simulate
+from .engine.solve import Solution, evaluate, solve_graph
 from .errors import (
     DistributionError,
     ExactProbError,
@@ -22,12 +28,6 @@ from .errors import (
     StateLimitError,
     UsageError,
 )
-from .graph import explore
-from .methods import METHODS, solve
-from .model import Model
-from .results import Solved, SolvedLaws
-from .simulate import agrees_with, simulate
-from .solve import Solution, evaluate, solve_graph
 
 __version__ = "0.1.0"
 

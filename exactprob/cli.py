@@ -3,7 +3,7 @@
 Exact numbers appear in JSON as ``"p/q"`` strings, each with a ``<key>_decimal`` twin.
 Bad input gives one line on stderr and exit status 2, never a traceback. Ctrl-C stops a
 command with one line and status 130, SIGTERM silently with status 143; either way a file
-being written is removed (:func:`~exactprob.files.write_atomically`). Progress bars show
+being written is removed (:func:`~exactprob.util.files.write_atomically`). Progress bars show
 on a terminal only.
 """
 

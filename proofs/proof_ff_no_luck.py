@@ -30,8 +30,8 @@ from __future__ import annotations
 import pytest
 import sympy
 
+from exactprob.engine.solve import solve_model as solve  # the generic engine: symbolic odds
 from exactprob.games.fighting_fantasy import FightModel, RoundOdds, hits_to_kill, no_luck_win
-from exactprob.solve import solve_model as solve  # the generic engine: symbolic odds
 
 p = sympy.Symbol("p", positive=True)
 

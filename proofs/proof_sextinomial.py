@@ -19,7 +19,7 @@ coefficient list for every :math:`\Delta`.
 import sympy
 
 from exactprob import die
-from exactprob.symbolic import coefficients, pgf
+from exactprob.engine.symbolic import coefficients, pgf
 
 x = sympy.Symbol("x")
 ROW = sum(x**k for k in range(6)) ** 4

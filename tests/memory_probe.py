@@ -1,5 +1,5 @@
 """Peak memory of a piece of work, measured in a fresh Python process, for the tests
-that check the up-front memory estimates (exactprob.resources).
+that check the up-front memory estimates (exactprob.util.resources).
 
 The peak is Linux's ``VmHWM`` (the high-water mark of resident memory) from
 ``/proc/self/status``: it starts afresh with the new program, where ``ru_maxrss`` would

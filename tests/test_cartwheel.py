@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactprob.choice_tree import solve_choices
+from exactprob.engine.choice_tree import solve_choices
 from exactprob.errors import ModelError
 from exactprob.games.cartwheel.wheel import (
     CARTWHEEL,

@@ -1,5 +1,5 @@
-"""A cyclic component: its elimination order (:mod:`exactprob.cycle`) checked against its
-definition, and its float evaluation (:class:`exactprob.component_table.ComponentTable`)
+"""A cyclic component: its elimination order (:mod:`exactprob.engine._internal.cycle`) checked against its
+definition, and its float evaluation (:class:`exactprob.engine._internal.component_table.ComponentTable`)
 against the exact values of the same policy, solved in Fractions by Gauss-Jordan
 elimination (``tests/models.py``), on both of its paths: block elimination around a
 small feedback set (a sparse triangular solve) and one sparse LU of the whole."""
@@ -15,13 +15,18 @@ from hypothesis import strategies as st
 from models import SideBySide, TableModel, policy_values
 from scipy.sparse import csgraph
 
-from exactprob import component_table
-from exactprob.component_table import ComponentTable, GraphArrays
-from exactprob.cycle import Cycle, elimination_order, graph_elimination_order, subtree_ends
-from exactprob.enclose import _Batch
-from exactprob.graph import explore
-from exactprob.order import strong_components
-from exactprob.solve import _field_of, _System
+from exactprob.engine._internal import component_table
+from exactprob.engine._internal.component_table import ComponentTable, GraphArrays
+from exactprob.engine._internal.cycle import (
+    Cycle,
+    elimination_order,
+    graph_elimination_order,
+    subtree_ends,
+)
+from exactprob.engine._internal.order import strong_components
+from exactprob.engine.enclose import _Batch
+from exactprob.engine.graph import explore
+from exactprob.engine.solve import _field_of, _System
 
 
 @st.composite

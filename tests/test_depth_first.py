@@ -1,4 +1,4 @@
-"""exactprob.depth_first: depth-first mode against the independent oracles of
+"""exactprob.engine.depth_first: depth-first mode against the independent oracles of
 tests/models.py (memoised recursion, every stationary policy or strategy pair, sympy's
 fundamental matrix) and against the in-memory solver on every reachable state."""
 
@@ -40,7 +40,7 @@ from exactprob import (
     die,
     solve,
 )
-from exactprob.depth_first import DepthFirstSolution, solve_depth_first
+from exactprob.engine.depth_first import DepthFirstSolution, solve_depth_first
 
 
 @pytest.fixture(scope="module", params=["float-guided", "exact"])

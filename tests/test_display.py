@@ -1,4 +1,4 @@
-"""Jupyter display (exactprob.display): every number shown is the object's own exact
+"""Jupyter display (exactprob.util.display): every number shown is the object's own exact
 number, read back from the HTML or LaTeX and compared exactly; decimals are correctly
 rounded (checked against the exact value, not against a float)."""
 
@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 import exactprob as ep
 from exactprob import Dist, dice, die
-from exactprob.display import PLACES, ROWS, approximate, dist_html, dist_latex
-from exactprob.enclosure import Enclosure
+from exactprob.engine.enclosure import Enclosure
 from exactprob.games.fighting_fantasy import STRATEGY_CODES, solve_grid
 from exactprob.games.risk import risk_battle
+from exactprob.util.display import PLACES, ROWS, approximate, dist_html, dist_latex
 
 _CELLS = re.compile(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>")
 _FRAC = re.compile(r"\\frac\{(\d+)\}\{(\d+)\}")

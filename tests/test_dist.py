@@ -1,4 +1,4 @@
-"""exactprob.dist: the exact finite distribution.
+"""exactprob.engine.dist: the exact finite distribution.
 
 Every expected value is derived by hand (comments), by a closed form (math.comb), or by
 brute-force enumeration of all outcomes with itertools.product written here.
@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactprob as ep
-import exactprob.dist as dist_module
+import exactprob.engine.dist as dist_module
 from exactprob import (
     Dist,
     DistributionError,
@@ -37,7 +37,7 @@ from exactprob import (
     hypergeometric,
     uniform,
 )
-from exactprob.dist import _dict_convolve, _poly_convolve
+from exactprob.engine.dist import _dict_convolve, _poly_convolve
 from exactprob.errors import ResourceError
 
 p_sym = sympy.Symbol("p")
@@ -106,7 +106,7 @@ def test_equality_ignores_construction_order():
 
 
 def mpq_like(n, d):
-    from exactprob.numbers import mpq
+    from exactprob.util.numbers import mpq
 
     return mpq(n, d)
 
@@ -661,7 +661,7 @@ def test_a_distribution_too_large_is_refused_up_front(build: Any, fragment: str)
 
 def test_the_power_size_bound_holds_on_small_cases() -> None:
     """_power_size never undercounts the outcomes of n @ d (it is what the refusals use)."""
-    from exactprob.dist import _power_size
+    from exactprob.engine.dist import _power_size
 
     for d in (
         ep.die(6),

@@ -1,4 +1,4 @@
-"""Certified mode (exactprob.enclose): every enclosure contains the exact optimal value,
+"""Certified mode (exactprob.engine.enclose): every enclosure contains the exact optimal value,
 a certified action is the only optimal one, and exact ties are never certified.
 
 Oracles: exact values checked here against the Bellman equations in Fractions
@@ -30,11 +30,11 @@ from models import (
 )
 
 from exactprob import Dist, solve
-from exactprob.component_table import FEEDBACK_LIMIT
-from exactprob.enclose import enclose
+from exactprob.engine._internal.component_table import FEEDBACK_LIMIT
+from exactprob.engine.enclose import enclose
 from exactprob.errors import ModelError, NonTerminationError
 
-enclose_module = importlib.import_module("exactprob.enclose")  # the function shadows it
+enclose_module = importlib.import_module("exactprob.engine.enclose")  # the function shadows it
 
 
 def check_enclosed(model, B, width=1e-12):
@@ -300,7 +300,7 @@ def test_one_blas_thread_limits_scipy_s_blas_too() -> None:
     scipy's triangular solves run threaded on a busy machine."""
     probe = (
         "import exactprob\n"
-        "from exactprob.component_table import one_blas_thread\n"
+        "from exactprob.engine._internal.component_table import one_blas_thread\n"
         "from threadpoolctl import threadpool_info\n"
         "with one_blas_thread():\n"
         "    blas = [i for i in threadpool_info() if i['user_api'] == 'blas']\n"

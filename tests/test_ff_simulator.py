@@ -20,6 +20,7 @@ from math import comb
 import numpy as np
 import pytest
 
+from exactprob.engine.simulate import agrees_with
 from exactprob.errors import ExactProbError, ModelError
 from exactprob.games.fighting_fantasy import Objective, heuristic, solve_grid
 from exactprob.games.fighting_fantasy.simulator import (
@@ -28,7 +29,6 @@ from exactprob.games.fighting_fantasy.simulator import (
     VectorLuckPolicy,
     simulate_fight,
 )
-from exactprob.simulate import agrees_with
 
 N = 30_000
 

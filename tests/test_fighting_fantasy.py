@@ -15,6 +15,8 @@ import pytest
 from cli_runner import run
 from memory_probe import peak_added
 
+from exactprob.engine.solve import evaluate
+from exactprob.engine.solve import solve_model as solve  # the generic engine, not the grid
 from exactprob.errors import ModelError, ResourceError, StateLimitError
 from exactprob.games.fighting_fantasy import (
     LUCK,
@@ -39,8 +41,6 @@ from exactprob.games.fighting_fantasy import (
 )
 from exactprob.games.fighting_fantasy.fight_arrays import FightArrays, round_start
 from exactprob.games.fighting_fantasy.grid import grid_bytes
-from exactprob.solve import evaluate
-from exactprob.solve import solve_model as solve  # the generic engine, not the grid
 
 SMALL = (6, 5, 4)  # hero stamina, opponent stamina, luck of the equality grids
 

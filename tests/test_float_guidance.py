@@ -1,6 +1,6 @@
 """Float-guided exact solving: floats may only skip work, never change an answer.
 
-* The rounding bound of :mod:`exactprob.rounding` holds on random dot products, checked
+* The rounding bound of :mod:`exactprob.util.rounding` holds on random dot products, checked
   against the exact value in ``Fraction``.
 * Models built so that floats cannot tell actions apart (values a few units in the last
   place apart, values beyond the float range, subnormal values, exact ties behind
@@ -29,12 +29,13 @@ from models import (
     reachable,
 )
 
-from exactprob import float_guide, solve
-from exactprob.depth_first import solve_depth_first
-from exactprob.rounding import approx, certainly_less, error_bound
+from exactprob import solve
+from exactprob.engine._internal import float_guide
+from exactprob.engine.depth_first import solve_depth_first
+from exactprob.util.rounding import approx, certainly_less, error_bound
 
 # the module, not the function that exactprob exports under the same name
-solve_module = importlib.import_module("exactprob.solve")
+solve_module = importlib.import_module("exactprob.engine.solve")
 
 # -- the rounding bound ---------------------------------------------------------------------
 

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from exactprob.choice_tree import SolutionNode, reachable_nodes
+from exactprob.engine.choice_tree import SolutionNode, reachable_nodes
+from exactprob.engine.solve import evaluate, solve_model
 from exactprob.errors import ModelError
 from exactprob.games.gamebook import fight, solve_choices, toml_file
 from exactprob.games.gamebook.book import BookError, Fight, Hero, load_book
 from exactprob.games.gamebook.combat import COLUMN_LABELS
-from exactprob.solve import evaluate, solve_model
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "books" / "the_salt_mine.toml"
 

@@ -23,6 +23,8 @@ import numpy as np
 import pytest
 
 from exactprob import Dist
+from exactprob.engine.simulate import agrees_with
+from exactprob.engine.solve import solve_model as solve
 from exactprob.errors import ModelError
 from exactprob.games.gamebook.combat import (
     COLUMN_LABELS,
@@ -38,8 +40,6 @@ from exactprob.games.gamebook.combat import (
     parse_crt,
     round_outcome,
 )
-from exactprob.simulate import agrees_with
-from exactprob.solve import solve_model as solve
 
 EXAMPLE = (
     Path(__file__).parents[1] / "exactprob" / "games" / "gamebook" / "data" / "example_crt.toml"

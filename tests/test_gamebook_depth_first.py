@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactprob.choice_tree import BookModel
-from exactprob.depth_first import solve_depth_first
+from exactprob.engine.choice_tree import BookModel
+from exactprob.engine.depth_first import solve_depth_first
+from exactprob.engine.solve import solve_model
 from exactprob.errors import ModelError, NonTerminationError, StateLimitError
 from exactprob.games.gamebook import solve_choices
-from exactprob.solve import solve_model
 
 ENDINGS = {"won": F(1), "half": F(1, 2), "lost": F(0)}
 

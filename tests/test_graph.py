@@ -1,4 +1,4 @@
-"""exactprob.graph: explore() and the component order used by the solver.
+"""exactprob.engine.graph: explore() and the component order used by the solver.
 
 Reachable sets are checked against an independent breadth-first search
 (``models.reachable``), through the networkx view of the compact graph (so the view is
@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from models import GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, probs, reachable
 
 from exactprob import Dist, ModelError, StateLimitError, die, explore
-from exactprob.order import strong_components
-from exactprob.state_graph import StateGraph
+from exactprob.engine._internal.order import strong_components
+from exactprob.engine.state_graph import StateGraph
 
 
 def nx_explore(model, **options):
@@ -348,7 +348,7 @@ def test_a_broken_model_is_a_model_error_naming_the_fault(
 ) -> None:
     """Not a TypeError or AttributeError from deep inside the engine."""
     import exactprob
-    from exactprob.depth_first import solve_depth_first
+    from exactprob.engine.depth_first import solve_depth_first
 
     solve_with = solve_depth_first if solver == "solve_depth_first" else exactprob.solve
     with pytest.raises(ModelError, match=re.escape(fragment)):
@@ -375,12 +375,12 @@ def test_exploration_stops_before_memory_runs_out(
     """On a machine whose usable memory is already spent, exploring stops at its first
     check (65,536 states) with one ResourceError, far below the state limit."""
     import exactprob
-    import exactprob.resources
-    from exactprob.depth_first import solve_depth_first
+    import exactprob.util.resources
+    from exactprob.engine.depth_first import solve_depth_first
     from exactprob.errors import ResourceError
 
-    used = exactprob.resources.resident_memory()
-    monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: used)
+    used = exactprob.util.resources.resident_memory()
+    monkeypatch.setattr(exactprob.util.resources, "physical_memory", lambda: used)
     solve_with = solve_depth_first if solver == "solve_depth_first" else exactprob.solve
     with pytest.raises(ResourceError, match=r"\(65,536 states so far\) has used"):
         solve_with(_Growing(), max_states=10**7)

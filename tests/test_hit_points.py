@@ -23,6 +23,7 @@ import sympy
 from cli_runner import run
 
 from exactprob import die
+from exactprob.engine.simulate import agrees_with
 from exactprob.errors import ModelError
 from exactprob.games.roguelike.hit_points import (
     DiceSpec,
@@ -34,7 +35,6 @@ from exactprob.games.roguelike.hit_points import (
     simulate_hit_points,
 )
 from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
-from exactprob.simulate import agrees_with
 
 # ---------------------------------------------------------------------------------------
 # Oracles: enumerate every roll

@@ -117,9 +117,9 @@ def test_the_memory_estimate_matches_the_measured_peak(deck: tuple[int, int, int
 
 def test_the_api_refuses_an_enclosure_beyond_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     """enclose itself checks working_bytes (the CLI is not the only way in)."""
-    import exactprob.resources
+    import exactprob.util.resources
     from exactprob.errors import ResourceError
 
-    monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: 2**30)
+    monkeypatch.setattr(exactprob.util.resources, "physical_memory", lambda: 2**30)
     with pytest.raises(ResourceError, match="enclosing Fowl Play to 5 needs about 917.7 MiB"):
         enclose_race(FowlPlay(2000, 1, 5))

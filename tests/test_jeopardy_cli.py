@@ -19,8 +19,8 @@ import pytest
 from cli_runner import run
 
 from exactprob import evaluate
+from exactprob.engine.solve import solve_model as generic_solve
 from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
-from exactprob.solve import solve_model as generic_solve
 
 HALF_UNIT = Fraction(1, 2 * 10**12)  # decimals are rounded to 12 places
 
@@ -314,9 +314,9 @@ def test_a_certified_solve_larger_than_memory_is_refused(
 ) -> None:
     """On a machine of 1 GiB, 2,000 chickens against one wolf to 5 (about 0.9 GiB of
     float bounds by working_bytes, whose estimate test_jeopardy_certified measures)."""
-    import exactprob.resources
+    import exactprob.util.resources
 
-    monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: 2**30)
+    monkeypatch.setattr(exactprob.util.resources, "physical_memory", lambda: 2**30)
     argv = ["fowl-play", "--chickens", "2000", "--wolves", "1", "--goal", "5", "--certified"]
     status, out, err = run(capsys, *argv)
     assert (status, out) == (2, "")

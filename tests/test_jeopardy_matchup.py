@@ -12,6 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from exactprob.engine.solve import evaluate
 from exactprob.errors import ModelError, NonTerminationError
 from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, JeopardyModel, Pig
 from exactprob.games.jeopardy.certified import enclose_matchup, enclose_race
@@ -23,7 +24,6 @@ from exactprob.games.jeopardy.players import (
     risk_balancing,
 )
 from exactprob.games.jeopardy.solver import solve_race
-from exactprob.solve import evaluate
 from tests.jeopardy_oracle import FIXED, model_policy, race, seed_of
 
 

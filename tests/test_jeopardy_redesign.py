@@ -282,12 +282,12 @@ def test_a_grid_too_large_is_refused_before_any_cluster_starts(
 ):
     """The largest deck's states, and the memory of the decks solved at once (two
     workers here, on a machine of 1 GiB: 2 x 917.7 MiB by working_bytes)."""
-    import exactprob.resources
+    import exactprob.util.resources
 
     argv = ["fowl-redesign", "--cache", str(tmp_path), "--goal", "100"]
     status, out, err = run(capsys, *argv, "--chickens", "9000", "--wolves", "9000")
     assert (status, out) == (2, "") and "41,565,105,000,000 non-terminal states" in err
-    monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: 2**30)
+    monkeypatch.setattr(exactprob.util.resources, "physical_memory", lambda: 2**30)
     argv = ["fowl-redesign", "--cache", str(tmp_path), "--goal", "5", "--workers", "2"]
     status, out, err = run(capsys, *argv, "--chickens", "1999-2000", "--wolves", "1")
     assert (status, out) == (2, "")

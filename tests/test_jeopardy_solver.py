@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from exactprob import ModelError, NonTerminationError, enclose_graph, explore
+from exactprob.engine.solve import solve_model as generic_solve
 from exactprob.games.jeopardy import (
     FowlPlay,
     FowlPlayArrays,
@@ -26,7 +27,6 @@ from exactprob.games.jeopardy import (
 )
 from exactprob.games.jeopardy.certified import enclose_race
 from exactprob.games.jeopardy.solver import solve_race
-from exactprob.solve import solve_model as generic_solve
 from tests.jeopardy_oracle import SMALL_FOWL_PLAY
 
 GAMES = [

@@ -1,4 +1,4 @@
-"""exactprob.levels: the acyclic part of a graph solved a level at a time in integers.
+"""exactprob.engine._internal.levels: the acyclic part of a graph solved a level at a time in integers.
 
 Oracles: memoised Fraction recursion with the do-over rule for self-loops
 (tests/models.py), the component solver with the level sweep switched off (the path the
@@ -25,10 +25,10 @@ from models import (
 )
 
 from exactprob import Dist, NonTerminationError, die, explore, solve
-from exactprob.levels import Levels, peel, sweep
-from exactprob.order import edge_ends
+from exactprob.engine._internal.levels import Levels, peel, sweep
+from exactprob.engine._internal.order import edge_ends
 
-solve_module = importlib.import_module("exactprob.solve")
+solve_module = importlib.import_module("exactprob.engine.solve")
 
 
 def without_levels(monkeypatch):

@@ -1,4 +1,4 @@
-"""exactprob.linear: the exact linear solves behind cyclic components.
+"""exactprob.engine._internal.linear: the exact linear solves behind cyclic components.
 
 The oracle is ``sympy.Matrix.LUsolve`` (and ``det`` to classify singular systems), plus
 the Fraction Gauss-Jordan ``models.gauss_solve`` which is itself checked against sympy.
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from models import gauss_solve
 
 from exactprob import NonTerminationError
-from exactprob.linear import (
+from exactprob.engine._internal.linear import (
     DENSE_LIMIT,
     RATIONAL,
     _dense_solve,
@@ -24,7 +24,7 @@ from exactprob.linear import (
     solve_linear,
     symbolic_field,
 )
-from exactprob.numbers import mpq
+from exactprob.util.numbers import mpq
 
 
 def fr(x):

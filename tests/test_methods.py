@@ -13,16 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactprob as ep
-from exactprob import methods
 from exactprob.cli import main
-from exactprob.depth_first import DepthFirstSolution
-from exactprob.enclose import CertifiedSolution
+from exactprob.engine import methods
+from exactprob.engine.depth_first import DepthFirstSolution
+from exactprob.engine.enclose import CertifiedSolution
+from exactprob.engine.solve import Solution
 from exactprob.errors import StateLimitError, UsageError
 from exactprob.games.fighting_fantasy import RULES, FightModel
 from exactprob.games.gamblers_ruin import GamblersRuin
 from exactprob.games.jeopardy import FowlPlay, FowlPlayArrays, JeopardyModel, Pig
 from exactprob.games.jeopardy.best_response import _AgainstFixed
-from exactprob.solve import Solution
 
 
 @st.composite

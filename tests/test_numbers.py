@@ -1,4 +1,4 @@
-"""exactprob.numbers: conversion in, conversion out, decimal formatting.
+"""exactprob.util.numbers: conversion in, conversion out, decimal formatting.
 
 Expected values are worked out by hand in the comments, or by an independent oracle
 (Python's ``decimal`` module with ROUND_HALF_EVEN at high precision).
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from exactprob import ExactProbError, InexactError
 from exactprob.errors import ModelError
-from exactprob.numbers import (
+from exactprob.util.numbers import (
     common_denominator_dots,
     decimal_string,
     exact,

@@ -1,4 +1,4 @@
-"""exactprob.order: the solve order from scipy's compiled component search, checked
+"""exactprob.engine._internal.order: the solve order from scipy's compiled component search, checked
 against networkx (components, condensation order, acyclic subgraphs) and against the
 pure-Python Tarjan search it falls back to."""
 
@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from scipy.sparse import csgraph
 from scipy.sparse.csgraph import connected_components
 
-import exactprob.order as order_module
+import exactprob.engine._internal.order as order_module
 from exactprob import Dist, explore
-from exactprob.order import (
+from exactprob.engine._internal.order import (
     CutOrders,
     component_order,
     entry_states,

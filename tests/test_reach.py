@@ -1,5 +1,5 @@
-"""Cyclic components solved by forward reach with a float certificate (exactprob.reach,
-exactprob.certify) give exactly the answers of full exact elimination.
+"""Cyclic components solved by forward reach with a float certificate (exactprob.engine._internal.reach,
+exactprob.engine._internal.certify) give exactly the answers of full exact elimination.
 
 Oracles: the exact Bellman certificate and Fraction Gauss-Jordan policy values of
 tests/models.py (neither uses exactprob's solvers), and the solver's own elimination
@@ -32,10 +32,10 @@ from models import (
 )
 
 from exactprob import solve
+from exactprob.engine._internal.float_guide import FloatStrategy
 from exactprob.errors import NonTerminationError
-from exactprob.float_guide import FloatStrategy
 
-solve_module = importlib.import_module("exactprob.solve")
+solve_module = importlib.import_module("exactprob.engine.solve")
 
 
 def solved_by_elimination(model):

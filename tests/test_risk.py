@@ -14,6 +14,7 @@ from cli_runner import run
 from memory_probe import peak_added
 
 from exactprob import explore
+from exactprob.engine.simulate import agrees_with
 from exactprob.errors import ModelError
 from exactprob.games.risk import (
     RiskBattle,
@@ -23,7 +24,6 @@ from exactprob.games.risk import (
     roll_losses,
     simulate_risk,
 )
-from exactprob.simulate import agrees_with
 
 
 @cache
@@ -186,9 +186,9 @@ def test_the_memory_estimate_bounds_the_measured_peak() -> None:
 def test_a_battle_beyond_memory_is_refused_in_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import exactprob.resources
+    import exactprob.util.resources
 
-    monkeypatch.setattr(exactprob.resources, "physical_memory", lambda: 2**30)
+    monkeypatch.setattr(exactprob.util.resources, "physical_memory", lambda: 2**30)
     argv = ["risk", "--attacker", "1000", "--defender", "1000", "--max-states", "2000000"]
     status, out, err = run(capsys, *argv)
     assert (status, out) == (2, "")

@@ -17,6 +17,7 @@ from cli_runner import run
 from hypothesis import given
 from hypothesis import strategies as st
 
+from exactprob.engine.simulate import agrees_with
 from exactprob.errors import ModelError, StateLimitError
 from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
 from exactprob.games.roguelike.rubber_band import (
@@ -34,7 +35,6 @@ from exactprob.games.roguelike.rubber_band import (
     starve_probability,
     streak_at_least,
 )
-from exactprob.simulate import agrees_with
 
 # -- the oracle: every sequence of finds, its probability from the rules ------------------
 

@@ -25,8 +25,8 @@ from exactprob import (
     simulate,
     solve,
 )
+from exactprob.engine.simulate import Runs, Simulation
 from exactprob.games.gamblers_ruin import closed_form, simulate_ruin
-from exactprob.simulate import Runs, Simulation
 
 
 def ruin(i, p, n):

@@ -1,6 +1,6 @@
 """exactprob.solve: exact values, policies, ties, absorption and expected steps.
 
-Oracles (all in tests/models.py or below, none using the solver or exactprob.linear):
+Oracles (all in tests/models.py or below, none using the solver or exactprob.engine._internal.linear):
 memoised Fraction recursion for acyclic models, sympy's fundamental matrix
 N = (I - Q)^-1 for Markov chains, Fraction Gauss-Jordan solves of every deterministic
 stationary policy (MDPs) or strategy pair (two-player stopping games), closed forms
@@ -52,7 +52,9 @@ from exactprob import (
     solve_graph,
 )
 
-solve_module = importlib.import_module("exactprob.solve")  # the package's name is the function
+solve_module = importlib.import_module(
+    "exactprob.engine.solve"
+)  # the package's name is the function
 
 # ======================================================================================
 # Hand-derived examples

@@ -1,8 +1,9 @@
 """House rules that a reader would otherwise have to check by hand: every public
 exception class is defined once, in :mod:`exactprob.errors`, under the one root; the
-import contracts cover every module of the engine; no import circle anywhere; every game
-has a complete face; every game's simulator returns one result type; the engine's public
-functions document their parameters, returns and examples (numpydoc)."""
+package root holds its layers and the import contracts name them; no import circle
+anywhere; every game has a complete face; every game's simulator returns one result type;
+the engine's public functions document their parameters, returns and examples
+(numpydoc)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ import exactprob
 import exactprob.commands
 import exactprob.games
 from exactprob import errors
-from exactprob.simulate import Runs
+from exactprob.engine.simulate import Runs
 
 
 def _modules() -> list[ModuleType]:
@@ -55,7 +56,7 @@ def test_every_public_exception_is_defined_in_errors_under_the_root() -> None:
 
 def test_every_games_simulator_returns_runs_with_one_agrees_with() -> None:
     """Each ``simulate_*`` function of a game, written from its rules, answers with a
-    :class:`~exactprob.simulate.Runs` (per-run arrays, one ``agrees_with``)."""
+    :class:`~exactprob.engine.simulate.Runs` (per-run arrays, one ``agrees_with``)."""
     simulators = {
         f"{module.__name__}.{name}": value
         for module in _modules()
@@ -70,20 +71,23 @@ def test_every_games_simulator_returns_runs_with_one_agrees_with() -> None:
     assert all(kind.result is not Runs.result for kind in returns.values())
 
 
-def test_the_import_contracts_name_every_engine_module() -> None:
-    """``lint-imports`` (run by CI) keeps the engine from importing games or commands, and
-    each subcommand from importing another; the contracts list the modules, so a new one
-    must be added there."""
+def test_the_package_root_is_its_layers() -> None:
+    """At the root: the face, the console script, the errors, and one package per layer
+    (the engine, its utilities, the outside checks, the games, the subcommands); the
+    import contracts name these packages, so a module added anywhere is covered."""
+    root = {info.name for info in pkgutil.iter_modules(exactprob.__path__)}
+    assert root == {"cli", "commands", "engine", "errors", "games", "util", "verify"}
     config = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     contracts = config["tool"]["importlinter"]["contracts"]
-    engine = next(c for c in contracts if c["type"] == "forbidden")["source_modules"]
-    above = {"cli", "commands", "games"}
-    top_level = {
-        f"exactprob.{info.name}"
-        for info in pkgutil.iter_modules(exactprob.__path__)
-        if info.name not in above
-    }
-    assert sorted(engine) == sorted(top_level)
+    below = next(c for c in contracts if c["type"] == "forbidden")["source_modules"]
+    assert sorted(below) == [f"exactprob.{name}" for name in ("engine", "errors", "util", "verify")]
+
+
+def test_the_import_contracts_name_every_subcommand() -> None:
+    """Each subcommand imports no other: the independence contract lists them, so a new
+    one must be added there."""
+    config = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    contracts = config["tool"]["importlinter"]["contracts"]
     commands = next(c for c in contracts if c["type"] == "independence")["modules"]
     subcommands = {
         f"exactprob.commands.{info.name}"

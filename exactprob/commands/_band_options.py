@@ -9,8 +9,8 @@ from fractions import Fraction
 from ..errors import UsageError
 from ..games.roguelike.band_report import plain
 from ..games.roguelike.rubber_band import MAX_LEVELS, MAX_STATES, MAX_STEP, RubberBand
-from ..limits import check_max_states
-from ..numbers import parse_fraction, parse_whole
+from ..util.limits import check_max_states
+from ..util.numbers import parse_fraction, parse_whole
 from ._options import add_max_states_flag
 
 __all__ = ["add_band_flags", "band_from_args"]

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from ..errors import UsageError
-from ..files import check_output
+from ..util.files import check_output
 
 __all__ = [
     "PLOT_FORMATS",
@@ -59,7 +59,7 @@ PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 def plot_path(text: str | None) -> Path | None:
     """The ``--plot FILE`` of a subcommand, checked before any work: a known image format,
-    and a place a file can be written (:func:`~exactprob.files.check_output`)."""
+    and a place a file can be written (:func:`~exactprob.util.files.check_output`)."""
     if text is None:
         return None
     path = Path(text)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..files import write_atomically
+from ..util.files import write_atomically
 
 __all__ = ["emit", "save_figure", "show_progress"]
 

@@ -24,7 +24,7 @@ from ..games.fleet_battle import (
     parse_order,
     parse_unit,
 )
-from ..limits import check_max_states
+from ..util.limits import check_max_states
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit

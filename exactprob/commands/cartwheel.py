@@ -34,7 +34,7 @@ from ..games.cartwheel.wheel import (
     Wheel,
     stake_choices,
 )
-from ..numbers import parse_whole
+from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag, plot_path
 from ._output import emit, save_figure

@@ -15,9 +15,9 @@ import re
 from collections import Counter
 from typing import Any
 
-from ..dist import Dist, dice
+from ..engine.dist import Dist, dice
 from ..errors import UsageError
-from ..numbers import (
+from ..util.numbers import (
     decimal_string,
     exact_fields,
     fraction_string,

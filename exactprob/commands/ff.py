@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..files import check_output, write_all
 from ..games.fighting_fantasy import (
     HEURISTICS,
     RULES,
@@ -41,8 +40,9 @@ from ..games.fighting_fantasy import (
 )
 from ..games.fighting_fantasy.heuristics import MAX_TAU
 from ..games.fighting_fantasy.terms import MAX_STAT
-from ..limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
-from ..numbers import parse_whole, whole_number
+from ..util.files import check_output, write_all
+from ..util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
+from ..util.numbers import parse_whole, whole_number
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag, integer
 from ._output import emit, show_progress

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import BookError, ModelError, StateLimitError, UsageError
 from ..games.gamebook.report import solve_book
-from ..limits import check_max_states
+from ..util.limits import check_max_states
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit, show_progress

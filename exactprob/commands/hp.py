@@ -27,7 +27,7 @@ from ..games.roguelike.hit_points import (
     parse_dice_spec,
 )
 from ..games.roguelike.hp_report import hit_points_report
-from ..numbers import parse_whole
+from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag, plot_path
 from ._output import emit, save_figure

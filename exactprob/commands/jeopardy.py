@@ -24,8 +24,8 @@ from ..games.jeopardy.certified import MAX_CERTIFIED_STATES
 from ..games.jeopardy.report import EXACT_LIMIT, MAX_EXACT_STATES, race_report
 from ..games.jeopardy.roster import NAMES, check_player_name
 from ..games.jeopardy.rules import MAX_CARDS, MAX_GOAL, MAX_SIDES
-from ..limits import check_max_states
-from ..numbers import parse_whole
+from ..util.limits import check_max_states
+from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag, integer, plot_path
 from ._output import emit, save_figure, show_progress

@@ -26,7 +26,7 @@ from ..games.roguelike.prd.report import (
     distribution_is_exact,
     prd_report,
 )
-from ..numbers import parse_fraction, parse_whole
+from ..util.numbers import parse_fraction, parse_whole
 from . import help_of
 from ._options import add_json_flag, integer, plot_path
 from ._output import emit, save_figure

@@ -20,7 +20,7 @@ from ..errors import UsageError
 from ..games.jeopardy.redesign import default_cache_dir
 from ..games.jeopardy.redesign_report import redesign_report
 from ..games.jeopardy.rules import MAX_CARDS, MAX_GOAL
-from ..numbers import parse_whole
+from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag
 from ._output import emit, show_progress

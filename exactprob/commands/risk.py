@@ -17,9 +17,9 @@ from typing import Any
 
 from ..errors import UsageError
 from ..games.risk import MAX_ARMIES, RiskResult, risk_battle
-from ..limits import check_max_states, refuse_more_than
-from ..numbers import decimal_string, parse_whole
-from ..text import table_lines
+from ..util.limits import check_max_states, refuse_more_than
+from ..util.numbers import decimal_string, parse_whole
+from ..util.text import table_lines
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit

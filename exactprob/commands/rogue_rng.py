@@ -31,7 +31,7 @@ from ..games.roguelike.generator import (
     MAX_N,
 )
 from ..games.roguelike.generator_report import generator_report
-from ..numbers import parse_whole
+from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag
 from ._output import emit

@@ -36,7 +36,7 @@ from ..games.roguelike.softlock import (
     TURN_ORDERS,
 )
 from ..games.roguelike.softlock_report import softlock_report
-from ..numbers import (
+from ..util.numbers import (
     parse_whole,
     whole_number,
 )

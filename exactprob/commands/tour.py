@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..dist import dice, die
+from ..engine.dist import dice, die
+from ..engine.methods import solve
 from ..games.cartwheel.wheel import Wheel, solve_wheel
 from ..games.fighting_fantasy import solve_grid
 from ..games.fleet_battle import Fleet, battle
@@ -13,8 +14,7 @@ from ..games.gamblers_ruin import GamblersRuin, closed_form
 from ..games.risk import risk_battle
 from ..games.roguelike.prd import PRDTable
 from ..games.roguelike.softlock import locked_forever
-from ..methods import solve
-from ..numbers import decimal_string, exact_fields, fraction_string
+from ..util.numbers import decimal_string, exact_fields, fraction_string
 from . import help_of
 from ._options import add_json_flag
 from ._output import emit

@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import UsageError
 from ..games.roguelike.band_report import waffles_report
 from ..games.roguelike.rubber_band import MAX_LEVELS, MAX_WAFFLES, RubberBand, Waffles
-from ..numbers import parse_whole
+from ..util.numbers import parse_whole
 from . import help_of
 from ._band_options import add_band_flags, band_from_args
 from ._options import add_json_flag

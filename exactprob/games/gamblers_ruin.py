@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ..dist import Dist
+from ..engine.dist import Dist
+from ..engine.simulate import Runs
 from ..errors import ModelError
-from ..numbers import exact, is_symbolic, to_sympy
-from ..simulate import Runs
+from ..util.numbers import exact, is_symbolic, to_sympy
 
 __all__ = ["GamblersRuin", "SimulatedRuin", "closed_form", "simulate_ruin"]
 

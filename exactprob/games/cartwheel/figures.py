@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from ...plot import axes_or_new
+from ...util.plot import axes_or_new
 from .wheel import Wheel
 
 __all__ = ["win_chance_figure"]

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...display import Report
-from ...numbers import decimal_string, exact_fields, fraction_string, whole_number
-from ...text import table_lines
+from ...util.display import Report
+from ...util.numbers import decimal_string, exact_fields, fraction_string, whole_number
+from ...util.text import table_lines
 from .wheel import (
     Bet,
     Stake,

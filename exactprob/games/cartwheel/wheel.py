@@ -47,11 +47,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...choice_tree import SolutionNode, Tree, reachable_nodes, solve_choices
-from ...dist import Dist, uniform
+from ...engine.choice_tree import SolutionNode, Tree, reachable_nodes, solve_choices
+from ...engine.dist import Dist, uniform
+from ...engine.simulate import Runs
 from ...errors import ModelError
-from ...numbers import whole_number
-from ...simulate import Runs
+from ...util.numbers import whole_number
 from ..roguelike.rng import RandomSource
 
 __all__ = [
@@ -139,7 +139,7 @@ class Wheel:
 
     States are the gold held, ``0 .. target`` (every amount from the target on is the
     winning state ``target``), and :data:`WALKED_AWAY`. :meth:`choices` and :meth:`score` are
-    the gamebook form of the rules (:func:`exactprob.choice_tree.solve_choices`).
+    the gamebook form of the rules (:func:`exactprob.engine.choice_tree.solve_choices`).
 
     >>> wheel = Wheel(target=20)
     >>> wheel.chance(CARTWHEEL), wheel.edge(CARTWHEEL)

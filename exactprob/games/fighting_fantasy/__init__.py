@@ -11,11 +11,11 @@ soften it. Only the skill difference :math:`\Delta` matters.
   what a victory is worth (:class:`~.terms.Objective`), a luck policy's signature;
 * :mod:`.grid`: the fast path, every state of a fight in one exact backward sweep, under
   optimal play or a fixed policy, for any :class:`~.terms.Objective`;
-* :mod:`.model`: the same fight as a :class:`~exactprob.model.Model`;
+* :mod:`.model`: the same fight as a :class:`~exactprob.engine.model.Model`;
   :mod:`~exactprob.games.fighting_fantasy.fast_paths` makes the grid
   :func:`exactprob.solve`'s exact method for it;
 * :mod:`.fight_arrays`: every start of a grid at once as an
-  :class:`~exactprob.array_model.ArrayModel`, explored by the engine in bulk;
+  :class:`~exactprob.engine.array_model.ArrayModel`, explored by the engine in bulk;
 * :mod:`.closed_forms`: the paper's formulas as sympy expressions;
 * :mod:`.heuristics`: the nine heuristics, their exact values, and the fold increase;
 * :mod:`.outcomes`: rounds, stamina left and luck spent;

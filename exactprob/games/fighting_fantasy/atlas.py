@@ -32,9 +32,9 @@ from typing import Any
 
 from gmpy2 import mpq
 
-from ...limits import DEFAULT_MAX_STATES, refuse_more_than
-from ...numbers import decimal_string, fraction_string, to_fraction
-from ...progress import progress_bar
+from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
+from ...util.numbers import decimal_string, fraction_string, to_fraction
+from ...util.progress import progress_bar
 from .grid import FightGrid, GridRecord, solve_grid
 from .rules import ends_either_way
 

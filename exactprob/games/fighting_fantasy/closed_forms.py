@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...numbers import whole_number
+from ...util.numbers import whole_number
 from .rules import luck_probability
 
 __all__ = [

@@ -1,4 +1,4 @@
-r"""The grid sweep as the engine's exact method for a fight (:mod:`exactprob.methods`).
+r"""The grid sweep as the engine's exact method for a fight (:mod:`exactprob.engine.methods`).
 
 ``ep.solve(FightModel(...))`` solves the whole grid up to the fight's start in one backward
 sweep (:func:`~.grid.solve_grid`) and answers for the model's states
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...fast_path import ExactFastPath
-from ...methods import register
+from ...engine.fast_path import ExactFastPath
+from ...engine.methods import register
 from .grid import FightGrid, solve_grid
 from .model import LUCK, NO_LUCK, FightModel, FightState
 from .rules import round_odds

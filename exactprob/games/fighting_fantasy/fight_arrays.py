@@ -1,4 +1,4 @@
-r"""Fighting Fantasy combat as an :class:`~exactprob.array_model.ArrayModel`: every start of
+r"""Fighting Fantasy combat as an :class:`~exactprob.engine.array_model.ArrayModel`: every start of
 a round of a grid explored in bulk and solved by the generic engine.
 
 The rules are :class:`~.model.FightModel`'s, on vectors of whole numbers
@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...array_model import ArrayModel, Branch
+from ...engine.array_model import ArrayModel, Branch
 from .model import LUCK, NO_LUCK
 from .rules import Rule, luck_probability, round_counts
 from .terms import Objective, fight_terms

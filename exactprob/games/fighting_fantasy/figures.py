@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...errors import ModelError
-from ...files import write_all
+from ...util.files import write_all
 from .closed_forms import no_luck_value
 from .grid import STRATEGY_CODES, FightGrid
 from .heuristics import HEURISTICS, BestHeuristic
@@ -371,7 +371,7 @@ def write_atlas_figures(
     """Write the main figure (:data:`MAIN_DELTAS` x :data:`MAIN_LUCKS`, restricted to
     what the atlas holds) as ``atlas_main.png`` and one figure per delta, a panel per
     luck, as ``atlas_delta_<delta>.png`` into ``directory`` (created if needed), all or
-    none (:func:`~exactprob.files.write_all`); return the paths written."""
+    none (:func:`~exactprob.util.files.write_all`); return the paths written."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     jobs = atlas_figure_jobs(atlas, out)
@@ -383,7 +383,7 @@ def atlas_figure_jobs(
     atlas: Atlas | Mapping[int, FightGrid], directory: Path
 ) -> list[tuple[Path, Callable[[Path], None]]]:
     """The atlas's figures as ``(path, write)`` pairs for
-    :func:`~exactprob.files.write_all`: ``write(temporary)`` draws one figure into a PNG
+    :func:`~exactprob.util.files.write_all`: ``write(temporary)`` draws one figure into a PNG
     file (see :func:`write_atlas_figures` for what they show)."""
     grids = _grids(atlas)
     max_luck = min(grid.bounds[2] for grid in grids.values())

@@ -40,13 +40,13 @@ from typing import Any, NamedTuple
 import numpy as np
 from gmpy2 import mpq
 
-from ...display import exact_html, rows_html
+from ...engine.state_graph import paused_garbage_collection
 from ...errors import ModelError
-from ...limits import DEFAULT_MAX_STATES, refuse_more_than
-from ...numbers import to_fraction
-from ...progress import Progress, progress_bar
-from ...resources import check_memory
-from ...state_graph import paused_garbage_collection
+from ...util.display import exact_html, rows_html
+from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
+from ...util.numbers import to_fraction
+from ...util.progress import Progress, progress_bar
+from ...util.resources import check_memory
 from .rules import Rule, luck_probability, round_counts
 from .terms import LuckPolicy, Objective, fight_terms
 

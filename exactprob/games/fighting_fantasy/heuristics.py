@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import ModelError
-from ...numbers import whole_number
+from ...util.numbers import whole_number
 from .grid import FightGrid, solve_grid
 from .terms import LuckPolicy
 

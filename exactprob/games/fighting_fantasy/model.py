@@ -1,4 +1,4 @@
-r"""Fighting Fantasy combat as a :class:`~exactprob.model.Model` for the generic engine.
+r"""Fighting Fantasy combat as a :class:`~exactprob.engine.model.Model` for the generic engine.
 
 A state is ``(phase, hero, opponent, luck, streak)``. In phase ``"round"`` the dice
 roll (one action); a won or lost round leads to phase ``"won"`` or ``"lost"``, where the
@@ -24,7 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ...dist import Dist
+from ...engine.dist import Dist
 from .rules import Rule, luck_probability, round_odds
 from .terms import LuckPolicy, Objective, fight_terms
 

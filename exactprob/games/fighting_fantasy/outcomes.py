@@ -1,12 +1,12 @@
 r"""What a fight looks like under a grid's policy: rounds, stamina left, luck spent.
 
 The fight is the engine's :class:`~.model.FightModel` under the grid's choices
-(:func:`~exactprob.solve.evaluate`), and every answer is a forward query on that
+(:func:`~exactprob.engine.solve.evaluate`), and every answer is a forward query on that
 solution: the end of the fight is its absorption distribution, the expected number of
 rounds (draws included) the expected count of the moves that roll the dice
-(:meth:`~exactprob.solve.Solution.expected_count`), and the number of *decisive*
+(:meth:`~exactprob.engine.solve.Solution.expected_count`), and the number of *decisive*
 rounds (won or lost, no draws) a counter's law
-(:meth:`~exactprob.solve.Solution.counter_distribution`). That count is finite: every
+(:meth:`~exactprob.engine.solve.Solution.counter_distribution`). That count is finite: every
 decisive round lowers some stamina, while a draw repeats the state (or, under *Crypt*,
 only clears the flag). Under the standard rules the total number of rounds is that count
 plus independent geometric runs of draws; its law, with a cap, is
@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ...dist import Dist
-from ...solve import Solution, evaluate
+from ...engine.dist import Dist
+from ...engine.solve import Solution, evaluate
 from .grid import FightGrid
 from .model import FightModel, FightState, engine_policy
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...display import Report
-from ...limits import DEFAULT_MAX_STATES
-from ...methods import solve
-from ...numbers import exact_fields, fraction_string
-from ...text import table_lines
+from ...engine.methods import solve
+from ...util.display import Report
+from ...util.limits import DEFAULT_MAX_STATES
+from ...util.numbers import exact_fields, fraction_string
+from ...util.text import table_lines
 from .closed_forms import no_luck_value
 from .fast_paths import grid_of
 from .grid import STRATEGY_CODES, FightGrid, solve_grid

@@ -31,9 +31,9 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from ...engine.simulate import Runs
 from ...errors import ModelError
-from ...numbers import plain_integer, whole_number
-from ...simulate import Runs
+from ...util.numbers import plain_integer, whole_number
 
 __all__ = ["SIMULATED_RULES", "FightSimulation", "VectorLuckPolicy", "simulate_fight"]
 
@@ -106,7 +106,7 @@ class FightSimulation(Runs):
 
 
 def _whole(name: str, value: object, low: int) -> int:
-    """:func:`~exactprob.numbers.whole_number`, accepting numpy integers too."""
+    """:func:`~exactprob.util.numbers.whole_number`, accepting numpy integers too."""
     return whole_number(name, plain_integer(value), low)
 
 

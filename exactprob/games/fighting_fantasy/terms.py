@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import ModelError
-from ...numbers import exact, to_fraction, whole_number
+from ...util.numbers import exact, to_fraction, whole_number
 from .rules import RULES, Rule
 
 __all__ = ["MAX_STAT", "LuckPolicy", "Objective", "check_fight", "fight_terms", "resolve_rule"]

@@ -29,13 +29,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...display import JsonDisplay
-from ...dist import Dist
+from ...engine.dist import Dist
+from ...engine.methods import solve
+from ...engine.results import SolvedLaws
 from ...errors import ModelError
-from ...limits import DEFAULT_MAX_STATES
-from ...methods import solve
-from ...numbers import exact_fields
-from ...results import SolvedLaws
+from ...util.display import JsonDisplay
+from ...util.limits import DEFAULT_MAX_STATES
+from ...util.numbers import exact_fields
 from .hits import Allocation, HitOrder, hit_distribution
 from .units import CATALOGUE, Fleet, FleetState, describe_survivors
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...plot import axes_or_new
+from ...util.plot import axes_or_new
 
 __all__ = ["survivor_chart"]
 

@@ -4,7 +4,7 @@ r"""Hits: the exact per-round hit distribution of a fleet, and hit-assignment or
 independently, with the probability :math:`p_a = (11 - a)/10` of its ship's combat value.
 With :math:`N_a` dice of combat value :math:`a` in the fleet, the number of hits is the
 sum of independent binomials, a convolution computed exactly by
-:class:`~exactprob.dist.Dist`:
+:class:`~exactprob.engine.dist.Dist`:
 
 .. math::
 
@@ -38,9 +38,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from ...dist import Dist, binomial
+from ...engine.dist import Dist, binomial
 from ...errors import ModelError
-from ...numbers import parse_whole
+from ...util.numbers import parse_whole
 from .units import Fleet, FleetState
 
 __all__ = ["Allocation", "HitOrder", "hit_distribution", "parse_order", "take_hit"]

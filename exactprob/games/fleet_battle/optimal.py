@@ -29,10 +29,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ...dist import Dist
+from ...engine.dist import Dist
+from ...engine.methods import solve
 from ...errors import ModelError
-from ...limits import DEFAULT_MAX_STATES
-from ...methods import solve
+from ...util.limits import DEFAULT_MAX_STATES
 from .battle import BattleResult, FleetBattle, battle, result_of
 from .hits import HitOrder, take_hit
 from .units import Fleet, FleetState

@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...display import Report
 from ...errors import ModelError, StateLimitError
-from ...limits import DEFAULT_MAX_STATES, refuse_more_than
-from ...numbers import decimal_string, exact_fields
-from ...text import exact_text, table_lines
+from ...util.display import Report
+from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
+from ...util.numbers import decimal_string, exact_fields
+from ...util.text import exact_text, table_lines
 from .battle import BattleResult, battle, battle_states_bound, battle_transitions_bound
 from .hits import HitOrder
 from .optimal import OptimalResult, optimal_battle

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...engine.simulate import Runs
 from ...errors import ModelError
-from ...simulate import Runs
 from .units import Fleet, Unit
 
 __all__ = ["LOSE", "MUTUAL", "WIN", "SimulatedBattles", "simulate_battle"]

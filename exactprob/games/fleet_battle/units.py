@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import ModelError
-from ...numbers import parse_whole, whole_number
+from ...util.numbers import parse_whole, whole_number
 
 __all__ = [
     "CATALOGUE",

@@ -1,7 +1,7 @@
 """Gamebooks: books of sections, choices and chance, solved exactly as in the "solving a
 gamebook" series.
 
-* :mod:`exactprob.choice_tree` (the engine's): ``solve_choices(choices, score, state)``, the
+* :mod:`exactprob.engine.choice_tree` (the engine's): ``solve_choices(choices, score, state)``, the
   solution tree, the walkthrough and the most-likely-situations report, re-exported here;
 * :mod:`.combat`: Lone Wolf style combat from a combat results table loaded from TOML (an
   original example table ships in ``data/``);
@@ -19,7 +19,14 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
-from ...choice_tree import BookModel, Leaf, SolutionNode, situations, solve_choices, walkthrough
+from ...engine.choice_tree import (
+    BookModel,
+    Leaf,
+    SolutionNode,
+    situations,
+    solve_choices,
+    walkthrough,
+)
 from .book import Book, BookError, Hero, load_book
 from .combat import (
     CombatResultsTable,

@@ -117,9 +117,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from ...dist import Dist
+from ...engine.dist import Dist
 from ...errors import BookError, ModelError
-from ...numbers import parse_fraction
+from ...util.numbers import parse_fraction
 from .combat import (
     LOST,
     CombatResultsTable,

@@ -39,9 +39,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias
 
-from ...dist import Dist, uniform
+from ...engine.dist import Dist, uniform
 from ...errors import DistributionError, ModelError
-from ...numbers import Exact, mpq, whole_number
+from ...util.numbers import Exact, mpq, whole_number
 from .toml_file import read_toml
 
 __all__ = [

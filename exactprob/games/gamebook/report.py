@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ...choice_tree import (
+from ...engine.choice_tree import (
     SolutionNode,
     Tree,
     reachable_nodes,
@@ -25,11 +25,11 @@ from ...choice_tree import (
     solve_choices,
     walkthrough,
 )
-from ...display import Report
 from ...errors import ModelError
-from ...limits import DEFAULT_MAX_STATES
-from ...numbers import decimal_string, exact_fields
-from ...text import exact_text
+from ...util.display import Report
+from ...util.limits import DEFAULT_MAX_STATES
+from ...util.numbers import decimal_string, exact_fields
+from ...util.text import exact_text
 from .book import Book, Hero, load_book
 
 __all__ = ["BookReport", "solve_book"]

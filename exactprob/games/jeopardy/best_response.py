@@ -34,9 +34,9 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from ...dist import Dist
+from ...engine.dist import Dist
 from ...errors import ModelError
-from ...limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
+from ...util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
 from .certified import enclose_best_response
 from .players import PolicyTable, check_table, deck_cards
 from .rules import FowlPlay, Jeopardy, JeopardyModel

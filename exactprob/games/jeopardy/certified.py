@@ -36,10 +36,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...enclosure import Enclosure
-from ...progress import progress_bar
-from ...resources import check_memory
-from ...rounding import UNIT_ROUNDOFF
+from ...engine.enclosure import Enclosure
+from ...util.progress import progress_bar
+from ...util.resources import check_memory
+from ...util.rounding import UNIT_ROUNDOFF
 from .fairness import SolvedRace
 from .players import PolicyTable, check_table, table_shape
 from .rules import FowlPlay

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
-from ...display import exact_html, rows_html
-from ...enclosure import Enclosure
+from ...engine.enclosure import Enclosure
+from ...util.display import exact_html, rows_html
 from .rules import check_komi
 
 __all__ = [

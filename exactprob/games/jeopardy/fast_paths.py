@@ -1,4 +1,4 @@
-r"""The race's own solvers as the engine's methods for its models (:mod:`exactprob.methods`).
+r"""The race's own solvers as the engine's methods for its models (:mod:`exactprob.engine.methods`).
 
 ``ep.solve(JeopardyModel(game))`` (or of :class:`~.fowl_arrays.FowlPlayArrays`) takes the
 component solver :func:`~.solver.solve_race`; ``method="certified"`` on Fowl Play the
@@ -27,10 +27,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...enclosure import Enclosure
-from ...fast_path import ExactFastPath, FastPathResult
-from ...limits import refuse_more_than
-from ...methods import register
+from ...engine.enclosure import Enclosure
+from ...engine.fast_path import ExactFastPath, FastPathResult
+from ...engine.methods import register
+from ...util.limits import refuse_more_than
 from .certified import CertifiedRace, enclose_race
 from .fairness import SolvedRace
 from .fowl_arrays import FowlPlayArrays

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ...plot import axes_or_new
+from ...util.plot import axes_or_new
 
 __all__ = ["hold_boundary_figure"]
 

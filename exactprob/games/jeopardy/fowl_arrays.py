@@ -1,4 +1,4 @@
-r"""Fowl Play (and Red Light) as an :class:`~exactprob.array_model.ArrayModel`: the same
+r"""Fowl Play (and Red Light) as an :class:`~exactprob.engine.array_model.ArrayModel`: the same
 game as :class:`~.rules.JeopardyModel`, explored by the engine in bulk.
 
 A state is ``(score 0, score 1, turn total, wolves drawn, chickens drawn, mover)``. The
@@ -21,7 +21,7 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
-from ...array_model import ArrayModel, Branch
+from ...engine.array_model import ArrayModel, Branch
 from .rules import FowlPlay, check_komi
 
 __all__ = ["FowlPlayArrays"]

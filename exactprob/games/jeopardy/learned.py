@@ -57,8 +57,8 @@ from typing import Any
 import numpy as np
 
 from ...errors import ModelError
-from ...extras import import_extra
-from ...numbers import whole_number
+from ...util.extras import import_extra
+from ...util.numbers import whole_number
 from .players import (
     Holds,
     PolicyTable,

@@ -38,8 +38,8 @@ import numpy as np
 from gmpy2 import mpq
 
 from ...errors import NonTerminationError
-from ...numbers import to_fraction
-from ...progress import progress_bar
+from ...util.numbers import to_fraction
+from ...util.progress import progress_bar
 from .components import (
     Form,
     Starts,

@@ -53,11 +53,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
-from ...enclosure import Enclosure
+from ...engine.enclosure import Enclosure
 from ...errors import SchedulerError, WriteError
-from ...extras import import_extra
-from ...files import write_atomically
-from ...progress import progress_bar
+from ...util.extras import import_extra
+from ...util.files import write_atomically
+from ...util.progress import progress_bar
 from .certified import enclose_race
 from .fairness import distance_from_even, fairest_komi, komi_wins
 from .rules import FowlPlay

@@ -16,11 +16,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ...display import Report
+from ...engine.results import value_fields
 from ...errors import ModelError, UsageError
-from ...numbers import exact_fields
-from ...resources import check_memory
-from ...results import value_fields
+from ...util.display import Report
+from ...util.numbers import exact_fields
+from ...util.resources import check_memory
 from .certified import MAX_CERTIFIED_STATES, working_bytes
 from .redesign import DeckResult, Design, fairest_designs, search
 from .rules import FowlPlay

@@ -24,13 +24,13 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from ...display import Report
-from ...enclosure import Enclosure
+from ...engine.enclosure import Enclosure
+from ...engine.methods import Method, solve
+from ...engine.results import value_fields
 from ...errors import ModelError, StateLimitError, UsageError
-from ...limits import check_max_states
-from ...methods import Method, solve
-from ...numbers import decimal_string, digit_count, exact_fields
-from ...results import value_fields
+from ...util.display import Report
+from ...util.limits import check_max_states
+from ...util.numbers import decimal_string, digit_count, exact_fields
 from .certified import MAX_CERTIFIED_STATES
 from .fairness import DIGITS, Win, fairest_komi, komi_wins
 from .fast_paths import solved_race

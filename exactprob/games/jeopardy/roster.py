@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...errors import ModelError
-from ...progress import progress_bar
+from ...util.progress import progress_bar
 from .best_response import best_response
 from .certified import enclose_matchup
 from .fairness import Win

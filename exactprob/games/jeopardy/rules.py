@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...dist import Dist
-from ...numbers import plain_integer, whole_number
+from ...engine.dist import Dist
+from ...util.numbers import plain_integer, whole_number
 
 __all__ = [
     "FOWL_PLAY",
@@ -203,7 +203,7 @@ def _wolves_and_chickens(deck: Hashable) -> tuple[int, int]:
 
 
 class JeopardyModel:
-    """A jeopardy game as a :class:`~exactprob.model.Model` for the generic engine.
+    """A jeopardy game as a :class:`~exactprob.engine.model.Model` for the generic engine.
 
     States are ``(score0, score1, turn total, deck, mover)``; player 0 moves first, player
     1 starts with ``komi`` points, and the outcome is 1 when player 0 wins. A turn total of

@@ -39,9 +39,9 @@ from typing import Literal
 
 import numpy as np
 
+from ...engine.simulate import Runs
 from ...errors import ModelError
-from ...numbers import whole_number
-from ...simulate import Runs
+from ...util.numbers import whole_number
 from .players import Holds
 
 __all__ = ["SimulatedRaces", "simulate_race"]

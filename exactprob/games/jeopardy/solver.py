@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 from gmpy2 import mpq
 
-from ...numbers import to_fraction
-from ...progress import progress_bar
-from ...rounding import UNIT_ROUNDOFF
+from ...util.numbers import to_fraction
+from ...util.progress import progress_bar
+from ...util.rounding import UNIT_ROUNDOFF
 from .components import (
     Decide,
     Form,

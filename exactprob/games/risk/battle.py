@@ -8,7 +8,7 @@ tie goes to the defender. Each lost pair costs its side one army. The battle end
 the defender has no armies left (conquest) or the attacker has one.
 
 One roll's losses come from the distribution of the top dice, built exactly with
-:class:`~exactprob.dist.Dist`; the battle is then a Markov chain on :math:`(A, D)` with
+:class:`~exactprob.engine.dist.Dist`; the battle is then a Markov chain on :math:`(A, D)` with
 no cycles (every roll costs at least one army), and
 
 .. math::
@@ -29,14 +29,14 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from ...display import JsonDisplay
-from ...dist import Dist, die, uniform
+from ...engine.dist import Dist, die, uniform
+from ...engine.methods import solve
+from ...engine.results import SolvedLaws
 from ...errors import ModelError
-from ...limits import DEFAULT_MAX_STATES
-from ...methods import solve
-from ...numbers import exact_fields, probability_rows, whole_number
-from ...resources import check_memory
-from ...results import SolvedLaws
+from ...util.display import JsonDisplay
+from ...util.limits import DEFAULT_MAX_STATES
+from ...util.numbers import exact_fields, probability_rows, whole_number
+from ...util.resources import check_memory
 
 __all__ = [
     "ENGINE_STATE_BYTES",

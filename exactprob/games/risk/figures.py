@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from ...plot import axes_or_new
+from ...util.plot import axes_or_new
 
 __all__ = ["conquest_heatmap"]
 

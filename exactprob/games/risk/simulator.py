@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...simulate import Runs
+from ...engine.simulate import Runs
 
 __all__ = ["SimulatedRisk", "simulate_risk"]
 

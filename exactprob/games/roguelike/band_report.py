@@ -14,10 +14,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...display import Report
-from ...dist import Dist
-from ...numbers import decimal_string, exact_fields, fraction_string, probability_rows, whole_number
-from ...text import table_lines
+from ...engine.dist import Dist
+from ...util.display import Report
+from ...util.numbers import (
+    decimal_string,
+    exact_fields,
+    fraction_string,
+    probability_rows,
+    whole_number,
+)
+from ...util.text import table_lines
 from .rubber_band import (
     MAX_STATES,
     STAIRCAKES,

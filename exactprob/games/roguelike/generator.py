@@ -33,9 +33,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...dist import Dist
+from ...engine.dist import Dist
 from ...errors import ModelError
-from ...numbers import whole_number
+from ...util.numbers import whole_number
 from .rng import INCREMENT, MULTIPLIER, RN_RANGE, RogueRandom
 
 __all__ = [

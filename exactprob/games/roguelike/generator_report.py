@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...display import Report
-from ...dist import Dist
-from ...numbers import exact_fields, fraction_string
-from ...text import exact_text, table_lines
+from ...engine.dist import Dist
+from ...util.display import Report
+from ...util.numbers import exact_fields, fraction_string
+from ...util.text import exact_text, table_lines
 from .generator import (
     RN_BITS,
     consecutive_sum_distribution,

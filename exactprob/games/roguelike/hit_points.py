@@ -43,11 +43,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...display import JsonDisplay
-from ...dist import Dist, dice
+from ...engine.dist import Dist, dice
+from ...engine.simulate import Runs
 from ...errors import ModelError
-from ...numbers import decimal_string, exact_fields, to_fraction, to_sympy, whole_number
-from ...simulate import Runs
+from ...util.display import JsonDisplay
+from ...util.numbers import decimal_string, exact_fields, to_fraction, to_sympy, whole_number
 from .rng import RandomSource
 
 if TYPE_CHECKING:

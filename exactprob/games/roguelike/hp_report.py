@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...display import Report
-from ...dist import Dist
-from ...numbers import probability_rows
-from ...text import exact_text, table_lines
+from ...engine.dist import Dist
+from ...util.display import Report
+from ...util.numbers import probability_rows
+from ...util.text import exact_text, table_lines
 from .hit_points import Comparison, DiceSpec, DistributionSummary, hit_points, plot_distributions
 from .hit_points import compare as compare_totals
 

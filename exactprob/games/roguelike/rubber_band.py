@@ -27,7 +27,7 @@ With ``grid = R`` the draw is instead uniform on :math:`\{0, 1/R, \dots, (R-1)/R
 :math:`h(o) = \min(R, \max(0, \lceil oR \rceil)) / R`: with :math:`R = 2^{14}` that is a draw
 ``RN / 2**14`` from Rogue 3.6.3's generator over its full cycle.
 
->>> from exactprob.numbers import decimal_string
+>>> from exactprob.util.numbers import decimal_string
 >>> band = RubberBand()
 >>> decimal_string(count_distribution(band).mean(), 6)
 '8.693286'
@@ -48,11 +48,11 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from ...dist import Dist
+from ...engine.dist import Dist
+from ...engine.simulate import Runs
 from ...errors import ModelError
-from ...limits import check_max_states, refuse_more_than
-from ...numbers import Exact, exact, is_symbolic, mpq, to_fraction, whole_number
-from ...simulate import Runs
+from ...util.limits import check_max_states, refuse_more_than
+from ...util.numbers import Exact, exact, is_symbolic, mpq, to_fraction, whole_number
 from .rng import RandomSource
 
 __all__ = [

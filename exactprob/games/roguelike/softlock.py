@@ -75,12 +75,12 @@ from typing import Any
 
 import numpy as np
 
-from ...dist import Dist
-from ...enclosure import Enclosure
+from ...engine.dist import Dist
+from ...engine.enclosure import Enclosure
+from ...engine.simulate import Runs
 from ...errors import ModelError
-from ...numbers import whole_number
-from ...progress import progress_bar
-from ...simulate import Runs
+from ...util.numbers import whole_number
+from ...util.progress import progress_bar
 from .rng import RandomSource
 
 __all__ = [

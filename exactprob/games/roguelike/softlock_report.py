@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...display import Report
-from ...enclosure import Enclosure
+from ...engine.enclosure import Enclosure
 from ...errors import ModelError
-from ...numbers import decimal_string, digit_count, exact_fields, fraction_string, whole_number
-from ...text import exact_text
+from ...util.display import Report
+from ...util.numbers import decimal_string, digit_count, exact_fields, fraction_string, whole_number
+from ...util.text import exact_text
 from .softlock import (
     ENCLOSURE_BITS,
     EXACT_LIMIT,

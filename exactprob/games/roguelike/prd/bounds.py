@@ -38,7 +38,7 @@ from fractions import Fraction
 import numpy as np
 
 from ....errors import InexactError
-from ....rounding import UNIT_ROUNDOFF
+from ....util.rounding import UNIT_ROUNDOFF
 from .table import PRDTable
 from .trials import check_trials
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ....plot import axes_or_new
+from ....util.plot import axes_or_new
 from .bounds import hits_enclosure
 from .table import PRDTable
 from .trials import hit_moments

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     import sympy as sp
 
 from ....errors import PRDError
-from ....numbers import decimal_string
+from ....util.numbers import decimal_string
 from .table import PRDTable
 
 __all__ = [

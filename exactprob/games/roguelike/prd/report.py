@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ....display import Report
 from ....errors import ModelError, UsageError
-from ....numbers import exact, exact_fields, fraction_string, to_fraction, whole_number
-from ....text import table_lines
+from ....util.display import Report
+from ....util.numbers import exact, exact_fields, fraction_string, to_fraction, whole_number
+from ....util.text import table_lines
 from ..rng import random_source
 from .bounds import hits_enclosure
 from .inverse import MAX_INVERSE_ENTRIES, ROOT_OF_DEGREE, linear_constant

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ....simulate import Runs
+from ....engine.simulate import Runs
 from ..rng import RandomSource
 from .table import PRDTable
 from .trials import check_trials

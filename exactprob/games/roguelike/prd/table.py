@@ -36,9 +36,9 @@ from functools import cached_property
 from math import lcm
 from typing import Any
 
-from ....dist import Dist
+from ....engine.dist import Dist
 from ....errors import PRDError
-from ....numbers import exact, to_fraction, whole_number
+from ....util.numbers import exact, to_fraction, whole_number
 
 __all__ = [
     "MAX_TABLE_SIZE",

@@ -33,9 +33,9 @@ from fractions import Fraction
 from flint import fmpz_poly
 from gmpy2 import mpq, mpz
 
-from ....dist import Dist
+from ....engine.dist import Dist
 from ....errors import PRDError
-from ....numbers import to_fraction, whole_number
+from ....util.numbers import to_fraction, whole_number
 from .table import PRDTable
 
 __all__ = [

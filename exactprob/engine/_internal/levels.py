@@ -1,0 +1,286 @@
+r"""The acyclic part of a state graph, solved a whole level at a time in exact integers.
+
+A state's *level* is the length of its longest path to a terminal state, self-loops left
+out (:func:`peel`): terminal states are level 0, and every move of a level-:math:`k` state
+goes to a lower level or back to itself. States that can reach a cycle of two or more
+states have no level and are left to the component solver. Every state of a level
+depends only on lower levels, so the whole level is valued by a few numpy passes over its
+edges (:func:`sweep`), not by a Python loop per state.
+
+*The numbers.* Level :math:`j`'s values are integers :math:`N(s)` over one denominator
+:math:`E_j`, the least common multiple of their reduced denominators. For level
+:math:`k`, let :math:`C` be the lcm of :math:`E_j` over the levels its successors lie on,
+scale each successor once, :math:`S(t) = N(t)\,C / E_{j(t)}`, and write the graph's
+probabilities as integers :math:`a_e / W`. Action :math:`c` of state :math:`s`, with the
+self-loop removed by the do-over rule, is worth
+
+.. math::
+
+    Q(s, c) = \frac{\sum_{e:\,t_e \ne s} a_e\,S(t_e)}{C\,f_c}, \qquad
+    f_c = W - \sum_{e:\,t_e = s} a_e ,
+
+so with :math:`M = \operatorname{lcm}(W, f_c, \dots)` every action of the level is the
+integer :math:`q_c = (M / f_c) \sum a_e S(t_e)` over the common :math:`C M`. Integers
+compare the actions exactly: each state keeps its best (largest for player 0, smallest
+for player 1), the first in the model's order, and every equal one is a tie. Dividing the
+kept numerators and :math:`C M` by their gcd :math:`g` gives :math:`E_k = C M / g`. An
+action with :math:`f_c = 0` stays forever and is never chosen; a state with only such
+actions never terminates.
+
+No fraction is reduced during the sweep (a fraction's gcd costs as much as the rest of
+its arithmetic); :meth:`LevelValues.value` reduces one when it is asked for.
+
+>>> from exactprob import Dist
+>>> from exactprob.engine.graph import explore
+>>> class Walk:  # from 0, step +1 or +2 with chances 1/3, 2/3; 3 wins, 4 loses
+...     initial = 0
+...     def outcome(self, s): return {3: 1, 4: 0}.get(s)
+...     def actions(self, s): return ("step",)
+...     def transition(self, s, a): return Dist({s + 1: "1/3", s + 2: "2/3"})
+>>> G = explore(Walk())
+>>> levels = peel(G)
+>>> [G.states[s] for s in levels.fronts[3]], levels.complete
+([0], True)
+>>> swept = sweep(G, levels)
+>>> swept.value(0)  # 1/3·(1/3·1/3 + 2/3) + 2/3·1/3
+mpq(13,27)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from functools import reduce
+from typing import Any
+
+import gmpy2
+import numpy as np
+from gmpy2 import mpq, mpz
+
+from ...errors import NonTerminationError
+from ...util.numbers import Exact, integer_weights
+from ..state_graph import StateGraph
+from .component_table import ranges
+from .order import edge_ends, longest_path_levels
+
+__all__ = ["LevelValues", "Levels", "peel", "stays_forever", "sweep"]
+
+_ONE = mpz(1)
+
+
+class Levels:
+    """The levels of a graph's states: ``level[s]`` (``-1``: the state can reach a cycle
+    of two or more states) and ``fronts[k]``, the states of level ``k`` (ascending ids).
+    ``complete``: every state has a level, so no component solver is needed."""
+
+    __slots__ = ("complete", "fronts", "level")
+
+    def __init__(self, level: np.ndarray, fronts: list[np.ndarray]) -> None:
+        self.level = level
+        self.fronts = fronts
+        self.complete = bool(len(level)) and bool(level.min() >= 0)
+
+
+def peel(G: StateGraph) -> Levels:
+    """Levels by peeling from the terminal states (Kahn's algorithm, one numpy pass a
+    level): a state joins level ``k`` once every successor other than itself is on a
+    lower level. States whose only moves are self-loops sit on level 0 beside the
+    terminal states; :func:`sweep` reports them."""
+    sources, targets, _ = edge_ends(G)
+    moving = targets != sources
+    return Levels(*longest_path_levels(len(G), sources[moving], targets[moving]))
+
+
+class LevelValues:
+    """The exact values, choices and ties of every state with a level: ``numerators[s]``
+    over ``denominators[level[s]]``; ``choice[s]`` the index of the first optimal action
+    (``-1`` for a terminal state) and ``ties[s]`` every optimal one where there are
+    several. ``complete``: every state was valued."""
+
+    __slots__ = ("choice", "complete", "denominators", "level", "numerators", "ties")
+
+    def __init__(self, levels: Levels) -> None:
+        n = len(levels.level)
+        self.level = levels.level
+        self.complete = levels.complete
+        self.numerators = np.empty(n, dtype=object)
+        self.denominators: list[Any] = []
+        self.choice = np.full(n, -1, dtype=np.int64)
+        self.ties: dict[int, tuple[int, ...]] = {}
+
+    def covers(self, s: int) -> bool:
+        """Whether state ``s`` was valued by the sweep."""
+        return bool(self.level[s] >= 0)
+
+    def value(self, s: int) -> Any:
+        """The exact value of state ``s`` as a reduced ``mpq``."""
+        return mpq(self.numerators[s], self.denominators[self.level[s]])
+
+
+def sweep(
+    G: StateGraph,
+    levels: Levels,
+    outcomes: Sequence[Exact] | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> LevelValues:
+    """Value every state that has a level, level by level (see the module's text).
+    ``outcomes``: the terminal values, exact rationals (default ``G.outcomes``);
+    ``progress`` is called with the number of states of each level once it is valued."""
+    swept = LevelValues(levels)
+    sweeper = _Sweep(G, swept, G.outcomes if outcomes is None else outcomes)
+    for k, front in enumerate(levels.fronts):
+        if k == 0:
+            sweeper.terminal(front)
+        else:
+            sweeper.level(front)
+        if progress is not None:
+            progress(len(front))
+    return swept
+
+
+def stays_forever(state: Hashable) -> NonTerminationError:
+    """The error for a state each of whose actions returns to it with probability 1."""
+    return NonTerminationError(f"every action in state {state!r} returns to it with probability 1")
+
+
+class _Sweep:
+    """The arrays one sweep reads, and the level-by-level loop."""
+
+    def __init__(self, G: StateGraph, swept: LevelValues, outcomes: Sequence[Exact]) -> None:
+        self.G = G
+        self.swept = swept
+        self.outcomes = outcomes
+        self.choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
+        self.edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
+        self.targets = np.frombuffer(G.targets, dtype=np.int32)
+        self.prob_ids = np.frombuffer(G.prob_ids, dtype=np.int32)
+        self.players = np.frombuffer(G.players, dtype=np.uint8)
+        weights, self.W = integer_weights(G.probabilities)
+        self.weights = np.array(weights, dtype=object)
+
+    def terminal(self, front: np.ndarray) -> None:
+        """Level 0: the terminal values over the lcm of their denominators."""
+        cs = self.choice_start
+        self._refuse(front[cs[front + 1] > cs[front]])
+        values = [mpq(self.outcomes[s]) for s in front.tolist()]
+        common = reduce(gmpy2.lcm, (v.denominator for v in values), _ONE)
+        self.swept.numerators[front] = [v.numerator * (common // v.denominator) for v in values]
+        self.swept.denominators.append(common)
+
+    def level(self, front: np.ndarray) -> None:
+        """One level: every action's numerator over the common denominator, the best and
+        the ties of each state, the level's common factor divided out."""
+        swept = self.swept
+        cs, es = self.choice_start, self.edge_start
+        n_choices = cs[front + 1] - cs[front]
+        choices = ranges(cs[front], n_choices)
+        n_edges = es[choices + 1] - es[choices]
+        edges = ranges(es[choices], n_edges)
+        edge_choice = np.repeat(np.arange(len(choices)), n_edges)
+        owners = np.repeat(np.repeat(front, n_choices), n_edges)
+        targets = self.targets[edges].astype(np.int64)
+        weights = self.weights[self.prob_ids[edges]]
+        stays = targets == owners
+        # successors scaled once each to the common denominator C of their levels
+        successors, inverse = np.unique(targets[~stays], return_inverse=True)
+        scaled, common = self._scaled(successors)
+        terms = np.zeros(len(edges), dtype=object)
+        terms[~stays] = weights[~stays] * scaled[inverse]
+        sums = np.add.reduceat(terms, np.cumsum(n_edges) - n_edges)
+        q, M, forever = self._do_over(sums, stays, weights, edge_choice)
+        if len(choices) == len(front):
+            self._refuse(front[forever])
+            best = q
+            swept.choice[front] = 0
+        else:
+            best = self._decide(front, q, n_choices, forever)
+        D = common * M
+        g = _common_factor(D, best)
+        if g != 1:
+            best = best // g
+            D = D // g
+        swept.numerators[front] = best
+        swept.denominators.append(D)
+
+    def _scaled(self, successors: np.ndarray) -> tuple[np.ndarray, Any]:
+        """``N(t) C / E_j(t)`` for each successor, and ``C``."""
+        swept = self.swept
+        their_levels = swept.level[successors]
+        used = np.unique(their_levels).tolist()
+        E = swept.denominators
+        common = reduce(gmpy2.lcm, (E[j] for j in used), _ONE)
+        numerators = swept.numerators[successors]
+        if all(E[j] == common for j in used):
+            return numerators, common
+        ratios = np.empty(len(E), dtype=object)  # read only at the levels used
+        ratios[used] = [common // E[j] for j in used]
+        return numerators * ratios[their_levels], common
+
+    def _do_over(
+        self, sums: np.ndarray, stays: np.ndarray, weights: np.ndarray, edge_choice: np.ndarray
+    ) -> tuple[np.ndarray, Any, np.ndarray]:
+        """The actions' numerators over ``C M``, ``M``, and which actions stay forever
+        (their numerator is meaningless): ``sums`` times ``M / W``, or ``M / f_c`` for an
+        action with a self-loop."""
+        W = self.W
+        forever = np.zeros(len(sums), dtype=bool)
+        if not stays.any():
+            return sums, W, forever
+        stay = np.zeros(len(sums), dtype=object)
+        np.add.at(stay, edge_choice[stays], weights[stays])
+        looping = np.flatnonzero(stay != 0)
+        leave = [W - x for x in stay[looping].tolist()]
+        M = reduce(gmpy2.lcm, (f for f in leave if f), W)
+        q = sums * (M // W) if M != W else sums.copy()
+        for c, f in zip(looping.tolist(), leave):
+            if f:
+                q[c] = sums[c] * (M // f)
+            else:
+                forever[c] = True
+        return q, M, forever
+
+    def _refuse(self, stuck: np.ndarray) -> None:
+        """Refuse the first of these states: each of its actions stays in it forever."""
+        if len(stuck):
+            raise stays_forever(self.G.states[int(stuck[0])])
+
+    def _decide(
+        self, front: np.ndarray, q: np.ndarray, n_choices: np.ndarray, forever: np.ndarray
+    ) -> np.ndarray:
+        """Each state's best numerator (player 1 minimises: its actions are negated for
+        the maximum); its first best action and its ties recorded. An action that stays
+        forever is put below every other action of the level."""
+        swept = self.swept
+        starts = np.cumsum(n_choices) - n_choices
+        run = np.repeat(np.arange(len(front)), n_choices)
+        minimiser = self.players[front] == 1
+        signs = np.where(minimiser, -1, 1)
+        if forever.any():
+            leaving = np.bincount(run[~forever], minlength=len(front))
+            self._refuse(front[leaving == 0])
+            q[forever] = 0
+        signed = q * signs[run] if minimiser.any() else q
+        if forever.any():
+            signed[forever] = min(signed[~forever].tolist()) - 1
+        best = np.maximum.reduceat(signed, starts)
+        at_best = np.flatnonzero(signed == best[run])
+        first = np.ones(len(at_best), dtype=bool)
+        first[1:] = run[at_best[1:]] != run[at_best[:-1]]
+        swept.choice[front] = at_best[first] - starts
+        tied = np.bincount(run[at_best], minlength=len(front)) > 1
+        at_tie = at_best[tied[run[at_best]]]
+        ties: dict[int, list[int]] = {}
+        for s, k in zip(front[run[at_tie]].tolist(), (at_tie - starts[run[at_tie]]).tolist()):
+            ties.setdefault(s, []).append(k)
+        swept.ties.update((s, tuple(ks)) for s, ks in ties.items())
+        return best * signs if minimiser.any() else best
+
+
+def _common_factor(D: Any, numerators: np.ndarray) -> Any:
+    """``gcd(D, numerators...)``, stopping as soon as it reaches 1."""
+    g = mpz(D)
+    gcd = gmpy2.gcd
+    for x in numerators.tolist():
+        g = gcd(g, x)
+        if g == 1:
+            break
+    return g

@@ -1,0 +1,102 @@
+"""The base of a game's fast path (:mod:`exactprob.engine.methods`): a result that answers values,
+policy and ties from the game's own tables for the model it solved, and everything else of
+the result protocol (:mod:`exactprob.engine.results`) from the generic engine: the states by
+exploring the model, the laws of play by evaluating its policy.
+
+>>> import exactprob as ep
+>>> class Coin(ExactFastPath):  # a fast path for a fair coin worth 1 on heads
+...     name = "by hand"
+...     def value(self, state=None): return ep.Dist({1: "1/2", 0: "1/2"}).mean() if state in (None, "start") else {"H": 1, "T": 0}[state]
+...     def ties(self, state=None): return ("flip",) if state in (None, "start") else ()
+...     def policy(self, state=None): return (self.ties(state) or (None,))[0]
+>>> class Flip:
+...     initial = "start"
+...     def outcome(self, s): return {"start": None, "H": 1, "T": 0}[s]
+...     def actions(self, s): return ("flip",)
+...     def transition(self, s, a): return ep.Dist({"H": "1/2", "T": "1/2"})
+>>> coin = Coin(Flip())
+>>> coin.method, coin.value(), coin.absorption(), list(coin.states)
+('exact (by hand)', Fraction(1, 2), Dist({'H': '1/2', 'T': '1/2'}), ['start', 'H', 'T'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from ..util.display import solution_html
+from ..util.limits import DEFAULT_MAX_STATES
+from .graph import explore
+from .results import PolicyLaws, SolvedLaws, solved_json
+from .solve import evaluate
+
+__all__ = ["ExactFastPath", "FastPathResult"]
+
+
+class FastPathResult:
+    """The base of a game's fast path: the subclass answers :meth:`value`, :meth:`policy`
+    and :meth:`ties` from its own tables for the model it solved; :attr:`states` explores
+    the model (once, when asked). ``name`` says which fast path it is, ``kind`` which
+    method (see :class:`ExactFastPath` for an exact one)."""
+
+    __slots__ = ("_explored", "max_states", "model")
+    name = "fast path"
+    kind = "certified"
+
+    def __init__(self, model: Any, max_states: int = DEFAULT_MAX_STATES) -> None:
+        self.model, self.max_states = model, max_states
+        self._explored: Sequence[Hashable] | None = None
+
+    @property
+    def method(self) -> str:
+        """``"KIND (NAME)"``, e.g. ``"exact (jeopardy components)"``."""
+        return f"{self.kind} ({self.name})"
+
+    @property
+    def initial(self) -> Any:
+        """The model's initial state."""
+        return self.model.initial
+
+    def value(self, state: Any = None) -> Any:  # pragma: no cover - subclasses
+        raise NotImplementedError
+
+    def policy(self, state: Any = None) -> Any:  # pragma: no cover - subclasses
+        raise NotImplementedError
+
+    def ties(self, state: Any = None) -> tuple[Any, ...]:  # pragma: no cover - subclasses
+        raise NotImplementedError
+
+    @property
+    def states(self) -> Sequence[Hashable]:
+        """Every state reachable from the initial state (the initial state first)."""
+        if self._explored is None:
+            self._explored = explore(self.model, max_states=self.max_states).states
+        return self._explored
+
+    def to_json(self, state: Any = None) -> dict[str, Any]:
+        """The answer at ``state`` (:func:`solved_json`)."""
+        return solved_json(self, state)
+
+    def _repr_html_(self) -> str:
+        return solution_html(self, self.method)
+
+
+class ExactFastPath(FastPathResult, PolicyLaws):
+    """An exact fast path: besides values, policy and ties, the laws of play under its
+    policy, each from the generic engine's evaluation of that policy from the asked
+    state (:func:`~exactprob.engine.solve.evaluate`, once per state)."""
+
+    __slots__ = ("_evaluated",)
+    kind = "exact"
+
+    def __init__(self, model: Any, max_states: int = DEFAULT_MAX_STATES) -> None:
+        super().__init__(model, max_states)
+        self._evaluated: dict[Any, SolvedLaws] = {}
+
+    def _under_policy(self, state: Any) -> SolvedLaws:
+        start = self.initial if state is None else state
+        if start not in self._evaluated:
+            self._evaluated[start] = evaluate(
+                self.model, self.policy, start=start, max_states=self.max_states
+            )
+        return self._evaluated[start]

@@ -1,0 +1,238 @@
+r"""Pushing probability forward along a fixed policy: where play ends, the expected
+weight gathered on the way, and the distribution of a counter.
+
+Under a fixed policy a model is a Markov chain on *nodes* (state ids, or pairs of a
+state and a count). Starting with probability one at ``start``, mass is pushed through
+the strongly connected components of the reachable chain in topological order. A node
+alone passes its mass on once; a cyclic component :math:`C` turns the mass :math:`m`
+entering it into expected visits :math:`x` (:math:`x^T (I - P_{CC}) = m^T`, one exact
+linear solve) and passes :math:`x_u P(t \mid u)` to each exit :math:`t`. Terminal
+nodes keep what reaches them. A node's *weight* :math:`w(u)` (the expected increase of
+some quantity on leaving :math:`u`; one step by default) adds :math:`x_u\, w(u)` to the
+expected total, so expected steps and expected counts need no more than the visits.
+
+*A counter.* Each move :math:`u \to t` adds a whole number :math:`c(u, t) \ge 0`. The
+chain on pairs :math:`(u, k)`, :math:`k` the count so far, moves to
+:math:`(t, k + c(u, t))`; its terminal pairs give the joint law of the terminal node and
+the final count. When a move that counts lies on a cycle, the count has no largest
+value; then only the *capped* count :math:`\min(k, \text{cap})` is a finite chain (a
+pair at the cap stays there), and its law gives :math:`P(\text{count} = k)` exactly for
+every :math:`k < \text{cap}` and :math:`P(\text{count} \ge \text{cap})`.
+
+Below, a coin is flipped until heads; each tails counts one. The count is geometric,
+:math:`P(k) = 2^{-(k+1)}`, so :math:`P(k \ge 3) = 1/8`:
+
+>>> from gmpy2 import mpq
+>>> from exactprob.engine._internal.linear import RATIONAL
+>>> def flip(u): return [] if u == "H" else [("H", mpq(1, 2)), ("T", mpq(1, 2))]
+>>> def tails(u): return [0, 1]
+>>> capped = count_distribution("T", flip, tails, RATIONAL, cap=3)
+>>> sorted(capped.items())
+[(0, mpq(1,2)), (1, mpq(1,4)), (2, mpq(1,8)), (3, mpq(1,8))]
+>>> push_forward("T", flip, RATIONAL).weight  # expected flips
+mpq(2,1)
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ModelError
+from ..util.numbers import Exact
+from ._internal.cycle import component_rows, elimination_order
+from ._internal.linear import Field, solve_linear
+from .graph import components_reached
+
+__all__ = [
+    "Counter",
+    "Pushed",
+    "check_cap",
+    "count_distribution",
+    "move_counts",
+    "push_forward",
+]
+
+Moves = Callable[[Any], Sequence[tuple[Any, Exact]]]
+"""``moves(node)``: the ``(target, probability)`` of the chosen action; empty at a terminal node."""
+Counter = Callable[[Any, Any, Any], int]
+"""``counter(state, action, next_state)``: what one move adds to a count (a whole number >= 0)."""
+
+
+@dataclass
+class Pushed:
+    """Where the mass pushed from one node ends (``absorbed``: terminal node to
+    probability) and the expected total ``weight`` gathered on the way."""
+
+    absorbed: dict[Any, Exact]
+    weight: Exact
+
+
+def push_forward(
+    start: Hashable, moves: Moves, field: Field, weight: Callable[[Any], Exact] | None = None
+) -> Pushed:
+    """Push probability one from ``start`` along ``moves`` to the terminal nodes;
+    ``weight(node)`` is added per expected visit of each non-terminal node (one step
+    when ``None``)."""
+    zero, one = field.convert(0), field.convert(1)
+    out: dict[Any, Sequence[tuple[Any, Exact]]] = {}
+
+    def successors(u: Any) -> list[Any]:
+        out[u] = moves(u)
+        return [t for t, _ in out[u]]
+
+    mass: dict[Any, Exact] = {start: one}
+    absorbed: dict[Any, Exact] = {}
+    total = zero
+
+    def send(u: Any, amount: Exact) -> None:
+        mass[u] = mass.get(u, zero) + amount
+
+    for component in reversed(list(components_reached([start], successors))):
+        u = component[0]
+        if len(component) == 1 and not out[u]:
+            absorbed[u] = mass.pop(u, zero)
+            continue
+        if len(component) == 1:  # a loop to itself at most: renormalised away
+            stay = sum((p for t, p in out[u] if t == u), zero)
+            m = mass.pop(u, zero)
+            visits, exits = (
+                [m / (one - stay) if stay else m],
+                [[(t, p) for t, p in out[u] if t != u]],
+            )
+        else:
+            component, visits, exits = _visits(component, out, mass, field)
+        for u, x, leaving in zip(component, visits, exits):
+            total += x * (one if weight is None else weight(u))
+            for t, p in leaving:
+                send(t, x * p)
+    return Pushed(absorbed, total)
+
+
+def _visits(
+    component: list[Any],
+    out: dict[Any, Sequence[tuple[Any, Exact]]],
+    mass: dict[Any, Exact],
+    field: Field,
+) -> tuple[list[Any], list[Exact], list[list[tuple[Any, Exact]]]]:
+    """The component in elimination order (:func:`~exactprob.engine._internal.cycle.elimination_order`),
+    the expected visits to each of its nodes from the ``mass`` entering it (taken out of
+    ``mass``), and each node's moves out of the component."""
+    order, _ = elimination_order(lambda u: [t for t, _ in out[u]], component)
+    position = {u: i for i, u in enumerate(order)}
+    zero = field.convert(0)
+    rows, exits = component_rows(order, position, out.__getitem__, field.convert(1), zero)
+    columns: list[dict[int, Exact]] = [{} for _ in rows]  # (I - P)^T
+    for i, row in enumerate(rows):
+        for j, a in row.items():
+            columns[j][i] = a
+    x = solve_linear(field, columns, [[mass.pop(u, zero)] for u in order])
+    return order, [v[0] for v in x], exits
+
+
+def count_distribution(
+    start: Hashable,
+    moves: Moves,
+    counts: Callable[[Any], Sequence[int]],
+    field: Field,
+    cap: int | None = None,
+    name: Callable[[Any], Any] = lambda u: u,
+) -> dict[int, Exact]:
+    """The law of the count at the end of play from ``start``: ``counts(node)[i]`` is what
+    the ``i``-th move of ``moves(node)`` adds. With ``cap``, the law of
+    ``min(count, cap)``; without, a count that can grow on a cycle is refused
+    (:class:`~exactprob.errors.ModelError`, naming the move by ``name(node)``)."""
+    if cap is None:
+        _check_bounded(start, moves, counts, name)
+
+    def counted(pair: tuple[Any, int]) -> list[tuple[tuple[Any, int], Exact]]:
+        u, k = pair
+        after = (k + c for c in counts(u))
+        if cap is not None:
+            after = (min(n, cap) for n in after)
+        return [((t, n), p) for (t, p), n in zip(moves(u), after)]
+
+    law: dict[int, Exact] = {}
+    for (_, k), p in push_forward((start, 0), counted, field).absorbed.items():
+        law[k] = law[k] + p if k in law else p
+    return law
+
+
+def move_counts(
+    counter: Counter,
+    moves: Moves,
+    state_of: Callable[[Any], Any],
+    action_of: Callable[[Any], Any],
+) -> Callable[[Any], list[int]]:
+    """``counts(node)``: what ``counter`` adds on each of ``moves(node)``, asked of the
+    user's ``counter`` once a node and checked to be whole numbers >= 0.
+
+    >>> counts = move_counts(lambda s, a, t: t - s, lambda u: [(u + 2, 1)], int, str)
+    >>> counts(0)
+    [2]
+    """
+    known: dict[Any, list[int]] = {}
+
+    def counts(u: Any) -> list[int]:
+        found = known.get(u)
+        if found is None:
+            found = known[u] = []
+            targets = [state_of(t) for t, _ in moves(u)]
+            if targets:
+                state, action = state_of(u), action_of(u)
+                found.extend(_whole(counter(state, action, t), state, action, t) for t in targets)
+        return found
+
+    return counts
+
+
+def _whole(count: object, state: Any, action: Any, after: Any) -> int:
+    """``count`` as an ``int`` >= 0, or a :class:`ModelError` naming the move."""
+    try:
+        n = operator.index(count)  # type: ignore[arg-type]
+    except TypeError:
+        n = -1
+    if n < 0:
+        raise ModelError(
+            f"the counter gives {count!r} for the move from {state!r} by {action!r} to "
+            f"{after!r}; a counter adds a whole number >= 0 per move"
+        )
+    return n
+
+
+def check_cap(cap: object) -> int | None:
+    """``cap`` if it is ``None`` or a whole number >= 1, else a :class:`ModelError`.
+
+    >>> check_cap(5), check_cap(None)
+    (5, None)
+    """
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+        raise ModelError(f"cap must be a whole number >= 1 (or None), got {cap!r}")
+    return cap
+
+
+def _check_bounded(
+    start: Hashable,
+    moves: Moves,
+    counts: Callable[[Any], Sequence[int]],
+    name: Callable[[Any], Any],
+) -> None:
+    """Refuse a counter that some move inside a cycle increases."""
+    targets = {}
+
+    def successors(u: Any) -> list[Any]:
+        targets[u] = [t for t, _ in moves(u)]
+        return targets[u]
+
+    for component in components_reached([start], successors):
+        inside = set(component)
+        for u in component:
+            for t, c in zip(targets[u], counts(u)):
+                if c and t in inside and (len(component) > 1 or t == u):
+                    raise ModelError(
+                        f"the counter grows on a cycle (the move from {name(u)!r} to "
+                        f"{name(t)!r} adds {c} and can be repeated), so it has no largest "
+                        "value; give a cap for the law of min(count, cap)"
+                    )

@@ -1,0 +1,279 @@
+"""``explore``: the reachable states of a model as a compact
+:class:`~exactprob.engine.state_graph.StateGraph`.
+
+States are interned to integer ids in breadth-first order (the initial state is ``0``).
+Each state owns a run of *choices*, one per action in the model's order, and each choice
+a run of *edges* (successor id, probability id) in flat :mod:`array` columns; the
+distinct exact probabilities are stored once (a game's dice give a handful). The
+networkx view of the same graph, for plotting, exporting or any graph algorithm, is
+:meth:`~exactprob.engine.state_graph.StateGraph.to_networkx`: it is the interface, not the hot path.
+
+>>> from exactprob import die
+>>> class TwoRolls:  # roll a die twice; the outcome is the total
+...     initial = (0, 0)
+...     def outcome(self, s): return s[1] if s[0] == 2 else None
+...     def actions(self, s): return ("roll",)
+...     def transition(self, s, a): return die(6).map(lambda x: (s[0] + 1, s[1] + x))
+>>> G = explore(TwoRolls())
+>>> len(G), G.number_of_transitions(), G.initial, G.probabilities
+(18, 42, (0, 0), [mpq(1,6)])
+>>> G.to_networkx().number_of_nodes()
+18
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from ..errors import InexactError, ModelError
+from ..util.limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
+from ..util.numbers import Exact, exact
+from ..util.progress import progress_bar
+from ..util.resources import check_resident
+from .array_model import ArrayModel, Explorable
+from .dist import Dist
+from .model import player_function
+from .state_graph import StateGraph, paused_garbage_collection
+
+__all__ = [
+    "check_model",
+    "components_reached",
+    "explore",
+]
+
+H = TypeVar("H", bound=Hashable)
+
+#: Exploration checks its memory once every ``MEMORY_CHECK_MASK + 1`` states (65,536).
+MEMORY_CHECK_MASK = 0xFFFF
+
+
+def explore(
+    model: Explorable, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+) -> StateGraph:
+    """Breadth-first exploration of every state reachable from ``model.initial``.
+
+    An :class:`~exactprob.engine.array_model.ArrayModel` is explored in bulk, a level at a time
+    (:func:`~exactprob.engine._internal.bulk.explore_arrays`).
+
+    Parameters
+    ----------
+    model : Model or ArrayModel
+        The game.
+    max_states : int
+        The most states to hold (:mod:`exactprob.util.limits`).
+    progress : bool
+        Show a bar on stderr.
+
+    Returns
+    -------
+    StateGraph
+        Every reachable state, its actions and their exact transition probabilities.
+
+    Raises
+    ------
+    StateLimitError
+        As soon as more than ``max_states`` states are found, before the graph grows.
+    ModelError
+        For a model that breaks the protocol (:mod:`exactprob.engine.model`).
+
+    Examples
+    --------
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    >>> len(explore(ruin))  # fortunes 0 to 5
+    6
+    """
+    check_max_states(max_states)
+    if isinstance(model, ArrayModel):
+        from ._internal.bulk import explore_arrays
+
+        return explore_arrays(model, max_states=max_states, progress=progress)
+    check_model(model)
+    with paused_garbage_collection():
+        return _explore(model, max_states, progress)
+
+
+def check_model(model: Any) -> None:
+    """Refuse an object that does not have a model's parts: a hashable ``initial`` state
+    and the methods ``outcome``, ``actions`` and ``transition``.
+
+    >>> check_model(object())
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: the model has no initial state; a model needs initial, outcome(), actions() and transition()
+    """
+    parts = "a model needs initial, outcome(), actions() and transition()"
+    if not hasattr(model, "initial"):
+        raise ModelError(f"the model has no initial state; {parts}")
+    for name in ("outcome", "actions", "transition"):
+        if not callable(getattr(model, name, None)):
+            raise ModelError(f"the model has no {name}() method; {parts}")
+    try:
+        hash(model.initial)
+    except TypeError:
+        raise ModelError(
+            f"the initial state {model.initial!r} is not hashable (a "
+            f"{type(model.initial).__name__}); use a tuple instead of a list"
+        ) from None
+
+
+def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
+    player = player_function(model)
+    outcome, actions_of, transition = model.outcome, model.actions, model.transition
+    G = StateGraph()
+    states: list[Hashable] = []
+    index: dict[Hashable, int] = {}
+    G.states, G.index = states, index
+    outcomes, players, actions_list = G.outcomes, G.players, G.actions
+    choice_start, edge_start, targets, prob_ids = (
+        G.choice_start,
+        G.edge_start,
+        G.targets,
+        G.prob_ids,
+    )
+    probabilities = G.probabilities
+    prob_index: dict[Exact, int] = {}
+    shared_actions: dict[tuple[Any, ...], tuple[Any, ...]] = {(): ()}
+    states.append(model.initial)
+    index[model.initial] = 0
+    with progress_bar(progress, "exploring", unit=" states") as bar:
+        symbolic = False
+        s = 0
+        while s < len(states):
+            state = states[s]
+            s += 1
+            bar.update(1)
+            if not s & MEMORY_CHECK_MASK:
+                check_resident(f"exploring the model ({s:,} states so far)")
+            value = outcome(state)
+            if value is not None:
+                outcomes.append(terminal_value(state, value))
+                players.append(0)
+                actions_list.append(())
+                choice_start.append(len(edge_start) - 1)
+                continue
+            actions = checked_actions(state, actions_of(state))
+            actions = shared_actions.setdefault(actions, actions)
+            outcomes.append(None)
+            players.append(player(state))
+            actions_list.append(actions)
+            for action in actions:
+                dist = checked_transition(state, action, transition(state, action))
+                symbolic = symbolic or dist.symbolic
+                for nxt, p in dist.exact_items():
+                    t = index.get(nxt)
+                    if t is None:
+                        t = len(states)
+                        if t >= max_states:
+                            raise too_many_states("the model", max_states)
+                        index[nxt] = t
+                        states.append(nxt)
+                    pid = prob_index.get(p)
+                    if pid is None:
+                        pid = prob_index[p] = len(probabilities)
+                        probabilities.append(p)
+                    targets.append(t)
+                    prob_ids.append(pid)
+                edge_start.append(len(targets))
+            choice_start.append(len(edge_start) - 1)
+    G.symbolic = symbolic
+    return G
+
+
+def terminal_value(state: Hashable, value: Any) -> Any:
+    """The model's ``outcome(state)``, ``value``, as an exact number (else a ModelError)."""
+    try:
+        return exact(value)
+    except InexactError as error:
+        raise ModelError(f"outcome({state!r}) is not an exact number: {error}") from None
+
+
+def checked_actions(state: Hashable, listed: Iterable[Any]) -> tuple[Any, ...]:
+    """The model's ``actions(state)`` as a tuple: non-empty, no action twice."""
+    if type(listed) is not tuple and (
+        isinstance(listed, str | bytes) or not isinstance(listed, Iterable)
+    ):
+        raise ModelError(
+            f"actions({state!r}) returned {listed!r}, not a sequence of actions; "
+            "return a tuple such as ('roll',)"
+        )
+    actions = tuple(listed)
+    if not actions:
+        raise ModelError(f"actions({state!r}) is empty; a non-terminal state needs an action")
+    if len(actions) > 1 and len(set(actions)) != len(actions):
+        raise ModelError(f"actions({state!r}) repeats an action: {actions!r}")
+    return actions
+
+
+def checked_transition(state: Hashable, action: Any, dist: Any) -> Dist[Any]:
+    """The model's ``transition(state, action)``, checked to be a :class:`Dist`."""
+    if not isinstance(dist, Dist):
+        raise ModelError(
+            f"transition({state!r}, {action!r}) returned {type(dist).__name__}, not a Dist"
+        )
+    return dist
+
+
+def components_reached(
+    roots: Iterable[H],
+    successors: Callable[[H], Iterable[H]],
+    solved: Callable[[H], object] | None = None,
+) -> Iterator[list[H]]:
+    """The strongly connected components of the states reached from ``roots``, each after
+    every component it can reach, for a graph given by its ``successors`` function.
+
+    Tarjan's algorithm emits components in exactly this order; it runs iteratively here
+    (no recursion limit). It is lazy: ``successors(v)`` is called once, when ``v`` is
+    first reached, and a component is yielded as soon as it is complete, so a consumer
+    can solve it before the search goes on, and the graph need never be stored. Only the
+    states of open components are held (their discovery index and low link); a state
+    whose component was yielded is recognised by ``solved(state)`` (any truthy result),
+    by default by a set of every such state. A consumer that keeps its own record passes
+    ``solved`` (true for every state of a yielded component once the search resumes), and
+    the search then keeps nothing about the solved states.
+
+    >>> [sorted(c) for c in components_reached([0], lambda v: {0: [1], 1: [0, 2]}.get(v, []))]
+    [[2], [0, 1]]
+    """
+    finished: set[H] = set()  # the default record of solved states
+    is_solved = finished.__contains__ if solved is None else solved
+    order: dict[H, int] = {}  # discovery index and low link of the open states
+    low: dict[H, int] = {}
+    discovered = 0
+    stack: list[H] = []
+    for root in roots:
+        if is_solved(root):
+            continue
+        order[root] = low[root] = discovered
+        discovered += 1
+        stack.append(root)
+        work = [(root, iter(successors(root)))]
+        while work:
+            v, following = work[-1]
+            for w in following:
+                if is_solved(w):
+                    continue
+                if w not in order:
+                    order[w] = low[w] = discovered
+                    discovered += 1
+                    stack.append(w)
+                    work.append((w, iter(successors(w))))
+                    break
+                low[v] = min(low[v], order[w])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[v])
+                if low[v] == order[v]:
+                    component = []
+                    while True:
+                        w = stack.pop()
+                        del order[w], low[w]
+                        component.append(w)
+                        if w == v:
+                            break
+                    if solved is None:
+                        finished.update(component)
+                    yield component

@@ -1,0 +1,191 @@
+r"""The front door: :func:`solve` answers every model through one registry of methods.
+
+A *method* is how a model is solved: ``"exact"`` (rationals, optimal play with exact ties),
+``"certified"`` (float enclosures proved to contain the exact values) or ``"depth-first"``
+(exact, each strongly connected component solved as the search completes it, its
+transitions dropped). The generic engine answers every model by every method. A game whose
+own solver is faster registers it for its model class (:func:`register`); :func:`solve` then
+takes that *fast path* for instances of that very class, unless ``generic=True``. A subclass
+is solved by the generic engine unless it registers a path of its own: it may change the
+rules the fast path assumes. A fast
+path may decline a model it does not cover (it returns ``None``), and the generic engine
+answers instead. Every fast path answers the same queries as the engine and is tested
+equal to it on random instances.
+
+>>> import exactprob as ep
+>>> from fractions import Fraction
+>>> from exactprob.games.gamblers_ruin import GamblersRuin
+>>> ruin = GamblersRuin(goal=5, start=2, p="2/5")
+>>> ep.solve(ruin).value(), ep.solve(ruin, method="depth-first").value()
+(Fraction(40, 211), Fraction(40, 211))
+>>> ep.solve(ruin, method="certified").value().contains(Fraction(40, 211))
+True
+>>> ep.solve(ruin, method="bogus")
+Traceback (most recent call last):
+...
+exactprob.errors.UsageError: method must be one of 'exact', 'certified', 'depth-first', got 'bogus'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal, Protocol, TypeVar, overload
+
+from ..errors import UsageError
+from ..util.limits import DEFAULT_MAX_STATES, check_max_states
+from .results import Solved, SolvedLaws
+
+__all__ = ["METHODS", "Method", "SolvingMethod", "fast_path", "register", "solve"]
+
+Method = Literal["exact", "certified", "depth-first"]
+#: The methods every model can be solved by.
+METHODS: tuple[Method, ...] = ("exact", "certified", "depth-first")
+
+
+class SolvingMethod(Protocol):
+    """A solver as the registry holds it: the model, the state limit and whether to show
+    progress, to a result (``None``: a fast path declines, the generic engine answers)."""
+
+    def __call__(self, model: Any, *, max_states: int, progress: bool) -> Solved | None: ...
+
+
+F = TypeVar("F", bound=SolvingMethod)
+_REGISTRY: dict[tuple[type, str], SolvingMethod] = {}
+
+
+def register(model_class: type, method: Method = "exact") -> Callable[[F], F]:
+    """Register the decorated function as ``method`` for instances of ``model_class``
+    (not its subclasses): ``function(model, *, max_states, progress)`` returns a
+    :class:`~exactprob.engine.results.Solved`, or ``None`` to leave the model to the generic
+    engine. The generic engine itself is registered for ``object``."""
+    _check_method(method)
+
+    def add(function: F) -> F:
+        _REGISTRY[model_class, method] = function
+        return function
+
+    return add
+
+
+def fast_path(model: Any, method: Method = "exact") -> SolvingMethod | None:
+    """The solver registered for ``method`` for the model's own class, or ``None`` when only
+    the generic engine is.
+
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> fast_path(GamblersRuin(goal=3, start=1, p="1/2")) is None
+    True
+    """
+    cls = type(model)
+    return None if cls is object else _REGISTRY.get((cls, method))
+
+
+@overload
+def solve(
+    model: Any,
+    method: Literal["exact", "depth-first"] = ...,
+    *,
+    generic: bool = ...,
+    max_states: int = ...,
+    progress: bool = ...,
+) -> SolvedLaws: ...
+
+
+@overload
+def solve(
+    model: Any,
+    method: Literal["certified"],
+    *,
+    generic: bool = ...,
+    max_states: int = ...,
+    progress: bool = ...,
+) -> Solved: ...
+
+
+def solve(
+    model: Any,
+    method: Method = "exact",
+    *,
+    generic: bool = False,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+) -> Solved:
+    """Solve ``model`` under optimal play by ``method``: the fast path registered for the
+    model's class, or the generic engine.
+
+    Player 0 maximises the expected terminal value, player 1 minimises it.
+
+    Parameters
+    ----------
+    model : Model or ArrayModel
+        The game.
+    method : {"exact", "certified", "depth-first"}
+        Exact rationals (the default); enclosures proved to contain them; or exact by a
+        depth-first search that keeps no state graph.
+    generic : bool
+        Use the generic engine even where a game registered a faster path.
+    max_states : int
+        The most states to hold (:mod:`exactprob.util.limits`).
+    progress : bool
+        Show a bar on stderr.
+
+    Returns
+    -------
+    Solved
+        Every state's value (exact, or an :class:`~exactprob.engine.enclosure.Enclosure`), its
+        optimal action and the actions tied with it (:mod:`exactprob.engine.results`); exact
+        results also give the laws of play (absorption, counters, expected steps).
+
+    Raises
+    ------
+    UsageError
+        For an unknown method.
+    StateLimitError
+        When the game has more than ``max_states`` states.
+    NonTerminationError
+        When some state's best play never ends.
+
+    See Also
+    --------
+    exactprob.evaluate : the exact value of a fixed policy.
+    exactprob.explore : the state graph alone.
+
+    Examples
+    --------
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    >>> solve(ruin).value()
+    Fraction(40, 211)
+    """
+    _check_method(method)
+    check_max_states(max_states)
+    _load_generic()
+    if not generic:
+        path = fast_path(model, method)
+        if path is not None:
+            solved = path(model, max_states=max_states, progress=progress)
+            if solved is not None:
+                return solved
+    generic_solver = _REGISTRY[object, method]
+    answer = generic_solver(model, max_states=max_states, progress=progress)
+    assert answer is not None  # the generic engine never declines
+    return answer
+
+
+def _check_method(method: object) -> None:
+    if method not in METHODS:
+        allowed = ", ".join(repr(m) for m in METHODS)
+        raise UsageError(f"method must be one of {allowed}, got {method!r}")
+
+
+def _load_generic() -> None:
+    """Register the generic engine's three methods for ``object`` (on first use: the
+    certified and depth-first engines load only when a model is solved)."""
+    if (object, "exact") in _REGISTRY:
+        return
+    from .depth_first import solve_depth_first
+    from .enclose import enclose
+    from .solve import solve_model
+
+    _REGISTRY[object, "exact"] = solve_model
+    _REGISTRY[object, "certified"] = enclose
+    _REGISTRY[object, "depth-first"] = solve_depth_first

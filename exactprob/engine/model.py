@@ -1,0 +1,75 @@
+"""The ``Model`` protocol: how a game describes itself to the engine.
+
+A model is any object with these members (duck typing; :class:`Model` documents it):
+
+``initial``
+    the initial state (hashable: a small tuple or a frozen dataclass).
+``outcome(state)``
+    the terminal value (int, ``Fraction``, sympy expression) or ``None`` while play goes on.
+``actions(state)``
+    a non-empty sequence of actions; a single action everywhere makes a Markov chain.
+``transition(state, action)``
+    a :class:`~exactprob.engine.dist.Dist` of next states.
+``player(state)`` (optional)
+    0 if the mover maximises the terminal value, 1 if it minimises it (two-player
+    zero-sum games); 0 everywhere when absent.
+
+A transition back to the same state (a round in which nothing happens) needs no special
+care: the solver removes every self-loop by do-over renormalisation.
+
+>>> from exactprob import Dist
+>>> class Coin:
+...     initial = "start"
+...     def outcome(self, s): return {"start": None, "H": 1, "T": 0}[s]
+...     def actions(self, s): return ("flip",)
+...     def transition(self, s, a): return Dist({"H": "1/2", "T": "1/2"})
+>>> isinstance(Coin(), Model)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from ..errors import ModelError
+from .dist import Dist
+
+__all__ = ["Model", "player_function"]
+
+
+@runtime_checkable
+class Model(Protocol):
+    """A game as states, actions and exact transition distributions."""
+
+    @property
+    def initial(self) -> Any:
+        """The state play starts from (hashable)."""
+
+    def outcome(self, state: Any) -> Any | None:
+        """Terminal value of ``state``, or ``None`` if the game goes on."""
+
+    def actions(self, state: Any) -> Sequence[Hashable]:
+        """The actions available in a non-terminal ``state`` (non-empty)."""
+
+    def transition(self, state: Any, action: Any) -> Dist[Any]:
+        """The distribution of the next state after ``action`` in ``state``."""
+
+
+def player_function(model: Any) -> Callable[[Any], int]:
+    """The model's ``player`` method, checked to return 0 or 1, or ``lambda s: 0``.
+
+    >>> player_function(object())("any state")
+    0
+    """
+    method = getattr(model, "player", None)
+    if method is None:
+        return lambda state: 0
+
+    def checked(state: Any) -> int:
+        who = method(state)
+        if who not in (0, 1) or isinstance(who, bool):
+            raise ModelError(f"player({state!r}) must be 0 or 1, got {who!r}")
+        return int(who)
+
+    return checked

@@ -1,0 +1,252 @@
+r"""Rich display in Jupyter: distributions, solutions and results as HTML and LaTeX.
+
+Jupyter shows an object through its ``_repr_html_`` (or ``_repr_latex_``) method; the
+classes of exactprob call the functions here. Every number shown is exact: a probability
+as :math:`p/q` beside its decimal expansion, rounded from the exact value in integers
+(:func:`~exactprob.util.numbers.decimal_string`), never through a float. A distribution's bar
+lengths are :math:`\lfloor 100\, p / p_{\max} \rceil` percent of the longest bar, also
+computed exactly.
+
+Long distributions show their first and last :data:`ROWS` // 2 outcomes and say how many
+are left out.
+
+>>> from exactprob import dice
+>>> print(dist_latex(dice(1, 2)))
+$\begin{array}{r|l} x & P(X = x) \\ \hline 1 & \frac{1}{2} \\ 2 & \frac{1}{2} \end{array}$
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import numbers
+import re
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from .numbers import decimal_string, is_symbolic, mpq, to_public
+
+__all__ = [
+    "ROWS",
+    "JsonDisplay",
+    "Report",
+    "approximate",
+    "dist_html",
+    "dist_latex",
+    "exact_html",
+    "json_html",
+    "rows_html",
+    "solution_html",
+]
+
+#: The most outcomes a distribution's display lists (first half and last half).
+ROWS = 40
+#: Decimal places shown beside an exact value.
+PLACES = 6
+
+_TABLE = '<table class="exactprob">'
+_MPQ = type(mpq(0))
+_FRACTION = re.compile(r"-?[0-9]+/[0-9]+")
+_BAR = (
+    '<div style="background:#2a5d9f;height:0.9em;width:{width}%;min-width:1px" '
+    'title="{width}% of the largest"></div>'
+)
+_LATEX_SPECIAL = {c: "\\" + c for c in "&%$#_{}"} | {
+    "\\": r"\backslash{}",
+    "~": r"\sim{}",
+    "^": r"\hat{}",
+}
+
+
+def exact_html(value: Any) -> str:
+    """An exact value as HTML: ``p/q ≈ decimal`` (symbolic values as their text).
+
+    >>> exact_html(Fraction(1, 3))
+    '1/3 <small>≈ 0.333333</small>'
+    >>> exact_html(Fraction(1, 2))
+    '1/2'
+    """
+    if not _is_number(value) and not isinstance(value, _MPQ):
+        return html.escape(str(value))
+    value = to_public(value)
+    text = html.escape(str(value))
+    decimal = decimal_string(value, PLACES)
+    if Fraction(decimal) == value:  # a terminating expansion says nothing new
+        return text
+    return f"{text} <small>≈ {approximate(value)}</small>"
+
+
+def approximate(value: Fraction) -> str:
+    """``value`` to :data:`PLACES` decimal places, or to ``PLACES`` significant digits in
+    scientific notation when it is below :math:`10^{-3}` in size (rounded exactly).
+
+    >>> approximate(Fraction(2, 3)), approximate(Fraction(-1, 3656158440062976))
+    ('0.666667', '-2.73511e-16')
+    """
+    size = abs(value)
+    if size == 0 or size >= Fraction(1, 1000):
+        return decimal_string(value, PLACES)
+    exponent = len(str(size.numerator)) - len(str(size.denominator))  # 10**e <= size*10
+    if size < Fraction(10) ** exponent:
+        exponent -= 1
+    mantissa = decimal_string(value / Fraction(10) ** exponent, PLACES - 1)
+    if mantissa.lstrip("-").startswith("10"):  # rounded up to the next power of ten
+        exponent += 1
+        mantissa = decimal_string(value / Fraction(10) ** exponent, PLACES - 1)
+    return f"{mantissa}e{exponent}"
+
+
+def _listed(
+    items: list[tuple[Any, Any]], row: Callable[[Any, Any], str], gap: Callable[[int], str]
+) -> list[str]:
+    """``row(x, p)`` for each outcome a display lists (all, or the first and last
+    ``ROWS // 2``), with ``gap(n)`` in place of the ``n`` left out."""
+    if len(items) <= ROWS:
+        return [row(x, p) for x, p in items]
+    half = ROWS // 2
+    return [
+        *(row(x, p) for x, p in items[:half]),
+        gap(len(items) - 2 * half),
+        *(row(x, p) for x, p in items[-half:]),
+    ]
+
+
+def dist_html(dist: Any) -> str:
+    """A distribution as an HTML table: each outcome, its exact probability and a bar."""
+    items = [(x, dist[x]) for x in dist]
+    symbolic = dist.symbolic
+    largest = None if symbolic else max(p for _, p in items)
+
+    def row(x: Any, p: Any) -> str:
+        bar = "" if largest is None else _BAR.format(width=round(100 * p / largest))
+        return f"<tr><td>{html.escape(repr(x))}</td><td>{exact_html(p)}</td><td>{bar}</td></tr>"
+
+    def gap(n: int) -> str:
+        return f'<tr><td colspan="3"><i>… {n:,} more outcomes …</i></td></tr>'
+
+    caption = f"{len(items):,} outcome{'s' if len(items) != 1 else ''}"
+    if not symbolic and all(_is_number(x) for x, _ in items):
+        caption += f"; mean {exact_html(dist.mean())}"
+    return (
+        f"{_TABLE}<caption>Dist: {caption}</caption>"
+        "<thead><tr><th>outcome</th><th>probability</th><th></th></tr></thead>"
+        f"<tbody>{''.join(_listed(items, row, gap))}</tbody></table>"
+    )
+
+
+def dist_latex(dist: Any) -> str:
+    """A distribution as a LaTeX array of outcomes and exact probabilities."""
+    lines = _listed(
+        [(x, dist[x]) for x in dist],
+        lambda x, p: f"{_latex(x)} & {_latex(p)}",
+        lambda n: rf"\vdots & \text{{{n:,} more}}",
+    )
+    body = r" \\ ".join(lines)
+    return rf"$\begin{{array}}{{r|l}} x & P(X = x) \\ \hline {body} \end{{array}}$"
+
+
+def solution_html(solution: Any, title: str) -> str:
+    """A solved model as HTML (any :class:`~exactprob.engine.results.Solved`): its value at the
+    start, the chosen action there and every action that may be optimal with it."""
+    action = solution.policy()
+    value = solution.value()
+    enclosed = hasattr(value, "_repr_html_")  # an enclosure shows itself
+    rows = [("value at the start", value._repr_html_() if enclosed else exact_html(value))]
+    if action is None:
+        rows.append(("the start", "is terminal"))
+    else:
+        ties = solution.ties()
+        rows.append(("best action at the start", html.escape(repr(action))))
+        tied = ", ".join(html.escape(repr(a)) for a in ties) if len(ties) > 1 else "none"
+        label = "actions not ruled out there" if enclosed else "exactly tied actions there"
+        rows.append((label, tied))
+    return rows_html(title, rows)
+
+
+def rows_html(title: str, rows: Iterable[tuple[str, str]]) -> str:
+    """A two-column HTML table with a caption (the cells are HTML already).
+
+    >>> rows_html("T", [("a", "1")])
+    '<table class="exactprob"><caption>T</caption><tbody><tr><th>a</th><td>1</td></tr></tbody></table>'
+    """
+    body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return f"{_TABLE}<caption>{html.escape(title)}</caption><tbody>{body}</tbody></table>"
+
+
+def json_html(title: str, payload: Mapping[str, Any]) -> str:
+    """A result's ``to_json()`` as an HTML table, nested keys joined by dots; exact
+    ``"p/q"`` strings shown with their decimal."""
+    return rows_html(title, ((html.escape(k), _json_cell(v)) for k, v in _flat(payload)))
+
+
+def _flat(payload: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:
+    for key, value in payload.items():
+        if isinstance(value, Mapping):
+            yield from _flat(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
+
+
+def _json_cell(value: Any) -> str:
+    if isinstance(value, str) and _FRACTION.fullmatch(value):
+        return exact_html(Fraction(value))
+    return html.escape(str(value))
+
+
+def _is_number(x: object) -> bool:
+    return isinstance(x, numbers.Rational) and not isinstance(x, bool)
+
+
+def _latex(x: Any) -> str:
+    """A value in LaTeX: a fraction as ``\\frac``, a sympy expression through sympy,
+    anything else as escaped text."""
+    if is_symbolic(x):
+        import sympy
+
+        return str(sympy.latex(x))
+    if _is_number(x):
+        q = Fraction(x)
+        if q.denominator == 1:
+            return str(q.numerator)
+        sign = "-" if q < 0 else ""
+        return rf"{sign}\frac{{{abs(q.numerator)}}}{{{q.denominator}}}"
+    text = "".join(_LATEX_SPECIAL.get(c, c) for c in repr(x))
+    return rf"\text{{{text}}}"
+
+
+class JsonDisplay:
+    """A base for results with ``to_json()``: Jupyter shows them as a table
+    (:func:`json_html`)."""
+
+    def to_json(self) -> dict[str, Any]:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def _repr_html_(self) -> str:
+        return json_html(type(self).__name__, self.to_json())
+
+
+class Report(JsonDisplay):
+    """A game's answer to one question (what a subcommand prints): its JSON form is built
+    once (:meth:`_build`, which subclasses define) and handed out as a fresh copy, so that
+    changing what :meth:`to_json` returned changes neither the report nor its text.
+
+    >>> class Answer(Report):
+    ...     def _build(self): return {"values": [1, 2]}
+    >>> answer = Answer()
+    >>> answer.to_json()["values"].append(3)
+    >>> answer.to_json()
+    {'values': [1, 2]}
+    """
+
+    def to_json(self) -> dict[str, Any]:
+        return copy.deepcopy(self._json)
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
+        """The JSON form, built once."""
+        return self._build()
+
+    def _build(self) -> dict[str, Any]:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError

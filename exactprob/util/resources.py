@@ -1,0 +1,88 @@
+r"""Memory checked before and during heavy work: a request whose estimate (each game's own,
+from its array shapes or the growth of its exact numbers) is more than the machine can
+give is refused in one line, up front (:func:`check_memory`); work whose memory grows
+past it anyway is stopped (:func:`check_resident`); rather than ending in a
+``MemoryError`` or in GMP aborting the process.
+
+>>> format_bytes(3 * 2**30)
+'3.0 GiB'
+>>> check_memory(10**6, "a small table")
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import ResourceError
+
+__all__ = [
+    "check_memory",
+    "check_resident",
+    "format_bytes",
+    "physical_memory",
+    "resident_memory",
+]
+
+#: The share of physical memory one computation may plan to use (the rest: the system,
+#: Python itself, and what an estimate leaves out).
+USABLE_SHARE = 0.75
+
+
+def physical_memory() -> int:
+    """The machine's physical memory in bytes (16 GiB where the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system
+        return 16 * 2**30
+
+
+def format_bytes(n: float) -> str:
+    """``n`` bytes in the largest binary unit below it, to one decimal."""
+    if n < 1024:
+        return f"{int(n)} B"
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
+        n /= 1024
+        if n < 1024:
+            return f"{n:.1f} {unit}"
+    return f"{n / 1024:.1f} PiB"
+
+
+def check_memory(need: int, what: str) -> None:
+    """Refuse ``what`` when its estimated ``need`` in bytes is more than
+    :data:`USABLE_SHARE` of the machine's physical memory (one line naming both)."""
+    have = physical_memory()
+    usable = int(have * USABLE_SHARE)
+    if need > usable:
+        raise ResourceError(
+            f"{what} needs about {format_bytes(need)} of memory, more than the "
+            f"{format_bytes(usable)} this machine can give it (3/4 of its "
+            f"{format_bytes(have)}); try a smaller problem"
+        )
+
+
+def resident_memory() -> int:
+    """The process's resident memory now, in bytes (Linux's ``/proc/self/statm``; where
+    there is none, the peak so far from ``getrusage``)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+def check_resident(what: str) -> None:
+    """Stop work in progress whose memory has grown past :data:`USABLE_SHARE` of the
+    machine's: for growth no estimate up front can see (a model whose states grow longer
+    as it goes), a one-line :class:`~exactprob.errors.ResourceError` before the machine
+    runs out."""
+    have, used = physical_memory(), resident_memory()
+    if used > have * USABLE_SHARE:
+        raise ResourceError(
+            f"{what} has used {format_bytes(used)} of memory, more than the "
+            f"{format_bytes(have * USABLE_SHARE)} this machine can give it; try a smaller "
+            "problem"
+        )
