@@ -35,11 +35,11 @@ from exactprob import (
     NonTerminationError,
     Solution,
     StateLimitError,
-    depth_first,
     dice,
     die,
     solve,
 )
+from exactprob.engine import depth_first
 from exactprob.engine.depth_first import DepthFirstSolution, solve_depth_first
 
 

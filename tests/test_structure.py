@@ -83,18 +83,27 @@ def test_the_package_root_is_its_layers() -> None:
     assert sorted(below) == [f"exactprob.{name}" for name in ("engine", "errors", "util", "verify")]
 
 
-def test_the_import_contracts_name_every_subcommand() -> None:
-    """Each subcommand imports no other: the independence contract lists them, so a new
-    one must be added there."""
+@pytest.mark.parametrize(
+    ("package", "skip"),
+    [(exactprob.commands, "_"), (exactprob.games, "\0")],
+    ids=["commands", "games"],
+)
+def test_the_independence_contracts_name_every_subcommand_and_game(
+    package: ModuleType, skip: str
+) -> None:
+    """No subcommand imports another, and no game another: the independence contracts list
+    them (a subcommand's shared ``_``-modules excepted), so a new one must be added there."""
     config = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     contracts = config["tool"]["importlinter"]["contracts"]
-    commands = next(c for c in contracts if c["type"] == "independence")["modules"]
-    subcommands = {
-        f"exactprob.commands.{info.name}"
-        for info in pkgutil.iter_modules(exactprob.commands.__path__)
-        if not info.name.startswith("_")
-    }
-    assert sorted(commands) == sorted(subcommands)
+    listed = {tuple(sorted(c["modules"])) for c in contracts if c["type"] == "independence"}
+    members = tuple(
+        sorted(
+            f"{package.__name__}.{info.name}"
+            for info in pkgutil.iter_modules(package.__path__)
+            if not info.name.startswith(skip)
+        )
+    )
+    assert members in listed
 
 
 def test_no_module_imports_one_that_imports_it() -> None:

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -31,7 +31,44 @@ from ..errors import ModelError, ResourceError, UsageError
 from ..util.numbers import exact
 from .array_model import Explorable, one_state_at_a_time
 
-__all__ = ["Runs", "Simulation", "agrees_with", "simulate"]
+__all__ = ["NumpyRandom", "RandomSource", "Runs", "Simulation", "agrees_with", "simulate"]
+
+
+class RandomSource(Protocol):
+    """What a game's simulator written from its rules draws from: a seeded generator,
+    numpy's (:class:`NumpyRandom`) or one a game reproduces (Rogue's). Draws are consumed
+    in order, so a simulator that draws a ``(runs, steps)`` block row by row consumes them
+    as a C loop over runs would."""
+
+    name: str
+
+    def integers(self, n: int, size: int) -> np.ndarray:
+        """``size`` draws on ``0 .. n-1`` (int64), in the order the generator gives them."""
+        ...
+
+    def random(self, size: int) -> np.ndarray:
+        """``size`` draws in ``[0, 1)`` (float64)."""
+        ...
+
+
+class NumpyRandom:
+    """A :class:`RandomSource` on numpy's PCG64 generator, seeded.
+
+    >>> a, b = NumpyRandom(7).integers(6, 5), NumpyRandom(7).integers(6, 5)
+    >>> bool((a == b).all()) and bool(((0 <= a) & (a < 6)).all())
+    True
+    """
+
+    name = "numpy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def integers(self, n: int, size: int) -> np.ndarray:
+        return self._rng.integers(0, n, size=size, dtype=np.int64)
+
+    def random(self, size: int) -> np.ndarray:
+        return self._rng.random(size)
 
 
 @dataclass(frozen=True)

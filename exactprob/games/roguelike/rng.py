@@ -1,6 +1,9 @@
-"""Random sources for the roguelike simulators: Rogue 3.6.3's generator, or numpy's.
+"""Random sources for the roguelike simulators: Rogue 3.6.3's generator, or numpy's
+(:class:`~exactprob.engine.simulate.NumpyRandom`, the engine's, as is the
+:class:`~exactprob.engine.simulate.RandomSource` protocol they share).
 
-Every simulator in :mod:`exactprob.games.roguelike` takes a :class:`RandomSource`, so the
+Every simulator in :mod:`exactprob.games.roguelike` takes a
+:class:`~exactprob.engine.simulate.RandomSource`, so the
 same simulation runs on the generator the source used and on a good one; the difference
 between the two is the generator's fault, not the mechanic's.
 
@@ -24,18 +27,15 @@ Rogue 3.6.3 keeps a C ``int`` seed and draws
 
 from __future__ import annotations
 
-from typing import Protocol
-
 import numpy as np
 
+from ...engine.simulate import NumpyRandom, RandomSource
 from ...errors import UsageError
 
 __all__ = [
     "INCREMENT",
     "MULTIPLIER",
     "RN_RANGE",
-    "NumpyRandom",
-    "RandomSource",
     "RogueRandom",
     "random_source",
     "wrap_int32",
@@ -56,41 +56,6 @@ def wrap_int32(value: int) -> int:
     """
     value &= MASK32
     return value - (1 << 32) if value >= 1 << 31 else value
-
-
-class RandomSource(Protocol):
-    """What a simulator draws from. Draws are consumed in order, so a simulator that draws
-    a ``(runs, steps)`` block row by row consumes them as a C loop over runs would."""
-
-    name: str
-
-    def integers(self, n: int, size: int) -> np.ndarray:
-        """``size`` draws on ``0 .. n-1`` (int64), in the order the generator gives them."""
-        ...
-
-    def random(self, size: int) -> np.ndarray:
-        """``size`` draws in ``[0, 1)`` (float64)."""
-        ...
-
-
-class NumpyRandom:
-    """numpy's PCG64 generator: the good one.
-
-    >>> a, b = NumpyRandom(7).integers(6, 5), NumpyRandom(7).integers(6, 5)
-    >>> bool((a == b).all()) and bool(((0 <= a) & (a < 6)).all())
-    True
-    """
-
-    name = "numpy"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = np.random.default_rng(seed)
-
-    def integers(self, n: int, size: int) -> np.ndarray:
-        return self._rng.integers(0, n, size=size, dtype=np.int64)
-
-    def random(self, size: int) -> np.ndarray:
-        return self._rng.random(size)
 
 
 class RogueRandom:
