@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import exactprob as ep
+from exactprob.engine.methods import Method
 from exactprob.games.fighting_fantasy import FightModel, solve_grid
 from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
 from exactprob.games.jeopardy.certified import enclose_race
@@ -50,7 +51,7 @@ def alternate(
     return min(times[0]), answers[0], min(times[1]), answers[1]
 
 
-Case = tuple[str, ep.methods.Method, Callable[[], Any], Callable[[], Any], Any]
+Case = tuple[str, Method, Callable[[], Any], Callable[[], Any], Any]
 
 
 def cases(quick: bool) -> list[Case]:
