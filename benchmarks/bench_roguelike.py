@@ -51,6 +51,7 @@ from bench_engine import (
 )
 
 from exactprob.cli import main as exactprob_main
+from exactprob.engine.simulate import NumpyRandom
 from exactprob.games.roguelike.hit_points import (
     ROGUE_BASE,
     ROGUE_LEVELS,
@@ -64,7 +65,7 @@ from exactprob.games.roguelike.prd.bounds import hits_enclosure
 from exactprob.games.roguelike.prd.inverse import linear_constant
 from exactprob.games.roguelike.prd.simulator import simulate_hits
 from exactprob.games.roguelike.prd.trials import hit_moments, hits_distribution
-from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
+from exactprob.games.roguelike.rng import RogueRandom
 from exactprob.games.roguelike.rubber_band import (
     RubberBand,
     Waffles,

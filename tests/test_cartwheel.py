@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactprob.engine.choice_tree import solve_choices
+from exactprob.engine.simulate import NumpyRandom
 from exactprob.errors import ModelError
 from exactprob.games.cartwheel.wheel import (
     CARTWHEEL,
@@ -28,7 +29,6 @@ from exactprob.games.cartwheel.wheel import (
     stake_choices,
     timid_play,
 )
-from exactprob.games.roguelike.rng import NumpyRandom
 from tests.models import gauss_solve
 
 # ======================================================================================

@@ -23,7 +23,7 @@ import sympy
 from cli_runner import run
 
 from exactprob import die
-from exactprob.engine.simulate import agrees_with
+from exactprob.engine.simulate import NumpyRandom, agrees_with
 from exactprob.errors import ModelError
 from exactprob.games.roguelike.hit_points import (
     DiceSpec,
@@ -34,7 +34,7 @@ from exactprob.games.roguelike.hit_points import (
     plot_distributions,
     simulate_hit_points,
 )
-from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
+from exactprob.games.roguelike.rng import RogueRandom
 
 # ---------------------------------------------------------------------------------------
 # Oracles: enumerate every roll

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -149,6 +150,15 @@ def test_generic_methods_answer_the_protocol(method: Any, kind: type) -> None:
     assert solved.to_json(3)["state"] == "3"
     assert "<table" in solved._repr_html_()
     assert isinstance(solved, ep.SolvedLaws) == (method != "certified")
+
+
+def test_a_symbolic_answer_has_json_without_a_decimal() -> None:
+    """Gambler's ruin from 1 to 3 with a symbolic p: the chance of reaching 3 is
+    p^2 / (1 - p + p^2) (first-step analysis: V1 = p V2, V2 = p + (1 - p) V1)."""
+    p = sympy.Symbol("p")
+    answer = ep.solve(GamblersRuin(goal=3, start=1, p=p)).to_json()
+    assert sympy.simplify(sympy.sympify(answer["value"]) - p**2 / (1 - p + p**2)) == 0
+    assert "value_decimal" not in answer
 
 
 @pytest.mark.parametrize(

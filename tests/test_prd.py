@@ -38,7 +38,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import gauss_solve
 
-from exactprob.engine.simulate import agrees_with
+from exactprob.engine.simulate import NumpyRandom, agrees_with
 from exactprob.errors import ExactProbError
 from exactprob.games.roguelike.prd import PRDTable, threshold_probability
 from exactprob.games.roguelike.prd.bounds import hits_enclosure
@@ -55,7 +55,7 @@ from exactprob.games.roguelike.prd.trials import (
     hits_range,
     longest_miss_run,
 )
-from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
+from exactprob.games.roguelike.rng import RogueRandom
 
 DECIMAL_ODDS = ("0.03", "0.17", "0.29", "0.37", "0.43", "0.59", "0.83")
 THRESHOLDS = (128849018, 730144440, 1245540515, 1589137899, 1846835937, 2534030704, 3564822855)

@@ -21,10 +21,10 @@ import pytest
 from cli_runner import run
 
 from exactprob.engine.dist import uniform
-from exactprob.engine.simulate import agrees_with
+from exactprob.engine.simulate import NumpyRandom, agrees_with
 from exactprob.errors import ModelError
 from exactprob.games.roguelike import generator as gen
-from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
+from exactprob.games.roguelike.rng import RogueRandom
 
 SEEDS = (0, 1, -1, 12345, -98765, 2**31 - 1, -(2**31), 314159265)
 RANGES = (-1, 0, 1, 2, 3, 6, 10, 20, 100, 16384, 2**31 - 1)

@@ -10,8 +10,9 @@ import mpmath
 import pytest
 import sympy
 
+from exactprob.engine.simulate import NumpyRandom
 from exactprob.errors import ModelError
-from exactprob.games.roguelike.rng import NumpyRandom, RogueRandom
+from exactprob.games.roguelike.rng import RogueRandom
 from exactprob.games.roguelike.softlock import (
     drift,
     jump_distribution,

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable
 from typing import Any, Protocol, runtime_checkable
 
-from ..util.numbers import exact_fields
+from ..util.numbers import exact_fields, is_symbolic
 from .dist import Dist
 from .enclosure import Enclosure
 from .forward import Counter
@@ -107,15 +107,20 @@ class SolvedLaws(Solved, Protocol):
 
 
 def value_fields(key: str, value: Any) -> dict[str, str]:
-    """JSON fields of a value: the exact fraction and its decimal, or an enclosure's
-    decimal (its certain digits), ends and width.
+    """JSON fields of a value: the exact fraction and its decimal, an enclosure's decimal
+    (its certain digits), ends and width, or a symbolic value's expression alone.
 
     >>> from fractions import Fraction
     >>> value_fields("p", Fraction(1, 4))
     {'p': '1/4', 'p_decimal': '0.250000000000'}
     >>> value_fields("q", Enclosure(0.25, 0.5))["q_width"]
     '0.25'
+    >>> import sympy
+    >>> value_fields("r", sympy.Symbol("p") / 2)
+    {'r': 'p/2'}
     """
+    if is_symbolic(value):
+        return {key: str(value)}
     if isinstance(value, Enclosure):
         return {
             f"{key}_decimal": value.decimal(),

@@ -21,12 +21,13 @@ here each is answered exactly, and each simulator runs on either generator.
 Fraction(4, 7)
 """
 
+from ...engine.simulate import NumpyRandom, RandomSource
 from .band_report import rubber_band_report, staircakes_report, waffles_report
 from .generator_report import generator_report
 from .hit_points import DistributionSummary, compare, hit_points
 from .hp_report import hit_points_report
 from .prd import PRDTable, hit_moments, hits_distribution, linear_constant, longest_miss_run
-from .rng import NumpyRandom, RandomSource, RogueRandom, random_source
+from .rng import RogueRandom, random_source
 from .rubber_band import RubberBand, Waffles, count_distribution, staircakes, starve_probability
 from .softlock import locked_enclosure, locked_forever, locked_within
 from .softlock_report import softlock_report

@@ -44,11 +44,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...engine.dist import Dist, dice
-from ...engine.simulate import Runs
+from ...engine.simulate import RandomSource, Runs
 from ...errors import ModelError
 from ...util.display import JsonDisplay
 from ...util.numbers import decimal_string, exact_fields, to_fraction, to_sympy, whole_number
-from .rng import RandomSource
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -332,7 +331,7 @@ def simulate_hit_points(
     row-major order, run by run, level by level, die by die, ``runs * levels * N`` in all, so
     the stream is consumed as a C loop over heroes would consume it.
 
-    >>> from exactprob.games.roguelike.rng import NumpyRandom
+    >>> from exactprob.engine.simulate import NumpyRandom
     >>> totals = simulate_hit_points(NumpyRandom(3), "1d10", 8, 12, runs=5).totals
     >>> totals.shape, bool(((20 <= totals) & (totals <= 92)).all())
     ((5,), True)
