@@ -68,6 +68,11 @@ def _mover_state(game: Jeopardy, model: RaceModel, state: Any) -> MoverState | N
     return MoverState(own, other, k, deck, mover)
 
 
+def _table_index(view: MoverState) -> tuple[int, ...]:
+    """Where ``view`` sits in a policy table or its bounds: ``(a, b, k, w, c)``."""
+    return (view.own, view.other, view.turn_total, *deck_cards(view.deck))
+
+
 def _ended_value(game: Jeopardy, model: RaceModel, state: Any) -> Fraction:
     """Player 0's outcome in a finished race: 1 when player 0 reached the goal."""
     state = model.initial if state is None else state
@@ -153,7 +158,7 @@ class CertifiedRaceSolution(FastPathResult):
             box = self.race.start_value(view.own, view.other, deck_cards(view.deck))
         else:
             _, low, high = self._table()
-            where = (view.own, view.other, view.turn_total, *deck_cards(view.deck))
+            where = _table_index(view)
             box = Enclosure(float(low[where]), float(high[where]))
         return box if view.mover == 0 else Enclosure(1 - box.high, 1 - box.low)
 
@@ -169,7 +174,7 @@ class CertifiedRaceSolution(FastPathResult):
         if view.own + view.turn_total >= self.game.goal:
             return ("hold",)
         table, _, _ = self._table()
-        where = (view.own, view.other, view.turn_total, *deck_cards(view.deck))
+        where = _table_index(view)
         if table.undecided is not None and table.undecided[where]:
             return (draw, "hold")
         return ("hold",) if table.holds[where] else (draw,)
@@ -183,7 +188,7 @@ class CertifiedRaceSolution(FastPathResult):
         if len(tied) == 1:
             return tied[0]
         table, _, _ = self._table()
-        where = (view.own, view.other, view.turn_total, *deck_cards(view.deck))
+        where = _table_index(view)
         return "hold" if table.holds[where] else self.game.draw_word
 
     def first_player_win(self, komi: int = 0) -> Enclosure:
