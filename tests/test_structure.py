@@ -148,8 +148,8 @@ def test_every_game_has_a_complete_face_that_loads_no_optional_library(game: str
 
 #: numpydoc's checks the engine's public functions must pass: a docstring, every
 #: parameter documented and described (none unknown, in order), a described Returns
-#: section, and Examples.
-NUMPYDOC_CHECKS = {"GL08", "PR01", "PR02", "PR03", "PR07", "RT01", "RT03", "EX01"}
+#: section, a See Also section, and Examples.
+NUMPYDOC_CHECKS = {"GL08", "PR01", "PR02", "PR03", "PR07", "RT01", "RT03", "SA01", "EX01"}
 
 
 @pytest.mark.parametrize(

@@ -269,6 +269,11 @@ def per_state(model: ArrayModel) -> Model:
     Model
         The game whose states are tuples of Python integers.
 
+    See Also
+    --------
+    exactprob.engine.array_model.ArrayModel : The bulk protocol it adapts.
+    explore : A bulk model is explored a level at a time instead.
+
     Examples
     --------
     >>> class Coin(ArrayModel):

@@ -608,6 +608,10 @@ def uniform(outcomes: Iterable[T]) -> Dist[T]:
     DistributionError
         For no outcome at all.
 
+    See Also
+    --------
+    die : The faces 1 to ``n`` of a fair die.
+
     Examples
     --------
     >>> uniform("aab")["a"]
@@ -639,6 +643,11 @@ def die(sides: int) -> Dist[int]:
     Dist
         Each face with probability ``1/sides``.
 
+    See Also
+    --------
+    dice : The sum of several dice.
+    uniform : Equally likely outcomes of any kind.
+
     Examples
     --------
     >>> die(4)
@@ -665,6 +674,11 @@ def dice(n: int, sides: int) -> Dist[int]:
     Dist
         The distribution of the sum.
 
+    See Also
+    --------
+    die : A single die.
+    uniform : Equally likely outcomes of any kind.
+
     Examples
     --------
     >>> dice(2, 6)[12]
@@ -690,6 +704,10 @@ def bernoulli(p: Any) -> Dist[int]:
     ------
     DistributionError
         For ``p`` outside [0, 1].
+
+    See Also
+    --------
+    binomial : The number of successes in ``n`` such trials.
 
     Examples
     --------
@@ -722,6 +740,11 @@ def binomial(n: int, p: Any) -> Dist[int]:
     ------
     DistributionError
         For ``p`` outside [0, 1].
+
+    See Also
+    --------
+    bernoulli : A single trial.
+    hypergeometric : Successes drawn without replacement.
 
     Examples
     --------
@@ -759,6 +782,11 @@ def hypergeometric(population: int, successes: int, n: int) -> Dist[int]:
     ------
     DistributionError
         For counts that do not fit (more draws or marked items than the population).
+
+    See Also
+    --------
+    draw : The cards drawn themselves.
+    binomial : Draws with replacement.
 
     Examples
     --------
@@ -798,6 +826,10 @@ def draw(deck: Mapping[T, int], n: int) -> Dist[tuple[int, ...]]:
     ------
     DistributionError
         For more cards than the deck holds.
+
+    See Also
+    --------
+    hypergeometric : How many marked cards the draw holds.
 
     Examples
     --------

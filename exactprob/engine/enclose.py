@@ -288,6 +288,11 @@ def enclose_graph(G: StateGraph, *, progress: bool = False) -> CertifiedSolution
     ModelError
         For a symbolic graph, or outcomes or probabilities out of the floats' range.
 
+    See Also
+    --------
+    exactprob.solve : With ``method="certified"``, explores and encloses a model (a game's fast path where one is registered).
+    solve_graph : The exact values of an explored graph.
+
     Examples
     --------
     >>> from exactprob.games.gamblers_ruin import GamblersRuin

@@ -77,6 +77,11 @@ def explore(
     ModelError
         For a model that breaks the protocol (:mod:`exactprob.engine.model`).
 
+    See Also
+    --------
+    exactprob.solve : Explores a model and solves it.
+    exactprob.engine.state_graph.StateGraph : The graph it returns.
+
     Examples
     --------
     >>> from exactprob.games.gamblers_ruin import GamblersRuin

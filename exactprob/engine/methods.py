@@ -146,8 +146,8 @@ def solve(
 
     See Also
     --------
-    exactprob.evaluate : the exact value of a fixed policy.
-    exactprob.explore : the state graph alone.
+    exactprob.evaluate : The exact value of a fixed policy.
+    exactprob.explore : The state graph alone.
 
     Examples
     --------

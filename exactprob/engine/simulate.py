@@ -200,6 +200,11 @@ def agrees_with(exact_probability: Any, hits: int, n: int, z: float = 5.0) -> bo
     UsageError
         For a probability outside [0, 1], or hits outside 0..n.
 
+    See Also
+    --------
+    simulate : Seeded play of a model, the sample to check.
+    exactprob.engine.simulate.Runs.agrees_with : The same check for a game's own simulator.
+
     Examples
     --------
     The count has mean 1,000 and standard error :math:`\sqrt{6000 \cdot 5/36} \approx
@@ -267,6 +272,11 @@ def simulate(
         For ``n`` below 1.
     ResourceError
         When a play does not end within ``max_steps`` moves.
+
+    See Also
+    --------
+    agrees_with : The check of a simulation against an exact value.
+    exactprob.solve : The exact values it is checked against.
 
     Examples
     --------

@@ -338,6 +338,10 @@ def evaluate(
     NonTerminationError
         When play under the policy never ends from some state.
 
+    See Also
+    --------
+    exactprob.solve : The values under optimal play.
+
     Examples
     --------
     >>> from exactprob.games.gamblers_ruin import GamblersRuin
@@ -513,6 +517,11 @@ def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:
     ------
     NonTerminationError
         When some state's best play never ends.
+
+    See Also
+    --------
+    exactprob.solve : Explores a model and solves it (a game's fast path where one is registered).
+    enclose_graph : Certified enclosures of an explored graph.
 
     Examples
     --------
