@@ -8,7 +8,6 @@ exploring the model, the laws of play by evaluating its policy.
 ...     name = "by hand"
 ...     def value(self, state=None): return ep.Dist({1: "1/2", 0: "1/2"}).mean() if state in (None, "start") else {"H": 1, "T": 0}[state]
 ...     def ties(self, state=None): return ("flip",) if state in (None, "start") else ()
-...     def policy(self, state=None): return (self.ties(state) or (None,))[0]
 >>> class Flip:
 ...     initial = "start"
 ...     def outcome(self, s): return {"start": None, "H": 1, "T": 0}[s]
@@ -34,10 +33,11 @@ __all__ = ["ExactFastPath", "FastPathResult"]
 
 
 class FastPathResult:
-    """The base of a game's fast path: the subclass answers :meth:`value`, :meth:`policy`
-    and :meth:`ties` from its own tables for the model it solved; :attr:`states` explores
-    the model (once, when asked). ``name`` says which fast path it is, ``kind`` which
-    method (see :class:`ExactFastPath` for an exact one)."""
+    """The base of a game's fast path: the subclass answers :meth:`value` and :meth:`ties`
+    (and :meth:`policy`, where the first tied action is not its choice) from its own
+    tables for the model it solved; :attr:`states` explores the model (once, when asked).
+    ``name`` says which fast path it is, ``kind`` which method (see
+    :class:`ExactFastPath` for an exact one)."""
 
     __slots__ = ("_explored", "max_states", "model")
     name = "fast path"
@@ -60,8 +60,11 @@ class FastPathResult:
     def value(self, state: Any = None) -> Any:  # pragma: no cover - subclasses
         raise NotImplementedError
 
-    def policy(self, state: Any = None) -> Any:  # pragma: no cover - subclasses
-        raise NotImplementedError
+    def policy(self, state: Any = None) -> Any:
+        """An optimal action: the first of :meth:`ties` (on an exact tie, the one the
+        model lists first); ``None`` when ``state`` is terminal."""
+        tied = self.ties(state)
+        return tied[0] if tied else None
 
     def ties(self, state: Any = None) -> tuple[Any, ...]:  # pragma: no cover - subclasses
         raise NotImplementedError

@@ -72,11 +72,6 @@ class FightSolution(ExactFastPath):
             return (NO_LUCK,)
         return (NO_LUCK, LUCK) if yes == no else (LUCK,)
 
-    def policy(self, state: FightState | None = None) -> str | None:
-        """An optimal action: keep luck on an exact tie (the grid's choice)."""
-        tied = self.ties(state)
-        return tied[0] if tied else None
-
 
 def grid_of(solved: object) -> FightGrid:
     """The grid a solution of a fight holds (what :func:`exactprob.solve` answered through

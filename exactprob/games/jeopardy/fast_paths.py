@@ -109,11 +109,6 @@ class RaceSolution(ExactFastPath):
             return ()
         return self.race.actions(view.own, view.other, view.turn_total, view.deck)
 
-    def policy(self, state: Any = None) -> str | None:
-        """An optimal action: draw on an exact tie (the model's first action)."""
-        tied = self.ties(state)
-        return tied[0] if tied else None
-
     def first_player_win(self, komi: int = 0) -> Fraction:
         """The first player's chance when the second starts with ``komi`` points."""
         return self.race.first_player_win(komi)
