@@ -64,6 +64,22 @@ class TableModel:
         return f"TableModel({self.initial!r}, {self.terminals!r}, {self.nodes!r})"
 
 
+class RewardTable(TableModel):
+    """A :class:`TableModel` with ``rewards``: ``{(state, action): reward}`` (0 if absent)."""
+
+    def __init__(self, initial, terminals, nodes, rewards):
+        super().__init__(initial, terminals, nodes)
+        self.rewards = dict(rewards)
+
+    def reward(self, s, a):
+        return self.rewards.get((s, a), 0)
+
+    def __repr__(self):
+        return (
+            f"RewardTable({self.initial!r}, {self.terminals!r}, {self.nodes!r}, {self.rewards!r})"
+        )
+
+
 @st.composite
 def near_tie_cycles(draw):
     """<= 9 states, each action moving to a few states (any, so cycles abound) and to a
@@ -328,6 +344,12 @@ def probs(model, s, a):
     return {t: d[t] for t in d}
 
 
+def reward_of(model, s, a):
+    """The reward of taking ``a`` in ``s`` (0 for a model without rewards)."""
+    f = getattr(model, "reward", None)
+    return F(0) if f is None else F(f(s, a))
+
+
 def player_of(model, s):
     f = getattr(model, "player", None)
     return 0 if f is None else f(s)
@@ -372,7 +394,8 @@ def acyclic_values(model, self_loops=False):
             moves = probs(model, s, a)
             stay = moves.pop(s, F(0)) if self_loops else F(0)
             if stay != 1:
-                q[a] = sum((p * value(t) for t, p in moves.items()), F(0)) / (1 - stay)
+                total = reward_of(model, s, a) + sum((p * value(t) for t, p in moves.items()), F(0))
+                q[a] = total / (1 - stay)
         Q[s] = q
         V[s] = max(q.values()) if player_of(model, s) == 0 else min(q.values())
         return V[s]
@@ -430,6 +453,7 @@ def policy_values(model, policy, states):
     for s in inner:
         i = pos[s]
         A[i][i] += 1
+        b[i][0] += reward_of(model, s, policy[s])
         for t, p in probs(model, s, policy[s]).items():
             if t in pos:
                 A[i][pos[t]] -= p
@@ -476,7 +500,8 @@ def single_action_part(model, states):
 
 def q_values(model, s, values):
     return {
-        a: sum((p * values[t] for t, p in probs(model, s, a).items()), F(0))
+        a: reward_of(model, s, a)
+        + sum((p * values[t] for t, p in probs(model, s, a).items()), F(0))
         for a in model.actions(s)
     }
 
@@ -586,6 +611,19 @@ def optimal_by_enumeration(model, states):
         vals = policy_values(model, pol, states)
         best = vals if best is None else {s: max(best[s], vals[s]) for s in states}
     return best
+
+
+def check_optimal(model, S):
+    """Exact values satisfy the Bellman equations, ties are exactly the optimal actions,
+    and the reported policy terminates with these values."""
+    states = reachable(model)
+    values = {s: S.value(s) for s in states}
+    assert not bellman_violations(model, values)
+    for s in states:
+        if model.outcome(s) is None:
+            q = q_values(model, s, values)
+            assert S.ties(s) == tuple(a for a in model.actions(s) if q[a] == values[s])
+    assert policy_values(model, S.policy_map(), list(states)) == values
 
 
 def check_against_optimum(model, S, V):

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from models import check_against_recursion
 
 from exactprob import (
     ArrayModel,
@@ -131,6 +132,8 @@ def graph_as_dict(G):
                 moves[G.states[t]] = moves.get(G.states[t], 0) + F(
                     int(p.numerator), int(p.denominator)
                 )
+            if G.rewards is not None:
+                moves = (moves, F(G.rewards[G.choice_start[s] + k]))
             choices[action] = moves
         outcome = G.outcomes[s]
         player = G.players[s] if outcome is None else 0
@@ -158,6 +161,44 @@ def test_bulk_solutions_equal_per_state_solutions(model):
     for state in plain.states:
         assert bulk.value(state) == plain.value(state)
         assert bulk.ties(state) == plain.ties(state)
+
+
+class RewardArrays(TableArrays):
+    """A :class:`TableArrays` with a reward for every enabled action of a code:
+    ``rewards[(code, action index)]``."""
+
+    def __init__(self, model, rewards):
+        super().__init__(model.sizes, model.initial, model.ends, model.moves, model.movers)
+        self.rewards = rewards
+
+    def reward(self, states, action):
+        a = self.actions.index(action)
+        values = [self.rewards[c, a] for c in self._codes(states)]
+        return np.array([*values, None], dtype=object)[:-1]
+
+
+@st.composite
+def reward_models(draw, acyclic=False):
+    """:func:`table_models` with a small reward (any sign) on every enabled action."""
+    model = draw(table_models(acyclic))
+    rewards = {
+        (c, a): F(draw(st.integers(-3, 3)), draw(st.integers(1, 3)))
+        for a, table in enumerate(model.moves)
+        for c in table
+    }
+    return RewardArrays(model, rewards)
+
+
+@settings(max_examples=100, deadline=None)
+@given(reward_models())
+def test_bulk_rewards_equal_the_per_state_rewards(model):
+    assert graph_as_dict(explore(model)) == graph_as_dict(explore(per_state(model)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(reward_models(acyclic=True))
+def test_bulk_reward_solutions_match_the_recursion(model):
+    check_against_recursion(per_state(model), solve(model), self_loops=True)
 
 
 class DiceRace(ArrayModel):

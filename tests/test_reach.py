@@ -24,10 +24,8 @@ from hypothesis import given, settings
 from models import (
     Pig,
     Stall,
-    bellman_violations,
+    check_optimal,
     near_tie_cycles,
-    policy_values,
-    q_values,
     reachable,
 )
 
@@ -41,19 +39,6 @@ solve_module = importlib.import_module("exactprob.engine.solve")
 def solved_by_elimination(model):
     with mock.patch.object(solve_module, "REACH_LIMIT", -1):
         return solve(model)
-
-
-def check_optimal(model, S):
-    """Exact values satisfy the Bellman equations, ties are exactly the optimal actions,
-    and the reported policy terminates with these values."""
-    states = reachable(model)
-    values = {s: S.value(s) for s in states}
-    assert not bellman_violations(model, values)
-    for s in states:
-        if model.outcome(s) is None:
-            q = q_values(model, s, values)
-            assert S.ties(s) == tuple(a for a in model.actions(s) if q[a] == values[s])
-    assert policy_values(model, S.policy_map(), list(states)) == values
 
 
 @settings(max_examples=120, deadline=None)

@@ -9,6 +9,10 @@ explores it a breadth-first level at a time with a few numpy calls per level
 (:func:`~exactprob.engine._internal.bulk.explore_arrays`); solving, enclosing and the
 :class:`~exactprob.engine.solve.Solution` are the same as for any model.
 
+A model with rewards (:mod:`exactprob.engine._internal.rewards`) also defines
+``reward(states, action)``: the exact reward of ``action`` in each row, integers or an
+object array of exact numbers, as ``outcome`` gives them.
+
 A transition is a short list of *branches* ``(probability, next_states)``. ``next_states``
 has one row per row of ``states``; ``probability`` is one exact number for every row
 (``"1/6"``, ``Fraction(1, 6)``, ``1``), or a pair ``(numerators, denominators)`` of
@@ -41,7 +45,7 @@ The same game one state at a time is :func:`per_state` (what depth-first mode,
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, TypeAlias
@@ -102,6 +106,11 @@ class ArrayModel:
     def player(self, states: np.ndarray) -> np.ndarray:
         """The mover of each (non-terminal) row: 0 maximises, 1 minimises."""
         return np.zeros(len(states), dtype=np.uint8)
+
+    #: Optional: ``reward(states, action)``, the exact reward of ``action`` in each row
+    #: (all rows have it enabled), given as :meth:`outcome` gives values. Only declared:
+    #: a model without rewards has no ``reward``.
+    reward: Callable[[np.ndarray, Hashable], Any]
 
 
 #: What the engine explores: a model one state at a time, or one in bulk.
@@ -195,18 +204,25 @@ def _integers(x: Any, n: int, where: str) -> np.ndarray:
     return array
 
 
-def exact_outcomes(values: Any, states: np.ndarray) -> list[Any]:
-    """``outcome(states)`` as a list of exact numbers (a ModelError for floats)."""
+def exact_outcomes(
+    values: Any, states: np.ndarray, name: str = "outcome()", call: str = "outcome({})"
+) -> list[Any]:
+    """``outcome(states)`` (or the method ``name``, called as ``call`` on one state
+    ``{}``) as a list of exact numbers (a ModelError for floats).
+
+    >>> exact_outcomes(np.array([1, 2]), np.array([[0], [1]]))
+    [mpq(1,1), mpq(2,1)]
+    """
     array = np.asarray(values)
     if array.shape != (len(states),):
         raise ModelError(
-            f"outcome() returned shape {array.shape} for {len(states)} states; one value per row"
+            f"{name} returned shape {array.shape} for {len(states)} states; one value per row"
         )
     if array.dtype.kind in "iu":
         return [exact(int(v)) for v in array.tolist()]
     if array.dtype.kind != "O":
         raise ModelError(
-            f"outcome() returned {array.dtype} values; return integers, or an object array "
+            f"{name} returned {array.dtype} values; return integers, or an object array "
             "of exact numbers such as Fraction"
         )
     out = []
@@ -214,7 +230,8 @@ def exact_outcomes(values: Any, states: np.ndarray) -> list[Any]:
         try:
             out.append(exact(value))
         except InexactError as error:
-            raise ModelError(f"outcome({tuple(state)!r}) is not an exact number: {error}") from None
+            where = call.format(repr(tuple(state)))
+            raise ModelError(f"{where} is not an exact number: {error}") from None
     return out
 
 
@@ -254,6 +271,18 @@ class _PerState:
 
     def player(self, state: Any) -> int:
         return int(np.asarray(self.model.player(self._row(state)))[0])
+
+    def __getattr__(self, name: str) -> Any:
+        """``reward(state, action)``, where the model has rewards."""
+        if name != "reward" or not hasattr(self.model, "reward"):
+            raise AttributeError(name)
+
+        def reward(state: Any, action: Any) -> Any:
+            row = self._row(state)
+            earned = self.model.reward(row, action)
+            return exact_outcomes(earned, row, "reward()", f"reward({{}}, {action!r})")[0]
+
+        return reward
 
 
 def per_state(model: ArrayModel) -> Model:

@@ -64,6 +64,7 @@ from .graph import (
     checked_transition,
     components_reached,
     explore,
+    reward_value,
     terminal_value,
 )
 from .model import player_function
@@ -77,6 +78,7 @@ __all__ = ["DepthFirstSolution", "solve_depth_first"]
 #: six-term sum of 128-bit fractions costs about 3 µs, the float pass with its error
 #: bounds about 8 µs a state, and a sum of 1,024-bit ones 30 µs.
 GUIDE_BITS = 256
+_ZERO = mpq(0)
 
 
 class DepthFirstSolution(PolicyLaws):
@@ -232,10 +234,11 @@ def solve_depth_first(
 
 
 class _Choice(NamedTuple):
-    """One action of an open state: successor ids and their probabilities."""
+    """One action of an open state: successor ids, their probabilities, its reward."""
 
     targets: list[int]
     probs: list[Exact]
+    reward: Exact
 
 
 class _Open(NamedTuple):
@@ -254,6 +257,7 @@ class _Search:
         self.model = model
         self.max_states = max_states
         self.player = player_function(model)
+        self.reward = getattr(model, "reward", None)
         self.states: list[Hashable] = []
         self.index: dict[Hashable, int] = {}
         self.values: list[Exact] = []
@@ -263,8 +267,8 @@ class _Search:
         self.ties: dict[int, tuple[Any, ...]] = {}
         self.open: dict[int, _Open] = {}
         self.float_of: dict[Exact, float] = {}
-        # Every value solved so far is a mean of outcomes already seen, so while no
-        # outcome is negative, neither is any value a float dot product reads.
+        # Every value solved so far is a mean of outcomes and rewards already seen, so
+        # while none is negative, neither is any value a float dot product reads.
         self.nonnegative = True
         # Whether some value has a denominator of GUIDE_BITS bits or more: from then on
         # floats guide every choice (shorter fractions are compared exactly at once).
@@ -320,20 +324,35 @@ class _Search:
             found = [find(t) for t, _ in items]  # one hash of each state (often slow)
             targets = [i if i is not None else self.id_of(t) for i, (t, _) in zip(found, items)]
             probs = [p for _, p in items]
-            choices.append(_Choice(targets, probs))
+            choices.append(_Choice(targets, probs, self._reward(state, action)))
         self.open[s] = _Open(actions, self.player(state), choices)
         solved = self.solved
         return [t for t in dict.fromkeys(t for c in choices for t in c.targets) if not solved[t]]
 
-    def _candidates(self, choices: list[_Choice], player: int) -> list[int]:
-        """The choices the floats cannot prove worse than the float-best one."""
-        approx_values = self.approx
-        floats = [
-            float_dot(
-                self._floats(c.probs), [approx_values[t] for t in c.targets], self.nonnegative
+    def _reward(self, state: Hashable, action: Any) -> Exact:
+        """The model's exact reward for ``action`` in ``state`` (0 without rewards)."""
+        if self.reward is None:
+            return _ZERO
+        reward = reward_value(state, action, self.reward(state, action))
+        if is_symbolic(reward):
+            raise ModelError(
+                f"reward({state!r}, {action!r}) is symbolic; depth-first mode solves rational "
+                "models (solve() takes symbolic ones)"
             )
-            for c in choices
-        ]
+        self.nonnegative = self.nonnegative and reward >= 0
+        return reward
+
+    def _candidates(self, choices: list[_Choice], player: int) -> list[int]:
+        """The choices the floats cannot prove worse than the float-best one (a reward
+        is one more term, worth it times one)."""
+        approx_values = self.approx
+        floats = []
+        for c in choices:
+            probs, values = self._floats(c.probs), [approx_values[t] for t in c.targets]
+            if c.reward:
+                probs.append(approx_probability(c.reward))
+                values.append(1.0)
+            floats.append(float_dot(probs, values, self.nonnegative))
         return float_candidates(floats, player)
 
     def _floats(self, probs: list[Exact]) -> list[float]:
@@ -364,7 +383,8 @@ class _Search:
             ks = self._candidates(choices, player) if guide else range(len(choices))
             if len(ks) > 1:
                 rows = [(choices[k].probs, choices[k].targets) for k in ks]
-                best, tied = exact_best(rows, values, player)
+                rewards = [choices[k].reward for k in ks]
+                best, tied = exact_best(rows, values, player, rewards)
                 if len(tied) > 1:
                     self.ties[s] = tuple(actions[ks[j]] for j in tied)
                 self._set(s, best, actions[ks[tied[0]]])
@@ -416,6 +436,8 @@ class _Search:
         G.states = [self.states[s] for s in local]
         G.index = {self.states[s]: i for s, i in local.items()}
         G.probabilities.extend(prob_index)
+        if self.reward is not None:
+            G.rewards = [c.reward for s in component for c in self.open[s].choices]
         return G
 
     def _set(self, s: int, value: Exact, action: Any) -> None:
@@ -433,6 +455,7 @@ class _Search:
 
 
 def _dot(choice: _Choice, values: Sequence[Exact]) -> Exact:
-    r""":math:`\sum_t P(t)\, V(t)` over the choice's edges, exactly (one reduction:
-    :func:`~exactprob.util.numbers.rational_dot`)."""
-    return rational_dot(choice.probs, map(values.__getitem__, choice.targets))
+    r""":math:`r + \sum_t P(t)\, V(t)` over the choice's edges and its reward, exactly
+    (one reduction: :func:`~exactprob.util.numbers.rational_dot`)."""
+    dot = rational_dot(choice.probs, map(values.__getitem__, choice.targets))
+    return dot + choice.reward if choice.reward else dot

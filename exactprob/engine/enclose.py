@@ -98,6 +98,7 @@ from ._internal.component_table import (
 from ._internal.cycle import Cycle, graph_elimination_order
 from ._internal.float_guide import FloatStrategy, float_guess, float_strategy
 from ._internal.order import SolveOrder, edge_ends
+from ._internal.rewards import check_cycle_rewards, value_graph
 from .array_model import Explorable
 from .enclosure import Enclosure
 from .graph import explore
@@ -215,12 +216,12 @@ class CertifiedSolution:
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the enclosure at the start and the actions not ruled out."""
-        return solution_html(self, f"CertifiedSolution: {len(self.low):,} states")
+        return solution_html(self, f"CertifiedSolution: {len(self.graph):,} states")
 
     def __repr__(self) -> str:
         box = self.value()
         return (
-            f"CertifiedSolution(states={len(self.low)}, value in [{float(box.low)!r}, "
+            f"CertifiedSolution(states={len(self.graph)}, value in [{float(box.low)!r}, "
             f"{float(box.high)!r}], undecided={len(self._undecided)})"
         )
 
@@ -230,7 +231,8 @@ def enclose(
 ) -> CertifiedSolution:
     """Explore ``model`` and enclose the optimal value of every state (certified mode).
 
-    Player 0 maximises the expected terminal value, player 1 minimises it. The outcomes
+    Player 0 maximises the expected terminal value (plus the total reward, for a model
+    with rewards), player 1 minimises it. The outcomes and rewards
     must be rational numbers below :math:`2^{1000}` in size.
 
     Parameters
@@ -301,10 +303,14 @@ def enclose_graph(G: StateGraph, *, progress: bool = False) -> CertifiedSolution
     >>> enclose_graph(explore(ruin)).value(1).contains(Fraction(16, 211))  # (r - 1)/(r^5 - 1)
     True
     """
-    if G.symbolic:
-        raise ModelError("certified mode needs rational probabilities; solve symbolic models")
+    check_cycle_rewards(G)
+    V = value_graph(G)  # rewards as edges to a state worth one, enclosed by a point
+    if V.symbolic:
+        raise ModelError(
+            "certified mode needs rational probabilities and rewards; solve symbolic models"
+        )
     with paused_garbage_collection(), one_blas_thread(), np.errstate(all="ignore"):
-        return _Encloser(G, progress).run()
+        return _Encloser(V, G, progress).run()
 
 
 def _outward(value: Any) -> tuple[float, float]:
@@ -323,18 +329,28 @@ def _outward(value: Any) -> tuple[float, float]:
 class _Encloser:
     """One certified solve: the ends of every state, component by component."""
 
-    def __init__(self, G: StateGraph, progress: bool) -> None:
-        self.G, self.progress = G, progress
+    def __init__(self, G: StateGraph, model_graph: StateGraph, progress: bool) -> None:
+        """``G``: the graph valued (``model_graph`` with its rewards as edges,
+        :func:`~exactprob.engine._internal.rewards.value_graph`)."""
+        self.G, self.model_graph, self.progress = G, model_graph, progress
         n = len(G)
         self.low, self.high = np.zeros(n), np.zeros(n)
-        tiny = next((p for p in G.probabilities if 0 < p < NORMAL), None)
+        tiny = next((p for p in G.probabilities if 0 < abs(p) < NORMAL), None)
         if tiny is not None:
             raise ModelError(
-                f"a probability of about 2**{_binary_exponent(tiny)} is below 2**-1022, where "
-                "doubles lose "
-                "their relative precision: certified mode cannot bound it; solve it exactly"
+                f"a probability or reward of about 2**{_binary_exponent(abs(tiny))} is below "
+                "2**-1022, where doubles lose their relative precision: certified mode cannot "
+                "bound it; solve it exactly"
             )
-        self.system = _System(G, _field_of(G))  # what Cycle reads: the graph's edges
+        rewards = model_graph.rewards
+        large = next((r for r in rewards or () if not abs(r) < LIMIT), None)
+        if large is not None:
+            raise ModelError(
+                f"a reward of {large} is too large for certified mode (below 2**1000 in "
+                "size); solve it exactly"
+            )
+        unit = len(model_graph) if G is not model_graph else -1
+        self.system = _System(G, _field_of(G), unit)  # what Cycle reads: the graph's edges
         arrays = self.system.arrays  # None when no state has a choice: built here then
         self.arrays = (
             arrays
@@ -354,8 +370,9 @@ class _Encloser:
                     "(below 2**1000 in size); solve it exactly"
                 )
             self.low[s], self.high[s] = _outward(o)
-        self.floor = float(min(self.low[s] for s, _ in terminal))
-        self.ceiling = float(max(self.high[s] for s, _ in terminal))
+        # without rewards every value is a mean of outcomes, so lies between them
+        self.floor = -math.inf if rewards else float(min(self.low[s] for s, _ in terminal))
+        self.ceiling = math.inf if rewards else float(max(self.high[s] for s, _ in terminal))
 
     def run(self) -> CertifiedSolution:
         """The components level by level of the condensation (:meth:`~exactprob.engine._internal.order.
@@ -400,7 +417,9 @@ class _Encloser:
                     self._cyclic(batch)
                 bar.update(int(sizes[bounds[k] : bounds[k + 1]].sum()))
         choice, undecided = _certified_policy(self.arrays, self.low, self.high)
-        return CertifiedSolution(G, self.low.copy(), self.high.copy(), choice, undecided)
+        return CertifiedSolution(
+            self.model_graph, self.low.copy(), self.high.copy(), choice, undecided
+        )
 
     def _acyclic(self, states: np.ndarray) -> None:
         """Enclose states outside any cycle, whose successors are all enclosed, at once:

@@ -138,6 +138,9 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
         G.prob_ids,
     )
     probabilities = G.probabilities
+    reward: Any = getattr(model, "reward", None)
+    rewards: list[Exact] | None = None if reward is None else []
+    G.rewards = rewards
     prob_index: dict[Exact, int] = {}
     shared_actions: dict[tuple[Any, ...], tuple[Any, ...]] = {(): ()}
     states.append(model.initial)
@@ -181,6 +184,8 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
                     targets.append(t)
                     prob_ids.append(pid)
                 edge_start.append(len(targets))
+                if rewards is not None:
+                    rewards.append(reward_value(state, action, reward(state, action)))
             choice_start.append(len(edge_start) - 1)
     G.symbolic = symbolic
     return G
@@ -192,6 +197,19 @@ def terminal_value(state: Hashable, value: Any) -> Any:
         return exact(value)
     except InexactError as error:
         raise ModelError(f"outcome({state!r}) is not an exact number: {error}") from None
+
+
+def reward_value(state: Hashable, action: Any, value: Any) -> Any:
+    """The model's ``reward(state, action)``, ``value``, as an exact number (else a
+    ModelError).
+
+    >>> reward_value("s", "roll", "1/2")
+    mpq(1,2)
+    """
+    try:
+        return exact(value)
+    except InexactError as error:
+        raise ModelError(f"reward({state!r}, {action!r}) is not an exact number: {error}") from None
 
 
 def checked_actions(state: Hashable, listed: Iterable[Any]) -> tuple[Any, ...]:

@@ -112,7 +112,8 @@ def solve(
     """Solve ``model`` under optimal play by ``method``: the fast path registered for the
     model's class, or the generic engine.
 
-    Player 0 maximises the expected terminal value, player 1 minimises it.
+    Player 0 maximises the expected terminal value (plus the total reward, for a model
+    with rewards), player 1 minimises it.
 
     Parameters
     ----------
@@ -143,6 +144,9 @@ def solve(
         When the game has more than ``max_states`` states.
     NonTerminationError
         When some state's best play never ends.
+    ModelError
+        For a reward that play can collect again and again before it ends, in favour
+        of a player who moves there (the best total may be unbounded).
 
     See Also
     --------

@@ -13,6 +13,11 @@ A model is any object with these members (duck typing; :class:`Model` documents 
 ``player(state)`` (optional)
     0 if the mover maximises the terminal value, 1 if it minimises it (two-player
     zero-sum games); 0 everywhere when absent.
+``reward(state, action)`` (optional)
+    the exact reward earned by taking ``action`` in ``state`` (PRISM's transition
+    reward). The value of a state is then the expected total reward until play ends
+    plus the terminal outcome; a cost is a reward minimised by player 1
+    (:mod:`exactprob.engine._internal.rewards`).
 
 A transition back to the same state (a round in which nothing happens) needs no special
 care: the solver removes every self-loop by do-over renormalisation.

@@ -67,6 +67,7 @@ from ._internal.levels import LevelValues, peel, stays_forever, sweep
 from ._internal.linear import Field, field_for
 from ._internal.order import SolveOrder, edge_ends
 from ._internal.reach import reach_values
+from ._internal.rewards import check_cycle_rewards, value_graph
 from .array_model import Explorable, one_state_at_a_time
 from .dist import Dist
 from .forward import Counter, check_cap, count_distribution, move_counts, push_forward
@@ -204,9 +205,13 @@ class Solution:
         return self._absorption[s]
 
     def _moves(self, s: int) -> list[tuple[int, Exact]]:
-        """``(successor, probability)`` of the chosen action of ``s`` (none if terminal)."""
+        """``(successor, probability)`` of the chosen action of ``s`` (none if terminal;
+        a reward's edge to the unit state is not a move)."""
         k = self._choice[s]
-        return [] if k < 0 else list(self.system.edges(self.graph.choice_start[s] + k))
+        if k < 0:
+            return []
+        unit = self.system.unit
+        return [(t, p) for t, p in self.system.edges(self.graph.choice_start[s] + k) if t != unit]
 
     def _counts(self, counter: Counter) -> Callable[[int], list[int]]:
         """What ``counter`` adds on each chosen move of a state (asked once a state)."""
@@ -259,7 +264,7 @@ class Solution:
         return self.absorption(state).map(lambda t: self.field.public(outcomes[index[t]]))
 
     def __repr__(self) -> str:
-        return f"Solution(states={len(self._values)}, value={self.value()})"
+        return f"Solution(states={len(self.graph)}, value={self.value()})"
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the value, the best action and the exact ties at the start."""
@@ -273,7 +278,8 @@ def solve_model(
     exact method, which :func:`exactprob.solve` uses for a model no game registered a
     faster path for.
 
-    Player 0 maximises the expected terminal value, player 1 minimises it.
+    Player 0 maximises the expected terminal value (plus the total reward, for a model
+    with rewards), player 1 minimises it.
 
     Parameters
     ----------
@@ -386,6 +392,12 @@ class _FixedPolicy:
         player = getattr(self.model, "player", None)
         return 0 if player is None else player(state)
 
+    def __getattr__(self, name: str) -> Any:
+        """The model's ``reward``, where it has one (the only other part read)."""
+        if name == "reward":
+            return getattr(self.model, name)
+        raise AttributeError(name)
+
 
 class _System:
     """A state graph's numbers in the solve's field, laid out for the hot loops.
@@ -413,14 +425,16 @@ class _System:
         "prob_ids",
         "probabilities",
         "targets",
+        "unit",
         "weight_denominator",
         "weights",
         "zero",
     )
 
-    def __init__(self, G: StateGraph, field: Field) -> None:
+    def __init__(self, G: StateGraph, field: Field, unit: int = -1) -> None:
         self.graph = G
         self.field = field
+        self.unit = unit  # the state rewards lead to (:mod:`~exactprob.engine._internal.rewards`)
         probs = G.probabilities
         outcomes = G.outcomes
         if field.symbolic:
@@ -546,11 +560,14 @@ def _field_of(G: StateGraph) -> Field:
 class _Solver:
     """One solve: the values, choices and ties of every state, component by component."""
 
-    def __init__(self, G: StateGraph, progress: bool) -> None:
-        self.G = G
+    def __init__(self, model_graph: StateGraph, progress: bool) -> None:
+        check_cycle_rewards(model_graph)
+        self.model_graph = model_graph
+        self.G = G = value_graph(model_graph)  # rewards as edges to a state worth one
         self.progress = progress
         self.field = _field_of(G)
-        self.system = _System(G, self.field)
+        unit = len(model_graph) if G is not model_graph else -1
+        self.system = _System(G, self.field, unit)
         n = len(G)
         self.values: list[Exact] = [None] * n
         # Floats of the values, kept only when some state has a choice to guide.
@@ -567,7 +584,7 @@ class _Solver:
             swept = self._sweep_levels(bar)
             if swept is None or not swept.complete:
                 self._components(swept, bar)
-        return Solution(self.G, self.system, self.values, self.choice, self.ties, swept)
+        return Solution(self.model_graph, self.system, self.values, self.choice, self.ties, swept)
 
     def _components(self, swept: LevelValues | None, bar: Progress) -> None:
         """Every component the level sweep left, each after those it moves to."""
@@ -617,7 +634,10 @@ class _Solver:
     def nonnegative(self) -> bool:
         """Whether every terminal value is at least 0 (a tighter float error bound)."""
         if self._nonnegative is None:
-            self._nonnegative = all(o is None or o >= 0 for o in self.G.outcomes)
+            G = self.model_graph
+            self._nonnegative = all(o is None or o >= 0 for o in G.outcomes) and all(
+                r >= 0 for r in G.rewards or ()
+            )
         return self._nonnegative
 
     def _set(self, s: int, value: Exact) -> None:

@@ -25,24 +25,27 @@ __all__ = ["StateGraph", "id_in", "paused_garbage_collection"]
 class StateGraph:
     """Every reachable state of a model, its actions and exact transition probabilities.
 
-    Integer ids ``0 .. n-1`` (``0`` is the initial state) index every column:
+        Integer ids ``0 .. n-1`` (``0`` is the initial state) index every column:
 
-    ``states[s]``, ``index[state]``
-        the state of an id and back.
-    ``outcomes[s]``
-        the exact terminal value, or ``None`` while play goes on.
-    ``players[s]``
-        0 (maximises the outcome) or 1 (minimises it).
-    ``actions[s]``
-        the actions in the model's order (``()`` when terminal); equal tuples are shared.
-    ``choice_start[s] .. choice_start[s + 1] - 1``
-        the choices of ``s``: choice ``choice_start[s] + k`` is action ``actions[s][k]``.
-    ``edge_start[c] .. edge_start[c + 1] - 1``
-        the edges of choice ``c``: edge ``e`` moves to ``targets[e]`` with probability
-        ``probabilities[prob_ids[e]]``; a choice's probabilities sum to exactly one.
+        ``states[s]``, ``index[state]``
+            the state of an id and back.
+        ``outcomes[s]``
+            the exact terminal value, or ``None`` while play goes on.
+        ``players[s]``
+            0 (maximises the outcome) or 1 (minimises it).
+        ``actions[s]``
+            the actions in the model's order (``()`` when terminal); equal tuples are shared.
+        ``choice_start[s] .. choice_start[s + 1] - 1``
+            the choices of ``s``: choice ``choice_start[s] + k`` is action ``actions[s][k]``.
+        ``edge_start[c] .. edge_start[c + 1] - 1``
+            the edges of choice ``c``: edge ``e`` moves to ``targets[e]`` with probability
+            ``probabilities[prob_ids[e]]``; a choice's probabilities sum to exactly one.
+    ``rewards[c]``
+            the exact reward of choice ``c`` (the model's ``reward(state, action)``), or
+            ``rewards`` is ``None`` for a model without rewards.
 
-    The edges of a state are contiguous too: ``edge_start[choice_start[s]]`` to
-    ``edge_start[choice_start[s + 1]]``.
+        The edges of a state are contiguous too: ``edge_start[choice_start[s]]`` to
+        ``edge_start[choice_start[s + 1]]``.
     """
 
     __slots__ = (
@@ -54,6 +57,7 @@ class StateGraph:
         "players",
         "prob_ids",
         "probabilities",
+        "rewards",
         "states",
         "symbolic",
         "targets",
@@ -70,6 +74,7 @@ class StateGraph:
         self.targets = array("i")
         self.prob_ids = array("i")
         self.probabilities: list[Exact] = []
+        self.rewards: list[Exact] | None = None
         self.symbolic = False
 
     @property
@@ -108,17 +113,21 @@ class StateGraph:
         """The same graph as a :class:`networkx.DiGraph` keyed by states.
 
         ``G.graph["initial"]`` and ``G.graph["symbolic"]``; node attributes ``outcome``,
-        ``player`` and ``actions``; edge attribute ``probs``, ``{action: probability}``
-        for the move ``u -> v``.
+        ``player`` and ``actions``, and for a model with rewards ``rewards``,
+        ``{action: reward}``; edge attribute ``probs``, ``{action: probability}`` for the
+        move ``u -> v``.
         """
         import networkx as nx
 
         G = nx.DiGraph(initial=self.initial, symbolic=self.symbolic)
         states = list(self.states)  # decoded once, for a bulk exploration's view
+        rewards, cs = self.rewards, self.choice_start
         for s, state in enumerate(states):
             G.add_node(
                 state, outcome=self.outcomes[s], player=self.players[s], actions=self.actions[s]
             )
+            if rewards is not None:
+                G.nodes[state]["rewards"] = dict(zip(self.actions[s], rewards[cs[s] : cs[s + 1]]))
         for s, state in enumerate(states):
             adjacency = G._adj[state]
             for k, action in enumerate(self.actions[s]):

@@ -86,15 +86,18 @@ def approx(x: Any) -> float:
 
 
 def approx_probability(p: Any) -> float:
-    """``float(p)`` for an exact probability, or NaN when it is positive and below
-    :data:`NORMAL`: there its rounding error is not relative, so no bound of this module
-    holds, and NaN makes them infinite (the caller compares exactly).
+    """:func:`approx` of an exact edge weight (a probability, or a reward), or NaN when it
+    is not 0 and below :data:`NORMAL` in magnitude: there its rounding error is not
+    relative, so no bound of this module holds, and NaN makes them infinite (the caller
+    compares exactly).
 
     >>> from gmpy2 import mpq
     >>> approx_probability(mpq(1, 3)), approx_probability(mpq(1, 2**1023))
     (0.3333333333333333, nan)
+    >>> approx_probability(mpq(-5, 2)), approx_probability(mpq(10**400))
+    (-2.5, inf)
     """
-    return float(p) if p == 0 or p >= NORMAL else math.nan
+    return approx(p) if p == 0 or abs(p) >= NORMAL else math.nan
 
 
 def error_bound(n: int, magnitude: float) -> float:

@@ -27,8 +27,10 @@ action to the exact probability of that edge under the action.
   in the model's order, named ``a0, a1, ...`` (by position, since model
   actions may be arbitrary Python objects).
 * Two action-reward models are written: ``value`` carries, on the terminal
-  state's action to the sink, the terminal outcome; ``steps`` carries ``1`` on
-  every action of a non-terminal state.  The value of a state is then the
+  state's action to the sink, the terminal outcome, and on every other action
+  its reward (node attribute ``rewards``, ``{action: reward}``, non-negative;
+  absent means 0); ``steps`` carries ``1`` on every action of a non-terminal
+  state.  The value of a state is then the
   expected reward accumulated until reaching the sink
   (``R{"value"}max=? [F "sink"]``) and the expected number of transitions
   until a terminal state is ``R{"steps"}=? [F "sink"]``.
@@ -317,7 +319,13 @@ def export_drn(
                     raise ModelError(
                         f"probabilities of action {a!r} in state {u!r} sum to {total}, not 1"
                     )
-            lines.append(f"\taction a{k} [0,1]")
+            reward = _exact(data.get("rewards", {}).get(a, 0))
+            if reward < 0:
+                raise ModelError(
+                    f"action {a!r} in state {u!r} earns {reward}: Storm's reward algorithms "
+                    "take non-negative rewards only"
+                )
+            lines.append(f"\taction a{k} [{reward},1]")
             lines.extend([f"\t\t{j} : {q}" for j, q in targets])
             nr_choices += 1
     lines.append(f"state {sink} sink\n\taction a0 [0,0]\n\t\t{sink} : 1")

@@ -221,6 +221,7 @@ class _Explorer:
         self.prob_ids: list[np.ndarray] = []
         self.probabilities: list[Any] = []
         self.prob_index: dict[tuple[int, int], int] = {}
+        self.rewards: list[Any] | None = [] if hasattr(model, "reward") else None
 
     def run(self, progress: bool) -> StateGraph:
         initial = self._initial()
@@ -280,6 +281,7 @@ class _Explorer:
             players[going] = _players(model.player(live), len(going))
         self.players.append(players)
         edges = _Level()
+        rewards: list[tuple[np.ndarray, int, list[Any]]] = []  # (rows, action, rewards)
         # the enabled actions of each state as bits (Python integers past 62 actions)
         masks = np.zeros(len(states), dtype=np.int64 if len(model.actions) < 63 else object)
         enabled = np.zeros(len(states), dtype=np.int64)  # how many actions each state has
@@ -292,6 +294,11 @@ class _Explorer:
             masks[going[rows]] |= 1 << a
             enabled[going[rows]] += 1
             sources = going[rows] + first_id
+            if self.rewards is not None:
+                earned = model.reward(live[rows], action)
+                call = f"reward({{}}, {action!r})"
+                earned = exact_outcomes(earned, live[rows], "reward()", call)
+                rewards.append((going[rows], a, earned))
             for b, branch in enumerate(model.transition(live[rows], action)):
                 where = f"transition(..., {action!r}) branch {b}"
                 p, successors = _branch(branch, len(rows), where)
@@ -325,6 +332,8 @@ class _Explorer:
                 f"no action is enabled in the non-terminal state {tuple(states[stuck[0]].tolist())!r}"
             )
         self.action_masks.append(masks)
+        if self.rewards is not None:
+            self.rewards.extend(_by_choice(rewards))
         sources, actions, targets, prob_ids = edges.arrays()
         fresh = np.unique(targets[self.ids[targets] < 0])
         self._discover(fresh)
@@ -466,8 +475,24 @@ class _Explorer:
         G.targets = _column("i", _joined(self.targets))
         G.prob_ids = _column("i", _joined(self.prob_ids))
         G.probabilities = self.probabilities
+        G.rewards = self.rewards
         self.ids = np.zeros(0, dtype=np.int32)  # the table is no longer needed
         return G
+
+
+def _by_choice(rewards: list[tuple[np.ndarray, int, list[Any]]]) -> list[Any]:
+    """A level's rewards, given per action for the rows that enable it, in the order of
+    its choices: by row, then action.
+
+    >>> _by_choice([(np.array([0, 1]), 0, ["a", "b"]), (np.array([0]), 1, ["c"])])
+    ['a', 'c', 'b']
+    """
+    if not rewards:
+        return []
+    rows = np.concatenate([r for r, _, _ in rewards])
+    actions = np.concatenate([np.full(len(r), a) for r, a, _ in rewards])
+    values = [v for _, _, vs in rewards for v in vs]
+    return [values[i] for i in np.lexsort((actions, rows)).tolist()]
 
 
 def _joined(parts: list[np.ndarray]) -> np.ndarray:

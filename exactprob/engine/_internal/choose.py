@@ -79,21 +79,32 @@ def share_successors(targets: Sequence[Sequence[int]]) -> bool:
 
 
 def exact_best(
-    rows: Sequence[tuple[Sequence[Any], Sequence[int]]], values: Sequence[Exact], player: int
+    rows: Sequence[tuple[Sequence[Any], Sequence[int]]],
+    values: Sequence[Exact],
+    player: int,
+    constants: Sequence[Exact] | None = None,
 ) -> tuple[Exact, tuple[int, ...]]:
-    r""":func:`best_of` the exact values :math:`\sum_i p_i\, V(t_i)` of the rows of
-    ``mpq`` probabilities :math:`p_i` and successor ids :math:`t_i`: the probabilities
-    are made integers over their common denominator :math:`W`, the sums compared as
-    integers over one denominator (:func:`~exactprob.util.numbers.common_denominator_dots`),
-    and only the best reduced.
+    r""":func:`best_of` the exact values :math:`r_k + \sum_i p_i\, V(t_i)` of the rows of
+    ``mpq`` probabilities :math:`p_i` and successor ids :math:`t_i`, with the rows'
+    ``constants`` :math:`r_k` (rewards; 0 when absent): the probabilities are made
+    integers over their common denominator :math:`W`, the sums compared as integers over
+    one denominator (:func:`~exactprob.util.numbers.common_denominator_dots`), and only
+    the best reduced.
 
     >>> exact_best([([mpq(1, 2), mpq(1, 2)], [0, 1]), ([mpq(1)], [1])], [mpq(0), mpq(1, 2)], 1)
     (mpq(1,4), (0,))
+    >>> exact_best([([mpq(1)], [0]), ([mpq(1)], [1])], [mpq(0), mpq(1, 2)], 0, [mpq(2, 3), 0])
+    (mpq(2,3), (0,))
     """
     weights, w = integer_weights([p for probs, _ in rows for p in probs])
     at = iter(weights)  # each row takes its own weights back, in order
     numerators, denominator = common_denominator_dots(
         [([next(at) for _ in probs], targets) for probs, targets in rows], values
     )
+    denominator *= w
+    if constants is not None and any(constants):
+        scaled, common = integer_weights([mpq(r) for r in constants])
+        numerators = [n * common + r * denominator for n, r in zip(numerators, scaled)]
+        denominator *= common
     best, tied = best_of(numerators, player)
-    return mpq(best, w * denominator), tied
+    return mpq(best, denominator), tied

@@ -87,7 +87,7 @@ class Cycle:
                 for t, _ in system.edges(cs[s] + k):
                     if t in position:
                         entering[t].append((s, k))
-                    else:
+                    elif t != system.unit:  # a reward's edge leaves nothing
                         progressing.append((s, k))
         policy: dict[int, int] = {}
         by_preferred: list[int] = []
@@ -126,7 +126,10 @@ class Cycle:
         move leaves the component, because every state can reach that move."""
         system = self.system
         cs = system.choice_start
-        if not any(t not in self.position for s in self.component for t, _ in system.edges(cs[s])):
+        position, unit = self.position, system.unit
+        if not any(
+            t not in position and t != unit for s in self.component for t, _ in system.edges(cs[s])
+        ):
             self._never_leaves(self.component)
         return dict.fromkeys(self.component, 0)
 
