@@ -128,6 +128,17 @@ def test_biased_ruin_duration_matches_the_textbook_formula():
     assert sympy.simplify(value - formula) == 0
 
 
+def test_a_symbolic_reward_scales_the_duration():
+    # each step earns c: the fair ruin's total is c k (n - k)
+    c = sympy.Symbol("c")
+
+    class Priced(Ruin):
+        def reward(self, k, a):
+            return c
+
+    assert sympy.expand(ep.solve(Priced(5, 2, F(1, 2))).value() - 6 * c) == 0
+
+
 class PigTurn:
     """One turn of Pig (a six-sided die; a 1 loses the turn total): the reward is the
     total banked on holding."""
@@ -319,3 +330,46 @@ def test_certified_enclosures_hold_the_exact_rewards(model):
         assert box.width() < 1e-9 * max(1, abs(engine.value(s)))
         if boxes.policy(s) is not None and not boxes.undecided(s):
             assert boxes.policy(s) in engine.ties(s)
+
+
+# -- the law of the total reward -------------------------------------------------------------
+
+
+def test_the_number_of_rolls_is_geometric():
+    # P(N = k) = (5/6)^(k-1) (1/6); P(N >= 5) = (5/6)^4
+    law = ep.solve(Rolls(F(1, 6))).reward_distribution(cap=5)
+    expected = {k: F(5, 6) ** (k - 1) * F(1, 6) for k in range(1, 5)} | {5: F(5, 6) ** 4}
+    assert dict(law.items()) == expected
+
+
+def turn_law(hold_at, total=0):
+    """The law of the points banked in a Pig turn that holds at ``hold_at``, from the
+    rules: a 1 banks nothing, a 2..6 adds to the total, holding banks it."""
+    if total >= hold_at:
+        return {total: F(1)}
+    law = {0: F(1, 6)}
+    for face in range(2, 7):
+        for points, p in turn_law(hold_at, total + face).items():
+            law[points] = law.get(points, F(0)) + p / 6
+    return law
+
+
+@pytest.mark.parametrize("method", ["exact", "depth-first"])
+def test_the_law_of_a_pig_turn_holding_at_twenty(method):
+    solution = ep.solve(PigTurn(), method=method)
+    # the solution's policy holds at the first of its ties: at 20 it rolls, so compare
+    # with the turn that holds at 21 and check that both have the same mean
+    law = dict(solution.reward_distribution().items())
+    assert law == turn_law(21)
+    assert sum(k * p for k, p in turn_law(20).items()) == solution.value()
+
+
+def test_the_law_of_rewards_needs_whole_rewards():
+    class Halves(Rolls):
+        def reward(self, s, a):
+            return F(1, 2)
+
+    solution = ep.solve(Halves(F(1, 6)))
+    assert solution.value() == 3  # the mean takes any reward
+    with pytest.raises(ModelError, match=r"reward\('rolling', 'roll'\) = 1/2: the law"):
+        solution.reward_distribution(cap=3)

@@ -105,6 +105,10 @@ class SolvedLaws(Solved, Protocol):
     def expected_count(self, counter: Counter, state: Any = None) -> Any:
         """The expected total of ``counter`` along play from ``state``."""
 
+    def reward_distribution(self, state: Any = None, *, cap: int | None = None) -> Dist[int]:
+        """The law of the total reward earned along play from ``state`` (a model with
+        whole rewards >= 0)."""
+
 
 def value_fields(key: str, value: Any) -> dict[str, str]:
     """JSON fields of a value: the exact fraction and its decimal, an enclosure's decimal
@@ -153,7 +157,7 @@ def solved_json(result: Solved, state: Any = None) -> dict[str, Any]:
 
 
 class PolicyLaws:
-    """The five laws of :class:`SolvedLaws`, each read from the model solved under the
+    """The six laws of :class:`SolvedLaws`, each read from the model solved under the
     result's policy from the asked state (``_under_policy``, which a subclass gives: the
     generic engine's :func:`~exactprob.engine.solve.evaluate` of its policy, kept per state)."""
 
@@ -185,3 +189,8 @@ class PolicyLaws:
         """The expected total of ``counter`` along play from ``state``
         (:meth:`~exactprob.engine.solve.Solution.expected_count`)."""
         return self._under_policy(state).expected_count(counter)
+
+    def reward_distribution(self, state: Any = None, *, cap: int | None = None) -> Dist[int]:
+        """The law of the total reward earned along play from ``state``
+        (:meth:`~exactprob.engine.solve.Solution.reward_distribution`)."""
+        return self._under_policy(state).reward_distribution(cap=cap)

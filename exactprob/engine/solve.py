@@ -55,7 +55,7 @@ import numpy as np
 from ..errors import ModelError, NonTerminationError
 from ..util import display
 from ..util.limits import DEFAULT_MAX_STATES
-from ..util.numbers import Exact, common_denominator_dots, integer_weights, mpq
+from ..util.numbers import Exact, common_denominator_dots, integer_weights, is_symbolic, mpq
 from ..util.progress import Progress, progress_bar
 from ..util.rounding import approx, approx_probability, float_dot
 from ._internal.certify import near_choices
@@ -252,6 +252,33 @@ class Solution:
             )
 
         return field.public(push_forward(self._id(state), self._moves, field, weight).weight)
+
+    def reward_distribution(self, state: Any = None, *, cap: int | None = None) -> Dist[int]:
+        """The law of the total reward earned from ``state`` until play ends, under the
+        solution's policy: :meth:`counter_distribution` counting each move's reward,
+        which must be a whole number >= 0 on the moves played (the value, its mean plus
+        the expected outcome, takes any reward). ``cap`` as there."""
+        return self.counter_distribution(self._reward_counter(), state, cap=cap)
+
+    def _reward_counter(self) -> Counter:
+        """The model's reward of each move, as a counter (whole numbers >= 0)."""
+        G = self.graph
+        rewards = G.rewards
+        if rewards is None:
+            raise ModelError("the model has no rewards; define reward(state, action)")
+        index, actions, cs = G.index, G.actions, G.choice_start
+
+        def earned(state: Any, action: Any, _after: Any) -> int:
+            s = index[state]
+            r = rewards[cs[s] + actions[s].index(action)]
+            if is_symbolic(r) or r < 0 or r.denominator != 1:
+                raise ModelError(
+                    f"reward({state!r}, {action!r}) = {r}: the law of the total reward needs "
+                    "whole rewards >= 0 (the value, its mean, takes any)"
+                )
+            return int(r)
+
+        return earned
 
     def _public(self, q: Exact) -> Any:
         """A probability as returned in a ``Dist``: ``mpq`` kept, symbolic made public."""
