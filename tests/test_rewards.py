@@ -13,6 +13,7 @@ import importlib
 from fractions import Fraction as F
 from unittest import mock
 
+import numpy as np
 import pytest
 import sympy
 from hypothesis import given, settings
@@ -373,3 +374,67 @@ def test_the_law_of_rewards_needs_whole_rewards():
     assert solution.value() == 3  # the mean takes any reward
     with pytest.raises(ModelError, match=r"reward\('rolling', 'roll'\) = 1/2: the law"):
         solution.reward_distribution(cap=3)
+
+
+# -- many starts ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["exact", "depth-first", "certified"])
+def test_one_solve_answers_from_every_start(method):
+    # the fair ruin's duration from each start: k (n - k), 2 and 6 explored together
+    solution = ep.solve(Ruin(8, 1, F(1, 2)), method, starts=[2, 6])
+    assert solution.initial == 2
+    for k in range(1, 8):
+        value = solution.value(k)
+        assert value.contains(k * (8 - k)) if method == "certified" else value == k * (8 - k)
+
+
+def test_starts_that_share_nothing_are_explored_apart():
+    class Two:  # two separate coins: 0 ends in {1, 2}, 10 in {11, 12}
+        initial = 0
+
+        def outcome(self, s):
+            return s % 10 if s % 10 else None
+
+        def actions(self, s):
+            return ("flip",)
+
+        def transition(self, s, a):
+            return Dist({s + 1: F(1, 3), s + 2: F(2, 3)})
+
+    solution = ep.solve(Two(), starts=[10, 0])
+    assert set(solution.states) == {0, 1, 2, 10, 11, 12}
+    assert solution.value() == solution.value(10) == solution.value(0) == F(5, 3)
+    assert solution.outcome_distribution(0) == Dist({1: F(1, 3), 2: F(2, 3)})
+
+
+@pytest.mark.parametrize(
+    ("starts", "message"),
+    [([], "starts is empty"), ([[1, 2]], "not hashable"), ("abc", "sequence of states")],
+)
+def test_bad_starts_get_one_clear_line(starts, message):
+    with pytest.raises(ModelError, match=message):
+        ep.solve(Rolls(F(1, 2)), starts=starts)
+
+
+def test_an_array_model_solves_from_the_starts_given():
+    from exactprob import ArrayModel
+
+    class Walk(ArrayModel):  # the fair ruin on 0..6, one point a step
+        sizes, initial, actions = (7,), (3,), ("step",)
+
+        def terminal(self, states):
+            return (states[:, 0] == 0) | (states[:, 0] == 6)
+
+        def outcome(self, states):
+            return np.zeros(len(states), dtype=int)
+
+        def transition(self, states, action):
+            return [("1/2", states + 1), ("1/2", states - 1)]
+
+        def reward(self, states, action):
+            return np.ones(len(states), dtype=int)
+
+    solution = ep.solve(Walk(), starts=[(1,), (5,)])
+    assert solution.initial == (1,)
+    assert [solution.value((k,)) for k in range(7)] == [k * (6 - k) for k in range(7)]

@@ -65,6 +65,7 @@ from .graph import (
     components_reached,
     explore,
     reward_value,
+    start_states,
     terminal_value,
 )
 from .model import player_function
@@ -183,7 +184,11 @@ class DepthFirstSolution(PolicyLaws):
 
 
 def solve_depth_first(
-    model: Explorable, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+    model: Explorable,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+    starts: Sequence[Hashable] | None = None,
 ) -> DepthFirstSolution:
     """Solve ``model`` exactly under optimal play, depth first (see the module).
 
@@ -199,6 +204,9 @@ def solve_depth_first(
         The most states to hold (:mod:`exactprob.util.limits`).
     progress : bool
         Show a bar of solved states on stderr.
+    starts : sequence of states, optional
+        Solve from each of these (explored and solved together) instead of the model's
+        initial state; the first is the state ``None`` stands for.
 
     Returns
     -------
@@ -222,7 +230,7 @@ def solve_depth_first(
     check_max_states(max_states)
     model = one_state_at_a_time(model)
     check_model(model)
-    search = _Search(model, max_states)
+    search = _Search(model, max_states, start_states(model, starts))
     with progress_bar(progress, "solving", unit=" states") as bar, paused_garbage_collection():
         for component in search.components():
             if len(component) == 1 and not search.returns_to_itself(component[0]):
@@ -253,8 +261,9 @@ class _Search:
     """The states met so far (integer ids in order of first sight), their values, and
     Tarjan's search over them."""
 
-    def __init__(self, model: Any, max_states: int) -> None:
+    def __init__(self, model: Any, max_states: int, roots: list[Hashable]) -> None:
         self.model = model
+        self.roots = roots
         self.max_states = max_states
         self.player = player_function(model)
         self.reward = getattr(model, "reward", None)
@@ -367,7 +376,7 @@ class _Search:
         complete (:func:`~exactprob.engine.graph.components_reached`); a state is solved once
         it has a value."""
         return components_reached(
-            [self.id_of(self.model.initial)], self.visit, self.solved.__getitem__
+            [self.id_of(state) for state in self.roots], self.visit, self.solved.__getitem__
         )
 
     def returns_to_itself(self, s: int) -> bool:

@@ -227,7 +227,11 @@ class CertifiedSolution:
 
 
 def enclose(
-    model: Explorable, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+    model: Explorable,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+    starts: Sequence[Hashable] | None = None,
 ) -> CertifiedSolution:
     """Explore ``model`` and enclose the optimal value of every state (certified mode).
 
@@ -243,6 +247,9 @@ def enclose(
         The most states to hold (:mod:`exactprob.util.limits`).
     progress : bool
         Show a bar on stderr.
+    starts : sequence of states, optional
+        Solve from each of these (explored and solved together) instead of the model's
+        initial state; the first is the state ``None`` stands for.
 
     Returns
     -------
@@ -265,9 +272,8 @@ def enclose(
     >>> enclose(ruin).value().contains(Fraction(40, 211))
     True
     """
-    return enclose_graph(
-        explore(model, max_states=max_states, progress=progress), progress=progress
-    )
+    G = explore(model, max_states=max_states, progress=progress, starts=starts)
+    return enclose_graph(G, progress=progress)
 
 
 def enclose_graph(G: StateGraph, *, progress: bool = False) -> CertifiedSolution:

@@ -23,7 +23,7 @@ networkx view of the same graph, for plotting, exporting or any graph algorithm,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from ..errors import InexactError, ModelError
@@ -40,6 +40,7 @@ __all__ = [
     "check_model",
     "components_reached",
     "explore",
+    "start_states",
 ]
 
 H = TypeVar("H", bound=Hashable)
@@ -49,9 +50,14 @@ MEMORY_CHECK_MASK = 0xFFFF
 
 
 def explore(
-    model: Explorable, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+    model: Explorable,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+    starts: Sequence[Hashable] | None = None,
 ) -> StateGraph:
-    """Breadth-first exploration of every state reachable from ``model.initial``.
+    """Breadth-first exploration of every state reachable from ``model.initial`` (or from
+    each of ``starts``).
 
     An :class:`~exactprob.engine.array_model.ArrayModel` is explored in bulk, a level at a time
     (:func:`~exactprob.engine._internal.bulk.explore_arrays`).
@@ -64,6 +70,9 @@ def explore(
         The most states to hold (:mod:`exactprob.util.limits`).
     progress : bool
         Show a bar on stderr.
+    starts : sequence of states, optional
+        Explore from each of these instead of ``model.initial``; the first is the
+        graph's initial state (id 0), and one solve of the graph answers for every start.
 
     Returns
     -------
@@ -93,10 +102,34 @@ def explore(
     if isinstance(model, ArrayModel):
         from ._internal.bulk import explore_arrays
 
-        return explore_arrays(model, max_states=max_states, progress=progress)
+        return explore_arrays(model, max_states=max_states, progress=progress, starts=starts)
     check_model(model)
     with paused_garbage_collection():
-        return _explore(model, max_states, progress)
+        return _explore(model, max_states, progress, start_states(model, starts))
+
+
+def start_states(model: Any, starts: Sequence[Hashable] | None) -> list[Hashable]:
+    """``starts`` (each once, hashable, at least one), or ``[model.initial]``.
+
+    >>> start_states(object(), [(1, 2), (0, 0), (1, 2)])
+    [(1, 2), (0, 0)]
+    """
+    if starts is None:
+        return [model.initial]
+    if isinstance(starts, str | bytes) or not isinstance(starts, Iterable):
+        raise ModelError(f"starts must be a sequence of states, got {starts!r}")
+    roots = list(starts)
+    if not roots:
+        raise ModelError("starts is empty; give at least one state to start from")
+    for state in roots:
+        try:
+            hash(state)
+        except TypeError:
+            raise ModelError(
+                f"the start state {state!r} is not hashable (a {type(state).__name__}); "
+                "use a tuple instead of a list"
+            ) from None
+    return list(dict.fromkeys(roots))
 
 
 def check_model(model: Any) -> None:
@@ -123,7 +156,7 @@ def check_model(model: Any) -> None:
         ) from None
 
 
-def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
+def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable]) -> StateGraph:
     player = player_function(model)
     outcome, actions_of, transition = model.outcome, model.actions, model.transition
     G = StateGraph()
@@ -143,8 +176,10 @@ def _explore(model: Any, max_states: int, progress: bool) -> StateGraph:
     G.rewards = rewards
     prob_index: dict[Exact, int] = {}
     shared_actions: dict[tuple[Any, ...], tuple[Any, ...]] = {(): ()}
-    states.append(model.initial)
-    index[model.initial] = 0
+    if len(roots) > max_states:
+        raise too_many_states("the model", max_states)
+    states.extend(roots)
+    index.update((state, s) for s, state in enumerate(roots))
     with progress_bar(progress, "exploring", unit=" states") as bar:
         symbolic = False
         s = 0

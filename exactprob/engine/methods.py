@@ -28,7 +28,7 @@ exactprob.errors.UsageError: method must be one of 'exact', 'certified', 'depth-
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Literal, Protocol, TypeVar, overload
 
 from ..errors import UsageError
@@ -49,15 +49,24 @@ class SolvingMethod(Protocol):
     def __call__(self, model: Any, *, max_states: int, progress: bool) -> Solved | None: ...
 
 
+class _GenericMethod(Protocol):
+    """The generic engine's solver of a method, which also takes start states."""
+
+    def __call__(
+        self, model: Any, *, max_states: int, progress: bool, starts: Sequence[Hashable] | None
+    ) -> Solved: ...
+
+
 F = TypeVar("F", bound=SolvingMethod)
 _REGISTRY: dict[tuple[type, str], SolvingMethod] = {}
+_GENERIC: dict[str, _GenericMethod] = {}
 
 
 def register(model_class: type, method: Method = "exact") -> Callable[[F], F]:
     """Register the decorated function as ``method`` for instances of ``model_class``
     (not its subclasses): ``function(model, *, max_states, progress)`` returns a
     :class:`~exactprob.engine.results.Solved`, or ``None`` to leave the model to the generic
-    engine. The generic engine itself is registered for ``object``."""
+    engine."""
     _check_method(method)
 
     def add(function: F) -> F:
@@ -76,7 +85,7 @@ def fast_path(model: Any, method: Method = "exact") -> SolvingMethod | None:
     True
     """
     cls = type(model)
-    return None if cls is object else _REGISTRY.get((cls, method))
+    return _REGISTRY.get((cls, method))
 
 
 @overload
@@ -87,6 +96,7 @@ def solve(
     generic: bool = ...,
     max_states: int = ...,
     progress: bool = ...,
+    starts: Sequence[Hashable] | None = ...,
 ) -> SolvedLaws: ...
 
 
@@ -98,6 +108,7 @@ def solve(
     generic: bool = ...,
     max_states: int = ...,
     progress: bool = ...,
+    starts: Sequence[Hashable] | None = ...,
 ) -> Solved: ...
 
 
@@ -108,6 +119,7 @@ def solve(
     generic: bool = False,
     max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,
+    starts: Sequence[Hashable] | None = None,
 ) -> Solved:
     """Solve ``model`` under optimal play by ``method``: the fast path registered for the
     model's class, or the generic engine.
@@ -128,6 +140,10 @@ def solve(
         The most states to hold (:mod:`exactprob.util.limits`).
     progress : bool
         Show a bar on stderr.
+    starts : sequence of states, optional
+        Solve from each of these at once (one exploration and one solve) instead of the
+        model's initial state; the first is the state ``None`` stands for. A fast path
+        is used when its result knows every start.
 
     Returns
     -------
@@ -167,12 +183,15 @@ def solve(
         path = fast_path(model, method)
         if path is not None:
             solved = path(model, max_states=max_states, progress=progress)
-            if solved is not None:
+            if solved is not None and (starts is None or _knows(solved, starts)):
                 return solved
-    generic_solver = _REGISTRY[object, method]
-    answer = generic_solver(model, max_states=max_states, progress=progress)
-    assert answer is not None  # the generic engine never declines
-    return answer
+    return _GENERIC[method](model, max_states=max_states, progress=progress, starts=starts)
+
+
+def _knows(solved: Solved, starts: Sequence[Hashable]) -> bool:
+    """Whether a result knows every one of ``starts``."""
+    known = set(solved.states)
+    return all(state in known for state in starts)
 
 
 def _check_method(method: object) -> None:
@@ -182,14 +201,13 @@ def _check_method(method: object) -> None:
 
 
 def _load_generic() -> None:
-    """Register the generic engine's three methods for ``object`` (on first use: the
+    """Load the generic engine's three methods (on first use: the
     certified and depth-first engines load only when a model is solved)."""
-    if (object, "exact") in _REGISTRY:
+    if _GENERIC:
         return
     from .depth_first import solve_depth_first
     from .enclose import enclose
     from .solve import solve_model
 
-    _REGISTRY[object, "exact"] = solve_model
-    _REGISTRY[object, "certified"] = enclose
-    _REGISTRY[object, "depth-first"] = solve_depth_first
+    _GENERIC.update(exact=solve_model, certified=enclose)
+    _GENERIC["depth-first"] = solve_depth_first

@@ -299,7 +299,11 @@ class Solution:
 
 
 def solve_model(
-    model: Explorable, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+    model: Explorable,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+    starts: Sequence[Hashable] | None = None,
 ) -> Solution:
     """Explore ``model`` and solve it exactly under optimal play: the generic engine's
     exact method, which :func:`exactprob.solve` uses for a model no game registered a
@@ -316,6 +320,9 @@ def solve_model(
         The most states to hold (:mod:`exactprob.util.limits`).
     progress : bool
         Show a bar on stderr.
+    starts : sequence of states, optional
+        Solve from each of these (explored and solved together) instead of the model's
+        initial state; the first is the state ``None`` stands for.
 
     Returns
     -------
@@ -336,7 +343,8 @@ def solve_model(
     >>> solve_model(ruin).value()
     Fraction(40, 211)
     """
-    return solve_graph(explore(model, max_states=max_states, progress=progress), progress=progress)
+    G = explore(model, max_states=max_states, progress=progress, starts=starts)
+    return solve_graph(G, progress=progress)
 
 
 def evaluate(

@@ -136,16 +136,20 @@ class CodedIndex(Mapping[Hashable, int]):
 
 
 def explore_arrays(
-    model: ArrayModel, *, max_states: int = DEFAULT_MAX_STATES, progress: bool = False
+    model: ArrayModel,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+    starts: Sequence[Hashable] | None = None,
 ) -> StateGraph:
-    """Every state reachable from the model's initial state(s), explored a level at a
-    time (see the module's text)."""
+    """Every state reachable from the model's initial state(s), or from ``starts``,
+    explored a level at a time (see the module's text)."""
     box = _checked_box(model)
     check_memory(
         np.dtype(_id_type(max_states)).itemsize * box.size, "the id table of the model's state box"
     )
     with paused_garbage_collection():
-        return _Explorer(model, box, max_states).run(progress)
+        return _Explorer(model, box, max_states).run(progress, starts)
 
 
 def _id_type(max_states: int) -> type:
@@ -223,8 +227,8 @@ class _Explorer:
         self.prob_index: dict[tuple[int, int], int] = {}
         self.rewards: list[Any] | None = [] if hasattr(model, "reward") else None
 
-    def run(self, progress: bool) -> StateGraph:
-        initial = self._initial()
+    def run(self, progress: bool, starts: Sequence[Hashable] | None) -> StateGraph:
+        initial = self._initial(initial_states(self.model) if starts is None else list(starts))
         frontier = self._discover(initial)
         with progress_bar(progress, "exploring", unit=" states") as bar:
             while len(frontier):
@@ -233,9 +237,8 @@ class _Explorer:
                 frontier = self._level(frontier)
         return self._graph()
 
-    def _initial(self) -> np.ndarray:
-        """The codes of the initial states, in the model's order, without repeats."""
-        states = initial_states(self.model)
+    def _initial(self, states: list[Any]) -> np.ndarray:
+        """The codes of the initial ``states``, in their order, without repeats."""
         whole = bool(states) and all(
             isinstance(x, int | np.integer) for state in states for x in state
         )

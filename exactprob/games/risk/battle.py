@@ -29,7 +29,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from ...engine.dist import Dist, die, uniform
+from ...engine.dist import Dist, die
 from ...engine.methods import solve
 from ...engine.results import SolvedLaws
 from ...errors import ModelError
@@ -121,22 +121,6 @@ class RiskBattle:
         """One roll with the most dice each side may throw."""
         a, d = state
         return roll_losses(min(3, a - 1), min(2, d)).map(lambda l: (a - l[0], d - l[1]))
-
-
-class _AllStarts(RiskBattle):
-    """Every start (a, d) with a <= A, d <= D behind one extra initial state, so that a
-    single exploration and solve gives the whole table."""
-
-    def __init__(self, attackers: int, defenders: int) -> None:
-        super().__init__(attackers, defenders)
-        self.starts = [(a, d) for a in range(2, attackers + 1) for d in range(1, defenders + 1)]
-        self.initial = ("all starts",)  # type: ignore[assignment]
-
-    def outcome(self, state: Any) -> int | None:
-        return None if len(state) == 1 else super().outcome(state)
-
-    def transition(self, state: Any, action: str) -> Dist[Any]:
-        return uniform(self.starts) if len(state) == 1 else super().transition(state, action)
 
 
 @dataclass(frozen=True)
@@ -233,7 +217,7 @@ def risk_battle(
 def conquest_table(attackers: int, defenders: int) -> dict[RiskState, Fraction]:
     """P(conquest) for every start with 2..``attackers`` and 1..``defenders`` armies,
     from one exploration and one solve."""
-    model = _AllStarts(attackers, defenders)
+    starts = [(a, d) for a in range(2, attackers + 1) for d in range(1, defenders + 1)]
     check_memory(battle_bytes(attackers, defenders), f"the table up to {attackers} x {defenders}")
-    solution = solve(model)
-    return {start: solution.value(start) for start in model.starts}
+    solution = solve(RiskBattle(attackers, defenders), starts=starts)
+    return {start: solution.value(start) for start in starts}
