@@ -122,3 +122,9 @@ def test_startup_benchmark_quick_runs(tmp_path: Path) -> None:
     text = quick_report("bench_startup.py", tmp_path)
     assert "import exactprob" in text and "exactprob dice 2d6" in text
     assert "Python alone (peer)" in text
+
+
+def test_rewards_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_rewards.py", tmp_path)
+    # exits 1 when Storm's exact value, or the zero-reward run's, differs from exactprob's
+    assert text.count("| equal") == 3 and "DIFFERENT" not in text

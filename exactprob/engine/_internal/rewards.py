@@ -166,8 +166,8 @@ def end_components(G: StateGraph) -> tuple[np.ndarray, np.ndarray]:
             (np.ones(int(kept.sum())), (edge_owner[kept], targets[kept])), shape=(n, n)
         )
         _, label = connected_components(moves, directed=True, connection="strong")
-        leaves = np.zeros(len(n_edges), dtype=bool)
-        np.logical_or.at(leaves, edge_choice, label[targets] != label[edge_owner])
+        out = label[targets] != label[edge_owner]
+        leaves = np.bincount(edge_choice[out], minlength=len(n_edges)) > 0
         still = inside & ~leaves
         if np.array_equal(still, inside):
             return inside, label
@@ -194,7 +194,7 @@ def check_cycle_rewards(G: StateGraph) -> None:
     exactprob.errors.ModelError: action 'again' in state 0 earns 1 and play can repeat it for ever, where player 0 moves: the expected total may be unbounded; a reward that play can collect again and again before it ends must not favour a player who moves there (a gain for player 0, a cost for player 1)
     """
     rewards = G.rewards
-    if rewards is None or not any(rewards):
+    if rewards is None or not _may_favour(G, rewards):
         return
     inside, label = end_components(G)
     if not inside.any():
@@ -219,3 +219,14 @@ def check_cycle_rewards(G: StateGraph) -> None:
                 "reward that play can collect again and again before it ends must not favour "
                 "a player who moves there (a gain for player 0, a cost for player 1)"
             )
+
+
+def _may_favour(G: StateGraph, rewards: list[Any]) -> bool:
+    """Whether some reward could favour some mover: a gain where player 0 moves
+    somewhere, or a cost where player 1 does (a cheap test before the decomposition).
+    A symbolic reward counts as either."""
+    n_actions = np.diff(np.frombuffer(G.choice_start, dtype=np.int64))
+    movers = set(np.frombuffer(G.players, dtype=np.uint8)[n_actions > 0].tolist())
+    gains = any(type(r) is not _MPQ or r > 0 for r in rewards)
+    costs = any(type(r) is not _MPQ or r < 0 for r in rewards)
+    return (gains and 0 in movers) or (costs and 1 in movers)
