@@ -13,6 +13,7 @@ from .engine.dist import Dist, bernoulli, binomial, dice, die, draw, hypergeomet
 from .engine.enclose import CertifiedSolution, enclose_graph
 from .engine.enclosure import Enclosure
 from .engine.graph import explore
+from .engine.long_run import LongRun, stationary
 from .engine.methods import METHODS, solve
 from .engine.model import Model
 from .engine.results import Solved, SolvedLaws
@@ -41,6 +42,7 @@ __all__ = [
     "Enclosure",
     "ExactProbError",
     "InexactError",
+    "LongRun",
     "Model",
     "ModelError",
     "NonTerminationError",
@@ -65,5 +67,6 @@ __all__ = [
     "simulate",
     "solve",
     "solve_graph",
+    "stationary",
     "uniform",
 ]

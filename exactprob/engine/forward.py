@@ -64,10 +64,12 @@ Counter = Callable[[Any, Any, Any], int]
 @dataclass
 class Pushed:
     """Where the mass pushed from one node ends (``absorbed``: terminal node to
-    probability) and the expected total ``weight`` gathered on the way."""
+    probability), the expected total ``weight`` gathered on the way, and the expected
+    ``visits`` to each non-terminal node."""
 
     absorbed: dict[Any, Exact]
     weight: Exact
+    visits: dict[Any, Exact]
 
 
 def push_forward(
@@ -85,6 +87,7 @@ def push_forward(
 
     mass: dict[Any, Exact] = {start: one}
     absorbed: dict[Any, Exact] = {}
+    visited: dict[Any, Exact] = {}
     total = zero
 
     def send(u: Any, amount: Exact) -> None:
@@ -105,10 +108,11 @@ def push_forward(
         else:
             component, visits, exits = _visits(component, out, mass, field)
         for u, x, leaving in zip(component, visits, exits):
+            visited[u] = x
             total += x * (one if weight is None else weight(u))
             for t, p in leaving:
                 send(t, x * p)
-    return Pushed(absorbed, total)
+    return Pushed(absorbed, total, visited)
 
 
 def _visits(

@@ -75,7 +75,7 @@ from .graph import explore
 from .results import solved_json
 from .state_graph import StateGraph, paused_garbage_collection
 
-__all__ = ["Solution", "evaluate", "solve_graph", "solve_model"]
+__all__ = ["Policy", "Solution", "evaluate", "fixed_policy", "solve_graph", "solve_model"]
 
 Policy = Callable[[Any], Any] | Mapping[Any, Any]
 _ZERO = mpq(0)
@@ -390,10 +390,17 @@ def evaluate(
     >>> evaluate(ruin, lambda fortune: "bet", start=3).value()  # (r^3 - 1)/(r^5 - 1)
     Fraction(76, 211)
     """
+    restricted = fixed_policy(model, policy, start)
+    return solve_graph(explore(restricted, max_states=max_states))
+
+
+def fixed_policy(model: Explorable, policy: Policy, start: Any = None) -> Any:
+    """``model`` with only ``policy``'s action in each state (a Markov chain), from
+    ``start`` (the model's initial state by default); a policy is a function of the
+    state or a mapping, and a ModelError names a state it gives no allowed action."""
     chooser = policy.__getitem__ if isinstance(policy, Mapping) else policy
     model = one_state_at_a_time(model)
-    restricted = _FixedPolicy(model, chooser, model.initial if start is None else start)
-    return solve_graph(explore(restricted, max_states=max_states))
+    return _FixedPolicy(model, chooser, model.initial if start is None else start)
 
 
 class _FixedPolicy:
