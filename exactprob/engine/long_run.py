@@ -226,7 +226,7 @@ class LongRun:
         state before it settles in a class (``state`` itself counted once at the start)."""
         states = self.graph.states
         visits = self._settle(self._id(state))[1]
-        return {states[s]: self.field.public(x) for s, x in visits.items()}
+        return {states[s]: self.field.public(x) for s, x in sorted(visits.items())}
 
     def mean_first_passage(
         self, target: Collection[Any] | Callable[[Any], bool], state: Any = None
