@@ -275,3 +275,14 @@ def test_jupyter_shows_each_class():
     html = ep.stationary(Ehrenfest(2))._repr_html_()
     assert "LongRun: 3 states" in html and "class 0: 3 states, period 2" in html
     assert "1/2" in html  # the largest stationary chance, P(1) = 1/2
+
+
+@settings(max_examples=40, deadline=None)
+@given(random_chains())
+def test_long_run_averages_match_storm(chain):
+    pytest.importorskip("stormpy")
+    from exactprob.verify.storm import storm_long_run_average
+
+    chain.rewards = {s: abs(r) for s, r in chain.rewards.items()}  # Storm takes r >= 0
+    run = ep.stationary(chain)
+    assert storm_long_run_average(run.graph) == run.long_run_average()

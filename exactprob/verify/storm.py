@@ -96,6 +96,7 @@ __all__ = [
     "export_drn",
     "storm_expected_steps",
     "storm_game_value",
+    "storm_long_run_average",
     "storm_timed_value",
     "storm_value",
     "storm_values",
@@ -266,9 +267,7 @@ def export_drn(
 
     outcomes = [nodes[u].get("outcome") for u in order]
     terminal_values = [_exact(o) for o in outcomes if o is not None]
-    if not terminal_values:
-        raise ModelError("the state graph has no terminal state")
-    lowest = min(terminal_values)
+    lowest = min(terminal_values, default=one)  # a chain that never ends: no shift
     # Storm drops a reward model whose rewards are all zero, so shift up to at least one.
     shift = one - lowest if lowest < one else zero
 
@@ -582,6 +581,34 @@ def storm_expected_steps(
             "of the choice states with `fix=`"
         )
     result = _check(_build(export), f'R{{"{STEPS_REWARD}"}}=? [F "sink"]', only_initial=True)
+    return _from_storm(result.get_value(0))
+
+
+def storm_long_run_average(graph: Any) -> Fraction:
+    """Exact long-run average reward per move from the initial state of a Markov chain
+    (``R{"value"}=? [LRA]``): the rewards on its choices (node attribute ``rewards``),
+    terminal states earning nothing once play has ended (the outcome, paid once on the
+    way to the sink, does not count in the long run).
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        State graph following the contract in the module docstring, one action a state.
+
+    Returns
+    -------
+    fractions.Fraction
+        The long-run average reward.
+
+    Raises
+    ------
+    UsageError
+        If some state has several actions.
+    """
+    export = export_drn(graph)
+    if export.model_type != "DTMC":
+        raise UsageError("the long-run average of a chain: every state needs one action")
+    result = _check(_build(export), f'R{{"{VALUE_REWARD}"}}=? [LRA]', only_initial=True)
     return _from_storm(result.get_value(0))
 
 
