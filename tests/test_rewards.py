@@ -10,9 +10,11 @@ enumeration for games, and Storm's exact engine on MDPs with non-negative reward
 from __future__ import annotations
 
 import importlib
+import itertools
 from fractions import Fraction as F
 from unittest import mock
 
+import networkx as nx
 import numpy as np
 import pytest
 import sympy
@@ -26,6 +28,7 @@ from models import (
     cyclic_chains,
     cyclic_games,
     game_values,
+    gauss_solve,
     near_tie_cycles,
     policy_values,
     reachable,
@@ -33,7 +36,7 @@ from models import (
 )
 
 import exactprob as ep
-from exactprob import Dist, ModelError
+from exactprob import Dist, ModelError, NonTerminationError
 from exactprob.engine.graph import explore
 from exactprob.engine.solve import evaluate
 
@@ -438,3 +441,90 @@ def test_an_array_model_solves_from_the_starts_given():
     solution = ep.solve(Walk(), starts=[(1,), (5,)])
     assert solution.initial == (1,)
     assert [solution.value((k,)) for k in range(7)] == [k * (6 - k) for k in range(7)]
+
+
+# -- loops: refused exactly when a gain can be collected for ever -----------------------------
+
+
+@st.composite
+def looping_models(draw):
+    """<= 4 states of player 0 with 1-2 actions each, moving among the states and
+    perhaps to a terminal state (so play may be able to loop for ever), rewards -2..2."""
+    n = draw(st.integers(1, 4))
+    nodes, rewards = {}, {}
+    for i in range(n):
+        actions = {}
+        for a in range(draw(st.integers(1, 2))):
+            targets = draw(st.lists(st.integers(0, n), min_size=1, max_size=3, unique=True))
+            moves = {("T" if t == n else "S", t): F(1, len(targets)) for t in targets}
+            actions[f"a{a}"] = moves
+            rewards[("S", i), f"a{a}"] = draw(st.integers(-2, 2))
+        nodes["S", i] = (0, actions)
+    return RewardTable(("S", 0), {("T", n): 0}, nodes, rewards)
+
+
+def gain_loop(model):
+    """Whether some end component of reachable states (states, and actions whose moves
+    all stay among them, strongly connected) holds an action with a positive reward: by
+    brute force over every set of states."""
+    states = [s for s in model.nodes if s in reachable(model)]
+    for k in range(1, len(states) + 1):
+        for chosen in itertools.combinations(states, k):
+            inside = set(chosen)
+            kept = {
+                s: [a for a, moves in model.nodes[s][1].items() if set(moves) <= inside]
+                for s in chosen
+            }
+            if not all(kept.values()):
+                continue
+            graph = nx.DiGraph()
+            graph.add_nodes_from(chosen)
+            graph.add_edges_from(
+                (s, t) for s in chosen for a in kept[s] for t in model.nodes[s][1][a]
+            )
+            if nx.is_strongly_connected(graph) and any(
+                model.rewards[s, a] > 0 for s in chosen for a in kept[s]
+            ):
+                return True
+    return False
+
+
+def best_over_ending_policies(model, states):
+    """Per state, the best value over the memoryless policies under which play ends
+    (Gauss-Jordan; a singular system is a policy that may never end)."""
+    inner = [s for s in states if model.outcome(s) is None]
+    pos = {s: i for i, s in enumerate(inner)}
+    best = {}
+    for combo in itertools.product(*(model.actions(s) for s in inner)):
+        policy = dict(zip(inner, combo))
+        A = [[F(int(i == j)) for j in range(len(inner))] for i in range(len(inner))]
+        b = [[F(model.reward(s, policy[s]))] for s in inner]
+        for s in inner:
+            for t, p in model.nodes[s][1][policy[s]].items():
+                if t in pos:
+                    A[pos[s]][pos[t]] -= p
+        x = gauss_solve(A, b)
+        if x is not None:
+            for s in inner:
+                best[s] = max(best.get(s, x[pos[s]][0]), x[pos[s]][0])
+    return best
+
+
+@settings(max_examples=200, deadline=None)
+@given(looping_models())
+def test_a_loop_is_refused_exactly_when_it_pays_and_otherwise_solved(model):
+    states = reachable(model)
+    try:
+        solution = ep.solve(model)
+    except ModelError as error:
+        assert "may be unbounded" in str(error)
+        assert gain_loop(model)
+        return
+    except NonTerminationError:
+        # some reachable state has no policy that ends play
+        best = best_over_ending_policies(model, states)
+        assert set(best) != {s for s in states if model.outcome(s) is None}
+        return
+    assert not gain_loop(model)
+    best = best_over_ending_policies(model, states)
+    assert {s: solution.value(s) for s in best} == best
