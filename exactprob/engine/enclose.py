@@ -104,7 +104,7 @@ from .enclosure import Enclosure
 from .graph import explore
 from .results import solved_json
 from .solve import _field_of, _System
-from .state_graph import StateGraph, paused_garbage_collection
+from .state_graph import GraphStates, StateGraph, paused_garbage_collection
 
 __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
 
@@ -134,7 +134,7 @@ POLICY_TOLERANCE = 2.0**-48
 MAX_WEIGHT_ROUNDS = 100
 
 
-class CertifiedSolution:
+class CertifiedSolution(GraphStates):
     """Enclosures of the optimal value of every state, and the policy where certified.
 
     ``low[s]`` and ``high[s]`` (numpy float arrays, by state id) are the ends; ``graph``
@@ -198,16 +198,6 @@ class CertifiedSolution:
         return float(widths.max(initial=0.0))
 
     method = "certified"
-
-    @property
-    def initial(self) -> Hashable:
-        """The initial state (the state ``None`` stands for)."""
-        return self.graph.initial
-
-    @property
-    def states(self) -> Sequence[Hashable]:
-        """Every reachable state (the initial state first)."""
-        return self.graph.states
 
     def to_json(self, state: Any = None) -> dict[str, Any]:
         """The answer at ``state`` (:func:`~exactprob.engine.results.solved_json`): the

@@ -59,7 +59,7 @@ from .dist import Dist
 from .forward import push_forward
 from .graph import explore
 from .solve import Policy, fixed_policy
-from .state_graph import StateGraph
+from .state_graph import GraphStates, StateGraph
 
 __all__ = ["LongRun", "stationary"]
 
@@ -121,7 +121,7 @@ def stationary(
     return LongRun(G)
 
 
-class LongRun:
+class LongRun(GraphStates):
     """The long run of an explored chain (:func:`stationary`). ``state=None`` means the
     initial state; classes are numbered ``0, 1, ...`` in the order their first states
     were found."""
@@ -162,16 +162,6 @@ class LongRun:
         self._settled: dict[int, Any] = {}
 
     # -- the classes --------------------------------------------------------------
-    @property
-    def initial(self) -> Hashable:
-        """The initial state (the state ``None`` stands for)."""
-        return self.graph.initial
-
-    @property
-    def states(self) -> Sequence[Hashable]:
-        """Every reachable state (the initial state first)."""
-        return self.graph.states
-
     @property
     def laws(self) -> tuple[Dist[Any], ...]:
         """The stationary law of each closed class."""

@@ -73,7 +73,7 @@ from .dist import Dist
 from .forward import Counter, check_cap, count_distribution, move_counts, push_forward
 from .graph import explore
 from .results import solved_json
-from .state_graph import StateGraph, paused_garbage_collection
+from .state_graph import GraphStates, StateGraph, paused_garbage_collection
 
 __all__ = ["Policy", "Solution", "evaluate", "fixed_policy", "solve_graph", "solve_model"]
 
@@ -87,7 +87,7 @@ REACH_LIMIT = 32
 TABLE_LIMIT = 1500
 
 
-class Solution:
+class Solution(GraphStates):
     """The exact solution of a model under optimal play (or under a fixed policy).
 
     Values are ``Fraction`` (sympy expressions for symbolic models). ``state=None``
@@ -164,16 +164,6 @@ class Solution:
         return {states[s]: actions[s][k] for s, k in enumerate(self._choice) if k >= 0}
 
     method = "exact"
-
-    @property
-    def initial(self) -> Hashable:
-        """The initial state (the state ``None`` stands for)."""
-        return self.graph.initial
-
-    @property
-    def states(self) -> Sequence[Hashable]:
-        """Every reachable state (the initial state first)."""
-        return self.graph.states
 
     def to_json(self, state: Any = None) -> dict[str, Any]:
         """The answer at ``state`` (:func:`~exactprob.engine.results.solved_json`)."""

@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import ModelError
 from ..util.numbers import Exact
 
-__all__ = ["StateGraph", "id_in", "paused_garbage_collection"]
+__all__ = ["GraphStates", "StateGraph", "id_in", "paused_garbage_collection"]
 
 
 class StateGraph:
@@ -141,6 +141,23 @@ class StateGraph:
 
     def __repr__(self) -> str:
         return f"StateGraph(states={len(self):,}, transitions={self.number_of_transitions():,})"
+
+
+class GraphStates:
+    """``initial`` and ``states`` of a result that keeps its explored ``graph``."""
+
+    __slots__ = ()
+    graph: StateGraph
+
+    @property
+    def initial(self) -> Hashable:
+        """The initial state (the state ``None`` stands for)."""
+        return self.graph.initial
+
+    @property
+    def states(self) -> Sequence[Hashable]:
+        """Every reachable state (the initial state first)."""
+        return self.graph.states
 
 
 def id_in(index: Mapping[Hashable, int], state: Hashable) -> int:
