@@ -24,7 +24,8 @@ from ..games.jeopardy.certified import MAX_CERTIFIED_STATES
 from ..games.jeopardy.report import EXACT_LIMIT, MAX_EXACT_STATES, race_report
 from ..games.jeopardy.roster import NAMES, check_player_name
 from ..games.jeopardy.rules import MAX_CARDS, MAX_GOAL, MAX_SIDES
-from ..util.limits import check_max_states
+from ..games.jeopardy.solitaire import solitaire_report
+from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag, integer, plot_path
@@ -67,6 +68,9 @@ def players_of(game: Pig | FowlPlay, text: str | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> None:
+    if getattr(args, "solitaire", False):
+        run_solitaire(args)
+        return
     game, komi = race_of(args)
     asked = getattr(args, "exact", False), getattr(args, "certified", False)  # Fowl Play's
     max_states = (
@@ -88,6 +92,32 @@ def run(args: argparse.Namespace) -> None:
         payload["plot"] = str(plot)
         text += f"\nplot written to {plot}"
     emit(payload, text, args.json)
+
+
+def run_solitaire(args: argparse.Namespace) -> None:
+    """``pig --solitaire``: the game played alone, the fewest expected turns."""
+    others = [
+        flag
+        for flag, value, default in (
+            ("--komi", args.komi, "0"),
+            ("--players", args.players, None),
+            ("--plot", args.plot, None),
+        )
+        if value != default
+    ]
+    if others:
+        raise UsageError(
+            f"--solitaire plays alone: it takes --goal, --sides, --max-states and --json, "
+            f"not {', '.join(others)}"
+        )
+    game, _ = race_of(args)
+    max_states = (
+        DEFAULT_MAX_STATES
+        if args.max_states is None
+        else check_max_states(args.max_states, "--max-states")
+    )
+    report = solitaire_report(game, max_states=max_states, progress=show_progress())
+    emit(report.to_json(), report.text(), args.json)
 
 
 def _add_race_flags(parser: argparse.ArgumentParser, goal: int, komi: int) -> None:
@@ -130,6 +160,14 @@ def register(sub: Any) -> None:
         ),
     )
     pig.add_argument("--sides", default="6", help="faces of the die (default 6)")
+    pig.add_argument(
+        "--solitaire",
+        action="store_true",
+        help=(
+            "play alone instead: the fewest expected turns to reach --goal, the hold rule "
+            "that achieves it, and the law of the turns needed"
+        ),
+    )
     _add_race_flags(pig, 100, 0)
     for name, deck, komi, what in (
         ("fowl-play", FOWL_PLAY, 0, "a deck of chickens and wolves"),

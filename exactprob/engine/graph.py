@@ -70,7 +70,7 @@ def explore(
         The most states to hold (:mod:`exactprob.util.limits`).
     progress : bool
         Show a bar on stderr.
-    starts : sequence of states, optional
+    starts : sequence, optional
         Explore from each of these instead of ``model.initial``; the first is the
         graph's initial state (id 0), and one solve of the graph answers for every start.
 

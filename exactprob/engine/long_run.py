@@ -85,7 +85,7 @@ def stationary(
         The most states to hold (:mod:`exactprob.util.limits`).
     progress : bool
         Show a bar on stderr.
-    starts : sequence of states, optional
+    starts : sequence, optional
         Explore from each of these instead of the initial state (the first stands for
         ``None``).
 

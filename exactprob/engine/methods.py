@@ -140,7 +140,7 @@ def solve(
         The most states to hold (:mod:`exactprob.util.limits`).
     progress : bool
         Show a bar on stderr.
-    starts : sequence of states, optional
+    starts : sequence, optional
         Solve from each of these at once (one exploration and one solve) instead of the
         model's initial state; the first is the state ``None`` stands for. A fast path
         is used when its result knows every start.

@@ -310,7 +310,7 @@ def solve_model(
         The most states to hold (:mod:`exactprob.util.limits`).
     progress : bool
         Show a bar on stderr.
-    starts : sequence of states, optional
+    starts : sequence, optional
         Solve from each of these (explored and solved together) instead of the model's
         initial state; the first is the state ``None`` stands for.
 

@@ -25,27 +25,27 @@ __all__ = ["GraphStates", "StateGraph", "id_in", "paused_garbage_collection"]
 class StateGraph:
     """Every reachable state of a model, its actions and exact transition probabilities.
 
-        Integer ids ``0 .. n-1`` (``0`` is the initial state) index every column:
+    Integer ids ``0 .. n-1`` (``0`` is the initial state) index every column:
 
-        ``states[s]``, ``index[state]``
-            the state of an id and back.
-        ``outcomes[s]``
-            the exact terminal value, or ``None`` while play goes on.
-        ``players[s]``
-            0 (maximises the outcome) or 1 (minimises it).
-        ``actions[s]``
-            the actions in the model's order (``()`` when terminal); equal tuples are shared.
-        ``choice_start[s] .. choice_start[s + 1] - 1``
-            the choices of ``s``: choice ``choice_start[s] + k`` is action ``actions[s][k]``.
-        ``edge_start[c] .. edge_start[c + 1] - 1``
-            the edges of choice ``c``: edge ``e`` moves to ``targets[e]`` with probability
-            ``probabilities[prob_ids[e]]``; a choice's probabilities sum to exactly one.
+    ``states[s]``, ``index[state]``
+        the state of an id and back.
+    ``outcomes[s]``
+        the exact terminal value, or ``None`` while play goes on.
+    ``players[s]``
+        0 (maximises the outcome) or 1 (minimises it).
+    ``actions[s]``
+        the actions in the model's order (``()`` when terminal); equal tuples are shared.
+    ``choice_start[s] .. choice_start[s + 1] - 1``
+        the choices of ``s``: choice ``choice_start[s] + k`` is action ``actions[s][k]``.
+    ``edge_start[c] .. edge_start[c + 1] - 1``
+        the edges of choice ``c``: edge ``e`` moves to ``targets[e]`` with probability
+        ``probabilities[prob_ids[e]]``; a choice's probabilities sum to exactly one.
     ``rewards[c]``
-            the exact reward of choice ``c`` (the model's ``reward(state, action)``), or
-            ``rewards`` is ``None`` for a model without rewards.
+        the exact reward of choice ``c`` (the model's ``reward(state, action)``); the
+        column is ``None`` for a model without rewards.
 
-        The edges of a state are contiguous too: ``edge_start[choice_start[s]]`` to
-        ``edge_start[choice_start[s + 1]]``.
+    The edges of a state are contiguous too: ``edge_start[choice_start[s]]`` to
+    ``edge_start[choice_start[s + 1]]``.
     """
 
     __slots__ = (

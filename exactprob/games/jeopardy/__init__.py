@@ -12,6 +12,7 @@
   :mod:`.learned` players fitted to the optimal table (scikit-learn);
 * :mod:`.simulator`: an independent simulator from the rules; :mod:`.figures` the policy
   maps (matplotlib); :mod:`.redesign` the search for the fairest decks (Dask);
+* :mod:`.solitaire`: the game played alone, the fewest expected turns;
 * :mod:`.report` and :mod:`.redesign_report`: a race, or a redesign search, answered in
   full in one call (what the commands print).
 
@@ -34,6 +35,7 @@ from .report import RaceReport, race_report
 from .roster import NAMES, Player, round_robin
 from .rules import FOWL_PLAY, RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, JeopardyModel, Pig
 from .simulator import SimulatedRaces, simulate_race
+from .solitaire import SolitaireModel, SolitaireReport, solitaire_report
 from .solver import JeopardySolution
 
 __all__ = [
@@ -54,6 +56,8 @@ __all__ = [
     "RaceSolution",
     "RedesignReport",
     "SimulatedRaces",
+    "SolitaireModel",
+    "SolitaireReport",
     "Win",
     "best_response",
     "enclose_matchup",
@@ -68,5 +72,6 @@ __all__ = [
     "redesign_report",
     "round_robin",
     "simulate_race",
+    "solitaire_report",
     "solved_race",
 ]

@@ -38,7 +38,17 @@ from .players import PolicyTable, agreement, hold_thresholds, optimal_policy_tab
 from .roster import Player, player_named, round_robin
 from .rules import FowlPlay, JeopardyModel, Pig, check_komi
 
-__all__ = ["EXACT_LIMIT", "MAX_EXACT_STATES", "RaceReport", "check_size", "is_exact", "race_report"]
+__all__ = [
+    "EXACT_LIMIT",
+    "MAX_EXACT_STATES",
+    "RaceReport",
+    "check_size",
+    "is_exact",
+    "race_report",
+    "rules_fields",
+    "rules_title",
+    "value_text",
+]
 
 #: Fowl Play games with more non-terminal states are enclosed unless asked to be exact.
 EXACT_LIMIT = 500_000
@@ -86,15 +96,10 @@ def payload_of(game: Pig | FowlPlay, komi: int, wins: list[Win], exact: bool) ->
     """The JSON report: the game, the first player's chance at ``komi`` (exact, or
     enclosed with its bounds and width), the state count, and the chance for every komi."""
     win = wins[komi]
-    rules = (
-        {"sides": game.sides}
-        if isinstance(game, Pig)
-        else {"chickens": game.chickens, "wolves": game.wolves}
-    )
     payload = {
         "game": game.name,
         "goal": game.goal,
-        **rules,
+        **rules_fields(game),
         "komi": komi,
         "exact": exact,
         **value_fields("first_player_win", win),
@@ -113,7 +118,22 @@ def _decimal(win: Win) -> str:
     return win.decimal() if isinstance(win, Enclosure) else decimal_string(win, DIGITS)
 
 
-def _win_text(win: Win) -> str:
+def rules_fields(game: Pig | FowlPlay) -> dict[str, int]:
+    """The game's die, or deck, as JSON fields."""
+    if isinstance(game, Pig):
+        return {"sides": game.sides}
+    return {"chickens": game.chickens, "wolves": game.wolves}
+
+
+def rules_title(game: Pig | FowlPlay) -> str:
+    """The game in words: ``Pig to 100 with a d6``."""
+    if isinstance(game, Pig):
+        return f"{game.name} to {game.goal} with a d{game.sides}"
+    return f"{game.name} to {game.goal}, {game.chickens} chickens and {game.wolves} wolves"
+
+
+def value_text(win: Win) -> str:
+    """An exact value with its decimal (the fraction too when short), or an enclosure."""
     if isinstance(win, Enclosure):
         return f"{_decimal(win)} (certified: in [{float(win.low)!r}, {float(win.high)!r}], width {float(win.width()):.1e})"
     digits = digit_count(win.denominator)
@@ -123,10 +143,7 @@ def _win_text(win: Win) -> str:
 
 def text_of(game: Pig | FowlPlay, komi: int, wins: list[Win]) -> str:
     """The readable report, at ``komi``."""
-    if isinstance(game, Pig):
-        rules = f"{game.name} to {game.goal} with a d{game.sides}"
-    else:
-        rules = f"{game.name} to {game.goal}, {game.chickens} chickens and {game.wolves} wolves"
+    rules = rules_title(game)
     fairest = fairest_komi(wins)
     fairest_line = (
         f"  fairest komi  {', '.join(map(str, fairest))} "
@@ -135,7 +152,7 @@ def text_of(game: Pig | FowlPlay, komi: int, wins: list[Win]) -> str:
     return "\n".join(
         [
             f"{rules}, komi {komi}, both players optimal",
-            f"  first player wins  {_win_text(wins[komi])}",
+            f"  first player wins  {value_text(wins[komi])}",
             f"  non-terminal states  {game.nonterminal_states():,}",
             fairest_line,
         ]

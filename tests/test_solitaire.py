@@ -1,0 +1,110 @@
+"""Solitaire Pig (and Fowl Play): the fewest expected turns to reach the goal, against
+float value iteration written here from the rules, Storm's exact engine, and the law of
+the turns against a turn-by-turn recursion from the rules under the reported policy."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+from cli_runner import run
+
+from exactprob.engine.graph import explore
+from exactprob.games.jeopardy import FowlPlay, Pig, SolitaireModel, solitaire_report
+
+
+def float_fewest_turns(goal, sides=6, sweeps=2000):
+    """Value iteration from the rules: E(i), the expected turns from a turn start at
+    score i, and C(i, k) the turns still to come at turn total k (rolling: a 1 costs the
+    turn total, a face f adds f and reaching the goal ends the game; holding banks)."""
+    E = [0.0] * goal
+    for _ in range(sweeps):
+        new = []
+        for i in range(goal):
+            C = {}
+            for k in range(goal - i - 1, -1, -1):
+                roll = (
+                    E[i] / sides
+                    + sum(C[k + f] if i + k + f < goal else 0.0 for f in range(2, sides + 1))
+                    / sides
+                )
+                C[k] = roll if k == 0 else min(roll, E[i + k] if i + k < goal else 0.0)
+            new.append(1 + C[0])
+        if max(abs(a - b) for a, b in zip(new, E)) < 1e-13:
+            break
+        E = new
+    return E[0]
+
+
+@pytest.mark.parametrize(("goal", "sides"), [(10, 6), (30, 6), (25, 4)])
+def test_fewest_turns_match_value_iteration(goal, sides):
+    report = solitaire_report(Pig(goal=goal, sides=sides))
+    assert abs(float(report.turns) - float_fewest_turns(goal, sides)) < 1e-9
+
+
+@pytest.mark.parametrize("game", [Pig(goal=20), FowlPlay(chickens=4, wolves=2, goal=6)])
+def test_fewest_turns_equal_storm(game):
+    pytest.importorskip("stormpy")
+    from exactprob.verify.storm import storm_value
+
+    assert storm_value(explore(SolitaireModel(game))) == solitaire_report(game).turns
+
+
+def turns_law(goal, holds, cap, sides=6):
+    """P(turns = n) for n < cap and P(turns >= cap), turn by turn from the rules, holding
+    at score i when the turn total reaches holds[i]: each turn moves the score from i to
+    i + k (hold) or leaves it (a 1), or ends the game."""
+
+    def turn(i):  # the law of the score after one turn from i (goal: done)
+        after, frontier = {}, {0: F(1)}
+        while frontier:
+            following = {}
+            for k, p in frontier.items():
+                if k and k >= holds[i]:
+                    after[i + k] = after.get(i + k, 0) + p
+                    continue
+                after[i] = after.get(i, 0) + p / sides
+                for face in range(2, sides + 1):
+                    if i + k + face >= goal:
+                        after[goal] = after.get(goal, 0) + p / sides
+                    else:
+                        following[k + face] = following.get(k + face, 0) + p / sides
+            frontier = following
+        return after
+
+    law, scores = {}, {0: F(1)}
+    for n in range(1, cap):
+        nxt = {}
+        for i, p in scores.items():
+            for j, q in turn(i).items():
+                nxt[j] = nxt.get(j, 0) + p * q
+        law[n] = nxt.pop(goal, F(0))
+        scores = nxt
+    law[cap] = sum(scores.values())
+    return law
+
+
+def test_the_law_of_the_turns_follows_the_rules():
+    report = solitaire_report(Pig(goal=20))
+    cap = max(report.law.keys())
+    assert dict(report.law.items()) == turns_law(20, report.holds, cap)
+    assert sum(n * p for n, p in turns_law(20, report.holds, 60).items()) == pytest.approx(
+        float(report.turns), abs=1e-9
+    )
+
+
+def test_the_command_plays_alone(capsys):
+    status, out, _ = run(capsys, "pig", "--solitaire", "--goal", "2")
+    assert status == 0
+    assert "expected turns  1.200000000000 = 6/5" in out
+    assert "turns needed  median: 1, 90%: 2, 99%: 3" in out
+    status, out, _ = run(capsys, "pig", "--solitaire", "--goal", "2", "--json")
+    assert '"expected_turns": "6/5"' in out and '"turns_law"' in out
+
+
+@pytest.mark.parametrize("flag", [["--komi", "1"], ["--players", "optimal"], ["--plot", "x.png"]])
+def test_solitaire_refuses_the_race_flags(capsys, flag):
+    status, out, err = run(capsys, "pig", "--solitaire", "--goal", "5", *flag)
+    assert status == 2 and out == "" and "Traceback" not in err
+    expected = "--solitaire plays alone: it takes --goal, --sides, --max-states and --json"
+    assert f"{expected}, not {flag[0]}" in err
