@@ -41,6 +41,7 @@ RUNS: list[list[str]] = [
     ["pig", "--goal", "12", "--json", "--komi", "3"],
     ["pig", "--goal", "10", "--players", "optimal,hold-at-5,keep-pace"],
     ["pig", "--goal", "30", "--max-states", "100"],
+    ["pig", "--solitaire", "--goal", "30"],
     ["fowl-play", "--chickens", "6", "--wolves", "2", "--goal", "8"],
     ["fowl-play", "--chickens", "6", "--wolves", "2", "--goal", "8", "--certified", "--json"],
     ["fowl-play", "--chickens", "5", "--wolves", "2", "--goal", "6", "--players", "optimal,risk-balancing"],

@@ -528,3 +528,15 @@ def test_a_loop_is_refused_exactly_when_it_pays_and_otherwise_solved(model):
     assert not gain_loop(model)
     best = best_over_ending_policies(model, states)
     assert {s: solution.value(s) for s in best} == best
+
+
+def test_a_fast_path_answers_starts_only_from_its_own_start():
+    from exactprob.games.jeopardy import JeopardyModel, Pig
+
+    model = JeopardyModel(Pig(goal=8))
+    kept = ep.solve(model, starts=[model.initial, (5, 3, 0, 0, 0)])
+    assert kept.method == "exact (jeopardy components)"
+    moved = ep.solve(model, starts=[(5, 3, 0, 0, 0), model.initial])
+    assert moved.method == "exact" and moved.initial == (5, 3, 0, 0, 0)
+    assert moved.value() == kept.value((5, 3, 0, 0, 0))
+    assert moved.value(model.initial) == kept.value()

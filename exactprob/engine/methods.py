@@ -143,7 +143,8 @@ def solve(
     starts : sequence, optional
         Solve from each of these at once (one exploration and one solve) instead of the
         model's initial state; the first is the state ``None`` stands for. A fast path
-        is used when its result knows every start.
+        is used when its result starts there and knows every start (list the model's
+        initial state first to keep it).
 
     Returns
     -------
@@ -189,7 +190,9 @@ def solve(
 
 
 def _knows(solved: Solved, starts: Sequence[Hashable]) -> bool:
-    """Whether a result knows every one of ``starts``."""
+    """Whether a result starts at the first of ``starts`` and knows every one."""
+    if not starts or solved.initial != starts[0]:
+        return False
     known = set(solved.states)
     return all(state in known for state in starts)
 
