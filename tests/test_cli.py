@@ -249,6 +249,30 @@ def test_outputs_go_to_regular_files_only(
     assert (tmp_path / "link.csv").is_symlink() == (kind == "symlink")
 
 
+LONG = "n" * 300  # over the 255 bytes a file name may have
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["hp", "--plot", f"{LONG}.png"],
+        ["pig", "--goal", "5", "--plot", f"{LONG}.png"],
+        ["prd", "--odds", "0.1,0.2", "--plot", f"{LONG}/x.png"],
+        ["cartwheel", "--gold", "5", "--target", "8", "--plot", f"{LONG}.svg"],
+        ["ff", "atlas", "--out", f"{LONG}.csv", "--max-stamina", "2", "--max-luck", "1"],
+        ["fowl-redesign", "--chickens", "3", "--wolves", "1", "--goal", "3", "--cache", LONG],
+    ],
+)
+def test_a_file_name_too_long_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch, argv: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, stdout, err = run(capsys, *argv)
+    assert status == 2 and stdout == "" and err.count("\n") == 1
+    assert "File name too long" in err and "(30" in err  # its length in bytes
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("blocked", "argv", "extra"),
     [

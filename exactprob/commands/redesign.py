@@ -20,6 +20,7 @@ from ..errors import UsageError
 from ..games.jeopardy.redesign import default_cache_dir
 from ..games.jeopardy.redesign_report import redesign_report
 from ..games.jeopardy.rules import MAX_CARDS, MAX_GOAL
+from ..util.files import check_directory
 from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag
@@ -48,10 +49,7 @@ def parse_range(flag: str, text: str) -> range:
 
 
 def _cache_dir(text: str | None) -> Path:
-    cache = default_cache_dir() if text is None else Path(text)
-    if cache.exists() and not cache.is_dir():
-        raise UsageError(f"--cache must be a directory, got the file {str(cache)!r}")
-    return cache
+    return check_directory(default_cache_dir() if text is None else Path(text), "--cache")
 
 
 def run(args: argparse.Namespace) -> None:

@@ -24,7 +24,14 @@ from typing import Any
 
 from ..errors import WriteError
 
-__all__ = ["WriteError", "check_output", "write_all", "write_atomically"]
+__all__ = [
+    "WriteError",
+    "check_directory",
+    "check_output",
+    "shown_path",
+    "write_all",
+    "write_atomically",
+]
 
 
 def write_atomically(path: Path, write: Any) -> None:
@@ -84,6 +91,38 @@ def _temporary_beside(path: Path) -> str:
     return temporary
 
 
+def shown_path(path: Path, width: int = 60) -> str:
+    """``path`` quoted for a message, its middle elided past ``width`` characters (with
+    its length in bytes).
+
+    >>> shown_path(Path("a" * 300 + ".png"))
+    "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...aaaaaaaaaaaaaaaaaaaaaaaaaa.png' (304 bytes)"
+    """
+    text = str(path)
+    if len(text) <= width:
+        return repr(text)
+    half = width // 2
+    return f"'{text[:half]}...{text[-half:]}' ({len(os.fsencode(text)):,} bytes)"
+
+
+def check_directory(path: Path, flag: str) -> Path:
+    """``path`` if it is a directory, or absent (to be made), checked before any work;
+    else a :class:`WriteError` naming ``flag``.
+
+    >>> check_directory(Path("/dev/null"), "--cache")
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.WriteError: --cache must be a directory, got the file '/dev/null'
+    """
+    try:
+        a_file = path.exists() and not path.is_dir()
+    except OSError as error:  # a name too long for the file system, say
+        raise WriteError(f"{flag}: cannot use {shown_path(path)}: {error.strerror}") from None
+    if a_file:
+        raise WriteError(f"{flag} must be a directory, got the file {str(path)!r}")
+    return path
+
+
 def check_output(path: Path, flag: str) -> Path:
     """``path`` if a result can be written there, checked before any work: its directory
     exists and takes a new file, and ``path`` is absent or a regular file (a symlink, a
@@ -95,11 +134,16 @@ def check_output(path: Path, flag: str) -> Path:
     ...
     exactprob.errors.WriteError: --out: '/dev/null' is not a regular file; write to a new or regular file
     """
-    if path.is_symlink() or (path.exists() and not path.is_file()):
+    try:
+        unusable = path.is_symlink() or (path.exists() and not path.is_file())
+        parent_missing = not path.parent.is_dir()
+    except OSError as error:  # a name too long for the file system, say
+        raise WriteError(f"{flag}: cannot write to {shown_path(path)}: {error.strerror}") from None
+    if unusable:
         raise WriteError(
             f"{flag}: {str(path)!r} is not a regular file; write to a new or regular file"
         )
-    if not path.parent.is_dir():
+    if parent_missing:
         raise WriteError(f"{flag}: directory {str(path.parent)!r} does not exist")
     try:
         with tempfile.TemporaryFile(dir=path.parent):
