@@ -367,8 +367,9 @@ class _Encloser:
                 )
             self.low[s], self.high[s] = _outward(o)
         # without rewards every value is a mean of outcomes, so lies between them
-        self.floor = -math.inf if rewards else float(min(self.low[s] for s, _ in terminal))
-        self.ceiling = math.inf if rewards else float(max(self.high[s] for s, _ in terminal))
+        paid = G is not model_graph
+        self.floor = -math.inf if paid else float(min(self.low[s] for s, _ in terminal))
+        self.ceiling = math.inf if paid else float(max(self.high[s] for s, _ in terminal))
 
     def run(self) -> CertifiedSolution:
         """The components level by level of the condensation (:meth:`~exactprob.engine._internal.order.

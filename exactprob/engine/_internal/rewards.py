@@ -64,9 +64,9 @@ _MPQ = type(mpq(0))
 
 def value_graph(G: StateGraph) -> StateGraph:
     """``G`` with its rewards as edges to one more terminal state, id ``len(G)``, whose
-    outcome is 1 (see the module's text); ``G`` itself when it has no rewards."""
+    outcome is 1 (see the module's text); ``G`` itself when no reward is other than 0."""
     rewards = G.rewards
-    if rewards is None:
+    if rewards is None or not any(rewards):
         return G
     n, n_choices = len(G), len(rewards)
     edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
