@@ -286,3 +286,17 @@ def test_long_run_averages_match_storm(chain):
     chain.rewards = {s: abs(r) for s, r in chain.rewards.items()}  # Storm takes r >= 0
     run = ep.stationary(chain)
     assert storm_long_run_average(run.graph) == run.long_run_average()
+
+
+@settings(max_examples=30, deadline=None)
+@given(random_chains())
+def test_long_run_fractions_match_storm(chain):
+    pytest.importorskip("stormpy")
+    from exactprob.verify.storm import storm_steady_state
+
+    chain.rewards = {}  # the rewards play no part here (Storm takes r >= 0 only)
+    run = ep.stationary(chain)
+    law = run.limit_law()
+    for state in run.states:
+        if chain.moves[state] is not None:  # Storm moves a terminal state's mass to its sink
+            assert storm_steady_state(run.graph, state) == law.get(state, 0)

@@ -97,6 +97,7 @@ __all__ = [
     "storm_expected_steps",
     "storm_game_value",
     "storm_long_run_average",
+    "storm_steady_state",
     "storm_timed_value",
     "storm_value",
     "storm_values",
@@ -227,6 +228,7 @@ def export_drn(
     *,
     fix: Mapping[Hashable, Hashable] | None = None,
     check: bool = True,
+    marked: Hashable | None = None,
 ) -> DrnExport:
     """Encode a state graph as DRN and return the text with its bookkeeping.
 
@@ -242,6 +244,8 @@ def export_drn(
         Verify that each exported action's probabilities are non-negative
         and sum to exactly 1.  (Outcomes and probabilities are always
         required to be exact; floats are rejected.)
+    marked : state, optional
+        A state to label ``marked`` (for a formula about it).
 
     Returns
     -------
@@ -278,7 +282,7 @@ def export_drn(
     for i, u in enumerate(order):
         data = nodes[u]
         outcome = outcomes[i]
-        init = " init" if i == 0 else ""
+        init = (" init" if i == 0 else "") + (" marked" if u == marked else "")
         if outcome is not None:
             value = _exact(outcome) + shift
             lines.append(f"state {i}{init}\n\taction a0 [{value},0]\n\t\t{sink} : 1")
@@ -609,6 +613,35 @@ def storm_long_run_average(graph: Any) -> Fraction:
     if export.model_type != "DTMC":
         raise UsageError("the long-run average of a chain: every state needs one action")
     result = _check(_build(export), f'R{{"{VALUE_REWARD}"}}=? [LRA]', only_initial=True)
+    return _from_storm(result.get_value(0))
+
+
+def storm_steady_state(graph: Any, state: Hashable) -> Fraction:
+    """Exact long-run fraction of time a Markov chain spends in a non-terminal ``state``,
+    from the initial state (``S=? ["marked"]``; a terminal state's mass goes on to the
+    sink, so it has none).
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        State graph following the contract in the module docstring, one action a state.
+    state : state
+        The state asked about.
+
+    Returns
+    -------
+    fractions.Fraction
+        The long-run fraction of time in ``state``.
+
+    Raises
+    ------
+    UsageError
+        If some state has several actions.
+    """
+    export = export_drn(graph, marked=state)
+    if export.model_type != "DTMC":
+        raise UsageError("the steady state of a chain: every state needs one action")
+    result = _check(_build(export), 'S=? ["marked"]', only_initial=True)
     return _from_storm(result.get_value(0))
 
 
