@@ -46,6 +46,7 @@ __all__ = [
     "JeopardyModel",
     "Pig",
     "check_komi",
+    "turn_actions",
 ]
 
 #: The largest goal, die and deck the rules take (every caller checks against these).
@@ -229,12 +230,7 @@ class JeopardyModel:
         return state[4]
 
     def actions(self, state: RaceState) -> tuple[str, ...]:
-        score, turn_total = state[state[4]], state[2]
-        if turn_total == 0:
-            return (self.game.draw_word,)
-        if score + turn_total >= self.game.goal:
-            return ("hold",)
-        return (self.game.draw_word, "hold")
+        return turn_actions(self.game, state[state[4]], state[2])
 
     def transition(self, state: RaceState, action: str) -> Dist[RaceState]:
         s0, s1, k, deck, mover = state
@@ -251,6 +247,20 @@ class JeopardyModel:
                 nxt = (s0, s1, k + gain, after, mover)
             outcomes[nxt] = outcomes.get(nxt, 0) + p
         return Dist(outcomes)
+
+
+def turn_actions(game: Jeopardy, score: int, turn_total: int) -> tuple[str, ...]:
+    """The mover's actions at ``score`` with ``turn_total``: a turn total of 0 must
+    draw, one that reaches the goal must hold (Fowl Play's way to win), else either.
+
+    >>> turn_actions(Pig(goal=10), 5, 0), turn_actions(Pig(goal=10), 5, 6)
+    (('roll',), ('hold',))
+    """
+    if turn_total == 0:
+        return (game.draw_word,)
+    if score + turn_total >= game.goal:
+        return ("hold",)
+    return (game.draw_word, "hold")
 
 
 def _bank(s0: int, s1: int, mover: int, points: int, deck: Hashable) -> RaceState:

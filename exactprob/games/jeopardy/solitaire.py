@@ -33,7 +33,7 @@ from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES
 from ...util.numbers import exact_fields, probability_rows
 from .report import rules_fields, rules_title, value_text
-from .rules import FowlPlay, Jeopardy, Pig
+from .rules import FowlPlay, Jeopardy, Pig, turn_actions
 
 __all__ = ["LAW_LIMIT", "SolitaireModel", "SolitaireReport", "solitaire_report"]
 
@@ -72,12 +72,7 @@ class SolitaireModel:
         return 1
 
     def actions(self, state: SoloState) -> tuple[str, ...]:
-        score, total, _ = state
-        if total == 0:
-            return (self.game.draw_word,)
-        if score + total >= self.game.goal:
-            return ("hold",)
-        return (self.game.draw_word, "hold")
+        return turn_actions(self.game, state[0], state[1])
 
     def transition(self, state: SoloState, action: str) -> Dist[SoloState]:
         score, total, deck = state
