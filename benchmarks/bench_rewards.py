@@ -11,7 +11,9 @@ what rewards cost the engine on a model it already solves.
    exact values are compared:
    (r1) solitaire Pig, the fewest expected turns to reach the goal (a cost of one a
    turn, minimised: a cyclic MDP); (r2) two-player Pig, both holding at 20, the expected
-   number of turns (a cyclic chain).
+   number of turns (a cyclic chain); (r3) a ring of squares walked with two dice, with a
+   "go to jail" square: ``ep.stationary`` (explore and the stationary law) against
+   Storm's export, build and ``S=?`` of the jail.
 2. *The cost of rewards.* Two-player Pig, both players optimal, through the generic
    engine, three ways: as it is; with a ``reward`` method that pays 0 everywhere (the
    same answer, checked equal: the cost of the reward machinery alone); and paying one
@@ -77,6 +79,32 @@ class SoloPig:
         return 1 if s[1] == 0 else 0
 
 
+class Board:
+    """A ring of ``squares`` squares walked with two dice; landing on square
+    ``squares * 3 // 4`` sends the token to square ``squares // 4`` (Monopoly's "go to
+    jail" on a ring of 40): a chain that never ends, whose long-run law is asked."""
+
+    def __init__(self, squares: int) -> None:
+        self.squares = squares
+        self.initial = 0
+        self.jail, self.to_jail = squares // 4, squares * 3 // 4
+
+    def outcome(self, s: int) -> None:
+        return None
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("roll",)
+
+    def transition(self, s: int, action: str) -> Dist[int]:
+        moves: dict[int, Fraction] = {}
+        for a in range(1, 7):
+            for b in range(1, 7):
+                t = (s + a + b) % self.squares
+                t = self.jail if t == self.to_jail else t
+                moves[t] = moves.get(t, Fraction(0)) + Fraction(1, 36)
+        return Dist(moves)
+
+
 class PigTurns(Pig):
     """:class:`bench_engine.Pig` paying one point at the start of every turn."""
 
@@ -99,7 +127,7 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 
 
 def against_storm(goals: tuple[int, int], log: Callable[[str], None]) -> list[str]:
-    from exactprob.verify.storm import storm_timed_value
+    from exactprob.verify.storm import storm_steady_state, storm_timed_value
 
     solo, duel = goals
     cases = [
@@ -128,8 +156,31 @@ def against_storm(goals: tuple[int, int], log: Callable[[str], None]) -> list[st
                 verdict,
             ]
         )
+    board = Board(goals[0] * 4)
+    name = f"(r3) a ring of {board.squares} squares, 2d6, long-run share of jail"
+    log(name)
+    run, ours = timed(lambda: ep.stationary(board))
+    share = run.law()[board.jail]
+    storm_share, t = timed(lambda: storm_steady_state(run.graph, board.jail))
+    rows.append(
+        [
+            name,
+            "chain, stationary law",
+            f"{len(run.graph):,}",
+            f"{float(share):.6f}",
+            fmt_time(ours),
+            fmt_time(t),
+            fmt_ratio(ours, t),
+            "equal" if storm_share == share else "DIFFERENT",
+        ]
+    )
     header = ["case", "kind", "states", "value", "ep total", "Storm build+check", "ratio", ""]
-    return ["## 1. Rewards: exactprob vs Storm (exact)", "", *table(header, rows), ""]
+    return [
+        "## 1. Rewards and the long run: exactprob vs Storm (exact)",
+        "",
+        *table(header, rows),
+        "",
+    ]
 
 
 def cost_of_rewards(goal: int, log: Callable[[str], None]) -> list[str]:

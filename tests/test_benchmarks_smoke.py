@@ -127,4 +127,4 @@ def test_startup_benchmark_quick_runs(tmp_path: Path) -> None:
 def test_rewards_benchmark_quick_runs(tmp_path: Path) -> None:
     text = quick_report("bench_rewards.py", tmp_path)
     # exits 1 when Storm's exact value, or the zero-reward run's, differs from exactprob's
-    assert text.count("| equal") == 3 and "DIFFERENT" not in text
+    assert text.count("| equal") == 4 and "DIFFERENT" not in text
