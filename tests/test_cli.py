@@ -355,3 +355,30 @@ def test_a_full_disk_mid_figures_leaves_neither_data_nor_figures(
     assert (status, stdout) == (2, "")
     assert "No space left on device" in err and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "laws"),
+    [
+        (
+            ["ff", "--hero", "10", "10", "5", "--opponent", "8", "8", "--rounds", "6", "--json"],
+            ["round", "decisive_rounds", "luck_spent", "stamina_on_victory", "rounds"],
+        ),
+        (["rogue-rng", "--n", "3", "--json"], ["sum.distribution"]),
+    ],
+)
+def test_every_exact_law_in_json_has_its_decimal_twin(
+    capsys: pytest.CaptureFixture[str], argv: list[str], laws: list[str]
+) -> None:
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    payload = json.loads(out)
+    for path in laws:
+        *parents, key = path.split(".")
+        where = payload
+        for parent in parents:
+            where = where[parent]
+        exact, twin = where[key], where[f"{key}_decimal"]
+        assert exact.keys() == twin.keys() and sum(map(Fraction, exact.values())) == 1
+        for k, p in exact.items():  # the exact value to 12 places
+            assert abs(Fraction(twin[k]) - Fraction(p)) <= Fraction(1, 2 * 10**12)

@@ -472,6 +472,19 @@ def exact_fields(key: str, value: Any, digits: int = 12) -> dict[str, str]:
     return {key: fraction_string(value), f"{key}_decimal": decimal_string(value, digits)}
 
 
+def exact_map_fields(key: str, values: Mapping[Any, Any], digits: int = 12) -> dict[str, Any]:
+    """``{key: {k: "p/q"}, key_decimal: {k: "0.…"}}``: exact values by name (a law, say)
+    as JSON fields, each with its decimal twin.
+
+    >>> exact_map_fields("luck", {0: Fraction(1, 4), 1: Fraction(3, 4)}, 2)
+    {'luck': {'0': '1/4', '1': '3/4'}, 'luck_decimal': {'0': '0.25', '1': '0.75'}}
+    """
+    return {
+        key: {str(k): fraction_string(v) for k, v in values.items()},
+        f"{key}_decimal": {str(k): decimal_string(v, digits) for k, v in values.items()},
+    }
+
+
 def probability_rows(probabilities: Mapping[Any, Any], key: str) -> list[dict[str, Any]]:
     """A distribution as JSON rows, ``[{key: outcome, "probability": "p/q",
     "probability_decimal": "0.…"}, ...]`` in its order.

@@ -20,7 +20,7 @@ from typing import Any
 from ...engine.methods import solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES
-from ...util.numbers import exact_fields, fraction_string
+from ...util.numbers import exact_fields, exact_map_fields
 from ...util.text import table_lines
 from .closed_forms import no_luck_value
 from .fast_paths import grid_of
@@ -113,7 +113,7 @@ class FightReport(Report):
             payload.update(exact_fields("objective_value", grid.value(hero, opponent, luck)))
         payload.update(exact_fields("no_luck_win", self.no_luck_win))
         odds = round_odds(self.delta)
-        payload["round"] = {k: fraction_string(v) for k, v in vars(odds).items()}
+        payload.update(exact_map_fields("round", vars(odds)))
         payload["strategy"] = grid.strategy(hero, opponent, luck)
         payload["strategy_meaning"] = STRATEGY_CODES[payload["strategy"]]
         payload["first_decision"] = {
@@ -121,16 +121,14 @@ class FightReport(Report):
             "after_lost_round": self.decision(False),
         }
         payload.update(exact_fields("expected_rounds", outcome.expected_rounds))
-        payload["decisive_rounds"] = _distribution(outcome.decisive_rounds)
-        payload["luck_spent"] = _distribution(outcome.luck_spent)
+        payload.update(exact_map_fields("decisive_rounds", outcome.decisive_rounds))
+        payload.update(exact_map_fields("luck_spent", outcome.luck_spent))
         if outcome.win:
-            payload["stamina_on_victory"] = _distribution(outcome.stamina_on_victory)
+            payload.update(exact_map_fields("stamina_on_victory", outcome.stamina_on_victory))
         if self.rounds_cap is not None:
             cap = self.rounds_cap
-            payload["rounds"] = {
-                (f"{k}+" if k == cap else str(k)): fraction_string(p)
-                for k, p in outcome.rounds(cap).items()
-            }
+            rounds = {(f"{k}+" if k == cap else str(k)): p for k, p in outcome.rounds(cap).items()}
+            payload.update(exact_map_fields("rounds", rounds))
         payload["states_solved"] = sum(1 for _ in grid.states()) * len(grid.flags)
         note = self.note()
         if note:
@@ -232,7 +230,3 @@ def _no_luck_win(rule: str, delta: int, hero: int, opponent: int) -> Fraction:
         return solve_grid(delta, hero, opponent, 0, rule=rule).value(hero, opponent, 0)
     odds = round_odds(delta)
     return no_luck_value(odds.win, odds.lose, hero, opponent)
-
-
-def _distribution(dist: Any) -> dict[str, str]:
-    return {str(k): fraction_string(p) for k, p in dist.items()}

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...engine.dist import Dist
 from ...util.display import Report
-from ...util.numbers import exact_fields, fraction_string
+from ...util.numbers import exact_fields, exact_map_fields
 from ...util.text import exact_text, table_lines
 from .generator import (
     RN_BITS,
@@ -55,7 +55,7 @@ def _sum_payload(total: Dist[int], n: int, m: int) -> dict[str, Any]:
         **exact_fields("variance", total.variance()),
         **exact_fields("independent_mean", independent_mean),
         **exact_fields("independent_variance", independent_variance),
-        "distribution": {str(x): fraction_string(p) for x, p in total.items()},
+        **exact_map_fields("distribution", dict(total.items())),
     }
 
 
