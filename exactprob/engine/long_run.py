@@ -44,6 +44,7 @@ Dist({0: '1/16', 1: '1/4', 2: '3/8', 3: '1/4', 4: '1/16'})
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from itertools import pairwise
 from math import gcd
 from typing import Any
 
@@ -54,6 +55,7 @@ from ..util.display import exact_html, rows_html
 from ..util.limits import DEFAULT_MAX_STATES
 from ..util.numbers import Exact
 from ._internal.linear import Field, field_for, solve_linear
+from ._internal.order import edge_ends
 from .array_model import Explorable
 from .dist import Dist
 from .forward import push_forward
@@ -148,11 +150,13 @@ class LongRun(GraphStates):
         self.field: Field = field_for([*G.probabilities, *(G.rewards or ())])
         convert = self.field.convert
         probabilities = [convert(p) for p in G.probabilities]
+        sources, targets, first_edge = edge_ends(G)  # a chain: a state's edges are its moves
+        starts = first_edge.tolist()
         self._moves = [
             list(zip(G.targets[a:b], (probabilities[i] for i in G.prob_ids[a:b])))
-            for a, b in _edge_runs(G)
+            for a, b in pairwise(starts)
         ]
-        members = _closed_classes(G)
+        members = _closed_classes(len(G), sources, targets)
         self.classes: tuple[tuple[Hashable, ...], ...] = tuple(
             tuple(G.states[s] for s in ids) for ids in members
         )
@@ -365,23 +369,12 @@ class LongRun(GraphStates):
         return rows_html(f"LongRun: {len(self.graph):,} states", rows)
 
 
-def _edge_runs(G: StateGraph) -> list[tuple[int, int]]:
-    """Each state's edges as a range (its one choice, or none when terminal)."""
-    cs, es = G.choice_start, G.edge_start
-    return [(es[cs[s]], es[cs[s + 1]]) for s in range(len(G))]
-
-
-def _closed_classes(G: StateGraph) -> list[list[int]]:
-    """The strongly connected components no move leaves, each as its ids in order,
-    ordered by their first id."""
+def _closed_classes(n: int, sources: np.ndarray, targets: np.ndarray) -> list[list[int]]:
+    """The strongly connected components of the moves ``sources -> targets`` among ``n``
+    states that no move leaves, each as its ids in order, ordered by their first id."""
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
 
-    n = len(G)
-    cs = np.frombuffer(G.choice_start, dtype=np.int64)
-    es = np.frombuffer(G.edge_start, dtype=np.int64)
-    targets = np.frombuffer(G.targets, dtype=np.int32)
-    sources = np.repeat(np.arange(n), np.diff(es[cs]))
     moves = csr_matrix((np.ones(len(targets)), (sources, targets)), shape=(n, n))
     _, label = connected_components(moves, directed=True, connection="strong")
     leaving = np.unique(label[sources[label[sources] != label[targets]]])
@@ -406,8 +399,8 @@ def _target_ids(G: StateGraph, target: Collection[Any] | Callable[[Any], bool]) 
 def _reaching(G: StateGraph, inside: set[int]) -> set[int]:
     """The states from which some path reaches ``inside`` (those included)."""
     predecessors: list[list[int]] = [[] for _ in range(len(G))]
-    for u, (a, b) in enumerate(_edge_runs(G)):
-        for t in G.targets[a:b]:
+    for u in range(len(G)):
+        for t in G.successors(u):
             predecessors[t].append(u)
     found, frontier = set(inside), list(inside)
     while frontier:

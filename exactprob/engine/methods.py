@@ -212,5 +212,4 @@ def _load_generic() -> None:
     from .enclose import enclose
     from .solve import solve_model
 
-    _GENERIC.update(exact=solve_model, certified=enclose)
-    _GENERIC["depth-first"] = solve_depth_first
+    _GENERIC.update({"exact": solve_model, "certified": enclose, "depth-first": solve_depth_first})

@@ -54,6 +54,7 @@ import numpy as np
 from ...errors import ModelError
 from ...util.numbers import mpq
 from ..state_graph import StateGraph
+from .order import edge_ends
 
 __all__ = ["UNIT", "check_cycle_rewards", "end_components", "value_graph"]
 
@@ -152,12 +153,9 @@ def end_components(G: StateGraph) -> tuple[np.ndarray, np.ndarray]:
     from scipy.sparse.csgraph import connected_components
 
     n = len(G)
-    choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
+    edge_owner, targets, _ = edge_ends(G)
     edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
-    targets = np.frombuffer(G.targets, dtype=np.int32)
     n_edges = np.diff(edge_start)
-    owner = np.repeat(np.arange(n), np.diff(choice_start))
-    edge_owner = np.repeat(owner, n_edges)
     edge_choice = np.repeat(np.arange(len(n_edges)), n_edges)
     inside = np.ones(len(n_edges), dtype=bool)
     while True:
