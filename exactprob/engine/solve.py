@@ -858,7 +858,7 @@ class _Solver:
         """Policy iteration for the ``deciders`` (all of one player) with the rest fixed;
         updates ``policy`` in place and returns the component's values under it."""
         while True:
-            local = cycle.values(policy, self.values)
+            local = cycle.values(policy, self.values, self.progress)
             if not self._improve(cycle, policy, deciders, local):
                 return local
 

@@ -150,18 +150,23 @@ class Cycle:
             self.component, self.position, lambda s: edges(cs[s] + policy[s]), _ONE, _ZERO
         )
 
-    def values(self, policy: Mapping[int, int], values: Sequence[Exact]) -> list[Exact]:
-        """Solve ``(I - P_SS) x = P_SO v_O`` for the component under ``policy``."""
+    def values(
+        self, policy: Mapping[int, int], values: Sequence[Exact], progress: bool = False
+    ) -> list[Exact]:
+        """Solve ``(I - P_SS) x = P_SO v_O`` for the component under ``policy``
+        (``progress``: a bar on a long solve)."""
         rows, exits = self.system_rows(policy)
         dot = self.system.field.dot
         rhs = [[dot([p for _, p in out], [values[t] for t, _ in out])] for out in exits]
-        return [x[0] for x in self.solve_rows(rows, rhs)]
+        return [x[0] for x in self.solve_rows(rows, rhs, progress)]
 
-    def solve_rows(self, rows: list[dict[int, Exact]], rhs: list[list[Exact]]) -> list[list[Exact]]:
+    def solve_rows(
+        self, rows: list[dict[int, Exact]], rhs: list[list[Exact]], progress: bool = False
+    ) -> list[list[Exact]]:
         """:func:`~exactprob.engine._internal.linear.solve_linear` for rows of this component's states,
         with a singular system reported by those states."""
         try:
-            return solve_linear(self.system.field, rows, rhs)
+            return solve_linear(self.system.field, rows, rhs, progress=progress)
         except NonTerminationError:
             states = self.system.graph.states
             shown = ", ".join(repr(states[s]) for s in self.component[:3])

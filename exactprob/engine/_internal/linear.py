@@ -13,8 +13,11 @@ non-singular M-matrix: every leading principal minor is positive, so Gaussian
 elimination with diagonal pivots never meets a zero pivot. A zero pivot therefore proves
 that some state never terminates.
 
-Two exact methods, chosen by size: sparse elimination of states one by one in
-``gmpy2.mpq`` (each step is a do-over renormalisation of the eliminated state followed by
+Three exact methods, chosen by size: from :data:`REFINE_LIMIT` states on, the digits of
+the answer lifted from a float LU and checked exactly (:mod:`.refine`: its cost grows
+with the length of the answer, not with that of every intermediate number); below it, or
+where that does not apply, sparse elimination of states one by one in ``gmpy2.mpq``
+(each step is a do-over renormalisation of the eliminated state followed by
 substitution), and dense LU through sympy's ``DomainMatrix`` (FLINT when installed) for
 small dense systems and for symbolic fields.
 
@@ -30,8 +33,8 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import mul
 from typing import Any
 
-from ...errors import NonTerminationError
 from ...util.numbers import Exact, exact, is_symbolic, mpq, rational_dot, to_fraction, to_sympy
+from .refine import refined_solve, singular_system
 
 __all__ = ["RATIONAL", "Field", "field_for", "solve_linear", "symbolic_field"]
 
@@ -39,6 +42,8 @@ __all__ = ["RATIONAL", "Field", "field_for", "solve_linear", "symbolic_field"]
 DENSE_LIMIT = 60
 #: Rational systems up to this size are eliminated directly in ``mpq`` (no conversion).
 SMALL_LIMIT = 8
+#: Rational systems from this size are solved by refining a float LU (:mod:`.refine`).
+REFINE_LIMIT = 200
 
 
 class Field:
@@ -120,24 +125,26 @@ def field_for(values: Sequence[Any]) -> Field:
 
 
 def solve_linear(
-    field: Field, rows: Sequence[dict[int, Exact]], rhs: Sequence[Sequence[Exact]]
+    field: Field,
+    rows: Sequence[dict[int, Exact]],
+    rhs: Sequence[Sequence[Exact]],
+    *,
+    progress: bool = False,
 ) -> list[list[Exact]]:
     """Solve ``A X = B`` exactly; ``rows[i]`` is row ``i`` of ``A`` as ``{column: a_ij}``,
-    ``rhs[i]`` row ``i`` of ``B``. Raises :class:`NonTerminationError` when singular."""
+    ``rhs[i]`` row ``i`` of ``B``. Raises :class:`NonTerminationError` when singular.
+    ``progress``: a bar on a long refinement (:func:`~.refine.refined_solve`)."""
     n = len(rows)
     if not field.symbolic and n <= SMALL_LIMIT:
         return _sparse_solve(rows, rhs)
+    if not field.symbolic and n >= REFINE_LIMIT:
+        refined = refined_solve(rows, rhs, progress)
+        if refined is not None:
+            return refined
     nonzeros = sum(len(r) for r in rows)
     if field.symbolic or (n <= DENSE_LIMIT and nonzeros * 4 > n * n):
         return _dense_solve(field, rows, rhs)
     return _sparse_solve(rows, rhs)
-
-
-def _singular() -> NonTerminationError:
-    return NonTerminationError(
-        "some states never reach a terminal state under this policy "
-        "(the linear system I - P is singular)"
-    )
 
 
 def _dense_solve(
@@ -160,7 +167,7 @@ def _dense_solve(
     try:
         X = A.to_dense().lu_solve(B.to_dense())
     except (DMNonInvertibleMatrixError, ZeroDivisionError):
-        raise _singular() from None
+        raise singular_system() from None
     out: list[list[Exact]] = X.to_list()
     if field.symbolic:
         return out
@@ -182,7 +189,7 @@ def _sparse_solve(
     for k in range(n):
         pivot = a[k].pop(k, 0)
         if pivot == 0:
-            raise _singular()
+            raise singular_system()
         row_k = {j: v / pivot for j, v in a[k].items()}
         rhs_k = [v / pivot for v in b[k]]
         a[k], b[k] = row_k, rhs_k

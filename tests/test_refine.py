@@ -1,0 +1,264 @@
+"""exactprob.engine._internal.refine: exact solutions lifted from a float LU.
+
+Oracles: FLINT's dense exact LU (``linear._dense_solve``, a different algorithm), sympy's
+determinant for singularity, and, through the engine, the enumeration and Gauss-Jordan
+oracles of ``models`` with the refinement forced on every cyclic component.
+"""
+
+from __future__ import annotations
+
+import random
+from contextlib import contextmanager
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from models import (
+    check_against_optimum,
+    check_optimal,
+    cyclic_chains,
+    cyclic_games,
+    game_values,
+    optimal_by_enumeration,
+    reachable,
+)
+
+import exactprob as ep
+from exactprob import NonTerminationError
+from exactprob.engine._internal import linear, refine
+from exactprob.engine._internal.linear import RATIONAL, _dense_solve
+from exactprob.engine._internal.refine import IntegerSystem, refined_solve
+from exactprob.util.numbers import mpq
+
+
+def leaky_rows(rng: random.Random, n: int, degree: int, leak: bool = True) -> list[dict]:
+    """Rows of I - P for a random substochastic P with ``degree`` moves per state; with
+    ``leak`` every state may leave (I - P non-singular), else only some do."""
+    rows = []
+    for i in range(n):
+        weights = {rng.randrange(n): rng.randint(1, 5) for _ in range(degree)}
+        out = rng.randint(1, 3) if leak or rng.random() < 0.1 else 0
+        total = sum(weights.values()) + out
+        row = {i: mpq(1)}
+        for j, w in weights.items():
+            row[j] = row.get(j, mpq(0)) - mpq(w, total)
+        rows.append({j: v for j, v in row.items() if v})
+    return rows
+
+
+def long_value(rng: random.Random, digits: int) -> mpq:
+    return mpq(rng.randrange(-(10**digits), 10**digits), rng.randrange(1, 10**digits))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    n=st.integers(1, 40),
+    degree=st.integers(1, 6),
+    columns=st.integers(1, 3),
+    digits=st.sampled_from([1, 3, 40, 400]),
+)
+def test_refinement_equals_dense_exact_lu(seed, n, degree, columns, digits):
+    """Short and long right-hand sides (long ones are shortened first) alike."""
+    rng = random.Random(seed)
+    rows = leaky_rows(rng, n, degree)
+    rhs = [[long_value(rng, digits) for _ in range(columns)] for _ in range(n)]
+    assert refined_solve(rows, rhs) == _dense_solve(RATIONAL, rows, rhs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(1, 12), degree=st.integers(1, 4))
+def test_a_singular_system_is_refused_never_solved(seed, n, degree):
+    """A system whose states may never leave: non-termination exactly when sympy's
+    determinant is zero; otherwise the exact solution."""
+    rng = random.Random(seed)
+    rows = leaky_rows(rng, n, degree, leak=False)
+    rhs = [[mpq(rng.randint(0, 3))] for _ in range(n)]
+    A = sympy.Matrix(n, n, lambda i, j: sympy.Rational(str(rows[i].get(j, 0))))
+    if A.det() == 0:
+        with pytest.raises(NonTerminationError):
+            refined_solve(rows, rhs)
+    else:
+        assert refined_solve(rows, rhs) == _dense_solve(RATIONAL, rows, rhs)
+
+
+def test_a_matrix_whose_signs_do_not_tell_is_left_to_elimination():
+    rows = [{0: mpq(1), 1: mpq(2)}, {0: mpq(3), 1: mpq(1)}]  # not diagonally dominant
+    assert IntegerSystem.of(rows, [[mpq(1)], [mpq(1)]]).nonsingular() is None
+    assert refined_solve(rows, [[mpq(1)], [mpq(1)]]) is None
+    assert linear.solve_linear(RATIONAL, rows, [[mpq(1)], [mpq(1)]]) == [[mpq(1, 5)], [mpq(2, 5)]]
+
+
+def test_rows_too_long_for_machine_words_are_left_to_elimination():
+    rows = [{0: mpq(1), 1: mpq(-1, 2**45)}, {1: mpq(1)}]
+    assert IntegerSystem.of(rows, [[mpq(1)], [mpq(1)]]) is None
+
+
+def test_a_dyadic_answer_ends_when_the_residual_vanishes():
+    rows = [{0: mpq(1), 1: mpq(-1, 2)}, {1: mpq(1), 0: mpq(-1, 4)}]
+    x = refined_solve(rows, [[mpq(3, 8)], [mpq(1, 16)]])
+    assert x == _dense_solve(RATIONAL, rows, [[mpq(3, 8)], [mpq(1, 16)]])
+
+
+def hard_chain(n: int = 120, seed: int = 3) -> tuple[list[dict], list[list[mpq]]]:
+    rng = random.Random(seed)
+    return leaky_rows(rng, n, 5), [[mpq(rng.randint(0, 6), 7)] for _ in range(n)]
+
+
+def test_an_inaccurate_float_lu_still_gives_the_exact_answer(monkeypatch):
+    """The floats only steer: an LU of a perturbed matrix (entries off by up to 1e-4)
+    lifts fewer bits a step, and the answer is the same exact one."""
+    rows, rhs = hard_chain()
+    original = refine.Lifting.__init__
+
+    def perturbed(self, system):
+        original(self, system)
+        from scipy.sparse.linalg import splu
+
+        noisy = self.float_matrix.copy()
+        noisy.data *= 1 + 1e-4 * np.random.default_rng(1).uniform(-1, 1, noisy.nnz)
+        self.lu = splu(noisy)
+
+    monkeypatch.setattr(refine.Lifting, "__init__", perturbed)
+    assert refined_solve(rows, rhs) == _dense_solve(RATIONAL, rows, rhs)
+
+
+def test_a_useless_float_lu_gives_up_and_elimination_answers(monkeypatch):
+    """An LU of another matrix cannot shorten the residual: the lifting stops (no
+    answer, never a wrong one) and the elimination answers."""
+    rows, rhs = hard_chain()
+    original = refine.Lifting.__init__
+
+    def wrong(self, system):
+        original(self, system)
+        from scipy.sparse import identity
+        from scipy.sparse.linalg import splu
+
+        self.lu = splu(identity(len(system), format="csc") * -3.0)
+
+    monkeypatch.setattr(refine.Lifting, "__init__", wrong)
+    assert refined_solve(rows, rhs) is None
+    assert linear.solve_linear(RATIONAL, rows, rhs) == _dense_solve(RATIONAL, rows, rhs)
+
+
+def test_the_exact_check_catches_a_corrupted_reconstruction(monkeypatch):
+    """A reconstruction off by one in one numerator never passes the check: the lifting
+    goes on to the Hadamard bound and gives up; the answer comes from elimination."""
+    rows, rhs = hard_chain(40)
+    original, check = refine._entries, IntegerSystem.check
+    checked = []
+
+    def corrupted(*args):
+        found = original(*args)
+        if found is None:
+            return None
+        numerators, L = found
+        return [numerators[0] + 1, *numerators[1:]], L
+
+    def spy_check(self, j, numerators, L):
+        checked.append(verdict := check(self, j, numerators, L))
+        return verdict
+
+    monkeypatch.setattr(refine, "_entries", corrupted)
+    monkeypatch.setattr(refine.IntegerSystem, "check", spy_check)
+    assert refined_solve(rows, rhs) is None
+    assert checked and not any(checked)
+    assert linear.solve_linear(RATIONAL, rows, rhs) == _dense_solve(RATIONAL, rows, rhs)
+
+
+@contextmanager
+def refining_everything():
+    """Every cyclic component's system, from two states on, goes to the refinement;
+    yields the calls (size, whether it answered)."""
+    calls = []
+    original = linear.refined_solve
+
+    def recorded(rows, rhs, progress=False):
+        answer = original(rows, rhs, progress)
+        calls.append((len(rows), answer is not None))
+        return answer
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(linear, "SMALL_LIMIT", 0)
+        patch.setattr(linear, "REFINE_LIMIT", 1)
+        patch.setattr(linear, "refined_solve", recorded)
+        yield calls
+
+
+@settings(max_examples=60, deadline=None)
+@given(cyclic_chains())
+def test_forced_refinement_solves_chains_exactly(model):
+    with refining_everything() as calls:
+        S = ep.solve(model)
+    check_optimal(model, S)
+    assert all(answered for _, answered in calls)
+
+
+@settings(max_examples=40, deadline=None)
+@given(cyclic_games(two_players=False))
+def test_forced_refinement_solves_mdps_exactly(model):
+    states = reachable(model)
+    with refining_everything():
+        S = ep.solve(model)
+    check_against_optimum(model, S, optimal_by_enumeration(model, states))
+
+
+@settings(max_examples=40, deadline=None)
+@given(cyclic_games(two_players=True))
+def test_forced_refinement_solves_games_exactly(model):
+    states = reachable(model)
+    maxmin, minmax = game_values(model, states)
+    assert maxmin == minmax
+    with refining_everything():
+        S = ep.solve(model)
+    check_against_optimum(model, S, maxmin)
+
+
+def test_a_large_component_is_refined_and_equals_elimination(monkeypatch):
+    """A 300-square board with 57 snakes: the refinement (the default at this size) and
+    the elimination (forced) give the same exact values."""
+    model = Snakes(300)
+    calls = []
+    original = linear.refined_solve
+
+    def recorded(*args):
+        calls.append(answer := original(*args))
+        return answer
+
+    monkeypatch.setattr(linear, "refined_solve", recorded)
+    refined = ep.solve(model)
+    assert calls and all(answer is not None for answer in calls)
+    monkeypatch.setattr(linear, "REFINE_LIMIT", 10**9)
+    eliminated = ep.solve(model)
+    assert all(refined.value(s) == eliminated.value(s) for s in refined.states)
+    assert refined.value() == F(eliminated.value())
+
+
+class Snakes:
+    """A token on squares 0 .. n-1 moves a d6 forward; every square 3 mod 5 from 20 on is
+    a snake's head, 17 squares down; passing the end ends the game, worth the overshoot
+    over 6. Sixty snakes make the feedback set too large for the forward-reach solve."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.initial = 0
+
+    def outcome(self, s):
+        return F(s[1], 6) if isinstance(s, tuple) else None
+
+    def actions(self, s):
+        return ("roll",)
+
+    def transition(self, s, a):
+        moves = {}
+        for d in range(1, 7):
+            t = s + d
+            if t >= self.n:
+                key = ("end", t - self.n)
+            else:
+                key = t - 17 if t >= 20 and t % 5 == 3 else t
+            moves[key] = moves.get(key, 0) + F(1, 6)
+        return ep.Dist(moves)
