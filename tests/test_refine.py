@@ -262,3 +262,9 @@ class Snakes:
                 key = t - 17 if t >= 20 and t % 5 == 3 else t
             moves[key] = moves.get(key, 0) + F(1, 6)
         return ep.Dist(moves)
+
+
+def test_a_long_solve_shows_its_progress_in_bits(capsys):
+    rows, rhs = hard_chain()
+    assert refined_solve(rows, rhs, progress=True) == _dense_solve(RATIONAL, rows, rhs)
+    assert "lifting 120 states" in capsys.readouterr().err

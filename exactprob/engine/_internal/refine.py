@@ -59,7 +59,14 @@ from ...errors import NonTerminationError
 from ...util.numbers import Exact, mpq
 from ...util.progress import Progress, progress_bar
 
-__all__ = ["IntegerSystem", "Lifting", "RefinementFailed", "refined_solve", "singular_system"]
+__all__ = [
+    "IntegerSystem",
+    "Lifting",
+    "RefinementFailed",
+    "chained_dominance",
+    "refined_solve",
+    "singular_system",
+]
 
 #: A convergent is trusted (and checked exactly) only with this many spare bits.
 MARGIN = 64
@@ -97,10 +104,13 @@ class IntegerSystem:
     ([[6, -1], [0, 5]], [9, 8], [6])
     """
 
-    __slots__ = ("denominators", "limb_bits", "matrix", "rhs")
+    __slots__ = ("denominators", "limb_bits", "matrix", "rhs", "scales")
 
-    def __init__(self, matrix: Any, rhs: list[np.ndarray], denominators: list[int]) -> None:
+    def __init__(
+        self, matrix: Any, rhs: list[np.ndarray], denominators: list[int], scales: list[int]
+    ) -> None:
         self.matrix, self.rhs, self.denominators = matrix, rhs, denominators
+        self.scales = scales
         widest = int(abs(matrix).sum(axis=1).max()) if matrix.nnz else 1
         self.limb_bits = _WORD - widest.bit_length()
 
@@ -116,6 +126,7 @@ class IntegerSystem:
         indices: list[int] = []
         data: list[int] = []
         scaled_rhs: list[list[Any]] = []
+        scales: list[int] = []
         for i, row in enumerate(rows):
             entries = [mpq(v) for v in row.values()]
             scale = gmpy2.mpz(1)
@@ -128,6 +139,7 @@ class IntegerSystem:
             data.extend(scaled)
             indptr[i + 1] = len(data)
             scaled_rhs.append([mpq(v) * scale for v in rhs[i]])
+            scales.append(int(scale))
         matrix = csr_array(
             (np.array(data, dtype=np.int64), np.array(indices, dtype=np.int64), indptr),
             shape=(n, n),
@@ -140,7 +152,7 @@ class IntegerSystem:
             whole = [int(v.numerator * (common // v.denominator)) for v in column]
             columns.append(np.array(whole, dtype=object))
             denominators.append(int(common))
-        return cls(matrix, columns, denominators)
+        return cls(matrix, columns, denominators, scales)
 
     def __len__(self) -> int:
         n: int = self.matrix.shape[0]
@@ -180,42 +192,26 @@ class IntegerSystem:
 
     def nonsingular(self) -> bool | None:
         r"""Whether :math:`A` is non-singular, decided exactly from its signs and
-        graph, or ``None`` when these do not tell. :math:`A` is *weakly chained
-        diagonally dominant* when :math:`|a_{ii}| \ge \sum_{j \ne i} |a_{ij}|` in every
-        row and every row reaches, along the non-zero entries, a row where the
-        inequality is strict; such a matrix is non-singular (Shivakumar and Chew, 1974).
-        A matrix :math:`I - P` of a policy whose states all leave with probability one is one.
-        When every row is dominant but the rows reaching no strict row are a set
-        :math:`S`, the diagonal :math:`\ge 0` and the rest :math:`\le 0`, :math:`S` is closed
-        with row sums zero: :math:`A_{SS} \mathbf 1 = 0`, and :math:`A` is singular (the
-        states of :math:`S` never leave).
+        graph (:func:`chained_dominance`), for the rational matrix by rows or by
+        columns (:math:`A^T`: the systems of expected visits and stationary laws), or
+        ``None`` when neither tells.
 
         >>> IntegerSystem.of([{0: mpq(1), 1: mpq(-1, 2)}, {1: mpq(1), 0: mpq(-1)}], [[1], [1]]).nonsingular()
         True
         >>> IntegerSystem.of([{0: mpq(1), 1: mpq(-1)}, {1: mpq(1), 0: mpq(-1)}], [[1], [1]]).nonsingular()
         False
+        >>> by_columns = [{0: mpq(1), 1: mpq(-1, 3), 2: mpq(-1)}, {1: mpq(1, 3)}, {2: mpq(1)}]
+        >>> IntegerSystem.of(by_columns, [[1]] * 3).nonsingular()
+        True
         """
-        from scipy.sparse import csr_array
-        from scipy.sparse.csgraph import breadth_first_order
-
         A = self.matrix.tocoo()
-        n = len(self)
-        on = A.row == A.col
-        diagonal = np.zeros(n, dtype=np.int64)
-        np.add.at(diagonal, A.row[on], A.data[on])
-        off = np.zeros(n, dtype=np.int64)
-        np.add.at(off, A.row[~on], np.abs(A.data[~on]))
-        if np.any(np.abs(diagonal) < off):
-            return None
-        # rows reaching a strict row: forward from a virtual node n along reversed entries
-        strict = np.flatnonzero(np.abs(diagonal) > off)
-        sources = np.concatenate((A.col[~on], np.full(len(strict), n)))
-        targets = np.concatenate((A.row[~on], strict))
-        graph = csr_array((np.ones(len(sources)), (sources, targets)), shape=(n + 1, n + 1))
-        reached = breadth_first_order(graph, n, directed=True, return_predecessors=False)
-        if len(reached) == n + 1:
-            return True
-        return False if np.all(diagonal >= 0) and np.all(A.data[~on] <= 0) else None
+        by_rows = chained_dominance(A.row, A.col, A.data.astype(object), len(self))
+        if by_rows is not None:
+            return by_rows
+        # the rational matrix's columns: entry (i, j) is A_ij / d_i, scaled by lcm(d)
+        common = math.lcm(*self.scales)
+        weights = np.array([common // d for d in self.scales], dtype=object)
+        return chained_dominance(A.col, A.row, A.data.astype(object) * weights[A.row], len(self))
 
     def hadamard_bits(self, j: int) -> int:
         r"""An upper bound on :math:`\log_2 \prod_i \lVert (A\,|\,b_j)_i \rVert_2`
@@ -237,6 +233,44 @@ class IntegerSystem:
         sums = np.zeros(len(self), dtype=object)
         np.add.at(sums, np.repeat(np.arange(len(self)), np.diff(A.indptr)), products)
         return bool(np.array_equal(sums, self.rhs[j] * denominator))
+
+
+def chained_dominance(
+    rows: np.ndarray, columns: np.ndarray, values: np.ndarray, n: int
+) -> bool | None:
+    r"""Whether the matrix with entries ``values`` at (``rows``, ``columns``) is
+    non-singular, from its signs and graph, or ``None`` when they do not tell.
+
+    It is *weakly chained diagonally dominant* when :math:`|a_{ii}| \ge \sum_{j \ne i}
+    |a_{ij}|` in every row and every row reaches, along the non-zero entries, a row
+    where the inequality is strict; such a matrix is non-singular (Shivakumar and Chew,
+    1974). :math:`I - P` of a policy under which every state can leave is one. When
+    every row is dominant but the rows reaching no strict row are a set :math:`S`, the
+    diagonal :math:`\ge 0` and the rest :math:`\le 0`, :math:`S` is closed with row
+    sums zero: :math:`A_{SS} \mathbf 1 = 0`, and the matrix is singular (the states of
+    :math:`S` never leave).
+
+    >>> chained_dominance(np.array([0, 0, 1]), np.array([0, 1, 1]), np.array([2, -1, 1]), 2)
+    True
+    """
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import breadth_first_order
+
+    on = rows == columns
+    diagonal = np.zeros(n, dtype=object)
+    np.add.at(diagonal, rows[on], values[on])
+    off = np.zeros(n, dtype=object)
+    np.add.at(off, rows[~on], np.abs(values[~on]))
+    if np.any(np.abs(diagonal) < off):
+        return None
+    # the rows reaching a strict row: forward from a virtual node n along reversed entries
+    strict = np.flatnonzero(np.abs(diagonal) > off)
+    sources = np.concatenate((columns[~on], np.full(len(strict), n)))
+    targets = np.concatenate((rows[~on], strict))
+    graph = csr_array((np.ones(len(sources)), (sources, targets)), shape=(n + 1, n + 1))
+    if len(breadth_first_order(graph, n, directed=True, return_predecessors=False)) == n + 1:
+        return True
+    return False if np.all(diagonal >= 0) and np.all(values[~on] <= 0) else None
 
 
 def refined_solve(
