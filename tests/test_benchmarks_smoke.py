@@ -128,3 +128,10 @@ def test_rewards_benchmark_quick_runs(tmp_path: Path) -> None:
     text = quick_report("bench_rewards.py", tmp_path)
     # exits 1 when Storm's exact value, or the zero-reward run's, differs from exactprob's
     assert text.count("| equal") == 4 and "DIFFERENT" not in text
+
+
+@pytest.mark.slow
+def test_long_answers_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_long_answers.py", tmp_path)
+    assert text.count("contains it") == 2  # both quick boards: the exact value enclosed
+    assert "DIFFERENT" not in text  # a peer that answers (in time) gives the same value

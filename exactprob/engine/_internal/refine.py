@@ -74,6 +74,8 @@ MARGIN = 64
 CHECKPOINT_GROWTH = 0.15
 #: A row's integer entries must sum, in absolute value, below ``2**ROW_BITS``.
 ROW_BITS = 40
+#: Steps in a row without a gain in precision before the lifting gives up.
+STALLED_STEPS = 20
 #: The most bits one step may add.
 MAX_STEP_BITS = 52
 _WORD = 62  # a residual times 2^k, and a rounded step, stay below 2^62
@@ -337,12 +339,16 @@ class Lifting:
         r = self._shorten(system.rhs[j].copy(), digits)
         exponent, step_bits, checkpoint, shown = 0, 30, 256.0, 0
         final = self.final_bits(j)
+        best, stalled = -math.inf, 0
         x_hat = self._float_solve(r)
         while True:
             if not r.any():  # N / D is the exact solution
                 return self._column(j, *_reduced(digits.fold().tolist(), 1 << exponent))
             error = 2 * math.ceil(float(np.abs(x_hat).max())) + 1
             precision = exponent - math.log2(error)
+            best, stalled = (precision, 0) if precision > best else (best, stalled + 1)
+            if stalled > STALLED_STEPS:  # the floats cannot shorten the residual
+                raise RefinementFailed
             if bar is not None and min(int(precision), final) > shown:
                 bar.update(min(int(precision), final) - shown)
                 shown = min(int(precision), final)
