@@ -38,11 +38,14 @@ from pathlib import Path
 from typing import Any
 
 from bench_engine import (
+    benchmark_parser,
+    finish_report,
     fmt_ratio,
     fmt_time,
     load_engine_libraries,
-    machine_description,
+    log,
     peak_kib,
+    report_header,
     table,
 )
 
@@ -161,32 +164,22 @@ def run_case(case: str, limit: float, log: Any) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="smaller boards, 20 s limit")
+    parser = benchmark_parser(__doc__, "smaller boards and a 20 s limit")
     parser.add_argument("--limit", type=float, help="seconds a peer may take (default 120)")
-    parser.add_argument("--out", type=Path, help="also write the report here")
     parser.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sys.set_int_max_str_digits(0)  # the values are compared as exact decimal strings
     if args.measure:
         print(json.dumps(measure(*args.measure)))
         return 0
+    start = time.perf_counter()
     limit = args.limit or (20.0 if args.quick else 120.0)
     cases = ["snakes-300", "snakes-600"] if args.quick else ["snakes-600", "snakes-2000", "chutes"]
-
-    def log(message: str) -> None:
-        print(f"... {message}", file=sys.stderr, flush=True)
-
-    lines = ["# exactprob long exact answers", "", "Machine:", ""]
-    lines += [f"- {line}" for line in machine_description()] + [""]
-    lines += [f"Each peer stopped at {limit:.0f} s; times exclude exploring the model.", ""]
+    report = report_header("exactprob long exact answers", args.quick)
+    report += [f"Each peer stopped at {limit:.0f} s; times exclude exploring the model.", ""]
     for case in cases:
-        lines += run_case(case, limit, log)
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    if args.out:
-        args.out.write_text(text)
-    return 1 if "DIFFERENT" in text else 0
+        report += run_case(case, limit, log)
+    return finish_report(report, start, args.out)
 
 
 if __name__ == "__main__":
