@@ -268,3 +268,13 @@ def test_a_long_solve_shows_its_progress_in_bits(capsys):
     rows, rhs = hard_chain()
     assert refined_solve(rows, rhs, progress=True) == _dense_solve(RATIONAL, rows, rhs)
     assert "lifting 120 states" in capsys.readouterr().err
+
+
+def test_a_solve_too_large_for_the_machine_is_refused_up_front(monkeypatch):
+    from exactprob import ResourceError
+    from exactprob.util import resources
+
+    monkeypatch.setattr(resources, "physical_memory", lambda: 2**20)  # a 1 MiB machine
+    rows, rhs = hard_chain()
+    with pytest.raises(ResourceError, match="cyclic component of 120 states"):
+        refined_solve(rows, rhs)

@@ -28,8 +28,8 @@ with one float LU and exact integers that fit a machine word:
    :math:`a/q` with :math:`|x_j - a/q| \le E/D` and :math:`2Eq^2 < D` is a continued
    fraction convergent of :math:`N_j/D` (Legendre), so once :math:`D` is large enough
    every :math:`x_j` is recovered exactly. Cramer's rule and Hadamard's inequality bound
-   the numerators and denominators (:math:`\prod_i \lVert (A\,|\,b)_i \rVert_2`), so the
-   lifting stops at the latest there; it tries earlier, at checkpoints, on a random
+   the denominators (:math:`\prod_i \lVert A_i \rVert_2`), so the lifting stops at the
+   latest at twice that; it tries earlier, at checkpoints, on a random
    combination of the entries (whose denominator is their common one), as soon as its
    convergent leaves a margin of :data:`MARGIN` bits.
 5. Whatever the floats did, the result is checked exactly, :math:`A m = L b` over the
@@ -58,6 +58,7 @@ import numpy as np
 from ...errors import NonTerminationError
 from ...util.numbers import Exact, mpq
 from ...util.progress import Progress, progress_bar
+from ...util.resources import check_memory
 
 __all__ = [
     "IntegerSystem",
@@ -215,17 +216,22 @@ class IntegerSystem:
         weights = np.array([common // d for d in self.scales], dtype=object)
         return chained_dominance(A.col, A.row, A.data.astype(object) * weights[A.row], len(self))
 
-    def hadamard_bits(self, j: int) -> int:
-        r"""An upper bound on :math:`\log_2 \prod_i \lVert (A\,|\,b_j)_i \rVert_2`
-        (Hadamard's inequality): every determinant of :math:`n` columns of
-        :math:`(A\,|\,b_j)`, so by Cramer's rule every numerator and denominator of
-        :math:`A^{-1} b_j`, is below :math:`2^{\text{this}}`."""
-        A = self.matrix
-        squares = np.add.reduceat(A.data.astype(np.float64) ** 2, A.indptr[:-1])
-        squares[np.diff(A.indptr) == 0] = 0.0
-        matrix_bits = 0.5 * np.log2(np.maximum(squares, 1.0))
-        rhs_bits = np.array([int(v).bit_length() for v in self.rhs[j]], dtype=np.float64)
-        return math.ceil(float((np.maximum(matrix_bits, rhs_bits) + 0.5).sum())) + 1
+    def determinant_bits(self) -> int:
+        r"""Bits of Hadamard's bound on :math:`|\det A|`, the smaller of
+        :math:`\prod_i \lVert A_{i\cdot} \rVert_2` (rows) and :math:`\prod_j \lVert
+        A_{\cdot j} \rVert_2` (columns), rounded up: by Cramer's rule every entry of
+        :math:`A^{-1} b` (:math:`b` integral) has a denominator dividing
+        :math:`\det A`.
+
+        >>> IntegerSystem.of([{0: mpq(3), 1: mpq(-4)}, {1: mpq(5)}], [[0], [0]]).determinant_bits()  # det 15
+        6
+        """
+        A = self.matrix.tocoo()
+        squares = A.data.astype(np.float64) ** 2
+        by_rows = np.bincount(A.row, squares, minlength=len(self))
+        by_columns = np.bincount(A.col, squares, minlength=len(self))
+        bits = [0.5 * float(np.log2(np.maximum(sums, 1.0)).sum()) for sums in (by_rows, by_columns)]
+        return math.ceil(min(bits) * (1 + 1e-12)) + 1
 
     def check(self, j: int, numerators: list[int], denominator: int) -> bool:
         """Whether :math:`A m = L b_j` exactly over the integers (``numerators``
@@ -292,7 +298,8 @@ def refined_solve(
     [[mpq(3,5)], [mpq(1,5)]]
     """
     system = IntegerSystem.of(rows, rhs)
-    if system is None or len(system) == 0:
+    n = len(rows)
+    if system is None or n == 0:
         return None
     nonsingular = system.nonsingular()
     if nonsingular is False:
@@ -301,7 +308,8 @@ def refined_solve(
         return None
     try:
         lifting = Lifting(system)
-        total = sum(map(lifting.final_bits, range(len(system.rhs))))
+        total = lifting.final_bits() * len(system.rhs)
+        check_memory(lifting.memory(), f"the exact solve of a cyclic component of {n:,} states")
         with progress_bar(
             progress, f"lifting {len(system):,} states", total=total, unit=" bits"
         ) as bar:
@@ -326,10 +334,20 @@ class Lifting:
             raise RefinementFailed from None
         self.widest_row = int(np.diff(system.matrix.indptr).max()) + 1
 
-    def final_bits(self, j: int) -> int:
-        """The precision (bits) at which column ``j`` is surely reconstructed: twice
-        the Hadamard bound, the margin, and the random combination's weights."""
-        return 2 * self.system.hadamard_bits(j) + MARGIN + 20 + 2 * len(self.system).bit_length()
+    def final_bits(self) -> int:
+        """The precision (bits) at which every column is surely reconstructed: twice
+        the bound on the denominators (:meth:`IntegerSystem.determinant_bits`), the
+        margin, and the random combination's weights."""
+        n = len(self.system)
+        return 2 * self.system.determinant_bits() + MARGIN + 20 + 2 * n.bit_length()
+
+    def memory(self) -> int:
+        """Bytes the lifting may need, at most: the LU's factors, the steps kept between
+        checkpoints (a word per state and about 40 bits), and each column's numbers of
+        up to :meth:`final_bits` bits, a few copies of them while they are folded."""
+        n, bits = len(self.system), self.final_bits()
+        factors = 12 * int(self.lu.L.nnz + self.lu.U.nnz)
+        return factors + len(self.system.rhs) * n * (8 * bits // 40 + 4 * bits // 8)
 
     def solve_column(self, j: int, bar: Progress | None = None) -> list[Exact]:
         """Column ``j`` of the solution: shorten a long residual (:meth:`_shorten`),
@@ -338,7 +356,7 @@ class Lifting:
         digits = _Digits(len(system))
         r = self._shorten(system.rhs[j].copy(), digits)
         exponent, step_bits, checkpoint, shown = 0, 30, 256.0, 0
-        final = self.final_bits(j)
+        final = self.final_bits()
         best, stalled = -math.inf, 0
         x_hat = self._float_solve(r)
         while True:
