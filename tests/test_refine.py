@@ -274,7 +274,7 @@ def test_a_solve_too_large_for_the_machine_is_refused_up_front(monkeypatch):
     from exactprob import ResourceError
     from exactprob.util import resources
 
-    monkeypatch.setattr(resources, "physical_memory", lambda: 2**20)  # a 1 MiB machine
+    monkeypatch.setattr(resources, "physical_memory", lambda: 2**14)  # a 16 KiB machine
     rows, rhs = hard_chain()
     with pytest.raises(ResourceError, match="cyclic component of 120 states"):
         refined_solve(rows, rhs)
