@@ -278,3 +278,49 @@ def test_a_solve_too_large_for_the_machine_is_refused_up_front(monkeypatch):
     rows, rhs = hard_chain()
     with pytest.raises(ResourceError, match="cyclic component of 120 states"):
         refined_solve(rows, rhs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(cyclic_chains())
+def test_forced_refinement_gives_the_same_forward_laws_and_visits(model):
+    """The systems of expected visits (solved by columns: (I - P)^T) and of the
+    absorption law, refined, equal those eliminated."""
+    plain = ep.solve(model)
+    expected = (plain.absorption(), plain.expected_steps(), ep.stationary(model).expected_visits())
+    with refining_everything() as calls:
+        S = ep.solve(model)
+        refined = (S.absorption(), S.expected_steps(), ep.stationary(model).expected_visits())
+    assert refined == expected
+    assert all(answered for _, answered in calls)
+
+
+class Ring:
+    """A token walks a ring of ``n`` squares with 2d6; square 30 sends it to square 0."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.initial = n, 0
+
+    def outcome(self, s):
+        return None
+
+    def actions(self, s):
+        return ("roll",)
+
+    def transition(self, s, a):
+        return ep.dice(2, 6).map(lambda d: 0 if (s + d) % self.n == 30 else (s + d) % self.n)
+
+
+def test_a_stationary_law_of_300_states_is_refined_and_equals_elimination(monkeypatch):
+    calls = []
+    original = linear.refined_solve
+
+    def recorded(*args):
+        calls.append(answer := original(*args))
+        return answer
+
+    monkeypatch.setattr(linear, "refined_solve", recorded)
+    refined = ep.stationary(Ring(300)).law()
+    assert calls and all(answer is not None for answer in calls)
+    monkeypatch.setattr(linear, "REFINE_LIMIT", 10**9)
+    assert refined == ep.stationary(Ring(300)).law()
+    assert sum(refined.values()) == 1
