@@ -28,7 +28,7 @@ with one float LU and exact integers that fit a machine word:
    :math:`a/q` with :math:`|x_j - a/q| \le E/D` and :math:`2Eq^2 < D` is a continued
    fraction convergent of :math:`N_j/D` (Legendre), so once :math:`D` is large enough
    every :math:`x_j` is recovered exactly. Cramer's rule and Hadamard's inequality bound
-   the denominators (:math:`\prod_i \lVert A_i \rVert_2`), so the lifting stops at the
+   the denominators (:meth:`IntegerSystem.determinant_bits`), so the lifting stops at the
    latest at twice that; it tries earlier, at checkpoints, on a random
    combination of the entries (whose denominator is their common one), as soon as its
    convergent leaves a margin of :data:`MARGIN` bits.
@@ -37,8 +37,10 @@ with one float LU and exact integers that fit a machine word:
    further. The floats only decide how fast the lifting goes, never what it returns.
 
 The cost grows with the length of the answer, not with that of every intermediate number:
-the 4,453-digit value of two-player Chutes & Ladders (5,776 cyclic states) takes seconds
-where elimination takes hours.
+the 4,335-digit value of two-player Chutes & Ladders (5,776 cyclic states) takes seconds
+where elimination takes hours. Floats cannot tell a singular system from a non-singular
+one; the signs and graph of :math:`A` can (:func:`chained_dominance`), and the lifting
+starts only once they have.
 
 >>> refined_solve([{0: mpq(1), 1: mpq(-1, 2)}, {0: mpq(-1, 3), 1: mpq(1)}], [[mpq(1, 2)], [mpq(0)]])
 [[mpq(3,5)], [mpq(1,5)]]
