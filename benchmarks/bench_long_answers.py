@@ -21,7 +21,7 @@ and is stopped at the limit, reported as "no answer in N s":
 
 The models: two-player Chutes & Ladders (examples/chutes_and_ladders.py: the Milton
 Bradley board, one state per round; its cyclic component has 5,776 states and a value
-of 4,335 digits over 4,335), and single-player boards of ``n`` squares with a snake every
+of 4,453 digits over 4,453), and single-player boards of ``n`` squares with a snake every
 fifth square (``Snakes``, the shape of the first: a long answer from a chain with many
 cycles).
 """

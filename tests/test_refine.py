@@ -11,6 +11,7 @@ import random
 from contextlib import contextmanager
 from fractions import Fraction as F
 
+import gmpy2
 import numpy as np
 import pytest
 import sympy
@@ -324,3 +325,24 @@ def test_a_stationary_law_of_300_states_is_refined_and_equals_elimination(monkey
     monkeypatch.setattr(linear, "REFINE_LIMIT", 10**9)
     assert refined == ep.stationary(Ring(300)).law()
     assert sum(refined.values()) == 1
+
+
+@pytest.mark.slow
+def test_chutes_and_ladders_equals_the_published_fraction():
+    """RobinFiveWords (2024) published the first player's exact chance: 4,453 digits over
+    4,453, the first and last 50 digits of each, and 50 decimals."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+    from chutes_and_ladders import ChutesAndLadders
+
+    value = ep.solve(ChutesAndLadders()).value()
+    digits = [gmpy2.mpz(n).digits(10) for n in (value.numerator, value.denominator)]
+    assert [len(d) for d in digits] == [4453, 4453]
+    assert digits[0][:50] == "18092633267099670514343477485255245523539807365785"
+    assert digits[0][-50:] == "90240587291785142074765117906190638869011346271241"
+    assert digits[1][:50] == "35629252561560253605625838295628123481462480630624"
+    assert digits[1][-50:] == "42580337736686693566230404055465297923649011295808"
+    published = F("0.50780277346091397787392387841954080716542767187942")
+    assert abs(value - published) <= F(1, 2 * 10**50)

@@ -37,7 +37,7 @@ with one float LU and exact integers that fit a machine word:
    further. The floats only decide how fast the lifting goes, never what it returns.
 
 The cost grows with the length of the answer, not with that of every intermediate number:
-the 4,335-digit value of two-player Chutes & Ladders (5,776 cyclic states) takes seconds
+the 4,453-digit value of two-player Chutes & Ladders (5,776 cyclic states) takes seconds
 where elimination takes hours. Floats cannot tell a singular system from a non-singular
 one; the signs and graph of :math:`A` can (:func:`chained_dominance`), and the lifting
 starts only once they have.
@@ -65,7 +65,6 @@ from ...util.resources import check_memory
 __all__ = [
     "IntegerSystem",
     "Lifting",
-    "RefinementFailed",
     "chained_dominance",
     "refined_solve",
     "singular_system",
@@ -93,7 +92,7 @@ def singular_system() -> NonTerminationError:
     )
 
 
-class RefinementFailed(Exception):
+class _RefinementFailed(Exception):
     """The floats were too inaccurate for the lifting to make progress."""
 
 
@@ -316,7 +315,7 @@ def refined_solve(
             progress, f"lifting {len(system):,} states", total=total, unit=" bits"
         ) as bar:
             columns = [lifting.solve_column(j, bar) for j in range(len(system.rhs))]
-    except RefinementFailed:
+    except _RefinementFailed:
         return None
     return [list(row) for row in zip(*columns)]
 
@@ -333,7 +332,7 @@ class Lifting:
         try:
             self.lu = splu(self.float_matrix)
         except RuntimeError:  # singular in floats
-            raise RefinementFailed from None
+            raise _RefinementFailed from None
         self.widest_row = int(np.diff(system.matrix.indptr).max()) + 1
 
     def final_bits(self) -> int:
@@ -368,7 +367,7 @@ class Lifting:
             precision = exponent - math.log2(error)
             best, stalled = (precision, 0) if precision > best else (best, stalled + 1)
             if stalled > STALLED_STEPS:  # the floats cannot shorten the residual
-                raise RefinementFailed
+                raise _RefinementFailed
             if bar is not None and min(int(precision), final) > shown:
                 bar.update(min(int(precision), final) - shown)
                 shown = min(int(precision), final)
@@ -377,7 +376,7 @@ class Lifting:
                 if found is not None and system.check(j, *found):
                     return self._column(j, *found)
                 if precision >= final:  # beyond Hadamard's bound: the floats misled
-                    raise RefinementFailed
+                    raise _RefinementFailed
                 checkpoint = min(max(precision * (1 + CHECKPOINT_GROWTH), precision + 256), final)
             k, y, r_next = self._step(r, x_hat, step_bits)
             growth = _bits(r_next) - _bits(r)
@@ -405,7 +404,7 @@ class Lifting:
             y = np.rint(np.ldexp(x_hat, drop - shift)).astype(np.int64)
             r = r - (self.system.exact_times(y) << shift)
             if _bits(r) > size - 8:  # the floats do not shorten it
-                raise RefinementFailed
+                raise _RefinementFailed
             digits.add(0, np.array(y.tolist(), dtype=object) << shift)
         return r.astype(np.int64)
 
@@ -424,7 +423,7 @@ class Lifting:
             if self._plausible(shifted, y, r_next):
                 return k, y, r_next
             if k == 0:
-                raise RefinementFailed
+                raise _RefinementFailed
             k //= 2
 
     def _plausible(self, shifted: np.ndarray, y: np.ndarray, r_next: np.ndarray) -> bool:
@@ -443,7 +442,7 @@ class Lifting:
     def _float_solve(self, r: np.ndarray) -> np.ndarray:
         x: np.ndarray = self.lu.solve(r.astype(np.float64))
         if not np.all(np.isfinite(x)):
-            raise RefinementFailed
+            raise _RefinementFailed
         return x
 
 
