@@ -1,4 +1,4 @@
-"""Two-player Chutes & Ladders: an exact answer 4,000 digits long, in seconds.
+"""Two-player Chutes & Ladders: an exact answer of 4,453 digits, in seconds.
 
 The Milton Bradley board: squares 1 to 100, a spinner of 1 to 6; a spin that would pass
 100 leaves the player where they are; landing at the foot of a ladder climbs it, at the
