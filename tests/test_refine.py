@@ -218,10 +218,8 @@ def test_forced_refinement_solves_games_exactly(model):
     check_against_optimum(model, S, maxmin)
 
 
-def test_a_large_component_is_refined_and_equals_elimination(monkeypatch):
-    """A 300-square board with 57 snakes: the refinement (the default at this size) and
-    the elimination (forced) give the same exact values."""
-    model = Snakes(300)
+def record_refinements(monkeypatch) -> list:
+    """The answers of every refinement from now on (``None``: it did not apply)."""
     calls = []
     original = linear.refined_solve
 
@@ -230,6 +228,14 @@ def test_a_large_component_is_refined_and_equals_elimination(monkeypatch):
         return answer
 
     monkeypatch.setattr(linear, "refined_solve", recorded)
+    return calls
+
+
+def test_a_large_component_is_refined_and_equals_elimination(monkeypatch):
+    """A 300-square board with 57 snakes: the refinement (the default at this size) and
+    the elimination (forced) give the same exact values."""
+    model = Snakes(300)
+    calls = record_refinements(monkeypatch)
     refined = ep.solve(model)
     assert calls and all(answer is not None for answer in calls)
     monkeypatch.setattr(linear, "REFINE_LIMIT", 10**9)
@@ -312,14 +318,7 @@ class Ring:
 
 
 def test_a_stationary_law_of_300_states_is_refined_and_equals_elimination(monkeypatch):
-    calls = []
-    original = linear.refined_solve
-
-    def recorded(*args):
-        calls.append(answer := original(*args))
-        return answer
-
-    monkeypatch.setattr(linear, "refined_solve", recorded)
+    calls = record_refinements(monkeypatch)
     refined = ep.stationary(Ring(300)).law()
     assert calls and all(answer is not None for answer in calls)
     monkeypatch.setattr(linear, "REFINE_LIMIT", 10**9)
