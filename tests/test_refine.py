@@ -86,6 +86,14 @@ def test_a_singular_system_is_refused_never_solved(seed, n, degree):
         assert refined_solve(rows, rhs) == _dense_solve(RATIONAL, rows, rhs)
 
 
+def test_explicit_zero_entries_are_no_moves():
+    """State 0 loops on itself forever; its row lists a zero entry towards state 1,
+    which leaves: that is no way out, and the system is singular."""
+    rows = [{0: mpq(0), 1: mpq(0)}, {1: mpq(1)}]
+    with pytest.raises(NonTerminationError):
+        refined_solve(rows, [[mpq(0)], [mpq(1)]])
+
+
 def test_a_matrix_whose_signs_do_not_tell_is_left_to_elimination():
     rows = [{0: mpq(1), 1: mpq(2)}, {0: mpq(3), 1: mpq(1)}]  # not diagonally dominant
     assert IntegerSystem.of(rows, [[mpq(1)], [mpq(1)]]).nonsingular() is None

@@ -132,6 +132,7 @@ class IntegerSystem:
         scaled_rhs: list[list[Any]] = []
         scales: list[int] = []
         for i, row in enumerate(rows):
+            row = {j: v for j, v in row.items() if v}  # the graph is that of the non-zeros
             entries = [mpq(v) for v in row.values()]
             scale = gmpy2.mpz(1)
             for v in entries:
