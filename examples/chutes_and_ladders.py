@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 import sys
 import time
-from fractions import Fraction
 
 import exactprob as ep
 from exactprob.util.numbers import decimal_string
@@ -81,11 +80,9 @@ def main() -> None:
     rng = random.Random(7)
     games = 20_000
     wins = sum(play(rng) for _ in range(games))
-    sim = Fraction(wins, games)
-    error = (float(value) * (1 - float(value)) / games) ** 0.5
     print(
-        f"{games:,} games played from the rules: {float(sim):.4f}; "
-        f"agrees within 5 standard errors: {abs(float(sim) - float(value)) < 5 * error}"
+        f"{games:,} games played from the rules: {wins / games:.4f}; "
+        f"agrees within 5 standard errors: {ep.agrees_with(value, wins, games)}"
     )
 
 

@@ -54,11 +54,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-import gmpy2
 import numpy as np
 
 from ...errors import NonTerminationError
-from ...util.numbers import Exact, mpq
+from ...util.numbers import Exact, integer_weights, mpq
 from ...util.progress import Progress, progress_bar
 from ...util.resources import check_memory
 
@@ -133,11 +132,8 @@ class IntegerSystem:
         scales: list[int] = []
         for i, row in enumerate(rows):
             row = {j: v for j, v in row.items() if v}  # the graph is that of the non-zeros
-            entries = [mpq(v) for v in row.values()]
-            scale = gmpy2.mpz(1)
-            for v in entries:
-                scale = gmpy2.lcm(scale, v.denominator)
-            scaled = [int(v.numerator * (scale // v.denominator)) for v in entries]
+            weights, scale = integer_weights([mpq(v) for v in row.values()])
+            scaled = [int(v) for v in weights]
             if sum(map(abs, scaled)).bit_length() >= ROW_BITS:
                 return None
             indices.extend(row.keys())
@@ -151,11 +147,8 @@ class IntegerSystem:
         )
         columns, denominators = [], []
         for column in zip(*scaled_rhs):
-            common = gmpy2.mpz(1)
-            for v in column:
-                common = gmpy2.lcm(common, v.denominator)
-            whole = [int(v.numerator * (common // v.denominator)) for v in column]
-            columns.append(np.array(whole, dtype=object))
+            whole, common = integer_weights(column)
+            columns.append(np.array([int(v) for v in whole], dtype=object))
             denominators.append(int(common))
         return cls(matrix, columns, denominators, scales)
 
