@@ -433,16 +433,24 @@ def test_symbolic_absorption_is_sympy():
     assert sympy.cancel(a[4] - S.value()) == 0
 
 
-def test_symbolic_decision_state_refused():
+def test_symbolic_decisions_are_solved_piecewise_not_by_solve_graph():
+    """``solve`` answers a model with choices and one symbol piece by piece
+    (tests/test_parametric.py); ``solve_graph`` alone still refuses to compare rational
+    functions."""
     acyclic = TableModel(
         "s",
         {"w": 1, "l": 0},
         {"s": (0, {"x": {"w": p_sym, "l": 1 - p_sym}, "y": {"w": F(1, 2), "l": F(1, 2)}})},
     )
+    assert [str(piece.where) for piece in solve(acyclic).pieces] == [
+        "0 < p < 1/2",
+        "p = 1/2",
+        "1/2 < p < 1",
+    ]
     with pytest.raises(ModelError, match="symbolic"):
-        solve(acyclic)
+        solve_graph(explore(acyclic))
     with pytest.raises(ModelError, match="symbolic"):
-        solve(RedAndBlack(6, p_sym, start=3))  # cyclic with choices
+        solve_graph(explore(RedAndBlack(6, p_sym, start=3)))  # cyclic with choices
 
 
 # ======================================================================================

@@ -97,6 +97,7 @@ def solve(
     max_states: int = ...,
     progress: bool = ...,
     starts: Sequence[Hashable] | None = ...,
+    parameter_range: None = ...,
 ) -> SolvedLaws: ...
 
 
@@ -109,6 +110,20 @@ def solve(
     max_states: int = ...,
     progress: bool = ...,
     starts: Sequence[Hashable] | None = ...,
+    parameter_range: None = ...,
+) -> Solved: ...
+
+
+@overload
+def solve(
+    model: Any,
+    method: Literal["exact"] = ...,
+    *,
+    generic: bool = ...,
+    max_states: int = ...,
+    progress: bool = ...,
+    starts: Sequence[Hashable] | None = ...,
+    parameter_range: tuple[Any, Any],
 ) -> Solved: ...
 
 
@@ -120,6 +135,7 @@ def solve(
     max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,
     starts: Sequence[Hashable] | None = None,
+    parameter_range: tuple[Any, Any] | None = None,
 ) -> Solved:
     """Solve ``model`` under optimal play by ``method``: the fast path registered for the
     model's class, or the generic engine.
@@ -145,13 +161,21 @@ def solve(
         model's initial state; the first is the state ``None`` stands for. A fast path
         is used when its result starts there and knows every start (list the model's
         initial state first to keep it).
+    parameter_range : (low, high), optional
+        For a model with choices whose probabilities hold one sympy symbol, which is
+        solved piece by piece in it (:mod:`exactprob.engine.parametric`): the open range
+        of the symbol (exact rationals, ``None`` for no bound). By default, the one
+        interval where every probability lies in [0, 1].
 
     Returns
     -------
     Solved
         Every state's value (exact, or an :class:`~exactprob.engine.enclosure.Enclosure`), its
         optimal action and the actions tied with it (:mod:`exactprob.engine.results`); exact
-        results also give the laws of play (absorption, counters, expected steps).
+        results also give the laws of play (absorption, counters, expected steps). A
+        model with choices and one symbol gives a
+        :class:`~exactprob.engine.parametric.PiecewiseSolution`: values as
+        ``sympy.Piecewise``, actions and ties piece by piece.
 
     Raises
     ------
@@ -180,6 +204,18 @@ def solve(
     _check_method(method)
     check_max_states(max_states)
     _load_generic()
+    if parameter_range is not None:
+        if method != "exact":
+            raise UsageError(f"parameter_range needs method 'exact', got {method!r}")
+        from .parametric import solve_exact
+
+        return solve_exact(
+            model,
+            max_states=max_states,
+            progress=progress,
+            starts=starts,
+            parameter_range=parameter_range,
+        )
     if not generic:
         path = fast_path(model, method)
         if path is not None:
@@ -210,6 +246,6 @@ def _load_generic() -> None:
         return
     from .depth_first import solve_depth_first
     from .enclose import enclose
-    from .solve import solve_model
+    from .parametric import solve_exact
 
-    _GENERIC.update({"exact": solve_model, "certified": enclose, "depth-first": solve_depth_first})
+    _GENERIC.update({"exact": solve_exact, "certified": enclose, "depth-first": solve_depth_first})

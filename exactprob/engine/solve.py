@@ -131,13 +131,20 @@ class Solution(GraphStates):
         """The exact value of ``state`` (the initial state when ``None``). Values of the
         acyclic part are reduced, and values inside a cyclic component computed
         (:func:`_fill_values`), on first request."""
-        s = self._id(state)
+        return self.field.public(self._exact_value(self._id(state)))
+
+    def _exact_value(self, s: int) -> Exact:
         if self._values[s] is None:
             if self._swept is not None and self._swept.covers(s):
                 self._values[s] = self._swept.value(s)
             else:
                 _fill_values(self.system, self._choice, self._values, [s])
-        return self.field.public(self._values[s])
+        return self._values[s]
+
+    def field_values(self) -> list[Exact]:
+        """Every state's value in the solve's field (a symbolic chain's are rational
+        functions), all computed now."""
+        return [self._exact_value(s) for s in range(len(self.graph))]
 
     def policy(self, state: Any = None) -> Any:
         """The chosen action in ``state`` (``None`` for a terminal state): the first

@@ -1,0 +1,200 @@
+r"""Exact real algebraic numbers: the breakpoints of a piecewise answer.
+
+A real root of a polynomial with integer coefficients is held as a rational (when it is
+one) or as a :class:`RealRoot`: an irreducible integer polynomial :math:`f` of degree
+:math:`\ge 2`, which of its real roots (counted from the left), and an open interval
+:math:`(a, b)` with rational ends holding that root and no other. Since :math:`f` is
+irreducible it has no rational root, so bisection never lands on the root, and two
+roots are equal exactly when they have the same polynomial and index; distinct roots
+are ordered by bisecting until their intervals are disjoint.
+
+>>> import sympy
+>>> x = sympy.Symbol("x")
+>>> roots = real_roots(sympy.Poly(2 * x**3 - x, x))
+>>> [str(r) for r, _ in roots]
+['-sqrt(2)/2', '0', 'sqrt(2)/2']
+>>> compare(roots[2][0], Fraction(3, 4)), compare(roots[0][0], roots[2][0])
+(-1, -1)
+>>> simplest_between(Fraction(1, 3), Fraction(1, 2))
+Fraction(2, 5)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cmp_to_key, total_ordering
+from typing import Any
+
+__all__ = ["Point", "RealRoot", "compare", "real_roots", "simplest_between", "to_sympy_point"]
+
+
+@total_ordering
+class RealRoot:
+    """An irrational real root of an irreducible integer polynomial, isolated exactly.
+
+    ``coefficients`` from the highest degree down (primitive, leading one positive),
+    ``index`` its place among the polynomial's real roots, ``low < root < high``.
+    """
+
+    __slots__ = ("coefficients", "high", "index", "low")
+
+    def __init__(
+        self, coefficients: tuple[int, ...], index: int, low: Fraction, high: Fraction
+    ) -> None:
+        self.coefficients = coefficients
+        self.index = index
+        self.low = low
+        self.high = high
+
+    def _sign_at(self, x: Fraction) -> int:
+        value = Fraction(0)
+        for c in self.coefficients:
+            value = value * x + c
+        return (value > 0) - (value < 0)
+
+    def refine(self) -> None:
+        """Halve the isolating interval (the midpoint is rational, so never the root)."""
+        mid = (self.low + self.high) / 2
+        if self._sign_at(mid) == self._sign_at(self.low):
+            self.low = mid
+        else:
+            self.high = mid
+
+    def compare_rational(self, q: Fraction) -> int:
+        """-1, 0 or 1 as the root is below or above ``q`` (never 0: it is irrational)."""
+        while self.low < q < self.high:
+            self.refine()
+        return -1 if self.high <= q else 1
+
+    def compare_root(self, other: RealRoot) -> int:
+        """-1, 0 or 1 as this root is below, equal to or above ``other``."""
+        if self.coefficients == other.coefficients and self.index == other.index:
+            return 0
+        while not (self.high <= other.low or other.high <= self.low):
+            self.refine()
+            other.refine()
+        return -1 if self.high <= other.low else 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RealRoot) and self.compare_root(other) == 0
+
+    def __hash__(self) -> int:
+        return hash((self.coefficients, self.index))
+
+    def __lt__(self, other: Any) -> bool:
+        return compare(self, other) < 0
+
+    def approx(self, digits: int = 20) -> Fraction:
+        """A rational within ``10**-digits`` of the root."""
+        while self.high - self.low > Fraction(1, 10**digits):
+            self.refine()
+        return (self.low + self.high) / 2
+
+    def at(self, numerator: Any, denominator: Any) -> Any:
+        r"""The rational function :math:`N/D` (coefficient lists from the highest degree
+        down, :math:`D` nonzero at the root) at this root, as sympy writes it:
+        :math:`r(\alpha)` where :math:`r \equiv N D^{-1} \pmod f` has degree below
+        :math:`f`'s, a canonical form (``a + b*sqrt(c)`` for a quadratic root).
+
+        >>> import sympy
+        >>> half_root_two = real_roots(sympy.Poly([2, 0, -1], sympy.Symbol("x")))[1][0]
+        >>> half_root_two.at([1, 0, 0], [1, 1])  # x^2/(x + 1) at sqrt(2)/2
+        1 - sqrt(2)/2
+        """
+        import sympy
+
+        x = sympy.Dummy("x")
+        f = sympy.Poly(list(self.coefficients), x, domain="QQ")
+        n = sympy.Poly(list(numerator), x, domain="QQ")
+        d = sympy.Poly(list(denominator), x, domain="QQ")
+        r = (n * d.invert(f)).rem(f)
+        alpha = self.sympy()
+        return sympy.expand(sum(c * alpha**k for k, c in enumerate(reversed(r.all_coeffs()))))
+
+    def sympy(self) -> Any:
+        """The root as sympy writes it: radicals up to degree two, else ``CRootOf``."""
+        import sympy
+
+        x = sympy.Dummy("x")
+        f = sympy.Poly(list(self.coefficients), x)
+        return sympy.CRootOf(f.as_expr(), self.index, radicals=True)
+
+    def __str__(self) -> str:
+        return str(self.sympy())
+
+    def __repr__(self) -> str:
+        return f"RealRoot({self.sympy()}, in ({self.low}, {self.high}))"
+
+
+Point = Fraction | RealRoot
+
+
+def compare(x: Point, y: Point) -> int:
+    """-1, 0 or 1 as ``x`` is below, equal to or above ``y`` (exactly)."""
+    if isinstance(x, RealRoot):
+        return x.compare_root(y) if isinstance(y, RealRoot) else x.compare_rational(y)
+    if isinstance(y, RealRoot):
+        return -y.compare_rational(x)
+    return (x > y) - (x < y)
+
+
+def real_roots(poly: Any) -> list[tuple[Point, int]]:
+    """The distinct real roots of a nonzero sympy ``Poly`` in one variable with rational
+    coefficients, in increasing order, each with its multiplicity.
+
+    >>> import sympy
+    >>> x = sympy.Symbol("x")
+    >>> real_roots(sympy.Poly((2 * x - 1) ** 2 * (x**2 + 1), x))
+    [(Fraction(1, 2), 2)]
+    """
+    _, factors = poly.factor_list()
+    found: list[tuple[Point, int]] = []
+    for factor, multiplicity in factors:
+        if factor.degree() == 1:
+            a, b = factor.all_coeffs()
+            found.append((Fraction(int(-b.p * a.q), int(b.q * a.p)), multiplicity))
+            continue
+        coefficients = tuple(int(c) for c in factor.all_coeffs())
+        if coefficients[0] < 0:
+            coefficients = tuple(-c for c in coefficients)
+        intervals = sorted(factor.intervals(), key=lambda item: item[0][0])
+        for index, ((a, b), _) in enumerate(intervals):
+            low, high = Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q))
+            found.append((RealRoot(coefficients, index, low, high), multiplicity))
+    found.sort(key=lambda item: cmp_to_key(compare)(item[0]))
+    return found
+
+
+def simplest_between(low: Fraction, high: Fraction) -> Fraction:
+    """The rational with the smallest denominator strictly between ``low < high`` (the
+    smallest numerator among those), by walking the Stern-Brocot tree.
+
+    >>> simplest_between(Fraction(0), Fraction(1))
+    Fraction(1, 2)
+    >>> simplest_between(Fraction(-7, 3), Fraction(5, 2))
+    Fraction(0, 1)
+    """
+    if not low < high:
+        raise ValueError(f"empty interval ({low}, {high})")
+    floor = low.numerator // low.denominator
+    if floor + 1 < high:  # a whole number lies strictly between: the one nearest 0
+        if low < 0 < high:
+            return Fraction(0)
+        if low >= 0:
+            return Fraction(floor + 1)
+        return Fraction(-(-high.numerator // high.denominator) - 1)
+    # floor <= low < high <= floor + 1: floor + 1/y with y simplest in (1/(high-floor),
+    # 1/(low-floor)), or above 1/(high-floor) when low is the whole number itself.
+    below = 1 / (high - floor)
+    if low == floor:
+        return floor + 1 / Fraction(below.numerator // below.denominator + 1)
+    return floor + 1 / simplest_between(below, 1 / (low - floor))
+
+
+def to_sympy_point(x: Point) -> Any:
+    """A breakpoint as a sympy number."""
+    import sympy
+
+    if isinstance(x, RealRoot):
+        return x.sympy()
+    return sympy.Rational(x.numerator, x.denominator)

@@ -1,0 +1,683 @@
+r"""Best play as a function of one parameter: exact pieces and breakpoints.
+
+A model whose probabilities (and outcomes, rewards) are rational functions of one sympy
+symbol :math:`p` and that offers choices is solved for every :math:`p` of an open range at
+once. The answer is a list of *pieces*: open intervals between exact breakpoints, on each
+of which one policy is optimal and every value is a rational function of :math:`p`, and
+the breakpoints themselves, where the policies on either side tie.
+
+*How.* Pick the simplest rational :math:`t` in a stretch of the range not yet covered,
+solve the model at :math:`p = t` exactly (:func:`~exactprob.engine.solve.solve_graph`),
+and evaluate its policy :math:`\pi` symbolically: values :math:`V_\pi(p)`. For every state
+:math:`s` and action :math:`a` the *margin*
+:math:`d_{s,a}(p) = \pm\bigl(V_\pi(s) - Q_\pi(s, a)\bigr)` (the sign of the state's
+mover) is a rational function, :math:`\ge 0` at :math:`t`. On the largest interval around
+:math:`t` where no margin changes sign (its ends are real roots of margin numerators, of
+odd multiplicity, isolated exactly by :mod:`~exactprob.engine._internal.algebraic`),
+:math:`\pi` passes at every :math:`p` the very test that ends the engine's policy
+iteration (no action strictly better for its mover, the policy ends play since the
+support of every move is the same as at :math:`t`), so it is optimal there; a margin that
+is identically zero is a tie on the whole piece, and one that touches zero at a point is
+a tie at that point. The rest of the range is covered the same way. Optimal values are
+continuous in :math:`p` (a maximum or minimum of finitely many continuous
+:math:`V_\sigma`), so at a breakpoint the policies of both sides are optimal, with the
+value of either.
+
+Points where a probability becomes 0 (the moves change) or a reward changes sign are
+solved on their own, by substituting :math:`p`; they must be rational. The range is
+where every probability lies in [0, 1] (when that is one interval), or the one given.
+
+>>> import sympy, exactprob as ep
+>>> p = sympy.Symbol("p")
+>>> class Gamble:  # take 1/3 for sure, or try to win two rounds, each with chance p
+...     initial = "start"
+...     def outcome(self, s): return {"won": 1, "lost": 0, "kept": "1/3"}.get(s)
+...     def actions(self, s): return ("sure", "gamble") if s == "start" else ("play",)
+...     def transition(self, s, a):
+...         if a == "sure":
+...             return ep.Dist({"kept": 1})
+...         return ep.Dist({"one won" if s == "start" else "won": p, "lost": 1 - p})
+>>> solved = ep.solve(Gamble())
+>>> solved.value()
+Piecewise((1/3, (p > 0) & (p < sqrt(3)/3)), (1/3, Eq(p, sqrt(3)/3)), (p**2, (p < 1) & (p > sqrt(3)/3)))
+>>> [(str(where), action) for where, action in solved.policy()]
+[('0 < p < sqrt(3)/3', 'sure'), ('p = sqrt(3)/3', 'sure'), ('sqrt(3)/3 < p < 1', 'gamble')]
+>>> solved.ties(), solved.breakpoints
+(((p = sqrt(3)/3, ('sure', 'gamble')),), [sqrt(3)/3])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cmp_to_key
+from typing import Any
+
+from ..errors import ModelError, UsageError
+from ..util import display
+from ..util.limits import DEFAULT_MAX_STATES
+from ..util.numbers import Exact, exact, to_sympy
+from ..util.progress import Progress, progress_bar
+from ._internal.algebraic import (
+    Point,
+    RealRoot,
+    compare,
+    real_roots,
+    simplest_between,
+    to_sympy_point,
+)
+from ._internal.linear import Field, field_for
+from ._internal.rewards import value_graph
+from .array_model import Explorable
+from .graph import explore
+from .solve import Solution, _System, solve_graph
+from .state_graph import GraphStates, StateGraph
+
+__all__ = ["Piece", "PiecewiseSolution", "Range", "solve_exact", "solve_piecewise"]
+
+#: A bound of the parameter range: a rational or algebraic point, or ``None`` for no bound.
+Bound = Point | None
+
+
+@dataclass(frozen=True)
+class Range:
+    """Where a piece holds: the open interval ``low < p < high`` (``None``: unbounded), or
+    the single point ``p = low`` when ``point``."""
+
+    symbol: Any
+    low: Bound
+    high: Bound
+    point: bool = False
+
+    def contains(self, t: Fraction) -> bool:
+        """Whether the rational ``t`` lies in this range."""
+        if self.point:
+            assert self.low is not None
+            return compare(self.low, t) == 0
+        return (self.low is None or compare(self.low, t) < 0) and (
+            self.high is None or compare(t, self.high) < 0
+        )
+
+    def condition(self) -> Any:
+        """The range as a sympy condition on the symbol."""
+        import sympy
+
+        if self.point:
+            assert self.low is not None
+            return sympy.Eq(self.symbol, to_sympy_point(self.low))
+        parts = []
+        if self.low is not None:
+            parts.append(self.symbol > to_sympy_point(self.low))
+        if self.high is not None:
+            parts.append(self.symbol < to_sympy_point(self.high))
+        return sympy.And(*parts)
+
+    def __str__(self) -> str:
+        if self.point:
+            return f"{self.symbol} = {to_sympy_point(self.low)}"  # type: ignore[arg-type]
+        low = "" if self.low is None else f"{to_sympy_point(self.low)} < "
+        high = "" if self.high is None else f" < {to_sympy_point(self.high)}"
+        return f"{low}{self.symbol}{high}"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+@dataclass
+class Piece:
+    """One piece of a piecewise answer: where it holds, the optimal action of every state
+    (indices into its actions) and every action exactly tied with it there, and each
+    state's value (a rational function of the parameter, or the exact value at a point)."""
+
+    where: Range
+    choice: Sequence[int]
+    ties: dict[int, tuple[int, ...]]
+    values: list[Any]
+    field: Field = dataclasses.field(repr=False)
+    #: ``(state, action) -> margin`` for the actions not tied on the piece (intervals).
+    margins: dict[tuple[int, int], Any] = dataclasses.field(default_factory=dict, repr=False)
+
+    def value_expr(self, s: int) -> Any:
+        """The value of state ``s`` on this piece as a sympy expression: a rational
+        function of the parameter, or its exact value at a breakpoint."""
+        v = self.values[s]
+        if self.where.point and isinstance(self.where.low, RealRoot):
+            return self.where.low.at(v.numer.to_dense(), v.denom.to_dense())
+        return self.field.public(v) if self.field.symbolic else to_sympy(v)
+
+
+class PiecewiseSolution(GraphStates):
+    """The exact solution of a one-parameter model for every value of its parameter.
+
+    :meth:`value` is a ``sympy.Piecewise``; :meth:`policy` and :meth:`ties` give, piece by
+    piece, the optimal action and the tied actions; :attr:`pieces` the pieces in
+    increasing order of the parameter (open intervals and the points between them);
+    :attr:`breakpoints` the points where the optimal play changes; :meth:`at` the piece
+    holding a rational value of the parameter.
+    """
+
+    __slots__ = ("graph", "parameter", "pieces")
+    method = "exact (piecewise)"
+
+    def __init__(self, graph: StateGraph, parameter: Any, pieces: list[Piece]) -> None:
+        self.graph = graph
+        self.parameter = parameter
+        self.pieces = pieces
+
+    def _id(self, state: Any) -> int:
+        return 0 if state is None else self.graph.id_of(state)
+
+    @property
+    def breakpoints(self) -> list[Any]:
+        """The points where the optimal play changes (sympy numbers, increasing)."""
+        found = []
+        for before, point, after in zip(self.pieces, self.pieces[1:], self.pieces[2:]):
+            if point.where.point and list(before.choice) != list(after.choice):
+                found.append(to_sympy_point(point.where.low))  # type: ignore[arg-type]
+        return found
+
+    def at(self, t: Any) -> Piece:
+        """The piece holding the parameter value ``t`` (an exact rational)."""
+        q = Fraction(str(exact(t)))
+        for piece in self.pieces:
+            if piece.where.contains(q):
+                return piece
+        raise ModelError(f"{self.parameter} = {q} is outside the range solved, {self._range()}")
+
+    def _range(self) -> Range:
+        return Range(self.parameter, self.pieces[0].where.low, self.pieces[-1].where.high)
+
+    def value(self, state: Any = None) -> Any:
+        """The optimal value of ``state`` as a ``sympy.Piecewise`` in the parameter."""
+        import sympy
+
+        s = self._id(state)
+        return sympy.Piecewise(
+            *((piece.value_expr(s), piece.where.condition()) for piece in self.pieces),
+            evaluate=False,
+        )
+
+    def policy(self, state: Any = None) -> tuple[tuple[Range, Any], ...]:
+        """``(range, optimal action)`` for each piece (the first optimal action in the
+        model's order at a breakpoint); ``()`` when ``state`` is terminal."""
+        s = self._id(state)
+        actions = self.graph.actions[s]
+        if not actions:
+            return ()
+        return tuple((piece.where, actions[piece.choice[s]]) for piece in self.pieces)
+
+    def ties(self, state: Any = None) -> tuple[tuple[Range, tuple[Any, ...]], ...]:
+        """``(range, tied actions)`` for each piece where several actions of ``state``
+        are exactly optimal together."""
+        s = self._id(state)
+        actions = self.graph.actions[s]
+        return tuple(
+            (piece.where, tuple(actions[k] for k in piece.ties[s]))
+            for piece in self.pieces
+            if s in piece.ties
+        )
+
+    def to_json(self, state: Any = None) -> dict[str, Any]:
+        """The answer at ``state``: each piece with its range, value and actions."""
+        s = self._id(state)
+        actions = self.graph.actions[s]
+        return {
+            "method": self.method,
+            "state": repr(self.graph.states[s]),
+            "parameter": str(self.parameter),
+            "pieces": [
+                {
+                    "where": str(piece.where),
+                    "value": str(piece.value_expr(s)),
+                    "policy": repr(actions[piece.choice[s]]) if actions else None,
+                    "ties": [repr(actions[k]) for k in piece.ties.get(s, (piece.choice[s],))]
+                    if actions
+                    else [],
+                }
+                for piece in self.pieces
+            ],
+        }
+
+    def _repr_latex_(self) -> str:
+        import sympy
+
+        return f"$\\displaystyle {sympy.latex(self.value())}$"
+
+    def _repr_html_(self) -> str:
+        rows = [
+            (f"{piece.where}", display.exact_html(piece.value_expr(0)) + f" ({action!r})")
+            for piece, (_, action) in zip(self.pieces, self.policy() or _no_actions(self.pieces))
+        ]
+        return display.rows_html(f"Piecewise solution in {self.parameter}", rows)
+
+    def __repr__(self) -> str:
+        return f"PiecewiseSolution({self.parameter}: {len(self.pieces)} pieces, {len(self.graph):,} states)"
+
+
+def _no_actions(pieces: Sequence[Piece]) -> Iterator[tuple[Range, None]]:
+    return ((piece.where, None) for piece in pieces)
+
+
+def solve_exact(
+    model: Explorable,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+    starts: Sequence[Hashable] | None = None,
+    parameter_range: tuple[Any, Any] | None = None,
+) -> Solution | PiecewiseSolution:
+    """The generic engine's exact method: explore ``model``, then solve it piecewise
+    when it offers choices and its numbers hold one symbol (:func:`solve_piecewise`),
+    else by :func:`~exactprob.engine.solve.solve_graph`."""
+    G = explore(model, max_states=max_states, progress=progress, starts=starts)
+    if G.symbolic and any(len(actions) > 1 for actions in set(G.actions)):
+        return solve_piecewise(G, parameter_range=parameter_range, progress=progress)
+    if parameter_range is not None:
+        raise UsageError("parameter_range is for a model with choices and one symbolic parameter")
+    return solve_graph(G, progress=progress)
+
+
+def solve_piecewise(
+    G: StateGraph, *, parameter_range: tuple[Any, Any] | None = None, progress: bool = False
+) -> PiecewiseSolution:
+    """Solve a symbolic graph in one parameter for every value of its parameter.
+
+    ``parameter_range`` ``(low, high)``: the open range to solve over (exact rationals,
+    ``None`` for no bound); by default the one interval where every probability lies in
+    [0, 1].
+    """
+    return _Piecewise(G, parameter_range, progress).run()
+
+
+class _Piecewise:
+    """One piecewise solve: the graph's numbers as rational functions, and the pieces."""
+
+    def __init__(self, G: StateGraph, parameter_range: tuple[Any, Any] | None, progress: bool):
+        self.G = G
+        self.H = value_graph(G)
+        self.field = _one_parameter_field(G)
+        self.symbol = self.field.symbols[0]
+        self.system = _System(self.H, self.field)
+        self.progress = progress
+        self.deciders = [s for s in range(len(G)) if len(G.actions[s]) > 1]
+        self._roots: dict[tuple[Any, ...], list[tuple[Point, int]]] = {}
+        probabilities = [self.field.convert(q) for q in G.probabilities]
+        self.cuts = self._cut_points(probabilities)
+        self.low, self.high = self._range(probabilities, parameter_range)
+
+    # -- the range -------------------------------------------------------------------
+    def _cut_points(self, probabilities: list[Any]) -> list[Point]:
+        """Where a probability, an outcome or a reward may vanish or be undefined."""
+        numbers = list(probabilities)
+        numbers += [self.field.convert(o) for o in self.G.outcomes if o is not None]
+        numbers += [self.field.convert(r) for r in self.G.rewards or ()]
+        points: list[Point] = []
+        for q in numbers:
+            for polynomial in (q.numer, q.denom):
+                points.extend(point for point, _ in self._real_roots(polynomial))
+        return _sorted_distinct(points)
+
+    def _range(
+        self, probabilities: list[Any], given: tuple[Any, Any] | None
+    ) -> tuple[Bound, Bound]:
+        if given is not None:
+            low, high = (None if b is None else Fraction(str(exact(b))) for b in given)
+            if low is not None and high is not None and not low < high:
+                raise ModelError(f"the parameter range ({low}, {high}) is empty")
+            self._check_valid(probabilities, low, high)
+            return low, high
+        ends: list[Bound] = [None, *self.cuts, None]
+        valid = [self._positive(probabilities, a, b) for a, b in itertools.pairwise(ends)]
+        runs: list[tuple[Bound, Bound]] = []
+        for i, ok in enumerate(valid):
+            if not ok:
+                continue
+            if runs and valid[i - 1] and self._allowed_at(probabilities, ends[i]):
+                runs[-1] = (runs[-1][0], ends[i + 1])
+            else:
+                runs.append((ends[i], ends[i + 1]))
+        if len(runs) != 1:
+            found = ", ".join(str(Range(self.symbol, a, b)) for a, b in runs) or "none"
+            raise ModelError(
+                f"the probabilities are valid on {len(runs)} ranges of {self.symbol} "
+                f"({found}); choose one with parameter_range=(low, high)"
+            )
+        return runs[0]
+
+    def _check_valid(self, probabilities: list[Any], low: Bound, high: Bound) -> None:
+        inside = [c for c in self.cuts if _between(c, low, high)]
+        ends: list[Bound] = [low, *inside, high]
+        for a, b in itertools.pairwise(ends):
+            if not self._positive(probabilities, a, b):
+                raise ModelError(
+                    f"some probability is negative or undefined for {Range(self.symbol, a, b)}"
+                )
+        for c in inside:
+            if not self._allowed_at(probabilities, c):
+                raise ModelError(f"some probability is undefined at {self.symbol} = {c}")
+
+    def _positive(self, probabilities: list[Any], a: Bound, b: Bound) -> bool:
+        t = _sample(a, b)
+        return all(_evaluate(q, t) > 0 for q in probabilities)
+
+    def _allowed_at(self, probabilities: list[Any], c: Bound) -> bool:
+        """Whether every probability is defined at the cut point ``c`` (a point where
+        some vanishes, inside a valid run)."""
+        return c is not None and all(not _vanishes(q.denom, c) for q in probabilities)
+
+    # -- the pieces ------------------------------------------------------------------
+    def run(self) -> PiecewiseSolution:
+        pieces: list[Piece] = []
+        inside = [c for c in self.cuts if _between(c, self.low, self.high)]
+        for c in inside:
+            pieces.append(self._at_point(c))
+        ends: list[Bound] = [self.low, *inside, self.high]
+        with progress_bar(self.progress, f"solving in {self.symbol}", unit=" pieces") as bar:
+            for a, b in itertools.pairwise(ends):
+                self._cover(a, b, pieces, bar)
+        pieces.sort(key=_piece_key)
+        return PiecewiseSolution(self.G, self.symbol, pieces)
+
+    def _cover(self, a: Bound, b: Bound, pieces: list[Piece], bar: Progress) -> None:
+        """Add the pieces covering the open interval ``(a, b)``, on which the support of
+        every move is that of any point inside."""
+        stack = [(a, b)]
+        while stack:
+            a, b = stack.pop()
+            found: Piece | Fraction = _sample(a, b)
+            while isinstance(found, Fraction):  # a sample that is no root of a margin
+                found = self._around(found, a, b)
+            pieces.extend(self._split_at_touches(found))
+            bar.update()
+            low, high = found.where.low, found.where.high
+            if low is not a:
+                assert low is not None
+                pieces.append(self._breakpoint(found, low))
+                stack.append((a, low))
+            if high is not b:
+                assert high is not None
+                pieces.append(self._breakpoint(found, high))
+                stack.append((high, b))
+
+    def _around(self, t: Fraction, a: Bound, b: Bound) -> Piece | Fraction:
+        """The piece around ``t``: the policy optimal at ``t``, its values, and the
+        nearest sign changes of its margins on either side (within ``(a, b)``); or a
+        new sample when ``t`` is itself a root of some margin."""
+        solved = solve_graph(_substitute(self.G, self.symbol, t))
+        choice = list(solved._choice[: len(self.G)])
+        values = _field_values(solve_graph(_restrict(self.G, choice)), self.field)
+        ties: dict[int, tuple[int, ...]] = {}
+        margins: dict[tuple[int, int], Any] = {}
+        at_t: list[Any] = []
+        for s in self.deciders:
+            tied = [choice[s]]
+            for k, margin in self._margins(s, choice[s], values):
+                if margin:
+                    margins[s, k] = margin
+                    at_t.append(_evaluate(margin, t))
+                else:
+                    tied.append(k)
+            if len(tied) > 1:
+                ties[s] = tuple(sorted(tied))
+        if min(at_t, default=1) < 0:  # pragma: no cover - the exact solve is optimal at t
+            raise AssertionError(f"the policy solved at {t} is not optimal there")
+        roots = [
+            (root, multiplicity)
+            for margin in margins.values()
+            for root, multiplicity in self._real_roots(margin.numer)
+            if _between(root, a, b)
+        ]
+        if 0 in at_t:  # t is a breakpoint: sample again, short of the next root above it
+            above = [root for root, _ in roots if compare(root, t) > 0]
+            return _sample(t, min(above, key=_order, default=b))
+        low, high = a, b
+        for root, multiplicity in roots:
+            if multiplicity % 2 and _between(root, low, high):
+                if compare(root, t) < 0:
+                    low = root
+                else:
+                    high = root
+        return Piece(Range(self.symbol, low, high), choice, ties, values, self.field, margins)
+
+    def _split_at_touches(self, piece: Piece) -> list[Piece]:
+        """The piece cut at the points inside it where a margin touches 0 without
+        changing sign: ties at a point, the same policy on both sides."""
+        low, high = piece.where.low, piece.where.high
+        touches = _sorted_distinct(
+            [
+                root
+                for margin in piece.margins.values()
+                for root, multiplicity in self._real_roots(margin.numer)
+                if multiplicity % 2 == 0 and _between(root, low, high)
+            ]
+        )
+        if not touches:
+            return [piece]
+        ends: list[Bound] = [low, *touches, high]
+        parts = [self._breakpoint(piece, x) for x in touches]
+        for u, v in itertools.pairwise(ends):
+            part = Piece(
+                Range(self.symbol, u, v),
+                piece.choice,
+                piece.ties,
+                piece.values,
+                self.field,
+                piece.margins,
+            )
+            parts.append(part)
+        return parts
+
+    def _margins(self, s: int, chosen: int, values: list[Any]) -> Iterator[tuple[int, Any]]:
+        """``(k, d)`` for each other action ``k`` of ``s``: how much worse it is for the
+        mover than the chosen one (a rational function; 0 for an exact tie)."""
+        cs = self.system.choice_start
+        v = values[s]
+        for k in range(cs[s + 1] - cs[s]):
+            if k == chosen:
+                continue
+            q = self.system.q(cs[s] + k, values)
+            yield k, (v - q if self.G.players[s] == 0 else q - v)
+
+    def _breakpoint(self, piece: Piece, x: Point) -> Piece:
+        """The point piece at ``x``, an end of ``piece``: the same values; tied are the
+        actions whose margin vanishes at ``x``."""
+        ties: dict[int, set[int]] = {s: set(t) for s, t in piece.ties.items()}
+        for (s, k), margin in piece.margins.items():
+            if _vanishes(margin.numer, x):
+                ties.setdefault(s, {piece.choice[s]}).add(k)
+        choice = list(piece.choice)
+        for s, tied in ties.items():
+            choice[s] = min(tied)
+        values = piece.values
+        if isinstance(x, Fraction):
+            values = [_evaluate(v, x) if v is not None else None for v in values]
+            return Piece(
+                Range(self.symbol, x, x, True), choice, _sorted_ties(ties), values, _RATIONAL_VALUES
+            )
+        return Piece(Range(self.symbol, x, x, True), choice, _sorted_ties(ties), values, self.field)
+
+    def _at_point(self, c: Point) -> Piece:
+        """A point where the moves or a reward's sign change: solved on its own."""
+        if isinstance(c, RealRoot):
+            raise ModelError(
+                f"a probability or reward of the model vanishes at {self.symbol} = {c}, an "
+                "irrational point inside the range; choose a parameter_range that avoids it"
+            )
+        solved = solve_graph(_substitute(self.G, self.symbol, c))
+        values = [solved.field.public(v) for v in _field_values(solved, None)]
+        ties = {s: tuple(t) for s, t in solved._ties.items() if s < len(self.G)}
+        return Piece(
+            Range(self.symbol, c, c, True),
+            list(solved._choice[: len(self.G)]),
+            ties,
+            [Fraction(v) for v in values],
+            _RATIONAL_VALUES,
+        )
+
+    def _real_roots(self, polynomial: Any) -> list[tuple[Point, int]]:
+        key = tuple(polynomial.to_dense())
+        found = self._roots.get(key)
+        if found is None:
+            import sympy
+
+            if polynomial.degree() <= 0:
+                found = []
+            else:
+                found = real_roots(sympy.Poly(list(key), self.symbol, domain="QQ"))
+            self._roots[key] = found
+        return found
+
+
+_RATIONAL_VALUES = Field()
+
+
+def _one_parameter_field(G: StateGraph) -> Field:
+    numbers: list[Any] = [o for o in G.outcomes if o is not None]
+    numbers += list(G.probabilities) + list(G.rewards or ())
+    field = field_for(numbers)
+    if len(field.symbols) != 1:
+        names = ", ".join(map(str, field.symbols))
+        raise ModelError(
+            f"a model with choices can be solved in one parameter, not {len(field.symbols)} "
+            f"({names}); substitute values for all but one"
+        )
+    return field
+
+
+def _substitute(G: StateGraph, symbol: Any, t: Fraction) -> StateGraph:
+    """``G`` at ``symbol = t``: rational numbers, the edges of probability 0 left out."""
+    import sympy
+
+    value = sympy.Rational(t.numerator, t.denominator)
+
+    def at(x: Exact) -> Exact:
+        return exact(to_sympy(x).subs(symbol, value))
+
+    R = StateGraph()
+    R.states, R.index, R.players, R.actions = G.states, G.index, G.players, G.actions
+    R.choice_start = G.choice_start
+    R.outcomes = [None if o is None else at(o) for o in G.outcomes]
+    R.rewards = None if G.rewards is None else [at(r) for r in G.rewards]
+    probabilities = [at(q) for q in G.probabilities]
+    R.probabilities = probabilities
+    starts, targets, ids = G.edge_start, G.targets, G.prob_ids
+    for c in range(len(starts) - 1):
+        for e in range(starts[c], starts[c + 1]):
+            if probabilities[ids[e]] != 0:
+                R.targets.append(targets[e])
+                R.prob_ids.append(ids[e])
+        R.edge_start.append(len(R.targets))
+    return R
+
+
+def _restrict(G: StateGraph, choice: Sequence[int]) -> StateGraph:
+    """``G`` with only the chosen action of each state (a Markov chain, same ids)."""
+    R = StateGraph()
+    R.states, R.index, R.players, R.outcomes = G.states, G.index, G.players, G.outcomes
+    R.probabilities, R.symbolic = G.probabilities, G.symbolic
+    R.rewards = None if G.rewards is None else []
+    cs, starts = G.choice_start, G.edge_start
+    for s in range(len(G)):
+        if cs[s + 1] > cs[s]:
+            c = cs[s] + choice[s]
+            R.actions.append((G.actions[s][choice[s]],))
+            R.targets.extend(G.targets[starts[c] : starts[c + 1]])
+            R.prob_ids.extend(G.prob_ids[starts[c] : starts[c + 1]])
+            R.edge_start.append(len(R.targets))
+            if R.rewards is not None:
+                R.rewards.append(G.rewards[c])  # type: ignore[index]
+        else:
+            R.actions.append(())
+        R.choice_start.append(len(R.edge_start) - 1)
+    return R
+
+
+def _field_values(solution: Solution, field: Field | None) -> list[Any]:
+    """Every state's value in ``field`` (the solution's own when ``None``), plus 1 for a
+    reward's unit state (:func:`~exactprob.engine._internal.rewards.value_graph`)."""
+    values = solution.field_values()
+    if field is not None:
+        values = [field.convert(v) for v in values]
+    return [*values, (field or solution.field).convert(1)]
+
+
+def _evaluate(q: Any, t: Fraction) -> Any:
+    """A rational function (or an exact rational) at ``t``, exactly, as a Fraction."""
+    if not hasattr(q, "numer"):
+        return Fraction(str(exact(q)))
+    return _horner(q.numer.to_dense(), t) / _horner(q.denom.to_dense(), t)
+
+
+def _horner(coefficients: Sequence[Any], t: Fraction) -> Fraction:
+    value = Fraction(0)
+    for c in coefficients:
+        value = value * t + Fraction(int(c.numerator), int(c.denominator))
+    return value
+
+
+def _vanishes(polynomial: Any, x: Point) -> bool:
+    """Whether the polynomial is 0 at the point ``x``."""
+    coefficients = polynomial.to_dense()
+    if isinstance(x, Fraction):
+        return _horner(coefficients, x) == 0
+    import sympy
+
+    symbol = sympy.Dummy("x")
+    f = sympy.Poly(list(x.coefficients), symbol)
+    g = sympy.Poly(
+        [sympy.Rational(int(c.numerator), int(c.denominator)) for c in coefficients], symbol
+    )
+    return bool(g.rem(f).is_zero)
+
+
+def _sample(a: Bound, b: Bound) -> Fraction:
+    """The simplest rational strictly between ``a < b`` (``None``: no bound)."""
+    if a is None and b is None:
+        return Fraction(0)
+    if a is None:
+        assert b is not None
+        high = _rational_below(b)
+        return simplest_between(high - 1 - abs(high), high)
+    if b is None:
+        low = _rational_above(a)
+        return simplest_between(low, low + 1 + abs(low))
+    while not _rational_above(a) < _rational_below(b):
+        for x in (a, b):
+            if isinstance(x, RealRoot):
+                x.refine()
+    return simplest_between(_rational_above(a), _rational_below(b))
+
+
+def _rational_above(x: Point) -> Fraction:
+    """A rational at or above ``x`` (``x`` itself when rational; above an irrational)."""
+    return x.high if isinstance(x, RealRoot) else x
+
+
+def _rational_below(x: Point) -> Fraction:
+    """A rational at or below ``x``."""
+    return x.low if isinstance(x, RealRoot) else x
+
+
+def _between(x: Point, a: Bound, b: Bound) -> bool:
+    return (a is None or compare(a, x) < 0) and (b is None or compare(x, b) < 0)
+
+
+def _sorted_distinct(points: list[Point]) -> list[Point]:
+    ordered = sorted(points, key=_order)
+    return [x for i, x in enumerate(ordered) if i == 0 or compare(ordered[i - 1], x) != 0]
+
+
+_order = cmp_to_key(compare)
+
+
+def _piece_key(piece: Piece) -> Any:
+    """Pieces along the parameter: by lower end, a point before the interval it opens."""
+    low = piece.where.low
+    return (low is not None, _order(low) if low is not None else 0, not piece.where.point)
+
+
+def _sorted_ties(ties: dict[int, set[int]]) -> dict[int, tuple[int, ...]]:
+    return {s: tuple(sorted(t)) for s, t in ties.items() if len(t) > 1}

@@ -1,0 +1,355 @@
+"""One-parameter models with choices, solved piecewise (exactprob.engine.parametric).
+
+Every piece is checked at rational points inside it (the simplest one and random ones)
+against oracles that never call the engine: the Bellman equations of the model with the
+parameter substituted (a stopping game or a model where every policy ends has only one
+solution of them, so values that satisfy them are the optimal values), and the exact
+ties read from those equations. Breakpoints are checked by continuity: the values of
+both neighbouring pieces agree there, exactly. Closed forms: red and black (Dubins and
+Savage: bold play below 1/2, timid play above) and a gamble whose breakpoint is 1/sqrt(3).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction as F
+
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from models import (
+    RedAndBlack,
+    TableModel,
+    bellman_violations,
+    player_of,
+    q_values,
+    reachable,
+    reward_of,
+    small_values,
+)
+
+import exactprob as ep
+from exactprob.engine._internal.algebraic import RealRoot, compare, to_sympy_point
+from exactprob.engine.parametric import PiecewiseSolution, Range, _sample
+
+p = sympy.Symbol("p")
+
+
+class At:
+    """``model`` with ``p = t`` substituted: rationals, moves of probability 0 dropped."""
+
+    def __init__(self, model, t):
+        self.model, self.t = model, t
+        self.initial = model.initial
+
+    def _at(self, x):
+        return F(
+            str(sympy.sympify(x).subs(p, sympy.Rational(self.t.numerator, self.t.denominator)))
+        )
+
+    def outcome(self, s):
+        o = self.model.outcome(s)
+        return None if o is None else self._at(o)
+
+    def actions(self, s):
+        return self.model.actions(s)
+
+    def player(self, s):
+        return player_of(self.model, s)
+
+    def reward(self, s, a):
+        return self._at(reward_of(self.model, s, a))
+
+    def transition(self, s, a):
+        moves = {t: self._at(q) for t, q in self.model.transition(s, a).items()}
+        return ep.Dist({t: q for t, q in moves.items() if q != 0})
+
+
+def rational_inside(piece, rng):
+    """A random rational strictly inside an open piece with finite ends."""
+    low, high = piece.where.low, piece.where.high
+    for x in (low, high):
+        if isinstance(x, RealRoot):
+            x.approx(12)
+    a = low.high if isinstance(low, RealRoot) else low
+    b = high.low if isinstance(high, RealRoot) else high
+    return a + (b - a) * F(rng.randint(1, 999), 1000)
+
+
+def check_at(model, solved: PiecewiseSolution, t: F) -> None:
+    """At ``p = t``: the piece's values satisfy the Bellman equations of the substituted
+    model, its ties are the actions attaining them, and its policy is among them; and
+    ``ep.solve`` of the substituted model gives the same values."""
+    piece = solved.at(t)
+    model_t = At(model, t)
+    states = reachable(model_t)
+    values = {}
+    for s in states:
+        v = piece.value_expr(solved.graph.id_of(s))
+        values[s] = F(str(sympy.sympify(v).subs(p, sympy.Rational(t.numerator, t.denominator))))
+    assert not bellman_violations(model_t, values), t
+    engine = ep.solve(model_t)
+    for s in states:
+        assert engine.value(s) == values[s]
+        if model_t.outcome(s) is not None:
+            continue
+        q = q_values(model_t, s, values)
+        best = tuple(a for a in model.actions(s) if q[a] == values[s])
+        sid = solved.graph.id_of(s)
+        tied = tuple(model.actions(s)[k] for k in piece.ties.get(sid, (piece.choice[sid],)))
+        if piece.where.point:  # ties at a point are exact; inside an interval, all of them
+            assert tied == best, (t, s)
+        else:
+            assert set(tied) <= set(best) and model.actions(s)[piece.choice[sid]] in best
+
+
+def check_continuity(point, left, right, n) -> None:
+    """At an irrational breakpoint (a root of the irreducible f), the values of the two
+    neighbouring pieces are equal: f divides the numerator of their difference; and the
+    breakpoint's own value is theirs there (to 40 digits)."""
+    f = sympy.Poly(list(point.where.low.coefficients), p)
+    alpha = to_sympy_point(point.where.low)
+    for s in range(n):
+        a, b = left.value_expr(s), right.value_expr(s)
+        numerator, _ = sympy.fraction(sympy.together(a - b))
+        assert sympy.Poly(numerator, p).rem(f).is_zero
+        assert abs(sympy.N(a.subs(p, alpha) - point.value_expr(s), 50)) < 1e-40
+
+
+def check_solution(model, solved: PiecewiseSolution, rng) -> None:
+    """Every piece at its simplest inner point and two random ones; every breakpoint by
+    continuity of the values of its two neighbours; the pieces tile the range."""
+    pieces = solved.pieces
+    for before, after in itertools.pairwise(pieces):
+        assert before.where.point != after.where.point  # intervals and points alternate
+    for i, piece in enumerate(pieces):
+        where = piece.where
+        if where.point and isinstance(where.low, F):
+            check_at(model, solved, where.low)
+        elif where.point:  # an irrational breakpoint: both neighbours' values meet there
+            check_continuity(piece, pieces[i - 1], pieces[i + 1], len(solved.graph))
+        else:
+            check_at(model, solved, _sample(where.low, where.high))
+            if where.low is not None and where.high is not None:
+                for _ in range(2):
+                    check_at(model, solved, rational_inside(piece, rng))
+
+
+# -- closed forms ------------------------------------------------------------------------
+
+
+def test_the_gamble_switches_at_one_over_root_three():
+    """Take 1/3 for sure, or win two rounds each with chance p: gamble iff p^2 > 1/3."""
+
+    class Gamble:
+        initial = "start"
+
+        def outcome(self, s):
+            return {"won": 1, "lost": 0, "kept": F(1, 3)}.get(s)
+
+        def actions(self, s):
+            return ("sure", "gamble") if s == "start" else ("play",)
+
+        def transition(self, s, a):
+            if a == "sure":
+                return ep.Dist({"kept": 1})
+            return ep.Dist({"one won" if s == "start" else "won": p, "lost": 1 - p})
+
+    solved = ep.solve(Gamble())
+    assert solved.breakpoints == [1 / sympy.sqrt(3)]
+    assert [action for _, action in solved.policy()] == ["sure", "sure", "gamble"]
+    assert solved.ties()[0][1] == ("sure", "gamble")
+    check_solution(Gamble(), solved, random.Random(1))
+
+
+def bold_play_values(goal, q):
+    """Bold play in red and black from the rules: stake everything, or just what
+    reaches the goal; V(i) = q V(2i) below goal/2, q + (1-q) V(2i - goal) above. Solved
+    as a linear system in sympy (bold play may cycle)."""
+    V = sympy.symbols(f"v0:{goal + 1}")
+    equations = [sympy.Eq(V[0], 0), sympy.Eq(V[goal], 1)]
+    for i in range(1, goal):
+        stake = min(i, goal - i)
+        equations.append(sympy.Eq(V[i], q * V[i + stake] + (1 - q) * V[i - stake]))
+    solution = sympy.solve(equations, V)
+    return [sympy.factor(solution[v]) for v in V]
+
+
+def timid_play_values(goal, q):
+    """Stake 1 each time: the gambler's ruin, (1 - r^i) / (1 - r^goal), r = (1 - q)/q."""
+    r = (1 - q) / q
+    return [sympy.factor((1 - r**i) / (1 - r**goal)) for i in range(goal + 1)]
+
+
+@pytest.mark.parametrize("goal", [4, 5, 6, 7])
+def test_red_and_black_bold_below_one_half_timid_above(goal):
+    """Dubins and Savage (1965): in red and black, bold play is optimal when the game is
+    unfavourable (p < 1/2), timid play when favourable (Ross 1974, for p > 1/2), and at
+    p = 1/2 every stake ties, each fortune i worth i/goal."""
+    model = RedAndBlack(goal, p)
+    solved = ep.solve(model, starts=list(range(1, goal)))
+    half = F(1, 2)
+    bold, timid = bold_play_values(goal, p), timid_play_values(goal, p)
+    for piece in solved.pieces:
+        where = piece.where
+        for i in range(1, goal):
+            s = solved.graph.id_of(i)
+            if where.point:
+                assert where.low == half  # the only breakpoint
+                assert piece.value_expr(s) == sympy.Rational(i, goal)
+                assert piece.ties.get(s, (0,)) == tuple(range(min(i, goal - i)))
+            elif compare(where.high, half) <= 0:
+                assert sympy.simplify(piece.value_expr(s) - bold[i]) == 0
+            else:
+                assert compare(where.low, half) >= 0
+                assert sympy.simplify(piece.value_expr(s) - timid[i]) == 0
+    assert solved.breakpoints == [sympy.Rational(1, 2)]
+    check_solution(model, solved, random.Random(goal))
+
+
+# -- random models against the oracles -----------------------------------------------------
+
+
+@st.composite
+def parametric_games(draw, two_players):
+    """<= 4 states, <= 3 actions; each action mixes two random moves with weights
+    1 - p^k and p^k (k = 1 or 2), each move with positive probability of ending play, so
+    every strategy ends play for every p in (0, 1) (a stopping game)."""
+    n = draw(st.integers(1, 4))
+    terminals = {("T", i): draw(small_values) for i in range(2)}
+
+    def move():
+        w_inner = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+        w_term = draw(st.lists(st.integers(0, 3), min_size=2, max_size=2))
+        if sum(w_term) == 0:
+            w_term[draw(st.integers(0, 1))] = 1
+        total = sum(w_inner) + sum(w_term)
+        out = {("S", j): F(w, total) for j, w in enumerate(w_inner) if w}
+        out.update({("T", j): F(w, total) for j, w in enumerate(w_term) if w})
+        return out
+
+    nodes = {}
+    for i in range(n):
+        acts = {}
+        for a in range(draw(st.integers(1, 3))):
+            if acts and draw(st.integers(0, 5)) == 0:
+                acts[f"a{a}"] = dict(acts[draw(st.sampled_from(sorted(acts)))])  # a tie
+                continue
+            x, y = move(), move()
+            w = p ** draw(st.integers(1, 2)) if draw(st.booleans()) else sympy.Integer(0)
+            mixed = {}
+            for t in set(x) | set(y):
+                mixed[t] = sympy.expand((1 - w) * x.get(t, 0) + w * y.get(t, 0))
+            acts[f"a{a}"] = {t: q for t, q in mixed.items() if q != 0}
+        nodes[("S", i)] = (draw(st.integers(0, 1)) if two_players else 0, acts)
+    return TableModel(("S", 0), terminals, nodes)
+
+
+@pytest.mark.parametrize("two_players", [False, True])
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_random_stopping_games_piece_by_piece(two_players, data):
+    model = data.draw(parametric_games(two_players))
+    try:
+        solved = ep.solve(model, parameter_range=(0, 1))
+    except ep.UsageError as error:  # no choice or no symbol left in the reachable moves
+        assert "parameter_range is for a model with choices" in str(error)
+        return
+    if not isinstance(solved, PiecewiseSolution):
+        return  # a chain: solved symbolically as before
+    check_solution(model, solved, random.Random(0))
+    rng = random.Random(1)
+    for _ in range(3):  # random points anywhere in the range
+        check_at(model, solved, F(rng.randint(1, 9999), 10000))
+
+
+# -- the range and refusals ----------------------------------------------------------------
+
+
+def two_coins(q):
+    return TableModel(
+        "s",
+        {"w": 1, "l": 0},
+        {"s": (0, {"a": {"w": q, "l": 1 - q}, "b": {"w": F(1, 2), "l": F(1, 2)}})},
+    )
+
+
+def test_the_default_range_is_where_every_probability_is_one():
+    solved = ep.solve(two_coins(p))
+    assert (solved.pieces[0].where.low, solved.pieces[-1].where.high) == (0, 1)
+    solved = ep.solve(two_coins(p / 2), parameter_range=(0, F(3, 2)))
+    assert [str(x.where) for x in solved.pieces] == ["0 < p < 1", "p = 1", "1 < p < 3/2"]
+
+
+def test_a_range_where_a_probability_is_negative_is_refused():
+    with pytest.raises(ep.ModelError, match="negative or undefined for 1 < p < 2"):
+        ep.solve(two_coins(p), parameter_range=(0, 2))
+
+
+def test_several_valid_ranges_are_refused_by_name():
+    with pytest.raises(ep.ModelError, match="valid on 3 ranges of p"):
+        ep.solve(two_coins(p * (p - 1) * (p - 2) * (p - 3)))
+
+
+def test_two_parameters_are_refused():
+    r = sympy.Symbol("r")
+    model = TableModel(
+        "s", {"w": 1, "l": 0}, {"s": (0, {"a": {"w": p, "l": 1 - p}, "b": {"w": r, "l": 1 - r}})}
+    )
+    with pytest.raises(ep.ModelError, match="one parameter, not 2"):
+        ep.solve(model)
+
+
+def test_parameter_range_is_for_exact_solves_only():
+    with pytest.raises(ep.UsageError, match="method 'exact'"):
+        ep.solve(two_coins(p), "certified", parameter_range=(0, 1))
+
+
+def test_a_moves_change_at_an_irrational_point_is_refused():
+    q = (p**2 - F(1, 2)) ** 2
+    with pytest.raises(ep.ModelError, match="irrational point"):
+        ep.solve(two_coins(q), parameter_range=(0, 1))
+
+
+class PushYourLuck:
+    """Roll for a point with chance p, or hold and keep the points; a failed roll ends
+    the turn with nothing; at ``cap`` points the player must hold."""
+
+    initial = 0
+
+    def __init__(self, cap):
+        self.cap = cap
+
+    def outcome(self, s):
+        return s[1] if isinstance(s, tuple) else None
+
+    def actions(self, s):
+        return ("hold", "roll") if s < self.cap else ("hold",)
+
+    def transition(self, s, a):
+        if a == "hold":
+            return ep.Dist({("held", s): 1})
+        return ep.Dist({s + 1: p, ("held", 0): 1 - p})
+
+
+@pytest.mark.parametrize("cap", [1, 4, 9])
+def test_push_your_luck_holds_at_the_one_step_look_ahead(cap):
+    """A monotone stopping problem, so the one-stage look-ahead rule is optimal (Ross,
+    Introduction to Stochastic Dynamic Programming, 1983, ch. III): roll at k while one
+    more roll gains, p(k + 1) > k, i.e. k < p/(1 - p). From 0 the player holds at
+    K = min(cap, ceil(p/(1 - p))) points, worth K p^K; the play changes where p/(1 - p)
+    is a whole number, p = k/(k + 1), and there rolling and holding at k tie."""
+    solved = ep.solve(PushYourLuck(cap))
+    assert solved.breakpoints == [sympy.Rational(k, k + 1) for k in range(1, cap)]
+    for k in range(1, cap + 1):
+        low = F(k - 1, k)
+        high = F(k, k + 1) if k < cap else F(1)
+        piece = solved.at((low + high) / 2)
+        assert str(piece.where) == str(Range(p, low, high))
+        assert sympy.simplify(piece.value_expr(0) - k * p**k) == 0
+        if k < cap:
+            point = solved.at(high)
+            assert point.ties[solved.graph.id_of(k)] == (0, 1)  # hold and roll tie at k
+    check_solution(PushYourLuck(cap), solved, random.Random(cap))
