@@ -16,6 +16,7 @@ from .engine.graph import explore
 from .engine.long_run import LongRun, stationary
 from .engine.methods import METHODS, solve
 from .engine.model import Model
+from .engine.parametric import PiecewiseSolution
 from .engine.results import Solved, SolvedLaws
 from .engine.simulate import agrees_with, simulate
 from .engine.solve import Solution, evaluate, solve_graph
@@ -46,6 +47,7 @@ __all__ = [
     "Model",
     "ModelError",
     "NonTerminationError",
+    "PiecewiseSolution",
     "ResourceError",
     "Solution",
     "Solved",

@@ -135,3 +135,9 @@ def test_long_answers_benchmark_quick_runs(tmp_path: Path) -> None:
     text = quick_report("bench_long_answers.py", tmp_path)
     assert text.count("contains it") == 2  # both quick boards: the exact value enclosed
     assert "DIFFERENT" not in text  # a peer that answers (in time) gives the same value
+
+
+def test_parameters_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_parameters.py", tmp_path)
+    # exits 1 when a point solve's value differs from the piecewise value there
+    assert text.count("| equal") == 3 and "DIFFERENT" not in text

@@ -50,11 +50,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cmp_to_key
 from typing import Any
+
+from flint import fmpq, fmpq_poly
 
 from ..errors import ModelError, UsageError
 from ..util import display
@@ -73,7 +75,7 @@ from ._internal.linear import Field, field_for
 from ._internal.rewards import value_graph
 from .array_model import Explorable
 from .graph import explore
-from .solve import Solution, _System, solve_graph
+from .solve import Solution, solve_graph
 from .state_graph import GraphStates, StateGraph
 
 __all__ = ["Piece", "PiecewiseSolution", "Range", "solve_exact", "solve_piecewise"]
@@ -137,7 +139,8 @@ class Piece:
     ties: dict[int, tuple[int, ...]]
     values: list[Any]
     field: Field = dataclasses.field(repr=False)
-    #: ``(state, action) -> margin`` for the actions not tied on the piece (intervals).
+    #: ``(state, action) ->`` the numerator of its margin (an ``fmpq_poly``) and the
+    #: numerator's real roots, for the actions not tied on the piece (intervals).
     margins: dict[tuple[int, int], Any] = dataclasses.field(default_factory=dict, repr=False)
 
     def value_expr(self, s: int) -> Any:
@@ -300,10 +303,9 @@ class _Piecewise:
         self.H = value_graph(G)
         self.field = _one_parameter_field(G)
         self.symbol = self.field.symbols[0]
-        self.system = _System(self.H, self.field)
         self.progress = progress
         self.deciders = [s for s in range(len(G)) if len(G.actions[s]) > 1]
-        self._roots: dict[tuple[Any, ...], list[tuple[Point, int]]] = {}
+        self.weights = [_polynomials(self.field.convert(w)) for w in self.H.probabilities]
         probabilities = [self.field.convert(q) for q in G.probabilities]
         self.cuts = self._cut_points(probabilities)
         self.low, self.high = self._range(probabilities, parameter_range)
@@ -316,8 +318,8 @@ class _Piecewise:
         numbers += [self.field.convert(r) for r in self.G.rewards or ()]
         points: list[Point] = []
         for q in numbers:
-            for polynomial in (q.numer, q.denom):
-                points.extend(point for point, _ in self._real_roots(polynomial))
+            for polynomial in _polynomials(q):
+                points.extend(point for point, _ in _roots_of(polynomial))
         return _sorted_distinct(points)
 
     def _range(
@@ -366,7 +368,7 @@ class _Piecewise:
     def _allowed_at(self, probabilities: list[Any], c: Bound) -> bool:
         """Whether every probability is defined at the cut point ``c`` (a point where
         some vanishes, inside a valid run)."""
-        return c is not None and all(not _vanishes(q.denom, c) for q in probabilities)
+        return c is not None and all(not _vanishes(_polynomials(q)[1], c) for q in probabilities)
 
     # -- the pieces ------------------------------------------------------------------
     def run(self) -> PiecewiseSolution:
@@ -409,25 +411,26 @@ class _Piecewise:
         solved = solve_graph(_substitute(self.G, self.symbol, t))
         choice = list(solved._choice[: len(self.G)])
         values = _field_values(solve_graph(_restrict(self.G, choice)), self.field)
+        numerators, denominator = _over_one_denominator(values)
         ties: dict[int, tuple[int, ...]] = {}
-        margins: dict[tuple[int, int], Any] = {}
-        at_t: list[Any] = []
+        margins: dict[tuple[int, int], _Margin] = {}
+        at_t: list[int] = []
         for s in self.deciders:
             tied = [choice[s]]
-            for k, margin in self._margins(s, choice[s], values):
-                if margin:
-                    margins[s, k] = margin
-                    at_t.append(_evaluate(margin, t))
-                else:
+            for k, margin, sign in self._margins(s, choice[s], numerators, denominator, t):
+                if margin.degree() < 0:
                     tied.append(k)
+                    continue
+                margins[s, k] = (margin, _roots_of(margin))
+                at_t.append(sign)
             if len(tied) > 1:
                 ties[s] = tuple(sorted(tied))
         if min(at_t, default=1) < 0:  # pragma: no cover - the exact solve is optimal at t
             raise AssertionError(f"the policy solved at {t} is not optimal there")
         roots = [
             (root, multiplicity)
-            for margin in margins.values()
-            for root, multiplicity in self._real_roots(margin.numer)
+            for _, found in margins.values()
+            for root, multiplicity in found
             if _between(root, a, b)
         ]
         if 0 in at_t:  # t is a breakpoint: sample again, short of the next root above it
@@ -449,8 +452,8 @@ class _Piecewise:
         touches = _sorted_distinct(
             [
                 root
-                for margin in piece.margins.values()
-                for root, multiplicity in self._real_roots(margin.numer)
+                for _, found in piece.margins.values()
+                for root, multiplicity in found
                 if multiplicity % 2 == 0 and _between(root, low, high)
             ]
         )
@@ -470,23 +473,44 @@ class _Piecewise:
             parts.append(part)
         return parts
 
-    def _margins(self, s: int, chosen: int, values: list[Any]) -> Iterator[tuple[int, Any]]:
-        """``(k, d)`` for each other action ``k`` of ``s``: how much worse it is for the
-        mover than the chosen one (a rational function; 0 for an exact tie)."""
-        cs = self.system.choice_start
-        v = values[s]
+    def _margins(
+        self, s: int, chosen: int, numerators: list[Any], denominator: Any, t: Fraction
+    ) -> Iterator[tuple[int, Any, int]]:
+        r"""``(k, m, sign)`` for each other action ``k`` of ``s``: the numerator ``m`` of
+        its margin (how much worse it is for the mover than the chosen one; the zero
+        polynomial for an exact tie) and the margin's sign at ``t``. With values
+        :math:`V = N/D` and the action's weights :math:`a_e/b_e`, :math:`B = \operatorname{lcm}
+        b_e`, the margin is :math:`\pm(N_s B - \sum_e a_e (B/b_e) N_{t_e})/(D B)`; neither
+        :math:`D` nor :math:`B` vanishes inside the range, so the margin's roots there are
+        those of ``m``."""
+        H = self.H
+        cs, starts, targets, ids = H.choice_start, H.edge_start, H.targets, H.prob_ids
+        sign_of = 1 if H.players[s] == 0 else -1
         for k in range(cs[s + 1] - cs[s]):
             if k == chosen:
                 continue
-            q = self.system.q(cs[s] + k, values)
-            yield k, (v - q if self.G.players[s] == 0 else q - v)
+            c = cs[s] + k
+            edges = range(starts[c], starts[c + 1])
+            common = _lcm(self.weights[ids[e]][1] for e in edges)
+            q = sum(
+                (
+                    self.weights[ids[e]][0]
+                    * (common // self.weights[ids[e]][1])
+                    * numerators[targets[e]]
+                    for e in edges
+                ),
+                fmpq_poly(),
+            )
+            margin = sign_of * (numerators[s] * common - q)
+            at = fmpq(t.numerator, t.denominator)
+            yield k, margin, _sign(margin(at) * denominator(at) * common(at))
 
     def _breakpoint(self, piece: Piece, x: Point) -> Piece:
         """The point piece at ``x``, an end of ``piece``: the same values; tied are the
         actions whose margin vanishes at ``x``."""
         ties: dict[int, set[int]] = {s: set(t) for s, t in piece.ties.items()}
-        for (s, k), margin in piece.margins.items():
-            if _vanishes(margin.numer, x):
+        for (s, k), (margin, _) in piece.margins.items():
+            if _vanishes(margin, x):
                 ties.setdefault(s, {piece.choice[s]}).add(k)
         choice = list(piece.choice)
         for s, tied in ties.items():
@@ -516,19 +540,6 @@ class _Piecewise:
             [Fraction(v) for v in values],
             _RATIONAL_VALUES,
         )
-
-    def _real_roots(self, polynomial: Any) -> list[tuple[Point, int]]:
-        key = tuple(polynomial.to_dense())
-        found = self._roots.get(key)
-        if found is None:
-            import sympy
-
-            if polynomial.degree() <= 0:
-                found = []
-            else:
-                found = real_roots(sympy.Poly(list(key), self.symbol, domain="QQ"))
-            self._roots[key] = found
-        return found
 
 
 _RATIONAL_VALUES = Field()
@@ -619,18 +630,55 @@ def _horner(coefficients: Sequence[Any], t: Fraction) -> Fraction:
 
 
 def _vanishes(polynomial: Any, x: Point) -> bool:
-    """Whether the polynomial is 0 at the point ``x``."""
-    coefficients = polynomial.to_dense()
+    """Whether the ``fmpq_poly`` is 0 at the point ``x`` (at an irrational root: whether
+    the root's irreducible polynomial divides it)."""
     if isinstance(x, Fraction):
-        return _horner(coefficients, x) == 0
-    import sympy
+        return bool(polynomial(fmpq(x.numerator, x.denominator)) == 0)
+    return bool((polynomial % fmpq_poly(list(reversed(x.coefficients)))).degree() < 0)
 
-    symbol = sympy.Dummy("x")
-    f = sympy.Poly(list(x.coefficients), symbol)
-    g = sympy.Poly(
-        [sympy.Rational(int(c.numerator), int(c.denominator)) for c in coefficients], symbol
-    )
-    return bool(g.rem(f).is_zero)
+
+#: A margin's numerator and its real roots with their multiplicities.
+_Margin = tuple[Any, list[tuple[Point, int]]]
+
+
+def _polynomials(q: Any) -> tuple[Any, Any]:
+    """A rational function of the field (or a rational) as FLINT numerator and
+    denominator polynomials."""
+    if not hasattr(q, "numer"):
+        r = Fraction(str(exact(q)))
+        return fmpq_poly([fmpq(r.numerator, r.denominator)]), fmpq_poly([1])
+    return _flint(q.numer), _flint(q.denom)
+
+
+def _flint(polynomial: Any) -> Any:
+    """A sympy polynomial over the rationals as an ``fmpq_poly``."""
+    coefficients = polynomial.to_dense()  # highest degree first
+    return fmpq_poly([fmpq(int(c.numerator), int(c.denominator)) for c in reversed(coefficients)])
+
+
+def _over_one_denominator(values: list[Any]) -> tuple[list[Any], Any]:
+    """Numerators :math:`N_s` and one denominator :math:`D` (the least common multiple
+    of the values' own) with :math:`V_s = N_s / D`."""
+    pairs = [_polynomials(v) for v in values]
+    denominator = _lcm(d for _, d in pairs)
+    return [n * (denominator // d) for n, d in pairs], denominator
+
+
+def _lcm(polynomials: Iterable[Any]) -> Any:
+    result = fmpq_poly([1])
+    for p in polynomials:
+        if p.degree() > 0:
+            result = result * p // result.gcd(p)
+    return result
+
+
+def _roots_of(polynomial: Any) -> list[tuple[Point, int]]:
+    """The real roots of a polynomial (none for a constant)."""
+    return real_roots(polynomial) if polynomial.degree() > 0 else []
+
+
+def _sign(x: Any) -> int:
+    return int(x > 0) - int(x < 0)
 
 
 def _sample(a: Bound, b: Bound) -> Fraction:

@@ -8,9 +8,8 @@ irreducible it has no rational root, so bisection never lands on the root, and t
 roots are equal exactly when they have the same polynomial and index; distinct roots
 are ordered by bisecting until their intervals are disjoint.
 
->>> import sympy
->>> x = sympy.Symbol("x")
->>> roots = real_roots(sympy.Poly(2 * x**3 - x, x))
+>>> from flint import fmpq_poly
+>>> roots = real_roots(fmpq_poly([0, -1, 0, 2]))  # 2x^3 - x
 >>> [str(r) for r, _ in roots]
 ['-sqrt(2)/2', '0', 'sqrt(2)/2']
 >>> compare(roots[2][0], Fraction(3, 4)), compare(roots[0][0], roots[2][0])
@@ -22,8 +21,10 @@ Fraction(2, 5)
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cmp_to_key, total_ordering
+from functools import cmp_to_key, lru_cache, total_ordering
 from typing import Any
+
+from flint import fmpq, fmpz_poly
 
 __all__ = ["Point", "RealRoot", "compare", "real_roots", "simplest_between", "to_sympy_point"]
 
@@ -36,21 +37,20 @@ class RealRoot:
     ``index`` its place among the polynomial's real roots, ``low < root < high``.
     """
 
-    __slots__ = ("coefficients", "high", "index", "low")
+    __slots__ = ("_polynomial", "coefficients", "high", "index", "low")
 
     def __init__(
         self, coefficients: tuple[int, ...], index: int, low: Fraction, high: Fraction
     ) -> None:
         self.coefficients = coefficients
+        self._polynomial = fmpz_poly(list(reversed(coefficients)))
         self.index = index
         self.low = low
         self.high = high
 
     def _sign_at(self, x: Fraction) -> int:
-        value = Fraction(0)
-        for c in self.coefficients:
-            value = value * x + c
-        return (value > 0) - (value < 0)
+        value = self._polynomial(fmpq(x.numerator, x.denominator))
+        return int(value > 0) - int(value < 0)
 
     def refine(self) -> None:
         """Halve the isolating interval (the midpoint is rational, so never the root)."""
@@ -96,8 +96,8 @@ class RealRoot:
         :math:`r(\alpha)` where :math:`r \equiv N D^{-1} \pmod f` has degree below
         :math:`f`'s, a canonical form (``a + b*sqrt(c)`` for a quadratic root).
 
-        >>> import sympy
-        >>> half_root_two = real_roots(sympy.Poly([2, 0, -1], sympy.Symbol("x")))[1][0]
+        >>> from flint import fmpq_poly
+        >>> half_root_two = real_roots(fmpq_poly([-1, 0, 2]))[1][0]
         >>> half_root_two.at([1, 0, 0], [1, 1])  # x^2/(x + 1) at sqrt(2)/2
         1 - sqrt(2)/2
         """
@@ -138,31 +138,41 @@ def compare(x: Point, y: Point) -> int:
     return (x > y) - (x < y)
 
 
-def real_roots(poly: Any) -> list[tuple[Point, int]]:
-    """The distinct real roots of a nonzero sympy ``Poly`` in one variable with rational
-    coefficients, in increasing order, each with its multiplicity.
+def real_roots(polynomial: Any) -> list[tuple[Point, int]]:
+    """The distinct real roots of a nonzero polynomial with rational coefficients (a
+    ``flint.fmpq_poly``), in increasing order, each with its multiplicity: FLINT factors
+    it over the integers, sympy isolates the real roots of each irreducible factor.
 
-    >>> import sympy
-    >>> x = sympy.Symbol("x")
-    >>> real_roots(sympy.Poly((2 * x - 1) ** 2 * (x**2 + 1), x))
+    >>> from flint import fmpq_poly
+    >>> x = fmpq_poly([0, 1])
+    >>> real_roots((2 * x - 1) ** 2 * (x**2 + 1))
     [(Fraction(1, 2), 2)]
     """
-    _, factors = poly.factor_list()
+    _, factors = polynomial.factor()
     found: list[tuple[Point, int]] = []
     for factor, multiplicity in factors:
-        if factor.degree() == 1:
-            a, b = factor.all_coeffs()
-            found.append((Fraction(int(-b.p * a.q), int(b.q * a.p)), multiplicity))
-            continue
-        coefficients = tuple(int(c) for c in factor.all_coeffs())
+        coefficients = tuple(int(c) for c in reversed(factor.coeffs()))  # highest first
         if coefficients[0] < 0:
             coefficients = tuple(-c for c in coefficients)
-        intervals = sorted(factor.intervals(), key=lambda item: item[0][0])
-        for index, ((a, b), _) in enumerate(intervals):
-            low, high = Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q))
-            found.append((RealRoot(coefficients, index, low, high), multiplicity))
+        found.extend((root, multiplicity) for root in _irreducible_roots(coefficients))
     found.sort(key=lambda item: cmp_to_key(compare)(item[0]))
     return found
+
+
+@lru_cache(maxsize=4096)
+def _irreducible_roots(coefficients: tuple[int, ...]) -> tuple[Point, ...]:
+    """The real roots of an irreducible integer polynomial (highest degree first)."""
+    if len(coefficients) == 2:
+        a, b = coefficients
+        return (Fraction(-b, a),)
+    import sympy
+
+    x = sympy.Dummy("x")
+    intervals = sorted(sympy.Poly(list(coefficients), x).intervals(), key=lambda i: i[0][0])
+    return tuple(
+        RealRoot(coefficients, index, Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q)))
+        for index, ((a, b), _) in enumerate(intervals)
+    )
 
 
 def simplest_between(low: Fraction, high: Fraction) -> Fraction:
