@@ -353,3 +353,20 @@ def test_push_your_luck_holds_at_the_one_step_look_ahead(cap):
             point = solved.at(high)
             assert point.ties[solved.graph.id_of(k)] == (0, 1)  # hold and roll tie at k
     check_solution(PushYourLuck(cap), solved, random.Random(cap))
+
+
+def test_a_piecewise_solution_is_a_solved_result_with_json_and_html():
+    solved = ep.solve(two_coins(p))
+    assert isinstance(solved, ep.Solved) and solved.method == "exact (piecewise)"
+    assert solved.to_json()["pieces"][1] == {
+        "where": "p = 1/2",
+        "value": "1/2",
+        "policy": "'a'",
+        "ties": ["'a'", "'b'"],
+    }
+    page = solved._repr_html_()
+    assert "0 &lt; p &lt; 1/2" in page and "&#x27;b&#x27;" in page
+    assert solved._repr_latex_().startswith("$\\displaystyle \\begin{cases}")
+    assert solved.policy("w") == () and solved.ties("w") == ()
+    with pytest.raises(ep.ModelError, match="outside the range solved, 0 < p < 1"):
+        solved.at(2)

@@ -49,6 +49,7 @@ Piecewise((1/3, (p > 0) & (p < sqrt(3)/3)), (1/3, Eq(p, sqrt(3)/3)), (p**2, (p <
 from __future__ import annotations
 
 import dataclasses
+import html
 import itertools
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -251,7 +252,10 @@ class PiecewiseSolution(GraphStates):
 
     def _repr_html_(self) -> str:
         rows = [
-            (f"{piece.where}", display.exact_html(piece.value_expr(0)) + f" ({action!r})")
+            (
+                html.escape(str(piece.where)),
+                display.exact_html(piece.value_expr(0)) + html.escape(f" ({action!r})"),
+            )
             for piece, (_, action) in zip(self.pieces, self.policy() or _no_actions(self.pieces))
         ]
         return display.rows_html(f"Piecewise solution in {self.parameter}", rows)
@@ -305,6 +309,7 @@ class _Piecewise:
         self.symbol = self.field.symbols[0]
         self.progress = progress
         self.deciders = [s for s in range(len(G)) if len(G.actions[s]) > 1]
+        self.covered = 0.0  # percent of the range covered, for the progress bar
         self.weights = [_polynomials(self.field.convert(w)) for w in self.H.probabilities]
         probabilities = [self.field.convert(q) for q in G.probabilities]
         self.cuts = self._cut_points(probabilities)
@@ -377,7 +382,9 @@ class _Piecewise:
         for c in inside:
             pieces.append(self._at_point(c))
         ends: list[Bound] = [self.low, *inside, self.high]
-        with progress_bar(self.progress, f"solving in {self.symbol}", unit=" pieces") as bar:
+        bounded = self.low is not None and self.high is not None
+        label = f"solving in {self.symbol}" + (" (% of the range)" if bounded else "")
+        with progress_bar(self.progress, label, total=100 if bounded else None, unit="") as bar:
             for a, b in itertools.pairwise(ends):
                 self._cover(a, b, pieces, bar)
         pieces.sort(key=_piece_key)
@@ -393,7 +400,9 @@ class _Piecewise:
             while isinstance(found, Fraction):  # a sample that is no root of a margin
                 found = self._around(found, a, b)
             pieces.extend(self._split_at_touches(found))
-            bar.update()
+            shown = int(self.covered)
+            self.covered += self._share(found.where)
+            bar.update(int(self.covered) - shown)
             low, high = found.where.low, found.where.high
             if low is not a:
                 assert low is not None
@@ -403,6 +412,15 @@ class _Piecewise:
                 assert high is not None
                 pieces.append(self._breakpoint(found, high))
                 stack.append((high, b))
+
+    def _share(self, where: Range) -> float:
+        """The share of a bounded range an interval covers, in percent (a float for the
+        progress bar only); one piece for an unbounded range."""
+        if self.low is None or self.high is None:
+            return 1
+        assert where.low is not None and where.high is not None
+        width = float(_approx(self.high) - _approx(self.low))
+        return 100 * float(_approx(where.high) - _approx(where.low)) / width
 
     def _around(self, t: Fraction, a: Bound, b: Bound) -> Piece | Fraction:
         """The piece around ``t``: the policy optimal at ``t``, its values, and the
@@ -697,6 +715,10 @@ def _sample(a: Bound, b: Bound) -> Fraction:
             if isinstance(x, RealRoot):
                 x.refine()
     return simplest_between(_rational_above(a), _rational_below(b))
+
+
+def _approx(x: Point) -> Fraction:
+    return x.approx(6) if isinstance(x, RealRoot) else x
 
 
 def _rational_above(x: Point) -> Fraction:
