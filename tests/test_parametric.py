@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import (
     RedAndBlack,
+    RewardTable,
     TableModel,
     bellman_violations,
     player_of,
@@ -216,7 +217,8 @@ def test_red_and_black_bold_below_one_half_timid_above(goal):
 def parametric_games(draw, two_players):
     """<= 4 states, <= 3 actions; each action mixes two random moves with weights
     1 - p^k and p^k (k = 1 or 2), each move with positive probability of ending play, so
-    every strategy ends play for every p in (0, 1) (a stopping game)."""
+    every strategy ends play for every p in (0, 1) (a stopping game); a quarter of the
+    actions pay a reward of either sign."""
     n = draw(st.integers(1, 4))
     terminals = {("T", i): draw(small_values) for i in range(2)}
 
@@ -244,6 +246,14 @@ def parametric_games(draw, two_players):
                 mixed[t] = sympy.expand((1 - w) * x.get(t, 0) + w * y.get(t, 0))
             acts[f"a{a}"] = {t: q for t, q in mixed.items() if q != 0}
         nodes[("S", i)] = (draw(st.integers(0, 1)) if two_players else 0, acts)
+    rewards = {
+        (s, a): draw(small_values)
+        for s, (_, acts) in nodes.items()
+        for a in acts
+        if draw(st.integers(0, 3)) == 0
+    }
+    if rewards:
+        return RewardTable(("S", 0), terminals, nodes, rewards)
     return TableModel(("S", 0), terminals, nodes)
 
 
@@ -370,3 +380,22 @@ def test_a_piecewise_solution_is_a_solved_result_with_json_and_html():
     assert solved.policy("w") == () and solved.ties("w") == ()
     with pytest.raises(ep.ModelError, match="outside the range solved, 0 < p < 1"):
         solved.at(2)
+
+
+class PushForPoints(PushYourLuck):
+    """The same game with the points as a reward for holding (and outcome 0)."""
+
+    def outcome(self, s):
+        return 0 if isinstance(s, tuple) else None
+
+    def reward(self, s, a):
+        return s if a == "hold" else 0
+
+
+def test_rewards_give_the_same_pieces_as_outcomes():
+    with_outcomes, with_rewards = ep.solve(PushYourLuck(4)), ep.solve(PushForPoints(4))
+    assert with_rewards.breakpoints == with_outcomes.breakpoints
+    for mine, theirs in zip(with_rewards.pieces, with_outcomes.pieces):
+        assert str(mine.where) == str(theirs.where) and mine.ties == theirs.ties
+        assert sympy.simplify(mine.value_expr(0) - theirs.value_expr(0)) == 0
+    check_solution(PushForPoints(4), with_rewards, random.Random(4))

@@ -590,14 +590,18 @@ def _substitute(G: StateGraph, symbol: Any, t: Fraction) -> StateGraph:
     R.choice_start = G.choice_start
     R.outcomes = [None if o is None else at(o) for o in G.outcomes]
     R.rewards = None if G.rewards is None else [at(r) for r in G.rewards]
-    probabilities = [at(q) for q in G.probabilities]
-    R.probabilities = probabilities
+    # Distinct probabilities may become equal (p and 1 - p at 1/2): one id each, as
+    # the engine expects of a graph's probabilities.
+    distinct: dict[Exact, int] = {}
+    new_id = [distinct.setdefault(at(q), len(distinct)) for q in G.probabilities]
+    R.probabilities = list(distinct)
     starts, targets, ids = G.edge_start, G.targets, G.prob_ids
     for c in range(len(starts) - 1):
         for e in range(starts[c], starts[c + 1]):
-            if probabilities[ids[e]] != 0:
+            i = new_id[ids[e]]
+            if R.probabilities[i] != 0:
                 R.targets.append(targets[e])
-                R.prob_ids.append(ids[e])
+                R.prob_ids.append(i)
         R.edge_start.append(len(R.targets))
     return R
 
