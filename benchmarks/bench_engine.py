@@ -317,6 +317,19 @@ def fmt_ratio(a: float | None, b: float | None) -> str:
     return f"{a / b:.2f}x"
 
 
+def report(title: str, sections: list[str], out: Path | None) -> int:
+    """Print a report (its title, the machine, then ``sections``' lines), write it to
+    ``out`` too if given, and return the exit status: 1 when an answer differed from its
+    peer's (a line says ``DIFFERENT``)."""
+    lines = [f"# {title}", "", "Machine:", ""]
+    lines += [f"- {line}" for line in machine_description()] + ["", *sections]
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    if out:
+        out.write_text(text)
+    return 1 if "DIFFERENT" in text else 0
+
+
 def table(header: list[str], rows: list[list[str]]) -> list[str]:
     """A markdown table with padded columns."""
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import sympy
-from bench_engine import fmt_ratio, fmt_time, machine_description, table
+from bench_engine import fmt_ratio, fmt_time, report, table
 
 import exactprob as ep
 
@@ -115,14 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     rows += [measure(f"red and black to {g}", lambda p, g=g: RedAndBlack(g, p)) for g in goals]
     header = ["model", "states", "pieces", "breakpoints", "piecewise", "one point"]
     header += ["100 points", "piecewise / 100 points", "sweep values"]
-    lines = ["# exactprob piecewise benchmark", "", "Machine:", ""]
-    lines += [f"- {line}" for line in machine_description()] + [""]
-    lines += table(header, rows)
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    if args.out:
-        args.out.write_text(text)
-    return 1 if "DIFFERENT" in text else 0
+    return report("exactprob piecewise benchmark", table(header, rows), args.out)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from bench_engine import (
     fmt_ratio,
     fmt_time,
     load_engine_libraries,
-    machine_description,
+    report,
     table,
 )
 
@@ -222,15 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     def log(message: str) -> None:
         print(f"... {message}", file=sys.stderr, flush=True)
 
-    lines = ["# exactprob rewards benchmark", "", "Machine:", ""]
-    lines += [f"- {line}" for line in machine_description()] + [""]
-    lines += against_storm(goals, log)
-    lines += cost_of_rewards(duel, log)
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    if args.out:
-        args.out.write_text(text)
-    return 1 if "DIFFERENT" in text else 0
+    sections = against_storm(goals, log) + cost_of_rewards(duel, log)
+    return report("exactprob rewards benchmark", sections, args.out)
 
 
 if __name__ == "__main__":

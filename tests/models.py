@@ -640,9 +640,10 @@ def check_against_optimum(model, S, V):
 
 
 @st.composite
-def cyclic_games(draw, two_players):
+def cyclic_games(draw, two_players, move=None):
     """<= 4 states, <= 3 actions; every action has positive probability of moving straight
-    to a terminal state, so every strategy profile terminates (a stopping game)."""
+    to a terminal state, so every strategy profile terminates (a stopping game).
+    ``move(draw, n)`` draws an action's law (:func:`stopping_move` by default)."""
     n = draw(st.integers(1, 4))
     terminals = {("T", i): draw(small_values) for i in range(2)}
     nodes = {}
@@ -652,16 +653,22 @@ def cyclic_games(draw, two_players):
             if acts and draw(st.integers(0, 4)) == 0:
                 acts[f"a{a}"] = dict(acts[draw(st.sampled_from(sorted(acts)))])  # a tie
                 continue
-            w_inner = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
-            w_term = draw(st.lists(st.integers(0, 3), min_size=2, max_size=2))
-            if sum(w_term) == 0:
-                w_term[draw(st.integers(0, 1))] = 1
-            total = sum(w_inner) + sum(w_term)
-            out = {("S", j): F(w, total) for j, w in enumerate(w_inner) if w}
-            out.update({("T", j): F(w, total) for j, w in enumerate(w_term) if w})
-            acts[f"a{a}"] = out
+            acts[f"a{a}"] = (move or stopping_move)(draw, n)
         nodes[("S", i)] = (draw(st.integers(0, 1)) if two_players else 0, acts)
     return TableModel(("S", 0), terminals, nodes)
+
+
+def stopping_move(draw, n):
+    """A random move from one of ``n`` states ``("S", j)``: weights 0-3 to each of them
+    and to the terminals ``("T", 0)``, ``("T", 1)``, positive towards a terminal."""
+    w_inner = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    w_term = draw(st.lists(st.integers(0, 3), min_size=2, max_size=2))
+    if sum(w_term) == 0:
+        w_term[draw(st.integers(0, 1))] = 1
+    total = sum(w_inner) + sum(w_term)
+    out = {("S", j): F(w, total) for j, w in enumerate(w_inner) if w}
+    out.update({("T", j): F(w, total) for j, w in enumerate(w_term) if w})
+    return out
 
 
 def game_values(model, states):

@@ -24,11 +24,13 @@ from models import (
     RewardTable,
     TableModel,
     bellman_violations,
+    cyclic_games,
     player_of,
     q_values,
     reachable,
     reward_of,
     small_values,
+    stopping_move,
 )
 
 import exactprob as ep
@@ -213,48 +215,30 @@ def test_red_and_black_bold_below_one_half_timid_above(goal):
 # -- random models against the oracles -----------------------------------------------------
 
 
+def parametric_move(draw, n):
+    """Two random stopping moves mixed with weights 1 - p^k and p^k (k = 1 or 2), or one
+    alone: positive probability of ending play for every p in (0, 1)."""
+    x, y = stopping_move(draw, n), stopping_move(draw, n)
+    w = p ** draw(st.integers(1, 2)) if draw(st.booleans()) else sympy.Integer(0)
+    mixed = {t: sympy.expand((1 - w) * x.get(t, 0) + w * y.get(t, 0)) for t in set(x) | set(y)}
+    return {t: q for t, q in mixed.items() if q != 0}
+
+
 @st.composite
 def parametric_games(draw, two_players):
-    """<= 4 states, <= 3 actions; each action mixes two random moves with weights
-    1 - p^k and p^k (k = 1 or 2), each move with positive probability of ending play, so
-    every strategy ends play for every p in (0, 1) (a stopping game); a quarter of the
-    actions pay a reward of either sign."""
-    n = draw(st.integers(1, 4))
-    terminals = {("T", i): draw(small_values) for i in range(2)}
-
-    def move():
-        w_inner = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
-        w_term = draw(st.lists(st.integers(0, 3), min_size=2, max_size=2))
-        if sum(w_term) == 0:
-            w_term[draw(st.integers(0, 1))] = 1
-        total = sum(w_inner) + sum(w_term)
-        out = {("S", j): F(w, total) for j, w in enumerate(w_inner) if w}
-        out.update({("T", j): F(w, total) for j, w in enumerate(w_term) if w})
-        return out
-
-    nodes = {}
-    for i in range(n):
-        acts = {}
-        for a in range(draw(st.integers(1, 3))):
-            if acts and draw(st.integers(0, 5)) == 0:
-                acts[f"a{a}"] = dict(acts[draw(st.sampled_from(sorted(acts)))])  # a tie
-                continue
-            x, y = move(), move()
-            w = p ** draw(st.integers(1, 2)) if draw(st.booleans()) else sympy.Integer(0)
-            mixed = {}
-            for t in set(x) | set(y):
-                mixed[t] = sympy.expand((1 - w) * x.get(t, 0) + w * y.get(t, 0))
-            acts[f"a{a}"] = {t: q for t, q in mixed.items() if q != 0}
-        nodes[("S", i)] = (draw(st.integers(0, 1)) if two_players else 0, acts)
+    """Stopping games (:func:`models.cyclic_games`) whose moves are :func:`parametric_move`,
+    so every strategy ends play for every p in (0, 1); a quarter of the actions pay a
+    reward of either sign."""
+    game = draw(cyclic_games(two_players, move=parametric_move))
     rewards = {
         (s, a): draw(small_values)
-        for s, (_, acts) in nodes.items()
+        for s, (_, acts) in game.nodes.items()
         for a in acts
         if draw(st.integers(0, 3)) == 0
     }
     if rewards:
-        return RewardTable(("S", 0), terminals, nodes, rewards)
-    return TableModel(("S", 0), terminals, nodes)
+        return RewardTable(game.initial, game.terminals, game.nodes, rewards)
+    return game
 
 
 @pytest.mark.parametrize("two_players", [False, True])
