@@ -36,6 +36,8 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
     "matplotlib.sphinxext.plot_directive",
+    # Derivations of models written when the docs are built (``exactprob-derivation``).
+    "exactprob.engine.derivation_directive",
 ]
 exclude_patterns = ["_build", "_inventories"]
 root_doc = "index"

@@ -224,6 +224,13 @@ class PiecewiseSolution(GraphStates):
             if s in piece.ties
         )
 
+    def derivation(self, *, limit: int = 12) -> Any:
+        """The derivation written out: the model, each piece and each breakpoint
+        (:func:`~exactprob.engine.derivation.derive_piecewise`)."""
+        from .derivation import derive_piecewise
+
+        return derive_piecewise(self, limit=limit)
+
     def to_json(self, state: Any = None) -> dict[str, Any]:
         """The answer at ``state``: each piece with its range, value and actions."""
         s = self._id(state)

@@ -146,6 +146,33 @@ class Solution(GraphStates):
         functions), all computed now."""
         return [self._exact_value(s) for s in range(len(self.graph))]
 
+    def derivation(self, *, limit: int = 12) -> Any:
+        """The derivation of this solution written out (a
+        :class:`~exactprob.util.mathdoc.Document`: ``.latex()``, ``.rst()``,
+        ``.markdown()``), the ``limit`` states nearest the start in full
+        (:mod:`exactprob.engine.derivation`)."""
+        from .derivation import derive
+
+        return derive(self, limit=limit)
+
+    def action_values(self, state: Any = None) -> dict[Any, Any]:
+        r"""Every action's exact value in ``state``,
+        :math:`Q(s, a) = r(s, a) + \sum_t P(t \mid s, a)\,V(t)`, in the model's order
+        (empty for a terminal state): the optimal value is the best of them for the
+        state's mover, and the ties are those equal to it.
+
+        >>> from exactprob.games.gamblers_ruin import GamblersRuin
+        >>> solve_model(GamblersRuin(goal=5, start=2, p="2/5")).action_values()
+        {'bet': Fraction(40, 211)}
+        """
+        s = self._id(state)
+        start = self.system.choice_start[s]
+        values = _LazyValues(self)
+        return {
+            action: self.field.public(self.system.q(start + k, values))
+            for k, action in enumerate(self.graph.actions[s])
+        }
+
     def policy(self, state: Any = None) -> Any:
         """The chosen action in ``state`` (``None`` for a terminal state): the first
         optimal one in the model's order, except inside a cycle, where it is policy
@@ -892,6 +919,21 @@ class _Solver:
                     current, policy[s] = q, k
                     changed = True
         return changed
+
+
+class _LazyValues(Sequence[Any]):
+    """A solution's exact values by id (the reward unit's too), each computed when read."""
+
+    __slots__ = ("solution",)
+
+    def __init__(self, solution: Solution) -> None:
+        self.solution = solution
+
+    def __getitem__(self, s: Any) -> Any:
+        return self.solution._exact_value(s)
+
+    def __len__(self) -> int:  # pragma: no cover - Sequence requirement only
+        return len(self.solution._values)
 
 
 class _Overlay(Sequence[Any]):

@@ -1,0 +1,425 @@
+r"""The derivation of a solved model, written out: its states, the order they are solved
+in, the equation of each state under optimal play with its exact coefficients, each
+decision with its exact margin over the other actions (and the ties), and the values.
+A piecewise answer (:mod:`~exactprob.engine.parametric`) adds its pieces and breakpoints.
+
+The states shown are those nearest the start under the optimal play (breadth first), at
+most ``limit`` of them; a larger model is summarised (how many states, levels and cyclic
+components, and the sizes of the largest) with these representative equations.
+
+>>> import exactprob as ep
+>>> from fractions import Fraction
+>>> class Bet:  # keep 1/2, or win with chance 2/3
+...     initial = "choose"
+...     def outcome(self, s): return {"kept": Fraction(1, 2), "won": 1, "lost": 0}.get(s)
+...     def actions(self, s): return ("safe", "bold")
+...     def transition(self, s, a):
+...         return ep.Dist({"kept": 1}) if a == "safe" else ep.Dist({"won": "2/3", "lost": "1/3"})
+>>> print(ep.solve(Bet()).derivation().markdown())  # doctest: +ELLIPSIS
+# Derivation
+...
+$$
+\begin{aligned}
+Q(\text{'choose'}, \text{'safe'}) &= V(\text{'kept'}) = \frac{1}{2} \\
+Q(\text{'choose'}, \text{'bold'}) &= \frac{2}{3} V(\text{'won'}) + \frac{1}{3} V(\text{'lost'}) = \frac{2}{3}
+\end{aligned}
+$$
+<BLANKLINE>
+Player 0 (maximising) plays 'bold', better than 'safe' by $\frac{1}{6}$.
+...
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..errors import UsageError
+from ..util.mathdoc import Document, Math, latex_number, latex_text
+from .state_graph import StateGraph
+
+
+class ExactSolution(Protocol):
+    """What a derivation reads of an exact solution
+    (:class:`~exactprob.engine.solve.Solution`)."""
+
+    @property
+    def graph(self) -> StateGraph: ...
+
+    def value(self, state: Any = None) -> Any: ...
+
+    def policy(self, state: Any = None) -> Any: ...
+
+    def ties(self, state: Any = None) -> tuple[Any, ...]: ...
+
+    def action_values(self, state: Any = None) -> dict[Any, Any]: ...
+
+
+class Pieces(Protocol):
+    """What a derivation reads of a piecewise solution
+    (:class:`~exactprob.engine.parametric.PiecewiseSolution`); its pieces are
+    :class:`~exactprob.engine.parametric.Piece`."""
+
+    @property
+    def graph(self) -> StateGraph: ...
+
+    @property
+    def parameter(self) -> Any: ...
+
+    @property
+    def pieces(self) -> Sequence[Any]: ...
+
+
+__all__ = ["ExactSolution", "Pieces", "derivation_of", "derive", "derive_piecewise"]
+
+#: States shown by default: equations, decisions and values.
+LIMIT = 12
+#: State names longer than this are written ``V_{i}``, with a legend.
+SHORT_NAME = 16
+
+
+def derivation_of(solved: Any, *, limit: int = LIMIT) -> Document:
+    """The derivation of an exact result of the generic engine (a
+    :class:`~exactprob.engine.solve.Solution` or a
+    :class:`~exactprob.engine.parametric.PiecewiseSolution`)."""
+    if hasattr(solved, "pieces"):
+        return derive_piecewise(solved, limit=limit)
+    if hasattr(solved, "action_values"):
+        return derive(solved, limit=limit)
+    raise UsageError(
+        f"a derivation is written from the generic engine's exact solution, not from a "
+        f"{type(solved).__name__}; solve with exactprob.solve(model, generic=True)"
+    )
+
+
+def derive(solution: ExactSolution, *, limit: int = LIMIT) -> Document:
+    """The derivation of an exact :class:`~exactprob.engine.solve.Solution`."""
+    G = solution.graph
+    doc = Document("Derivation")
+    shown = _nearest(G, limit)
+    name = _Names(G, shown)
+    _describe_model(doc, G)
+    _describe_order(doc, G)
+    doc.heading("Equations under optimal play")
+    inner = [s for s in shown if G.outcomes[s] is None]
+    doc.paragraph(
+        "Each state's value is the expected value of the next state under the chosen "
+        "action (plus its reward). ",
+        *name.legend(),
+        _more(len(inner), sum(o is None for o in G.outcomes)),
+    )
+    doc.equations(
+        [
+            f"{name(s)} &= {_expected(G, s, _chosen(solution, s), name)} = "
+            f"{latex_number(solution.value(G.states[s]))}"
+            for s in inner
+        ]
+    )
+    ends = [t for t in name.reprs if G.outcomes[t] is not None][:limit]
+    if ends:
+        doc.paragraph("Play ends in these states, each worth its outcome:")
+        doc.equations([f"{name(s)} &= {latex_number(G.outcomes[s])}" for s in ends])
+    _describe_decisions(doc, solution, shown, name)
+    doc.heading("The answer")
+    doc.paragraph(
+        f"From the start, {G.states[0]!r}: ",
+        Math(f"{name(0)} = {latex_number(solution.value())}"),
+        ".",
+    )
+    return doc
+
+
+def derive_piecewise(solution: Pieces, *, limit: int = LIMIT) -> Document:
+    """The derivation of a :class:`~exactprob.engine.parametric.PiecewiseSolution`: the
+    model, then each piece (where it holds, the decisions there with their margins as
+    functions of the parameter, the value at the start) and each breakpoint (its
+    polynomial, an isolating interval, the actions that tie there)."""
+    G = solution.graph
+    p = solution.parameter
+    doc = Document(f"Derivation in {p}")
+    _describe_model(doc, G)
+    doc.paragraph(
+        "The model is solved for every value of ",
+        Math(str(p)),
+        f" at once: {len(solution.pieces)} pieces, open intervals on which one play is "
+        "optimal and the points between them.",
+    )
+    for piece in solution.pieces:
+        _describe_piece(doc, solution, piece, limit)
+    return doc
+
+
+# -- the parts ----------------------------------------------------------------------------
+
+
+def _describe_model(doc: Document, G: StateGraph) -> None:
+    n = len(G)
+    ends = sum(o is not None for o in G.outcomes)
+    deciders = [s for s in range(n) if len(G.actions[s]) > 1]
+    players = sorted({G.players[s] for s in deciders})
+    who: dict[tuple[int, ...], str] = {(0,): "player 0 (maximising)", (1,): "player 1 (minimising)"}
+    doc.heading("The model")
+    chooser = who.get(tuple(players), "a player (0 maximises, 1 minimises)")
+    choices = (
+        f"{len(deciders):,} where {chooser} chooses"
+        if deciders
+        else "none offers a choice (a Markov chain)"
+    )
+    rewards = ", with rewards on the actions" if G.rewards is not None and any(G.rewards) else ""
+    doc.paragraph(
+        f"{_count(n, 'state')} reachable from {G.states[0]!r}: {ends:,} where play ends, "
+        f"{choices}; {_count(G.number_of_transitions(), 'transition')}{rewards}."
+    )
+
+
+def _describe_order(doc: Document, G: StateGraph) -> None:
+    """How the states are solved: levels of the condensation, and its cyclic components."""
+    levels, cyclic = _condensation(G)
+    doc.heading("Order of solution")
+    text = (
+        f"The states are solved backwards from the end of play in {_count(levels, 'level')}: a "
+        "state's value needs only the values of states on lower levels"
+    )
+    if not cyclic:
+        doc.paragraph(text + ", so each is one sum (the graph has no cycle).")
+        return
+    largest = ", ".join(f"{size:,}" for size in cyclic[:5]) + (", ..." if len(cyclic) > 5 else "")
+    doc.paragraph(
+        text + f" or in its own cyclic component. {_count(len(cyclic), 'cyclic component')} "
+        f"({_count(cyclic[0], 'state')}"
+        + (f"; sizes {largest}" if len(cyclic) > 1 else "")
+        + "): each is one system of linear equations, solved exactly, "
+        "and where it offers choices its policy is improved until no action is strictly "
+        "better (policy iteration; Hoffman-Karp strategy iteration for two players)."
+    )
+
+
+def _describe_decisions(
+    doc: Document, solution: ExactSolution, shown: list[int], name: _Names
+) -> None:
+    G = solution.graph
+    deciders = [s for s in shown if len(G.actions[s]) > 1]
+    if not deciders:
+        return
+    doc.heading("Decisions")
+    total = sum(len(a) > 1 for a in G.actions)
+    doc.paragraph(
+        "Every action's value, and the margin of the chosen one over the others. ",
+        _more(len(deciders), total),
+    )
+    for s in deciders:
+        state = G.states[s]
+        q = solution.action_values(state)
+        doc.equations(
+            [
+                f"Q({name.text(s)}, {_text(a)}) &= {_expected(G, s, k, name)} = {latex_number(v)}"
+                for k, (a, v) in enumerate(q.items())
+            ]
+        )
+        doc.paragraph(*_verdict(G.players[s], solution.policy(state), solution.ties(state), q))
+
+
+def _verdict(player: int, chosen: Any, ties: Sequence[Any], q: dict[Any, Any]) -> list[str | Math]:
+    """ "Player 0 plays a, better than b by m" (or the ties)."""
+    mover = "Player 0 (maximising)" if player == 0 else "Player 1 (minimising)"
+    parts: list[str | Math] = [f"{mover} plays {chosen!r}"]
+    if len(ties) > 1:
+        parts.append(f", tied exactly with {', '.join(repr(a) for a in ties if a != chosen)}")
+    others = [a for a in q if a not in ties]
+    for i, a in enumerate(others):
+        margin = q[chosen] - q[a] if player == 0 else q[a] - q[chosen]
+        parts += [
+            ", better than " if i == 0 else ", than ",
+            f"{a!r} by ",
+            Math(latex_number(margin)),
+        ]
+    parts.append(".")
+    return parts
+
+
+def _describe_piece(doc: Document, solution: Pieces, piece: Any, limit: int) -> None:
+    import sympy
+
+    G = solution.graph
+    where = piece.where
+    doc.heading(str(where))
+    if where.point:
+        _describe_point(doc, piece)
+    shown = _nearest(G, limit)
+    name = _Names(G, shown)
+    lines = []
+    for s in (s for s in shown if len(G.actions[s]) > 1):
+        v = piece.value_expr(s)
+        tied = piece.ties.get(s, (piece.choice[s],))
+        for k, action in enumerate(G.actions[s]):
+            if k in tied:
+                continue
+            q = _action_expr(G, s, k, piece)
+            sign = 1 if G.players[s] == 0 else -1
+            margin = sympy.factor(sympy.simplify(sign * (v - q)))
+            lines.append(
+                f"V({name.text(s)}) - Q({name.text(s)}, {_text(action)}) &= {sympy.latex(margin)}"
+            )
+    chosen = ", ".join(
+        f"{G.states[s]!r}: {' = '.join(repr(G.actions[s][k]) for k in piece.ties.get(s, (piece.choice[s],)))}"
+        for s in shown
+        if len(G.actions[s]) > 1
+    )
+    doc.paragraph(
+        f"Optimal play ({chosen}); the value at the start is ",
+        Math(sympy.latex(piece.value_expr(0))),
+        ".",
+    )
+    if lines and not where.point:
+        doc.paragraph(
+            "The margins of the chosen actions over the others, positive on the whole piece:"
+        )
+        doc.equations(lines)
+
+
+def _describe_point(doc: Document, piece: Any) -> None:
+    from ._internal.algebraic import RealRoot
+
+    x = piece.where.low
+    if isinstance(x, RealRoot):
+        import sympy
+
+        y = sympy.Symbol(str(piece.where.symbol))
+        f = sympy.Poly(list(x.coefficients), y).as_expr()
+        x.approx(6)
+        doc.paragraph(
+            "A breakpoint: the root of ",
+            Math(f"{sympy.latex(f)} = 0"),
+            " in ",
+            Math(f"({latex_number(x.low)}, {latex_number(x.high)})"),
+            "; the actions whose margin vanishes there tie.",
+        )
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+class _Names:
+    """How states are written: ``V(\\text{repr})`` when every shown name is short, else
+    ``V_{i}`` with a legend."""
+
+    def __init__(self, G: StateGraph, shown: Sequence[int]) -> None:
+        self.G = G
+        self.reprs = {s: repr(G.states[s]) for s in shown}
+        for s in shown:
+            for k in range(len(G.actions[s])):
+                for t, _ in G.choice_edges(G.choice_start[s] + k):
+                    self.reprs.setdefault(t, repr(G.states[t]))
+        self.short = all(len(r) <= SHORT_NAME for r in self.reprs.values())
+
+    def text(self, s: int) -> str:
+        return _text_repr(self.reprs.get(s, repr(self.G.states[s]))) if self.short else f"s_{{{s}}}"
+
+    def __call__(self, s: int) -> str:
+        return f"V({self.text(s)})"
+
+    def legend(self) -> list[str | Math]:
+        if self.short:
+            return []
+        items = [f"{s}: {r}" for s, r in list(self.reprs.items())[:LIMIT]]
+        return ["States by number: " + "; ".join(items) + ". "]
+
+
+def _expected(G: StateGraph, s: int, k: int, name: _Names) -> str:
+    r"""``r + p_1 V(t_1) + ...`` for action ``k`` of ``s`` (the model's exact numbers)."""
+    c = G.choice_start[s] + k
+    terms = []
+    for t, p in G.choice_edges(c):
+        terms.append(name(t) if p == 1 else f"{_coefficient(p)} {name(t)}")
+    if G.rewards is not None and G.rewards[c] != 0:
+        terms.insert(0, latex_number(G.rewards[c]))
+    return " + ".join(terms).replace("+ -", "- ")
+
+
+def _coefficient(p: Any) -> str:
+    from ..util.numbers import is_symbolic
+
+    text = latex_number(p)
+    return f"\\left({text}\\right)" if is_symbolic(p) and ("+" in text or "-" in text) else text
+
+
+def _action_expr(G: StateGraph, s: int, k: int, piece: Any) -> Any:
+    """``Q(s, a)`` on a piece as a sympy expression."""
+    from ..util.numbers import to_sympy
+
+    c = G.choice_start[s] + k
+    total = to_sympy(G.rewards[c]) if G.rewards is not None else 0
+    for t, p in G.choice_edges(c):
+        total += to_sympy(p) * piece.value_expr(t)
+    return total
+
+
+def _text(action: Any) -> str:
+    return _text_repr(repr(action))
+
+
+def _text_repr(text: str) -> str:
+    return f"\\text{{{latex_text(text)}}}"
+
+
+def _chosen(solution: ExactSolution, s: int) -> int:
+    """The index of the chosen action of state ``s``."""
+    G = solution.graph
+    return G.actions[s].index(solution.policy(G.states[s]))
+
+
+def _count(n: int, noun: str) -> str:
+    """``"1 state"``, ``"2 states"``."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def _more(shown: int, total: int) -> str:
+    return "" if shown >= total else f"The {shown:,} nearest the start of {total:,} are shown."
+
+
+def _nearest(G: StateGraph, limit: int) -> list[int]:
+    """Up to ``limit`` states where play goes on, nearest the start (breadth first over
+    every action's moves)."""
+    seen, order, queue = {0}, list[int](), deque([0])
+    while queue and len(order) < limit:
+        s = queue.popleft()
+        if G.outcomes[s] is not None:
+            continue
+        order.append(s)
+        for t in G.successors(s).tolist():
+            if t not in seen:
+                seen.add(t)
+                queue.append(t)
+    return order
+
+
+def _condensation(G: StateGraph) -> tuple[int, list[int]]:
+    """The number of levels of the graph's condensation (longest path from a state to
+    the end of play, counted in components) and the sizes of its cyclic components,
+    largest first."""
+    import networkx as nx
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = len(G)
+    starts = np.frombuffer(G.edge_start, dtype=np.int64)
+    first_edge = starts[np.frombuffer(G.choice_start, dtype=np.int64)]
+    sources = np.repeat(np.arange(n), np.diff(first_edge))
+    targets = np.frombuffer(G.targets, dtype=np.int32)
+    matrix = csr_matrix((np.ones(len(targets)), (sources, targets)), shape=(n, n))
+    count, labels = connected_components(matrix, directed=True, connection="strong")
+    sizes = np.bincount(labels, minlength=count)
+    loops = np.zeros(count, dtype=bool)
+    loops[labels[sources[sources == targets]]] = True
+    cyclic = sorted((int(x) for x in sizes[(sizes > 1) | loops]), reverse=True)
+    between = labels[sources] != labels[targets]
+    pairs = set(zip(labels[sources][between].tolist(), labels[targets][between].tolist()))
+    dag = nx.DiGraph(pairs)
+    dag.add_nodes_from(range(count))
+    level: dict[int, int] = {}
+    for c in reversed(list(nx.topological_sort(dag))):
+        level[c] = 1 + max((level[d] for d in dag.successors(c)), default=0)
+    return max(level.values(), default=0), cyclic

@@ -1,0 +1,47 @@
+"""A Sphinx directive that writes the derivation of a model when the docs are built.
+
+In ``conf.py``: ``extensions = [..., "exactprob.engine.derivation_directive"]``; in a page::
+
+    .. exactprob-derivation:: mypackage.models:Gamble
+       :limit: 8
+
+The argument names a callable (a model class, or a function) that returns the model
+when called with no argument; the model is solved by :func:`exactprob.solve` (its generic engine) and its
+derivation (:mod:`exactprob.engine.derivation`) is inserted, its headings as rubrics.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, ClassVar
+
+__all__ = ["setup"]
+
+
+def setup(app: Any) -> dict[str, Any]:
+    """Register the ``exactprob-derivation`` directive with Sphinx."""
+    from docutils.parsers.rst import directives
+    from sphinx.util.docutils import SphinxDirective
+
+    from .derivation import derivation_of
+    from .methods import solve
+
+    class DerivationDirective(SphinxDirective):
+        """``.. exactprob-derivation:: module:callable`` (option ``:limit:``)."""
+
+        required_arguments = 1
+        option_spec: ClassVar[dict[str, Any]] = {"limit": directives.positive_int}
+
+        def run(self) -> list[Any]:
+            module, _, name = self.arguments[0].partition(":")
+            try:
+                factory = getattr(importlib.import_module(module), name)
+            except (ImportError, AttributeError, ValueError) as error:
+                raise self.error(f"cannot import the model {self.arguments[0]!r}: {error}")
+            derivation = derivation_of(
+                solve(factory(), generic=True), limit=self.options.get("limit", 12)
+            )
+            return self.parse_text_to_nodes(derivation.rst(rubrics=True))
+
+    app.add_directive("exactprob-derivation", DerivationDirective)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

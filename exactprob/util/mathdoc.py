@@ -1,0 +1,192 @@
+r"""A small document of text and mathematics, written out as LaTeX, reStructuredText or
+Markdown (generated derivations: :mod:`exactprob.engine.derivation`).
+
+A :class:`Document` is a title and blocks: headings, paragraphs (text with inline
+mathematics, :class:`Math`) and aligned equations (LaTeX lines, ``&`` marking where they
+align). Exact numbers become LaTeX through :func:`latex_number`.
+
+>>> from fractions import Fraction
+>>> doc = Document("Coin")
+>>> doc.paragraph("A fair coin: ", Math(r"P(H) = " + latex_number(Fraction(1, 2))), ".")
+>>> doc.equations([r"V &= \tfrac{1}{2}"])
+>>> print(doc.markdown())
+# Coin
+<BLANKLINE>
+A fair coin: $P(H) = \frac{1}{2}$.
+<BLANKLINE>
+$$
+\begin{aligned}
+V &= \tfrac{1}{2}
+\end{aligned}
+$$
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .numbers import decimal_string, is_symbolic, to_public
+
+__all__ = ["Document", "Math", "latex_number", "latex_text"]
+
+#: A fraction with more digits than this is written by its digit counts and a decimal.
+MAX_DIGITS = 40
+
+
+@dataclass(frozen=True)
+class Math:
+    """Inline mathematics in a paragraph (LaTeX)."""
+
+    latex: str
+
+
+@dataclass(frozen=True)
+class _Heading:
+    text: str
+
+
+@dataclass(frozen=True)
+class _Paragraph:
+    parts: tuple[str | Math, ...]
+
+
+@dataclass(frozen=True)
+class _Equations:
+    lines: tuple[str, ...]
+
+
+class Document:
+    """A title and its blocks, in order; :meth:`latex`, :meth:`rst` and :meth:`markdown`
+    write it out (Jupyter shows the Markdown, its mathematics rendered)."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.blocks: list[_Heading | _Paragraph | _Equations] = []
+
+    def heading(self, text: str) -> None:
+        """Start a section."""
+        self.blocks.append(_Heading(text))
+
+    def paragraph(self, *parts: str | Math) -> None:
+        """A paragraph of text and inline :class:`Math`."""
+        self.blocks.append(_Paragraph(parts))
+
+    def equations(self, lines: list[str]) -> None:
+        """Displayed equations, one a line, aligned at ``&``."""
+        if lines:
+            self.blocks.append(_Equations(tuple(lines)))
+
+    def latex(self) -> str:
+        r"""A LaTeX fragment: ``\section*`` headings, ``align*`` equations."""
+        out = [f"\\section*{{{latex_text(self.title)}}}", ""]
+        for block in self.blocks:
+            if isinstance(block, _Heading):
+                out += [f"\\subsection*{{{latex_text(block.text)}}}", ""]
+            elif isinstance(block, _Paragraph):
+                out += [_inline(block.parts, latex_text, "${}$"), ""]
+            else:
+                out += ["\\begin{align*}", " \\\\\n".join(block.lines), "\\end{align*}", ""]
+        return "\n".join(out)
+
+    def rst(self, *, rubrics: bool = False) -> str:
+        """reStructuredText: ``:math:`` roles and ``.. math::`` blocks (Sphinx aligns
+        their lines); with ``rubrics``,
+        no title and headings as ``.. rubric::`` (to sit inside a page's own section)."""
+        out = [] if rubrics else [self.title, "=" * len(self.title), ""]
+        for block in self.blocks:
+            if isinstance(block, _Heading):
+                heading = (
+                    [f".. rubric:: {block.text}"]
+                    if rubrics
+                    else [block.text, "-" * len(block.text)]
+                )
+                out += [*heading, ""]
+            elif isinstance(block, _Paragraph):
+                out += [_inline(block.parts, _rst_text, ":math:`{}`"), ""]
+            else:
+                # Sphinx sets lines joined by \\ in a ``split`` environment, aligned at &;
+                # a single line is set alone, with no & to align.
+                lines = block.lines if len(block.lines) > 1 else [block.lines[0].replace("&", "")]
+                body = " \\\\\n   ".join(lines)
+                out += [".. math::", "", f"   {body}", ""]
+        return "\n".join(out)
+
+    def markdown(self) -> str:
+        """Markdown with ``$...$`` and ``$$...$$`` mathematics."""
+        out = [f"# {self.title}", ""]
+        for block in self.blocks:
+            if isinstance(block, _Heading):
+                out += [f"## {block.text}", ""]
+            elif isinstance(block, _Paragraph):
+                out += [_inline(block.parts, _markdown_text, "${}$"), ""]
+            else:
+                body = " \\\\\n".join(block.lines)
+                out += ["$$", "\\begin{aligned}", body, "\\end{aligned}", "$$", ""]
+        return "\n".join(out)
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown()
+
+    def __str__(self) -> str:
+        return self.markdown()
+
+
+def _inline(parts: tuple[str | Math, ...], escape: Any, math: str) -> str:
+    text = "".join(math.format(p.latex) if isinstance(p, Math) else escape(p) for p in parts)
+    return text.rstrip().removesuffix("\\").rstrip()
+
+
+def latex_text(text: str) -> str:
+    r"""Text with LaTeX's special characters escaped.
+
+    >>> latex_text("50% of {a_b} \\")
+    '50\\% of \\{a\\_b\\} \\textbackslash{}'
+    """
+    return text.translate(_LATEX_ESCAPES)
+
+
+_LATEX_ESCAPES = str.maketrans(
+    {
+        **{char: f"\\{char}" for char in "{}_%&#$"},
+        "\\": r"\textbackslash{}",
+        "^": r"\textasciicircum{}",
+        "~": r"\textasciitilde{}",
+    }
+)
+
+
+def _rst_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`")
+
+
+def _markdown_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_").replace("$", "\\$")
+
+
+def latex_number(value: Any) -> str:
+    r"""An exact number in LaTeX: ``\frac{p}{q}``, a sympy expression, or for a fraction
+    over :data:`MAX_DIGITS` digits its decimal and digit counts.
+
+    >>> latex_number(Fraction(-3, 4)), latex_number(Fraction(5))
+    ('-\\frac{3}{4}', '5')
+    >>> latex_number(Fraction(10**50 + 1, 3 * 10**50))
+    '\\approx 0.3333333333\\ (\\text{a 51-digit over a 51-digit integer})'
+    """
+    if is_symbolic(value):
+        import sympy
+
+        return str(sympy.latex(value))
+    q = Fraction(to_public(value))
+    numerator, denominator = abs(q.numerator), q.denominator
+    sign = "-" if q < 0 else ""
+    if max(len(str(numerator)), len(str(denominator))) > MAX_DIGITS:
+        return (
+            f"\\approx {decimal_string(q, 10)}\\ (\\text{{a {len(str(numerator))}-digit over a "
+            f"{len(str(denominator))}-digit integer}})"
+        )
+    if denominator == 1:
+        return f"{sign}{numerator}"
+    return f"{sign}\\frac{{{numerator}}}{{{denominator}}}"

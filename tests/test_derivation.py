@@ -1,0 +1,158 @@
+"""Derivations written from solved models (exactprob.engine.derivation): the margins they
+print are those of oracles that never call the engine, the values are closed forms
+derived by hand, large models are summarised, and the Sphinx directive builds a page."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+import sympy
+from hypothesis import given, settings
+from models import Pig, RedAndBlack, acyclic_models, acyclic_values, player_of
+from test_parametric import PushYourLuck
+
+import exactprob as ep
+from exactprob.engine.derivation import derivation_of
+from exactprob.util.mathdoc import latex_number
+
+ROOT = Path(__file__).parent.parent
+
+
+class Bet:
+    """Keep 1/2, or win with chance 2/3: bold is better by 2/3 - 1/2 = 1/6."""
+
+    initial = "choose"
+
+    def outcome(self, s):
+        return {"kept": F(1, 2), "won": 1, "lost": 0}.get(s)
+
+    def actions(self, s):
+        return ("safe", "bold")
+
+    def transition(self, s, a):
+        return ep.Dist({"kept": 1}) if a == "safe" else ep.Dist({"won": "2/3", "lost": "1/3"})
+
+
+def test_a_decision_and_its_margin_in_every_format():
+    derivation = ep.solve(Bet()).derivation()
+    equation = r"Q(\text{'choose'}, \text{'bold'}) &= \frac{2}{3} V(\text{'won'}) + \frac{1}{3} V(\text{'lost'}) = \frac{2}{3}"
+    verdict = "plays 'bold', better than 'safe' by "
+    markdown, rst, latex = derivation.markdown(), derivation.rst(), derivation.latex()
+    assert equation in markdown and equation in rst and equation in latex
+    assert verdict + r"$\frac{1}{6}$." in markdown and verdict + r"$\frac{1}{6}$." in latex
+    assert verdict + r":math:`\frac{1}{6}`." in rst
+    assert derivation._repr_markdown_() == markdown
+
+
+@settings(max_examples=60, deadline=None)
+@given(acyclic_models())
+def test_printed_margins_and_values_are_the_recursions(model):
+    """Every shown decision's margins, and every shown value, are those of the memoised
+    recursion written from the rules (models.acyclic_values)."""
+    solved = ep.solve(model)
+    text = solved.derivation(limit=50).markdown()
+    V, Q = acyclic_values(model)
+    for s, q in Q.items():
+        best = V[s]
+        assert f"= {latex_number(best)}" in text
+        for value in q.values():
+            if value != best:
+                margin = best - value if player_of(model, s) == 0 else value - best
+                assert f"by ${latex_number(margin)}$" in text
+    assert solved.action_values() == Q[model.initial]
+
+
+def test_red_and_black_bold_play_value_and_order():
+    """Bold play from 2 of 5 at p = 2/5: V(2) = p V(4), V(4) = p + q V(3),
+    V(3) = p + q V(1), V(1) = p V(2), so V(2) = p^2 (1 + q)/(1 - p^2 q^2) = 160/589."""
+    model = RedAndBlack(5, F(2, 5), start=2)
+    text = ep.solve(model).derivation().markdown()
+    assert r"From the start, 2: $V(\text{2}) = \frac{160}{589}$." in text
+    assert "1 cyclic component (4 states)" in text
+    assert "better than 1 by" in text  # stake 2 (bold) beats stake 1 at fortune 2
+
+
+def test_a_large_model_is_summarised():
+    text = ep.solve(Pig(12)).derivation().markdown()
+    assert "The 12 nearest the start of" in text and "States by number" not in text[:200]
+    assert len(text.splitlines()) < 250
+    assert "cyclic component" in text
+
+
+def test_a_piecewise_derivation_shows_breakpoints_and_margins():
+    class Gamble:
+        initial = "start"
+
+        def outcome(self, s):
+            return {"won": 1, "lost": 0, "kept": F(1, 3)}.get(s)
+
+        def actions(self, s):
+            return ("sure", "gamble") if s == "start" else ("play",)
+
+        def transition(self, s, a):
+            if a == "sure":
+                return ep.Dist({"kept": 1})
+            p = sympy.Symbol("p")
+            return ep.Dist({"one won" if s == "start" else "won": p, "lost": 1 - p})
+
+    text = ep.solve(Gamble()).derivation().markdown()
+    assert "the root of $3 p^{2} - 1 = 0$" in text
+    # below the breakpoint the sure 1/3 beats p^2 by 1/3 - p^2, above the gamble by p^2 - 1/3
+    assert (
+        r"V(\text{'start'}) - Q(\text{'start'}, \text{'gamble'}) &= - \frac{3 p^{2} - 1}{3}" in text
+    )
+    assert r"V(\text{'start'}) - Q(\text{'start'}, \text{'sure'}) &= \frac{3 p^{2} - 1}{3}" in text
+
+
+def test_push_your_luck_margins_are_the_one_step_gains():
+    """At k points rolling once more gains p(k + 1) - k; with the best play after it the
+    margin of holding over rolling below p = 1/2, at k = 1, is 1 - 2p."""
+    text = ep.solve(PushYourLuck(3)).derivation().markdown()
+    assert r"V(\text{1}) - Q(\text{1}, \text{'roll'}) &= 1 - 2 p" in text
+
+
+def test_only_generic_exact_results_have_a_derivation():
+    from exactprob.games.jeopardy import JeopardyModel
+    from exactprob.games.jeopardy import Pig as PigRules
+
+    solved = ep.solve(JeopardyModel(PigRules(goal=3)))
+    with pytest.raises(ep.UsageError, match="generic=True"):
+        derivation_of(solved)
+
+
+@pytest.mark.slow
+def test_the_sphinx_directive_builds_a_page(tmp_path: Path):
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+        'extensions = ["sphinx.ext.mathjax", "exactprob.engine.derivation_directive"]\n'
+    )
+    (source / "index.rst").write_text(
+        "Push your luck\n==============\n\n"
+        ".. exactprob-derivation:: examples.derivations:push_your_luck\n   :limit: 4\n"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "-q",
+            "-b",
+            "html",
+            str(source),
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert "Derivation" not in page.split("<h1>")[0] and "1/2 &lt; p &lt; 2/3" in page
+    assert r"V(\text{1}) - Q(\text{1}, \text{'roll'}) &amp;= 1 - 2 p" in page
