@@ -589,8 +589,13 @@ def _substitute(G: StateGraph, symbol: Any, t: Fraction) -> StateGraph:
 
     value = sympy.Rational(t.numerator, t.denominator)
 
+    known: dict[Any, Exact] = {}  # outcomes and rewards repeat: substitute each once
+
     def at(x: Exact) -> Exact:
-        return exact(to_sympy(x).subs(symbol, value))
+        found = known.get(x)
+        if found is None:
+            found = known[x] = exact(to_sympy(x).subs(symbol, value))
+        return found
 
     R = StateGraph()
     R.states, R.index, R.players, R.actions = G.states, G.index, G.players, G.actions
@@ -638,7 +643,7 @@ def _restrict(G: StateGraph, choice: Sequence[int]) -> StateGraph:
 def _field_values(solution: Solution, field: Field | None) -> list[Any]:
     """Every state's value in ``field`` (the solution's own when ``None``), plus 1 for a
     reward's unit state (:func:`~exactprob.engine._internal.rewards.value_graph`)."""
-    values = solution.field_values()
+    values = solution._field_values()
     if field is not None:
         values = [field.convert(v) for v in values]
     return [*values, (field or solution.field).convert(1)]

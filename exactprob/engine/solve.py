@@ -141,7 +141,7 @@ class Solution(GraphStates):
                 _fill_values(self.system, self._choice, self._values, [s])
         return self._values[s]
 
-    def field_values(self) -> list[Exact]:
+    def _field_values(self) -> list[Exact]:
         """Every state's value in the solve's field (a symbolic chain's are rational
         functions), all computed now."""
         return [self._exact_value(s) for s in range(len(self.graph))]
