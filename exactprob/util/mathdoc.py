@@ -115,7 +115,8 @@ class Document:
         return "\n".join(out)
 
     def markdown(self) -> str:
-        """Markdown with ``$...$`` and ``$$...$$`` mathematics."""
+        """Markdown: inline mathematics between single dollar signs, displayed between
+        double ones."""
         out = [f"# {self.title}", ""]
         for block in self.blocks:
             if isinstance(block, _Heading):
