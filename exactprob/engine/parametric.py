@@ -62,6 +62,7 @@ from flint import fmpq, fmpq_poly
 from ..errors import ModelError, UsageError
 from ..util import display
 from ..util.limits import DEFAULT_MAX_STATES
+from ..util.mathdoc import Document
 from ..util.numbers import Exact, exact, to_sympy
 from ..util.progress import Progress, progress_bar
 from ._internal.algebraic import (
@@ -224,7 +225,7 @@ class PiecewiseSolution(GraphStates):
             if s in piece.ties
         )
 
-    def derivation(self, *, limit: int = 12) -> Any:
+    def derivation(self, *, limit: int = 12) -> Document:
         """The derivation written out: the model, each piece and each breakpoint
         (:func:`~exactprob.engine.derivation.derive_piecewise`)."""
         from .derivation import derive_piecewise

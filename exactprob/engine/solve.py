@@ -55,6 +55,7 @@ import numpy as np
 from ..errors import ModelError, NonTerminationError
 from ..util import display
 from ..util.limits import DEFAULT_MAX_STATES
+from ..util.mathdoc import Document
 from ..util.numbers import Exact, common_denominator_dots, integer_weights, is_symbolic, mpq
 from ..util.progress import Progress, progress_bar
 from ..util.rounding import approx, approx_probability, float_dot
@@ -146,7 +147,7 @@ class Solution(GraphStates):
         functions), all computed now."""
         return [self._exact_value(s) for s in range(len(self.graph))]
 
-    def derivation(self, *, limit: int = 12) -> Any:
+    def derivation(self, *, limit: int = 12) -> Document:
         """The derivation of this solution written out (a
         :class:`~exactprob.util.mathdoc.Document`: ``.latex()``, ``.rst()``,
         ``.markdown()``), the ``limit`` states nearest the start in full
