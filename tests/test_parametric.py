@@ -121,9 +121,44 @@ def check_continuity(point, left, right, n) -> None:
         assert abs(sympy.N(a.subs(p, alpha) - point.value_expr(s), 50)) < 1e-40
 
 
+def check_sign_change(model, solved, point, right) -> None:
+    """Where play changes at a breakpoint x, the right piece's play is optimal just right
+    of x, and some action is strictly better than it just left of x: the margin
+    d(p) = V_right(s) - Q(s, a) (signed for the mover, Q written from the model's own
+    moves) is > 0 at the right end of x's isolating interval (refined to width 1e-12, or
+    x +- 1e-12 for a rational x) for every action not tied on the right piece, and < 0
+    at the left end for at least one."""
+    x = point.where.low
+    if isinstance(x, RealRoot):
+        x.approx(12)
+        low, high = x.low, x.high
+    else:
+        low, high = x - F(1, 10**12), x + F(1, 10**12)
+    ends = [sympy.Rational(y.numerator, y.denominator) for y in (low, high)]
+    changes = 0
+    for state in solved.states:
+        sid = solved.graph.id_of(state)
+        if model.outcome(state) is not None:
+            continue
+        tied = right.ties.get(sid, (right.choice[sid],))
+        for k, a in enumerate(model.actions(state)):
+            if k in tied:
+                continue
+            q = reward_of(model, state, a) + sum(
+                prob * right.value_expr(solved.graph.id_of(t))
+                for t, prob in model.transition(state, a).items()
+            )
+            d = (right.value_expr(sid) - q) * (1 if player_of(model, state) == 0 else -1)
+            before, after = (d.subs(p, end) for end in ends)
+            assert after > 0, (x, state, a)
+            changes += bool(before < 0)
+    assert changes, x
+
+
 def check_solution(model, solved: PiecewiseSolution, rng) -> None:
-    """Every piece at its simplest inner point and two random ones; every breakpoint by
-    continuity of the values of its two neighbours; the pieces tile the range."""
+    """Every piece at its simplest inner point and four random ones; every breakpoint by
+    continuity of the values of its two neighbours, and where play changes by the sign
+    change of a margin; the pieces tile the range."""
     pieces = solved.pieces
     for before, after in itertools.pairwise(pieces):
         assert before.where.point != after.where.point  # intervals and points alternate
@@ -136,8 +171,11 @@ def check_solution(model, solved: PiecewiseSolution, rng) -> None:
         else:
             check_at(model, solved, _sample(where.low, where.high))
             if where.low is not None and where.high is not None:
-                for _ in range(2):
+                for _ in range(4):
                     check_at(model, solved, rational_inside(piece, rng))
+    for left, point, right in zip(pieces, pieces[1:], pieces[2:]):
+        if point.where.point and list(left.choice) != list(right.choice):
+            check_sign_change(model, solved, point, right)
 
 
 # -- closed forms ------------------------------------------------------------------------
