@@ -12,6 +12,7 @@ from .engine.depth_first import DepthFirstSolution
 from .engine.dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
 from .engine.enclose import CertifiedSolution, enclose_graph
 from .engine.enclosure import Enclosure
+from .engine.formulas import FormulaCheck, check_formula
 from .engine.graph import explore
 from .engine.long_run import LongRun, stationary
 from .engine.methods import METHODS, solve
@@ -42,6 +43,7 @@ __all__ = [
     "DistributionError",
     "Enclosure",
     "ExactProbError",
+    "FormulaCheck",
     "InexactError",
     "LongRun",
     "Model",
@@ -58,6 +60,7 @@ __all__ = [
     "agrees_with",
     "bernoulli",
     "binomial",
+    "check_formula",
     "dice",
     "die",
     "draw",

@@ -1,0 +1,209 @@
+r"""Check a closed form against an exact answer: proved equal, or a point where it fails.
+
+A user believes a formula for a value, a rational function of the model's symbols (a
+gambler's ruin, a first-step analysis). :func:`check_formula` compares it with the exact
+answer: two rational functions are equal exactly when their difference cancels to zero,
+so equality is *proved* (a symbolic identity, no sampling); when they differ, their
+difference is a nonzero rational function, zero at only finitely many points, and the
+simplest rationals are tried until one shows the difference. For a piecewise answer
+(:mod:`~exactprob.engine.parametric`) each piece is checked on its own, and each
+breakpoint by the exact value there.
+
+>>> import sympy, exactprob as ep
+>>> from exactprob.games.gamblers_ruin import GamblersRuin
+>>> p = sympy.Symbol("p")
+>>> ruin = ep.solve(GamblersRuin(goal=3, start=1, p=p))
+>>> check_formula(ruin, p**2 / (1 - p + p**2))  # (r - 1)/(r^3 - 1), r = (1 - p)/p
+FormulaCheck(holds=True)
+>>> check_formula(ruin, p**2)
+FormulaCheck(holds=False, at {p: 1/2}: the formula gives 1/4, the exact value is 1/3)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..errors import UsageError
+from ..util.numbers import to_sympy
+
+__all__ = ["FormulaCheck", "check_formula"]
+
+#: How many candidate points are tried for a counterexample (each symbol's simplest
+#: rationals in (0, 1), then above 1 and below 0); a nonzero difference of small degree
+#: shows itself at one of the first few.
+MAX_TRIES = 10_000
+
+
+@dataclass(frozen=True)
+class FormulaCheck:
+    """The verdict: ``holds`` (a proof of equality), or the point where the formula and
+    the exact value differ and both values there. True in a boolean context when the
+    formula holds."""
+
+    holds: bool
+    point: dict[Any, Any] | None = None
+    formula_value: Any = None
+    exact_value: Any = None
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+    def __repr__(self) -> str:
+        if self.holds:
+            return "FormulaCheck(holds=True)"
+        where = ", ".join(f"{k}: {v}" for k, v in (self.point or {}).items())
+        return (
+            f"FormulaCheck(holds=False, at {{{where}}}: the formula gives "
+            f"{self.formula_value}, the exact value is {self.exact_value})"
+        )
+
+
+def check_formula(solved: Any, formula: Any, state: Any = None) -> FormulaCheck:
+    """Whether ``formula`` equals the exact value of ``state`` (the initial state when
+    ``None``) in an exact ``solved`` result: a proof when it does, else a point where it
+    does not.
+
+    Parameters
+    ----------
+    solved : Solution or PiecewiseSolution
+        An exact answer (rational, symbolic, or piecewise in one symbol).
+    formula : sympy expression or exact number
+        The closed form believed: a rational function of the model's symbols with
+        rational coefficients.
+    state : state, optional
+        Whose value to check.
+
+    Returns
+    -------
+    FormulaCheck
+        ``holds``, or the point (``{symbol: value}``, rational where possible) where the
+        formula and the exact value differ, with both values there.
+
+    Raises
+    ------
+    UsageError
+        For a formula that is not a rational function with rational coefficients, or an
+        inexact result (certified enclosures cannot prove an identity).
+
+    See Also
+    --------
+    exactprob.solve : The exact answers checked.
+
+    Examples
+    --------
+    >>> import exactprob as ep
+    >>> from fractions import Fraction
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> bool(check_formula(ep.solve(GamblersRuin(goal=5, start=2, p="2/5")), Fraction(40, 211)))
+    True
+    """
+    expected = _rational_function(formula)
+    if hasattr(solved, "pieces"):
+        return _check_pieces(solved, expected, state)
+    value = solved.value(state)
+    if type(value).__name__ == "Enclosure":
+        raise UsageError("a certified enclosure cannot prove a formula; solve exactly")
+    return _check_function(expected, to_sympy(value), None)
+
+
+def _rational_function(formula: Any) -> Any:
+    import sympy
+
+    expr = sympy.sympify(formula)
+    if expr.atoms(sympy.Float):
+        raise UsageError(f"the formula {formula} holds a float; write it with exact rationals")
+    if not expr.is_rational_function(*expr.free_symbols) or expr.atoms(sympy.AlgebraicNumber):
+        raise UsageError(
+            f"the formula {formula} is not a rational function of its symbols; only those "
+            "can be proved equal here"
+        )
+    return expr
+
+
+def _check_function(formula: Any, value: Any, piece: Any) -> FormulaCheck:
+    """Compare two rational functions (on a piece's interval when ``piece`` is given)."""
+    import sympy
+
+    difference = sympy.cancel(sympy.together(formula - value))
+    if difference == 0:
+        return FormulaCheck(True)
+    symbols = sorted(difference.free_symbols | formula.free_symbols | value.free_symbols, key=str)
+    for point in itertools.islice(_candidates(symbols, piece), MAX_TRIES):
+        at = {s: sympy.Rational(v.numerator, v.denominator) for s, v in point.items()}
+        numerator, denominator = sympy.fraction(difference)
+        if denominator.subs(at) == 0 or sympy.fraction(sympy.together(value))[1].subs(at) == 0:
+            continue
+        if numerator.subs(at) != 0:
+            return FormulaCheck(False, at, formula.subs(at), value.subs(at))
+    raise AssertionError("no counterexample among the candidates")  # pragma: no cover
+
+
+def _candidates(symbols: list[Any], piece: Any) -> Iterator[dict[Any, Fraction]]:
+    """Points to try: each symbol over the simplest rationals (in the piece's interval
+    when given), all combinations, nearest first."""
+    if not symbols:
+        yield {}
+        return
+    values = list(itertools.islice(_simple_rationals(piece), 60))
+    for total in range(len(values) * len(symbols)):
+        for combo in itertools.product(range(min(total + 1, len(values))), repeat=len(symbols)):
+            if sum(combo) == total:
+                yield {s: values[i] for s, i in zip(symbols, combo)}
+
+
+def _simple_rationals(piece: Any) -> Iterator[Fraction]:
+    """Rationals by increasing denominator, those in (0, 1) (where probabilities live)
+    first, then whole numbers and the others; inside a piece, the simplest rational of
+    its interval, then of each half it leaves, breadth first."""
+    if piece is not None:
+        from .parametric import _sample
+
+        halves = deque([(piece.where.low, piece.where.high)])
+        while halves:
+            low, high = halves.popleft()
+            t = _sample(low, high)
+            yield t
+            halves += [(low, t), (t, high)]
+        return
+    inside = (Fraction(n, q) for q in itertools.count(2) for n in range(1, q))
+    outside = (Fraction(n, q) for q in itertools.count(1) for n in range(-3 * q, 4 * q))
+    seen: set[Fraction] = set()
+    for x in itertools.chain(itertools.islice(inside, 40), outside):
+        if x not in seen:
+            seen.add(x)
+            yield x
+
+
+def _check_pieces(solved: Any, formula: Any, state: Any) -> FormulaCheck:
+    """Each piece of a piecewise answer: an identity on each interval; at a rational
+    point the exact value; at an irrational breakpoint x, a root of the irreducible f,
+    the value is the neighbouring piece's rational function V there, and the formula
+    equals it exactly when f divides the numerator of formula - V."""
+    import sympy
+
+    from ._internal.algebraic import RealRoot, to_sympy_point
+
+    s = solved._id(state)
+    p = solved.parameter
+    for piece in solved.pieces:
+        if not piece.where.point:
+            verdict = _check_function(formula, piece.value_expr(s), piece)
+            if not verdict:
+                return verdict
+            continue
+        x = piece.where.low
+        at = {p: to_sympy_point(x)}
+        if isinstance(x, RealRoot):
+            difference = sympy.together(formula - piece.field.public(piece.values[s]))
+            f = sympy.Poly(list(x.coefficients), p)
+            holds = sympy.Poly(sympy.fraction(difference)[0], p).rem(f).is_zero
+        else:
+            holds = formula.subs(at) == piece.value_expr(s)
+        if not holds:
+            return FormulaCheck(False, at, sympy.radsimp(formula.subs(at)), piece.value_expr(s))
+    return FormulaCheck(True)

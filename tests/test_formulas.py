@@ -1,0 +1,84 @@
+"""Closed forms checked against exact answers (exactprob.engine.formulas): identities are
+proved, and every counterexample is confirmed by solving the model at that point."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+import sympy
+from models import GamblersRuin, TableModel
+from test_parametric import At, PushYourLuck
+
+import exactprob as ep
+
+p = sympy.Symbol("p")
+
+
+def ruin_formula(goal, start):
+    """The textbook ruin formula, (r^i - 1)/(r^N - 1) with r = (1 - p)/p."""
+    r = (1 - p) / p
+    return (r**start - 1) / (r**goal - 1)
+
+
+@pytest.mark.parametrize(("goal", "start"), [(3, 1), (5, 2), (8, 5)])
+def test_the_ruin_formula_is_proved_and_a_wrong_one_refuted(goal, start):
+    model = GamblersRuin(p, goal, start)
+    solved = ep.solve(model)
+    assert ep.check_formula(solved, ruin_formula(goal, start))
+    wrong = ep.check_formula(solved, sympy.Rational(start, goal))  # the fair game's answer
+    assert not wrong
+    (t,) = wrong.point.values()
+    exact = ep.solve(GamblersRuin(F(str(t)), goal, start)).value()
+    assert wrong.exact_value == sympy.Rational(exact.numerator, exact.denominator)
+    assert wrong.formula_value == sympy.Rational(start, goal) != wrong.exact_value
+
+
+def test_a_rational_answer_against_a_number():
+    solved = ep.solve(GamblersRuin(F(2, 5), 5, 2))
+    assert ep.check_formula(solved, F(40, 211))  # (r^2 - 1)/(r^5 - 1), r = 3/2
+    verdict = ep.check_formula(solved, F(2, 5))
+    assert not verdict and verdict.point == {} and verdict.exact_value == sympy.Rational(40, 211)
+
+
+def test_a_piecewise_answer_is_checked_piece_by_piece():
+    """Push your luck to 3: the value is p below 1/2, 2p^2 up to 2/3, 3p^3 above; p is
+    refuted at a point of the second piece, confirmed by solving there."""
+    solved = ep.solve(PushYourLuck(3))
+    verdict = ep.check_formula(solved, p)
+    assert not verdict
+    t = F(str(verdict.point[p]))
+    assert F(1, 2) < t < F(2, 3)
+    exact = ep.solve(At(PushYourLuck(3), t)).value()
+    assert verdict.exact_value == sympy.Rational(exact.numerator, exact.denominator)
+    assert verdict.exact_value == 2 * verdict.point[p] ** 2
+
+
+def test_a_formula_that_holds_on_every_piece_and_at_an_irrational_touch():
+    """Two actions win with p and with p - (p^2 - 1/2)^2, which touches p at 1/sqrt(2)
+    (a tie at that point, the same play on both sides): the value is p on every piece
+    and at the point."""
+    touch = p - (p**2 - sympy.Rational(1, 2)) ** 2
+    model = TableModel(
+        "s",
+        {"w": 1, "l": 0},
+        {"s": (0, {"a": {"w": p, "l": 1 - p}, "b": {"w": touch, "l": 1 - touch}})},
+    )
+    solved = ep.solve(model, parameter_range=(F(1, 2), 1))
+    assert [str(x.where) for x in solved.pieces] == [
+        "1/2 < p < sqrt(2)/2",
+        "p = sqrt(2)/2",
+        "sqrt(2)/2 < p < 1",
+    ]
+    assert ep.check_formula(solved, p)
+    assert not ep.check_formula(solved, touch)
+
+
+def test_formulas_that_cannot_be_proved_are_refused():
+    solved = ep.solve(GamblersRuin(p, 3, 1))
+    with pytest.raises(ep.UsageError, match="float"):
+        ep.check_formula(solved, 0.5 * p)
+    with pytest.raises(ep.UsageError, match="not a rational function"):
+        ep.check_formula(solved, sympy.sqrt(p))
+    with pytest.raises(ep.UsageError, match="certified enclosure"):
+        ep.check_formula(ep.solve(GamblersRuin(F(1, 3), 3, 1), "certified"), F(1, 7))
