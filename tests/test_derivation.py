@@ -12,7 +12,17 @@ from pathlib import Path
 import pytest
 import sympy
 from hypothesis import given, settings
-from models import Pig, RedAndBlack, acyclic_models, acyclic_values, player_of
+from hypothesis import strategies as st
+from models import (
+    Pig,
+    RedAndBlack,
+    acyclic_models,
+    acyclic_values,
+    cyclic_games,
+    player_of,
+    probs,
+    reward_of,
+)
 from test_parametric import PushYourLuck
 
 import exactprob as ep
@@ -66,11 +76,36 @@ def test_printed_margins_and_values_are_the_recursions(model):
     assert solved.action_values() == Q[model.initial]
 
 
+def check_read_back(model, derivation):
+    """Every printed equation, read back from its structured form: its moves are the
+    model's own, and its value is its reward plus the printed values of the next states
+    weighted by their probabilities (a terminal state's, the model's outcome), exactly."""
+    values = {e.state: e.value for e in derivation.equations_shown}
+    checked = 0
+    for e in derivation.equations_shown + [e for es in derivation.decisions.values() for e in es]:
+        if e.action is None:
+            assert e.value == model.outcome(e.state)
+            continue
+        assert {t: q for q, t in e.terms} == probs(model, e.state, e.action)
+        assert e.reward == reward_of(model, e.state, e.action)
+        assert e.value == e.reward + sum(q * values[t] for q, t in e.terms)
+        checked += 1
+    assert checked
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(acyclic_models(), cyclic_games(True)))
+def test_every_printed_equation_holds_with_the_printed_values(model):
+    check_read_back(model, ep.solve(model).derivation(limit=100))
+
+
 def test_red_and_black_bold_play_value_and_order():
     """Bold play from 2 of 5 at p = 2/5: V(2) = p V(4), V(4) = p + q V(3),
     V(3) = p + q V(1), V(1) = p V(2), so V(2) = p^2 (1 + q)/(1 - p^2 q^2) = 160/589."""
     model = RedAndBlack(5, F(2, 5), start=2)
-    text = ep.solve(model).derivation().markdown()
+    derivation = ep.solve(model).derivation()
+    check_read_back(model, derivation)
+    text = derivation.markdown()
     assert r"From the start, 2: $V(\text{2}) = \frac{160}{589}$." in text
     assert "1 cyclic component (4 states)" in text
     assert "better than 1 by" in text  # stake 2 (bold) beats stake 1 at fortune 2
@@ -156,3 +191,12 @@ def test_the_sphinx_directive_builds_a_page(tmp_path: Path):
     page = (tmp_path / "out" / "index.html").read_text()
     assert "Derivation" not in page.split("<h1>")[0] and "1/2 &lt; p &lt; 2/3" in page
     assert r"V(\text{1}) - Q(\text{1}, \text{'roll'}) &amp;= 1 - 2 p" in page
+
+
+def test_rewards_are_printed_and_read_back():
+    from test_parametric import At, PushForPoints
+
+    model = At(PushForPoints(4), F(2, 3))
+    derivation = ep.solve(model).derivation()
+    check_read_back(model, derivation)
+    assert any(e.reward != 0 for es in derivation.decisions.values() for e in es)

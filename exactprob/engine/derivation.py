@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -40,6 +41,32 @@ import numpy as np
 from ..errors import UsageError
 from ..util.mathdoc import Document, Math, latex_number, latex_text
 from .state_graph import StateGraph
+
+
+@dataclass(frozen=True)
+class Equation:
+    r"""One printed equation in structured form: ``value`` of ``state`` (under ``action``;
+    ``None`` for a terminal state's outcome) is
+    :math:`r + \sum_i p_i V(t_i)` with ``reward`` :math:`r` and ``terms`` the pairs
+    :math:`(p_i, t_i)` (probability, next state), exactly as the model gives them."""
+
+    state: Any
+    action: Any
+    reward: Any
+    terms: tuple[tuple[Any, Any], ...]
+    value: Any
+
+
+class Derivation(Document):
+    """A derivation as printed (:class:`~exactprob.util.mathdoc.Document`), with its
+    equations in structured form: ``equations_shown`` (each shown state's, under the
+    chosen action, and each terminal state's outcome) and ``decisions`` (``state -> every
+    action's equation``), so that a reader can check each printed line."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__(title)
+        self.equations_shown: list[Equation] = []
+        self.decisions: dict[Any, list[Equation]] = {}
 
 
 class ExactSolution(Protocol):
@@ -73,7 +100,15 @@ class Pieces(Protocol):
     def pieces(self) -> Sequence[Any]: ...
 
 
-__all__ = ["ExactSolution", "Pieces", "derivation_of", "derive", "derive_piecewise"]
+__all__ = [
+    "Derivation",
+    "Equation",
+    "ExactSolution",
+    "Pieces",
+    "derivation_of",
+    "derive",
+    "derive_piecewise",
+]
 
 #: States shown by default: equations, decisions and values.
 LIMIT = 12
@@ -95,10 +130,10 @@ def derivation_of(solved: Any, *, limit: int = LIMIT) -> Document:
     )
 
 
-def derive(solution: ExactSolution, *, limit: int = LIMIT) -> Document:
+def derive(solution: ExactSolution, *, limit: int = LIMIT) -> Derivation:
     """The derivation of an exact :class:`~exactprob.engine.solve.Solution`."""
     G = solution.graph
-    doc = Document("Derivation")
+    doc = Derivation("Derivation")
     shown = _nearest(G, limit)
     name = _Names(G, shown)
     _describe_model(doc, G)
@@ -111,17 +146,14 @@ def derive(solution: ExactSolution, *, limit: int = LIMIT) -> Document:
         *name.legend(),
         _more(len(inner), sum(o is None for o in G.outcomes)),
     )
-    doc.equations(
-        [
-            f"{name(s)} &= {_expected(G, s, _chosen(solution, s), name)} = "
-            f"{latex_number(solution.value(G.states[s]))}"
-            for s in inner
-        ]
-    )
+    chosen = [_equation(G, s, _chosen(solution, s), solution.value(G.states[s])) for s in inner]
+    doc.equations([f"{name(G.id_of(e.state))} &= {_printed(e, name)}" for e in chosen])
     ends = [t for t in name.reprs if G.outcomes[t] is not None][:limit]
+    outcomes = [Equation(G.states[t], None, 0, (), G.outcomes[t]) for t in ends]
     if ends:
         doc.paragraph("Play ends in these states, each worth its outcome:")
-        doc.equations([f"{name(s)} &= {latex_number(G.outcomes[s])}" for s in ends])
+        doc.equations([f"{name(t)} &= {latex_number(G.outcomes[t])}" for t in ends])
+    doc.equations_shown = chosen + outcomes
     _describe_decisions(doc, solution, shown, name)
     doc.heading("The answer")
     doc.paragraph(
@@ -198,7 +230,7 @@ def _describe_order(doc: Document, G: StateGraph) -> None:
 
 
 def _describe_decisions(
-    doc: Document, solution: ExactSolution, shown: list[int], name: _Names
+    doc: Derivation, solution: ExactSolution, shown: list[int], name: _Names
 ) -> None:
     G = solution.graph
     deciders = [s for s in shown if len(G.actions[s]) > 1]
@@ -213,10 +245,11 @@ def _describe_decisions(
     for s in deciders:
         state = G.states[s]
         q = solution.action_values(state)
+        doc.decisions[state] = [_equation(G, s, k, v) for k, v in enumerate(q.values())]
         doc.equations(
             [
-                f"Q({name.text(s)}, {_text(a)}) &= {_expected(G, s, k, name)} = {latex_number(v)}"
-                for k, (a, v) in enumerate(q.items())
+                f"Q({name.text(s)}, {_text(e.action)}) &= {_printed(e, name)}"
+                for e in doc.decisions[state]
             ]
         )
         doc.paragraph(*_verdict(G.players[s], solution.policy(state), solution.ties(state), q))
@@ -328,15 +361,24 @@ class _Names:
         return ["States by number: " + "; ".join(items) + ". "]
 
 
-def _expected(G: StateGraph, s: int, k: int, name: _Names) -> str:
-    r"""``r + p_1 V(t_1) + ...`` for action ``k`` of ``s`` (the model's exact numbers)."""
+def _equation(G: StateGraph, s: int, k: int, value: Any) -> Equation:
+    """Action ``k`` of state ``s`` as the model gives it, with its exact value."""
     c = G.choice_start[s] + k
-    terms = []
-    for t, p in G.choice_edges(c):
-        terms.append(name(t) if p == 1 else f"{_coefficient(p)} {name(t)}")
-    if G.rewards is not None and G.rewards[c] != 0:
-        terms.insert(0, latex_number(G.rewards[c]))
-    return " + ".join(terms).replace("+ -", "- ")
+    reward = 0 if G.rewards is None else G.rewards[c]
+    terms = tuple((p, G.states[t]) for t, p in G.choice_edges(c))
+    return Equation(G.states[s], G.actions[s][k], reward, terms, value)
+
+
+def _printed(equation: Equation, name: _Names) -> str:
+    r"""``r + p_1 V(t_1) + ... = value``, from the structured equation."""
+    G = name.G
+    terms = [
+        name(G.id_of(t)) if p == 1 else f"{_coefficient(p)} {name(G.id_of(t))}"
+        for p, t in equation.terms
+    ]
+    if equation.reward != 0:
+        terms.insert(0, latex_number(equation.reward))
+    return " + ".join(terms).replace("+ -", "- ") + f" = {latex_number(equation.value)}"
 
 
 def _coefficient(p: Any) -> str:
