@@ -29,46 +29,11 @@ from bench_engine import fmt_ratio, fmt_time, report, table
 
 import exactprob as ep
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+from derivations import PushYourLuck, RedAndBlack  # the models of the docs
+
 P = sympy.Symbol("p")
 GRID = [Fraction(k, 101) for k in range(1, 101)]
-
-
-class PushYourLuck:
-    """Roll for a point with chance ``p``, or hold and keep the points; a failed roll ends
-    with nothing; at ``cap`` points the player holds."""
-
-    initial = 0
-
-    def __init__(self, cap: int, p: Any) -> None:
-        self.cap, self.p = cap, p
-
-    def outcome(self, s: Any) -> int | None:
-        return s[1] if isinstance(s, tuple) else None
-
-    def actions(self, s: int) -> tuple[str, ...]:
-        return ("hold", "roll") if s < self.cap else ("hold",)
-
-    def transition(self, s: int, a: str) -> ep.Dist[Any]:
-        if a == "hold":
-            return ep.Dist({("held", s): 1})
-        return ep.Dist({s + 1: self.p, ("held", 0): 1 - self.p})
-
-
-class RedAndBlack:
-    """Stake any whole amount up to ``min(i, goal - i)``, win it with chance ``p``."""
-
-    def __init__(self, goal: int, p: Any) -> None:
-        self.goal, self.p = goal, p
-        self.initial = goal // 2
-
-    def outcome(self, s: int) -> int | None:
-        return 1 if s == self.goal else (0 if s == 0 else None)
-
-    def actions(self, s: int) -> tuple[int, ...]:
-        return tuple(range(1, min(s, self.goal - s) + 1))
-
-    def transition(self, s: int, stake: int) -> ep.Dist[int]:
-        return ep.Dist({s + stake: self.p, s - stake: 1 - self.p})
 
 
 def timed(work: Callable[[], Any]) -> tuple[float, Any]:

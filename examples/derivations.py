@@ -42,19 +42,26 @@ class PushYourLuck:
 
 
 class RedAndBlack:
-    """Fortune 2 of 5: stake any whole amount up to ``min(i, 5 - i)``, win it with
-    chance 2/5 (Dubins and Savage's red and black)."""
+    """Dubins and Savage's red and black: with fortune ``i`` stake any whole amount up
+    to ``min(i, goal - i)``, win it with chance ``p``, lose it otherwise."""
 
-    initial = 2
+    def __init__(self, goal: int, p: Any, start: int | None = None) -> None:
+        self.goal, self.p = goal, p
+        self.initial = goal // 2 if start is None else start
 
     def outcome(self, s: int) -> int | None:
-        return 1 if s == 5 else (0 if s == 0 else None)
+        return 1 if s == self.goal else (0 if s == 0 else None)
 
     def actions(self, s: int) -> tuple[int, ...]:
-        return tuple(range(1, min(s, 5 - s) + 1))
+        return tuple(range(1, min(s, self.goal - s) + 1))
 
     def transition(self, s: int, stake: int) -> ep.Dist[int]:
-        return ep.Dist({s + stake: Fraction(2, 5), s - stake: Fraction(3, 5)})
+        return ep.Dist({s + stake: self.p, s - stake: 1 - self.p})
+
+
+def red_and_black() -> RedAndBlack:
+    """Red and black to 5 from 2, at p = 2/5."""
+    return RedAndBlack(5, Fraction(2, 5))
 
 
 def push_your_luck() -> PushYourLuck:
@@ -65,7 +72,7 @@ def push_your_luck() -> PushYourLuck:
 def main() -> None:
     piecewise = ep.solve(push_your_luck())
     print(piecewise.derivation().markdown())
-    print(ep.solve(RedAndBlack()).derivation().markdown())
+    print(ep.solve(red_and_black()).derivation().markdown())
     at = Fraction(3, 5)
     model = PushYourLuck(3, at)
     solved = ep.solve(model)

@@ -10,7 +10,6 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import (
@@ -23,7 +22,7 @@ from models import (
     probs,
     reward_of,
 )
-from test_parametric import PushYourLuck
+from test_parametric import Gamble, PushYourLuck
 
 import exactprob as ep
 from exactprob.engine.derivation import derivation_of
@@ -119,21 +118,6 @@ def test_a_large_model_is_summarised():
 
 
 def test_a_piecewise_derivation_shows_breakpoints_and_margins():
-    class Gamble:
-        initial = "start"
-
-        def outcome(self, s):
-            return {"won": 1, "lost": 0, "kept": F(1, 3)}.get(s)
-
-        def actions(self, s):
-            return ("sure", "gamble") if s == "start" else ("play",)
-
-        def transition(self, s, a):
-            if a == "sure":
-                return ep.Dist({"kept": 1})
-            p = sympy.Symbol("p")
-            return ep.Dist({"one won" if s == "start" else "won": p, "lost": 1 - p})
-
     text = ep.solve(Gamble()).derivation().markdown()
     assert "the root of $3 p^{2} - 1 = 0$" in text
     # below the breakpoint the sure 1/3 beats p^2 by 1/3 - p^2, above the gamble by p^2 - 1/3

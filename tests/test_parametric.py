@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 import sympy
@@ -36,6 +38,9 @@ from models import (
 import exactprob as ep
 from exactprob.engine._internal.algebraic import RealRoot, compare, to_sympy_point
 from exactprob.engine.parametric import PiecewiseSolution, Range, _sample
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
+from derivations import PushYourLuck as ExamplePush
 
 p = sympy.Symbol("p")
 
@@ -136,20 +141,17 @@ def check_sign_change(model, solved, point, right) -> None:
         low, high = x - F(1, 10**12), x + F(1, 10**12)
     ends = [sympy.Rational(y.numerator, y.denominator) for y in (low, high)]
     changes = 0
+    values = {state: right.value_expr(solved.graph.id_of(state)) for state in solved.states}
     for state in solved.states:
         sid = solved.graph.id_of(state)
         if model.outcome(state) is not None:
             continue
-        tied = right.ties.get(sid, (right.choice[sid],))
-        for k, a in enumerate(model.actions(state)):
-            if k in tied:
+        tied = [model.actions(state)[k] for k in right.ties.get(sid, (right.choice[sid],))]
+        sign = 1 if player_of(model, state) == 0 else -1
+        for a, q in q_values(model, state, values).items():
+            if a in tied:
                 continue
-            q = reward_of(model, state, a) + sum(
-                prob * right.value_expr(solved.graph.id_of(t))
-                for t, prob in model.transition(state, a).items()
-            )
-            d = (right.value_expr(sid) - q) * (1 if player_of(model, state) == 0 else -1)
-            before, after = (d.subs(p, end) for end in ends)
+            before, after = ((sign * (values[state] - q)).subs(p, end) for end in ends)
             assert after > 0, (x, state, a)
             changes += bool(before < 0)
     assert changes, x
@@ -181,22 +183,24 @@ def check_solution(model, solved: PiecewiseSolution, rng) -> None:
 # -- closed forms ------------------------------------------------------------------------
 
 
-def test_the_gamble_switches_at_one_over_root_three():
+class Gamble:
     """Take 1/3 for sure, or win two rounds each with chance p: gamble iff p^2 > 1/3."""
 
-    class Gamble:
-        initial = "start"
+    initial = "start"
 
-        def outcome(self, s):
-            return {"won": 1, "lost": 0, "kept": F(1, 3)}.get(s)
+    def outcome(self, s):
+        return {"won": 1, "lost": 0, "kept": F(1, 3)}.get(s)
 
-        def actions(self, s):
-            return ("sure", "gamble") if s == "start" else ("play",)
+    def actions(self, s):
+        return ("sure", "gamble") if s == "start" else ("play",)
 
-        def transition(self, s, a):
-            if a == "sure":
-                return ep.Dist({"kept": 1})
-            return ep.Dist({"one won" if s == "start" else "won": p, "lost": 1 - p})
+    def transition(self, s, a):
+        if a == "sure":
+            return ep.Dist({"kept": 1})
+        return ep.Dist({"one won" if s == "start" else "won": p, "lost": 1 - p})
+
+
+def test_the_gamble_switches_at_one_over_root_three():
 
     solved = ep.solve(Gamble())
     assert solved.breakpoints == [1 / sympy.sqrt(3)]
@@ -345,25 +349,11 @@ def test_a_moves_change_at_an_irrational_point_is_refused():
         ep.solve(two_coins(q), parameter_range=(0, 1))
 
 
-class PushYourLuck:
-    """Roll for a point with chance p, or hold and keep the points; a failed roll ends
-    the turn with nothing; at ``cap`` points the player must hold."""
-
-    initial = 0
+class PushYourLuck(ExamplePush):
+    """Push your luck (examples/derivations.py) to ``cap`` points, in the symbol p."""
 
     def __init__(self, cap):
-        self.cap = cap
-
-    def outcome(self, s):
-        return s[1] if isinstance(s, tuple) else None
-
-    def actions(self, s):
-        return ("hold", "roll") if s < self.cap else ("hold",)
-
-    def transition(self, s, a):
-        if a == "hold":
-            return ep.Dist({("held", s): 1})
-        return ep.Dist({s + 1: p, ("held", 0): 1 - p})
+        super().__init__(cap, p)
 
 
 @pytest.mark.parametrize("cap", [1, 4, 9])

@@ -24,6 +24,7 @@ $$
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -81,51 +82,59 @@ class Document:
 
     def latex(self) -> str:
         r"""A LaTeX fragment: ``\section*`` headings, ``align*`` equations."""
-        out = [f"\\section*{{{latex_text(self.title)}}}", ""]
-        for block in self.blocks:
-            if isinstance(block, _Heading):
-                out += [f"\\subsection*{{{latex_text(block.text)}}}", ""]
-            elif isinstance(block, _Paragraph):
-                out += [_inline(block.parts, latex_text, "${}$"), ""]
-            else:
-                out += ["\\begin{align*}", " \\\\\n".join(block.lines), "\\end{align*}", ""]
-        return "\n".join(out)
+        return self._write(
+            [f"\\section*{{{latex_text(self.title)}}}"],
+            lambda text: [f"\\subsection*{{{latex_text(text)}}}"],
+            lambda parts: _inline(parts, latex_text, "${}$"),
+            lambda lines: ["\\begin{align*}", " \\\\\n".join(lines), "\\end{align*}"],
+        )
 
     def rst(self, *, rubrics: bool = False) -> str:
-        """reStructuredText: ``:math:`` roles and ``.. math::`` blocks (Sphinx aligns
-        their lines); with ``rubrics``,
-        no title and headings as ``.. rubric::`` (to sit inside a page's own section)."""
-        out = [] if rubrics else [self.title, "=" * len(self.title), ""]
-        for block in self.blocks:
-            if isinstance(block, _Heading):
-                heading = (
-                    [f".. rubric:: {block.text}"]
-                    if rubrics
-                    else [block.text, "-" * len(block.text)]
-                )
-                out += [*heading, ""]
-            elif isinstance(block, _Paragraph):
-                out += [_inline(block.parts, _rst_text, ":math:`{}`"), ""]
-            else:
-                # Sphinx sets lines joined by \\ in a ``split`` environment, aligned at &;
-                # a single line is set alone, with no & to align.
-                lines = block.lines if len(block.lines) > 1 else [block.lines[0].replace("&", "")]
-                body = " \\\\\n   ".join(lines)
-                out += [".. math::", "", f"   {body}", ""]
-        return "\n".join(out)
+        """reStructuredText: ``:math:`` roles and ``.. math::`` blocks (Sphinx sets the
+        lines of one in a ``split`` environment, aligned at &; a single line is set alone,
+        with no & to align); with ``rubrics``, no title and headings as ``.. rubric::``
+        (to sit inside a page's own section)."""
+
+        def heading(text: str) -> list[str]:
+            return [f".. rubric:: {text}"] if rubrics else [text, "-" * len(text)]
+
+        def equations(lines: tuple[str, ...]) -> list[str]:
+            alone = lines if len(lines) > 1 else (lines[0].replace("&", ""),)
+            return [".. math::", "", "   " + " \\\\\n   ".join(alone)]
+
+        return self._write(
+            [] if rubrics else [self.title, "=" * len(self.title)],
+            heading,
+            lambda parts: _inline(parts, _rst_text, ":math:`{}`"),
+            equations,
+        )
 
     def markdown(self) -> str:
         """Markdown: inline mathematics between single dollar signs, displayed between
         double ones."""
-        out = [f"# {self.title}", ""]
+        return self._write(
+            [f"# {self.title}"],
+            lambda text: [f"## {text}"],
+            lambda parts: _inline(parts, _markdown_text, "${}$"),
+            lambda lines: ["$$", "\\begin{aligned}", " \\\\\n".join(lines), "\\end{aligned}", "$$"],
+        )
+
+    def _write(
+        self,
+        title: list[str],
+        heading: Callable[[str], list[str]],
+        paragraph: Callable[[tuple[str | Math, ...]], str],
+        equations: Callable[[tuple[str, ...]], list[str]],
+    ) -> str:
+        """The document in one format: each block by its writer, a blank line after each."""
+        out = [*title, ""] if title else []
         for block in self.blocks:
             if isinstance(block, _Heading):
-                out += [f"## {block.text}", ""]
+                out += [*heading(block.text), ""]
             elif isinstance(block, _Paragraph):
-                out += [_inline(block.parts, _markdown_text, "${}$"), ""]
+                out += [paragraph(block.parts), ""]
             else:
-                body = " \\\\\n".join(block.lines)
-                out += ["$$", "\\begin{aligned}", body, "\\end{aligned}", "$$", ""]
+                out += [*equations(block.lines), ""]
         return "\n".join(out)
 
     def _repr_markdown_(self) -> str:
