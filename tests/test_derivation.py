@@ -79,7 +79,7 @@ def check_read_back(model, derivation):
     """Every printed equation, read back from its structured form: its moves are the
     model's own, and its value is its reward plus the printed values of the next states
     weighted by their probabilities (a terminal state's, the model's outcome), exactly."""
-    values = {e.state: e.value for e in derivation.equations_shown}
+    values = {e.state: e.value for e in derivation.equations_shown} | derivation.values_used
     checked = 0
     for e in derivation.equations_shown + [e for es in derivation.decisions.values() for e in es]:
         if e.action is None:
@@ -184,3 +184,12 @@ def test_rewards_are_printed_and_read_back():
     derivation = ep.solve(model).derivation()
     check_read_back(model, derivation)
     assert any(e.reward != 0 for es in derivation.decisions.values() for e in es)
+
+
+def test_the_states_asked_for_are_written():
+    model = RedAndBlack(6, F(2, 5), start=3)
+    derivation = ep.solve(model).derivation(states=[2, 4, 6])  # 6 ends play: no equation
+    assert set(derivation.decisions) == {2, 4}
+    assert {e.state for e in derivation.equations_shown if e.action is not None} == {2, 4}
+    assert "Written for the states asked for: 2 of 5." in derivation.markdown()
+    check_read_back(model, derivation)

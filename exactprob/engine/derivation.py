@@ -61,12 +61,14 @@ class Derivation(Document):
     """A derivation as printed (:class:`~exactprob.util.mathdoc.Document`), with its
     equations in structured form: ``equations_shown`` (each shown state's, under the
     chosen action, and each terminal state's outcome) and ``decisions`` (``state -> every
-    action's equation``), so that a reader can check each printed line."""
+    action's equation``), and ``values_used`` (the values of the states they use that
+    are not written in full), so that a reader can check each printed line."""
 
     def __init__(self, title: str) -> None:
         super().__init__(title)
         self.equations_shown: list[Equation] = []
         self.decisions: dict[Any, list[Equation]] = {}
+        self.values_used: dict[Any, Any] = {}
 
 
 class ExactSolution(Protocol):
@@ -116,25 +118,30 @@ LIMIT = 12
 SHORT_NAME = 16
 
 
-def derivation_of(solved: Any, *, limit: int = LIMIT) -> Document:
+def derivation_of(
+    solved: Any, *, limit: int = LIMIT, states: Sequence[Any] | None = None
+) -> Document:
     """The derivation of an exact result of the generic engine (a
     :class:`~exactprob.engine.solve.Solution` or a
     :class:`~exactprob.engine.parametric.PiecewiseSolution`)."""
     if hasattr(solved, "pieces"):
-        return derive_piecewise(solved, limit=limit)
+        return derive_piecewise(solved, limit=limit, states=states)
     if hasattr(solved, "action_values"):
-        return derive(solved, limit=limit)
+        return derive(solved, limit=limit, states=states)
     raise UsageError(
         f"a derivation is written from the generic engine's exact solution, not from a "
         f"{type(solved).__name__}; solve with exactprob.solve(model, generic=True)"
     )
 
 
-def derive(solution: ExactSolution, *, limit: int = LIMIT) -> Derivation:
-    """The derivation of an exact :class:`~exactprob.engine.solve.Solution`."""
+def derive(
+    solution: ExactSolution, *, limit: int = LIMIT, states: Sequence[Any] | None = None
+) -> Derivation:
+    """The derivation of an exact :class:`~exactprob.engine.solve.Solution`: the
+    ``limit`` states nearest the start, or the ``states`` given."""
     G = solution.graph
     doc = Derivation("Derivation")
-    shown = _nearest(G, limit)
+    shown = _shown(G, limit, states)
     name = _Names(G, shown)
     _describe_model(doc, G)
     _describe_order(doc, G)
@@ -144,7 +151,7 @@ def derive(solution: ExactSolution, *, limit: int = LIMIT) -> Derivation:
         "Each state's value is the expected value of the next state under the chosen "
         "action (plus its reward). ",
         *name.legend(),
-        _more(len(inner), sum(o is None for o in G.outcomes)),
+        _more(len(inner), sum(o is None for o in G.outcomes), states is not None),
     )
     chosen = [_equation(G, s, _chosen(solution, s), solution.value(G.states[s])) for s in inner]
     doc.equations([f"{name(G.id_of(e.state))} &= {_printed(e, name)}" for e in chosen])
@@ -154,7 +161,18 @@ def derive(solution: ExactSolution, *, limit: int = LIMIT) -> Derivation:
         doc.paragraph("Play ends in these states, each worth its outcome:")
         doc.equations([f"{name(t)} &= {latex_number(G.outcomes[t])}" for t in ends])
     doc.equations_shown = chosen + outcomes
-    _describe_decisions(doc, solution, shown, name)
+    written = set(shown)
+    used = [t for t in name.reprs if G.outcomes[t] is None and t not in written]
+    if used:
+        doc.paragraph(
+            "The values these equations use, of states not written above: ",
+            _more(min(len(used), 4 * limit), len(used), True),
+        )
+        doc.values_used = {G.states[t]: solution.value(G.states[t]) for t in used[: 4 * limit]}
+        doc.equations(
+            [f"{name(G.id_of(t))} &= {latex_number(v)}" for t, v in doc.values_used.items()]
+        )
+    _describe_decisions(doc, solution, shown, name, states is not None)
     doc.heading("The answer")
     doc.paragraph(
         f"From the start, {G.states[0]!r}: ",
@@ -164,7 +182,9 @@ def derive(solution: ExactSolution, *, limit: int = LIMIT) -> Derivation:
     return doc
 
 
-def derive_piecewise(solution: Pieces, *, limit: int = LIMIT) -> Document:
+def derive_piecewise(
+    solution: Pieces, *, limit: int = LIMIT, states: Sequence[Any] | None = None
+) -> Document:
     """The derivation of a :class:`~exactprob.engine.parametric.PiecewiseSolution`: the
     model, then each piece (where it holds, the decisions there with their margins as
     functions of the parameter, the value at the start) and each breakpoint (its
@@ -180,7 +200,7 @@ def derive_piecewise(solution: Pieces, *, limit: int = LIMIT) -> Document:
         "optimal and the points between them.",
     )
     for piece in solution.pieces:
-        _describe_piece(doc, solution, piece, limit)
+        _describe_piece(doc, solution, piece, _shown(G, limit, states))
     return doc
 
 
@@ -230,7 +250,7 @@ def _describe_order(doc: Document, G: StateGraph) -> None:
 
 
 def _describe_decisions(
-    doc: Derivation, solution: ExactSolution, shown: list[int], name: _Names
+    doc: Derivation, solution: ExactSolution, shown: list[int], name: _Names, asked: bool
 ) -> None:
     G = solution.graph
     deciders = [s for s in shown if len(G.actions[s]) > 1]
@@ -240,7 +260,7 @@ def _describe_decisions(
     total = sum(len(a) > 1 for a in G.actions)
     doc.paragraph(
         "Every action's value, and the margin of the chosen one over the others. ",
-        _more(len(deciders), total),
+        _more(len(deciders), total, asked),
     )
     for s in deciders:
         state = G.states[s]
@@ -273,7 +293,7 @@ def _verdict(player: int, chosen: Any, ties: Sequence[Any], q: dict[Any, Any]) -
     return parts
 
 
-def _describe_piece(doc: Document, solution: Pieces, piece: Any, limit: int) -> None:
+def _describe_piece(doc: Document, solution: Pieces, piece: Any, shown: list[int]) -> None:
     import sympy
 
     G = solution.graph
@@ -281,7 +301,6 @@ def _describe_piece(doc: Document, solution: Pieces, piece: Any, limit: int) -> 
     doc.heading(str(where))
     if where.point:
         _describe_point(doc, piece)
-    shown = _nearest(G, limit)
     name = _Names(G, shown)
     lines = []
     for s in (s for s in shown if len(G.actions[s]) > 1):
@@ -418,8 +437,21 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def _more(shown: int, total: int) -> str:
-    return "" if shown >= total else f"The {shown:,} nearest the start of {total:,} are shown."
+def _more(shown: int, total: int, asked: bool) -> str:
+    """Which of the states are written: all, those asked for, or the nearest the start."""
+    if shown >= total:
+        return ""
+    if asked:
+        return f"Written for the states asked for: {shown:,} of {total:,}."
+    return f"The {shown:,} nearest the start of {total:,} are shown."
+
+
+def _shown(G: StateGraph, limit: int, states: Sequence[Any] | None) -> list[int]:
+    """The ids of the states written in full: those given where play goes on, else the
+    ``limit`` nearest the start."""
+    if states is None:
+        return _nearest(G, limit)
+    return [G.id_of(state) for state in states if G.outcomes[G.id_of(state)] is None]
 
 
 def _nearest(G: StateGraph, limit: int) -> list[int]:

@@ -6,12 +6,15 @@ In ``conf.py``: ``extensions = [..., "exactprob.engine.derivation_directive"]``;
        :limit: 8
 
 The argument names a callable (a model class, or a function) that returns the model
-when called with no argument; the model is solved by :func:`exactprob.solve` (its generic engine) and its
+when called with no argument. ``:limit:`` is how many states nearest the start are
+written in full (12); ``:states:``, a Python list such as ``[19, 20, 21]``, names them
+instead. The model is solved by :func:`exactprob.solve` (its generic engine) and its
 derivation (:mod:`exactprob.engine.derivation`) is inserted, its headings as rubrics.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 from typing import Any, ClassVar
 
@@ -30,7 +33,10 @@ def setup(app: Any) -> dict[str, Any]:
         """``.. exactprob-derivation:: module:callable`` (option ``:limit:``)."""
 
         required_arguments = 1
-        option_spec: ClassVar[dict[str, Any]] = {"limit": directives.positive_int}
+        option_spec: ClassVar[dict[str, Any]] = {
+            "limit": directives.positive_int,
+            "states": ast.literal_eval,
+        }
 
         def run(self) -> list[Any]:
             module, _, name = self.arguments[0].partition(":")
@@ -39,7 +45,9 @@ def setup(app: Any) -> dict[str, Any]:
             except (ImportError, AttributeError, ValueError) as error:
                 raise self.error(f"cannot import the model {self.arguments[0]!r}: {error}")
             derivation = derivation_of(
-                solve(factory(), generic=True), limit=self.options.get("limit", 12)
+                solve(factory(), generic=True),
+                limit=self.options.get("limit", 12),
+                states=self.options.get("states"),
             )
             return self.parse_text_to_nodes(derivation.rst(rubrics=True))
 

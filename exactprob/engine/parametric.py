@@ -225,12 +225,12 @@ class PiecewiseSolution(GraphStates):
             if s in piece.ties
         )
 
-    def derivation(self, *, limit: int = 12) -> Document:
+    def derivation(self, *, limit: int = 12, states: Sequence[Any] | None = None) -> Document:
         """The derivation written out: the model, each piece and each breakpoint
         (:func:`~exactprob.engine.derivation.derive_piecewise`)."""
         from .derivation import derive_piecewise
 
-        return derive_piecewise(self, limit=limit)
+        return derive_piecewise(self, limit=limit, states=states)
 
     def to_json(self, state: Any = None) -> dict[str, Any]:
         """The answer at ``state``: each piece with its range, value and actions."""

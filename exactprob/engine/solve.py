@@ -147,14 +147,14 @@ class Solution(GraphStates):
         functions), all computed now."""
         return [self._exact_value(s) for s in range(len(self.graph))]
 
-    def derivation(self, *, limit: int = 12) -> Document:
+    def derivation(self, *, limit: int = 12, states: Sequence[Any] | None = None) -> Document:
         """The derivation of this solution written out (a
         :class:`~exactprob.util.mathdoc.Document`: ``.latex()``, ``.rst()``,
-        ``.markdown()``), the ``limit`` states nearest the start in full
-        (:mod:`exactprob.engine.derivation`)."""
+        ``.markdown()``), the ``limit`` states nearest the start in full, or the
+        ``states`` given (:mod:`exactprob.engine.derivation`)."""
         from .derivation import derive
 
-        return derive(self, limit=limit)
+        return derive(self, limit=limit, states=states)
 
     def action_values(self, state: Any = None) -> dict[Any, Any]:
         r"""Every action's exact value in ``state``,
