@@ -8,8 +8,10 @@ oracles of ``models`` with the refinement forced on every cyclic component.
 from __future__ import annotations
 
 import random
+import sys
 from contextlib import contextmanager
 from fractions import Fraction as F
+from pathlib import Path
 
 import gmpy2
 import numpy as np
@@ -33,6 +35,9 @@ from exactprob.engine._internal import linear, refine
 from exactprob.engine._internal.linear import RATIONAL, _dense_solve
 from exactprob.engine._internal.refine import IntegerSystem, refined_solve
 from exactprob.util.numbers import mpq
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_long_answers import Snakes  # the benchmark's board
 
 
 def leaky_rows(rng: random.Random, n: int, degree: int, leak: bool = True) -> list[dict]:
@@ -240,8 +245,9 @@ def record_refinements(monkeypatch) -> list:
 
 
 def test_a_large_component_is_refined_and_equals_elimination(monkeypatch):
-    """A 300-square board with 57 snakes: the refinement (the default at this size) and
-    the elimination (forced) give the same exact values."""
+    """A 300-square board with 57 snakes (benchmarks/bench_long_answers.py; too many
+    feedback states for the forward-reach solve): the refinement (the default at this
+    size) and the elimination (forced) give the same exact values."""
     model = Snakes(300)
     calls = record_refinements(monkeypatch)
     refined = ep.solve(model)
@@ -250,33 +256,6 @@ def test_a_large_component_is_refined_and_equals_elimination(monkeypatch):
     eliminated = ep.solve(model)
     assert all(refined.value(s) == eliminated.value(s) for s in refined.states)
     assert refined.value() == F(eliminated.value())
-
-
-class Snakes:
-    """A token on squares 0 .. n-1 moves a d6 forward; every square 3 mod 5 from 20 on is
-    a snake's head, 17 squares down; passing the end ends the game, worth the overshoot
-    over 6. Sixty snakes make the feedback set too large for the forward-reach solve."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.initial = 0
-
-    def outcome(self, s):
-        return F(s[1], 6) if isinstance(s, tuple) else None
-
-    def actions(self, s):
-        return ("roll",)
-
-    def transition(self, s, a):
-        moves = {}
-        for d in range(1, 7):
-            t = s + d
-            if t >= self.n:
-                key = ("end", t - self.n)
-            else:
-                key = t - 17 if t >= 20 and t % 5 == 3 else t
-            moves[key] = moves.get(key, 0) + F(1, 6)
-        return ep.Dist(moves)
 
 
 def test_a_long_solve_shows_its_progress_in_bits(capsys):
@@ -338,9 +317,6 @@ def test_a_stationary_law_of_300_states_is_refined_and_equals_elimination(monkey
 def test_chutes_and_ladders_equals_the_published_fraction():
     """RobinFiveWords (2024) published the first player's exact chance: 4,453 digits over
     4,453, the first and last 50 digits of each, and 50 decimals."""
-    import sys
-    from pathlib import Path
-
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
     from chutes_and_ladders import ChutesAndLadders
 
