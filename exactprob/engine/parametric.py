@@ -73,11 +73,11 @@ from ._internal.algebraic import (
     simplest_between,
     to_sympy_point,
 )
-from ._internal.linear import Field, field_for
+from ._internal.linear import Field
 from ._internal.rewards import value_graph
 from .array_model import Explorable
 from .graph import explore
-from .solve import Solution, solve_graph
+from .solve import Solution, _field_of, solve_graph
 from .state_graph import GraphStates, StateGraph
 
 __all__ = ["Piece", "PiecewiseSolution", "Range", "solve_exact", "solve_piecewise"]
@@ -313,7 +313,7 @@ class _Piecewise:
     def __init__(self, G: StateGraph, parameter_range: tuple[Any, Any] | None, progress: bool):
         self.G = G
         self.H = value_graph(G)
-        self.field = _one_parameter_field(G)
+        self.field = _one_parameter_field(self.H)
         self.symbol = self.field.symbols[0]
         self.progress = progress
         self.deciders = [s for s in range(len(G)) if len(G.actions[s]) > 1]
@@ -438,17 +438,19 @@ class _Piecewise:
         choice = list(solved._choice[: len(self.G)])
         values = _field_values(solve_graph(_restrict(self.G, choice)), self.field)
         numerators, denominator = _over_one_denominator(values)
+        at = fmpq(t.numerator, t.denominator)
+        sign_d = _sign(denominator(at))
         ties: dict[int, tuple[int, ...]] = {}
         margins: dict[tuple[int, int], _Margin] = {}
         at_t: list[int] = []
         for s in self.deciders:
             tied = [choice[s]]
-            for k, margin, sign in self._margins(s, choice[s], numerators, denominator, t):
+            for k, margin, common in self._margins(s, choice[s], numerators):
                 if margin.degree() < 0:
                     tied.append(k)
                     continue
                 margins[s, k] = (margin, _roots_of(margin))
-                at_t.append(sign)
+                at_t.append(_sign(margin(at)) * sign_d * _sign(common(at)))
             if len(tied) > 1:
                 ties[s] = tuple(sorted(tied))
         if min(at_t, default=1) < 0:  # pragma: no cover - the exact solve is optimal at t
@@ -500,15 +502,15 @@ class _Piecewise:
         return parts
 
     def _margins(
-        self, s: int, chosen: int, numerators: list[Any], denominator: Any, t: Fraction
-    ) -> Iterator[tuple[int, Any, int]]:
-        r"""``(k, m, sign)`` for each other action ``k`` of ``s``: the numerator ``m`` of
-        its margin (how much worse it is for the mover than the chosen one; the zero
-        polynomial for an exact tie) and the margin's sign at ``t``. With values
-        :math:`V = N/D` and the action's weights :math:`a_e/b_e`, :math:`B = \operatorname{lcm}
-        b_e`, the margin is :math:`\pm(N_s B - \sum_e a_e (B/b_e) N_{t_e})/(D B)`; neither
-        :math:`D` nor :math:`B` vanishes inside the range, so the margin's roots there are
-        those of ``m``."""
+        self, s: int, chosen: int, numerators: list[Any]
+    ) -> Iterator[tuple[int, Any, Any]]:
+        r"""``(k, m, B)`` for each other action ``k`` of ``s``: the numerator ``m`` of its
+        margin (how much worse it is for the mover than the chosen one; the zero
+        polynomial for an exact tie) and ``B``. With values :math:`V = N/D` and the
+        action's weights :math:`a_e/b_e`, :math:`B = \operatorname{lcm} b_e`, the margin is
+        :math:`\pm(N_s B - \sum_e a_e (B/b_e) N_{t_e})/(D B)`; neither :math:`D` nor
+        :math:`B` vanishes inside the range, so the margin's roots there are those of
+        ``m``, and its sign is that of :math:`m D B`."""
         H = self.H
         cs, starts, targets, ids = H.choice_start, H.edge_start, H.targets, H.prob_ids
         sign_of = 1 if H.players[s] == 0 else -1
@@ -527,9 +529,7 @@ class _Piecewise:
                 ),
                 fmpq_poly(),
             )
-            margin = sign_of * (numerators[s] * common - q)
-            at = fmpq(t.numerator, t.denominator)
-            yield k, margin, _sign(margin(at) * denominator(at) * common(at))
+            yield k, sign_of * (numerators[s] * common - q), common
 
     def _breakpoint(self, piece: Piece, x: Point) -> Piece:
         """The point piece at ``x``, an end of ``piece``: the same values; tied are the
@@ -541,13 +541,10 @@ class _Piecewise:
         choice = list(piece.choice)
         for s, tied in ties.items():
             choice[s] = min(tied)
-        values = piece.values
-        if isinstance(x, Fraction):
-            values = [_evaluate(v, x) if v is not None else None for v in values]
-            return Piece(
-                Range(self.symbol, x, x, True), choice, _sorted_ties(ties), values, _RATIONAL_VALUES
-            )
-        return Piece(Range(self.symbol, x, x, True), choice, _sorted_ties(ties), values, self.field)
+        values, field = piece.values, self.field
+        if isinstance(x, Fraction):  # exact rationals there
+            values, field = [_evaluate(v, x) for v in values], _RATIONAL_VALUES
+        return Piece(Range(self.symbol, x, x, True), choice, _sorted_ties(ties), values, field)
 
     def _at_point(self, c: Point) -> Piece:
         """A point where the moves or a reward's sign change: solved on its own."""
@@ -559,22 +556,17 @@ class _Piecewise:
         solved = solve_graph(_substitute(self.G, self.symbol, c))
         values = [solved.field.public(v) for v in _field_values(solved, None)]
         ties = {s: tuple(t) for s, t in solved._ties.items() if s < len(self.G)}
-        return Piece(
-            Range(self.symbol, c, c, True),
-            list(solved._choice[: len(self.G)]),
-            ties,
-            [Fraction(v) for v in values],
-            _RATIONAL_VALUES,
-        )
+        choice = list(solved._choice[: len(self.G)])
+        return Piece(Range(self.symbol, c, c, True), choice, ties, values, _RATIONAL_VALUES)
 
 
 _RATIONAL_VALUES = Field()
 
 
-def _one_parameter_field(G: StateGraph) -> Field:
-    numbers: list[Any] = [o for o in G.outcomes if o is not None]
-    numbers += list(G.probabilities) + list(G.rewards or ())
-    field = field_for(numbers)
+def _one_parameter_field(H: StateGraph) -> Field:
+    """The field of the value graph's numbers (outcomes, probabilities and rewards), if
+    it has one symbol."""
+    field = _field_of(H)
     if len(field.symbols) != 1:
         names = ", ".join(map(str, field.symbols))
         raise ModelError(
@@ -650,18 +642,12 @@ def _field_values(solution: Solution, field: Field | None) -> list[Any]:
     return [*values, (field or solution.field).convert(1)]
 
 
-def _evaluate(q: Any, t: Fraction) -> Any:
-    """A rational function (or an exact rational) at ``t``, exactly, as a Fraction."""
-    if not hasattr(q, "numer"):
-        return Fraction(str(exact(q)))
-    return _horner(q.numer.to_dense(), t) / _horner(q.denom.to_dense(), t)
-
-
-def _horner(coefficients: Sequence[Any], t: Fraction) -> Fraction:
-    value = Fraction(0)
-    for c in coefficients:
-        value = value * t + Fraction(int(c.numerator), int(c.denominator))
-    return value
+def _evaluate(q: Any, t: Fraction) -> Fraction:
+    """A rational function of the field (or an exact rational) at ``t``, exactly."""
+    numerator, denominator = _polynomials(q)
+    at = fmpq(t.numerator, t.denominator)
+    value = numerator(at) / denominator(at)
+    return Fraction(int(value.p), int(value.q))
 
 
 def _vanishes(polynomial: Any, x: Point) -> bool:
