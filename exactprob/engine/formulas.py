@@ -30,6 +30,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..util.numbers import to_sympy
+from .enclosure import Enclosure
 
 __all__ = ["FormulaCheck", "check_formula"]
 
@@ -106,7 +107,7 @@ def check_formula(solved: Any, formula: Any, state: Any = None) -> FormulaCheck:
     if hasattr(solved, "pieces"):
         return _check_pieces(solved, expected, state)
     value = solved.value(state)
-    if type(value).__name__ == "Enclosure":
+    if isinstance(value, Enclosure):
         raise UsageError("a certified enclosure cannot prove a formula; solve exactly")
     return _check_function(expected, to_sympy(value), None)
 
@@ -133,10 +134,11 @@ def _check_function(formula: Any, value: Any, piece: Any) -> FormulaCheck:
     if difference == 0:
         return FormulaCheck(True)
     symbols = sorted(difference.free_symbols | formula.free_symbols | value.free_symbols, key=str)
+    numerator, denominator = sympy.fraction(difference)
+    value_denominator = sympy.fraction(sympy.together(value))[1]
     for point in itertools.islice(_candidates(symbols, piece), MAX_TRIES):
         at = {s: sympy.Rational(v.numerator, v.denominator) for s, v in point.items()}
-        numerator, denominator = sympy.fraction(difference)
-        if denominator.subs(at) == 0 or sympy.fraction(sympy.together(value))[1].subs(at) == 0:
+        if denominator.subs(at) == 0 or value_denominator.subs(at) == 0:
             continue
         if numerator.subs(at) != 0:
             return FormulaCheck(False, at, formula.subs(at), value.subs(at))
