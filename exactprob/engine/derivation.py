@@ -40,6 +40,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..util.mathdoc import Document, Math, latex_number, latex_text
+from ._internal.order import component_levels, component_order, edge_ends
 from .state_graph import StateGraph
 
 
@@ -199,8 +200,9 @@ def derive_piecewise(
         f" at once: {len(solution.pieces)} pieces, open intervals on which one play is "
         "optimal and the points between them.",
     )
+    shown = _shown(G, limit, states)
     for piece in solution.pieces:
-        _describe_piece(doc, solution, piece, _shown(G, limit, states))
+        _describe_piece(doc, solution, piece, shown)
     return doc
 
 
@@ -472,28 +474,14 @@ def _nearest(G: StateGraph, limit: int) -> list[int]:
 
 def _condensation(G: StateGraph) -> tuple[int, list[int]]:
     """The number of levels of the graph's condensation (longest path from a state to
-    the end of play, counted in components) and the sizes of its cyclic components,
-    largest first."""
-    import networkx as nx
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    n = len(G)
-    starts = np.frombuffer(G.edge_start, dtype=np.int64)
-    first_edge = starts[np.frombuffer(G.choice_start, dtype=np.int64)]
-    sources = np.repeat(np.arange(n), np.diff(first_edge))
-    targets = np.frombuffer(G.targets, dtype=np.int32)
-    matrix = csr_matrix((np.ones(len(targets)), (sources, targets)), shape=(n, n))
-    count, labels = connected_components(matrix, directed=True, connection="strong")
-    sizes = np.bincount(labels, minlength=count)
-    loops = np.zeros(count, dtype=bool)
-    loops[labels[sources[sources == targets]]] = True
-    cyclic = sorted((int(x) for x in sizes[(sizes > 1) | loops]), reverse=True)
-    between = labels[sources] != labels[targets]
-    pairs = set(zip(labels[sources][between].tolist(), labels[targets][between].tolist()))
-    dag = nx.DiGraph(pairs)
-    dag.add_nodes_from(range(count))
-    level: dict[int, int] = {}
-    for c in reversed(list(nx.topological_sort(dag))):
-        level[c] = 1 + max((level[d] for d in dag.successors(c)), default=0)
-    return max(level.values(), default=0), cyclic
+    the end of play, counted in components; :func:`~._internal.order.component_levels`)
+    and the sizes of its cyclic components, largest first."""
+    order, ends = component_order(G)
+    sources, targets, _ = edge_ends(G)
+    sizes = np.diff(ends)
+    component_of = np.empty(len(order), dtype=np.int64)
+    component_of[order] = np.repeat(np.arange(len(sizes)), sizes)
+    looped = np.zeros(len(sizes), dtype=bool)
+    looped[component_of[sources[sources == targets]]] = True
+    cyclic = sorted((int(x) for x in sizes[(sizes > 1) | looped]), reverse=True)
+    return len(component_levels(order, ends, sources, targets)), cyclic

@@ -40,6 +40,7 @@ from .component_table import ranges
 __all__ = [
     "CutOrders",
     "SolveOrder",
+    "component_levels",
     "component_order",
     "edge_ends",
     "entry_states",
@@ -105,13 +106,23 @@ class SolveOrder:
         path to a sink component, so every component moves only to lower levels, and
         those of one level can be solved in any order, or together
         (:func:`longest_path_levels` on the condensation's edges)."""
-        sizes = np.diff(self.ends)
-        component_of = np.empty(len(self.order), dtype=np.int32)  # 4 bytes a move below
-        component_of[self.order] = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
-        a, b = component_of[sources], component_of[targets]
-        apart = a != b
-        a, b = a[apart], b[apart]  # the whole columns are let go here
-        return longest_path_levels(len(sizes), a, b)[1]
+        return component_levels(self.order, self.ends, sources, targets)
+
+
+def component_levels(
+    order: np.ndarray, ends: np.ndarray, sources: np.ndarray, targets: np.ndarray
+) -> list[np.ndarray]:
+    """The components ``(order, ends)`` (:func:`component_order`, indices in that order)
+    by level of the condensation of the graph with these edges: a component's level is
+    its longest path to a sink component (:func:`longest_path_levels` on the edges
+    between components)."""
+    sizes = np.diff(ends)
+    component_of = np.empty(len(order), dtype=np.int32)  # 4 bytes a move below
+    component_of[order] = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
+    a, b = component_of[sources], component_of[targets]
+    apart = a != b
+    a, b = a[apart], b[apart]  # the whole columns are let go here
+    return longest_path_levels(len(sizes), a, b)[1]
 
 
 def entry_states(G: StateGraph, order: np.ndarray, ends: np.ndarray) -> np.ndarray:
