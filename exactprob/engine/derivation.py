@@ -40,6 +40,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..util.mathdoc import Document, Math, latex_number, latex_text
+from ..util.numbers import is_symbolic, to_sympy
 from ._internal.order import component_levels, component_order, edge_ends
 from .state_graph import StateGraph
 
@@ -364,9 +365,8 @@ class _Names:
         self.G = G
         self.reprs = {s: repr(G.states[s]) for s in shown}
         for s in shown:
-            for k in range(len(G.actions[s])):
-                for t, _ in G.choice_edges(G.choice_start[s] + k):
-                    self.reprs.setdefault(t, repr(G.states[t]))
+            for t in G.successors(s).tolist():
+                self.reprs.setdefault(t, repr(G.states[t]))
         self.short = all(len(r) <= SHORT_NAME for r in self.reprs.values())
 
     def text(self, s: int) -> str:
@@ -403,16 +403,12 @@ def _printed(equation: Equation, name: _Names) -> str:
 
 
 def _coefficient(p: Any) -> str:
-    from ..util.numbers import is_symbolic
-
     text = latex_number(p)
     return f"\\left({text}\\right)" if is_symbolic(p) and ("+" in text or "-" in text) else text
 
 
 def _action_expr(G: StateGraph, s: int, k: int, piece: Any) -> Any:
     """``Q(s, a)`` on a piece as a sympy expression."""
-    from ..util.numbers import to_sympy
-
     c = G.choice_start[s] + k
     total = to_sympy(G.rewards[c]) if G.rewards is not None else 0
     for t, p in G.choice_edges(c):
