@@ -37,7 +37,7 @@ class RealRoot:
     ``index`` its place among the polynomial's real roots, ``low < root < high``.
     """
 
-    __slots__ = ("_polynomial", "coefficients", "high", "index", "low")
+    __slots__ = ("_low_sign", "_polynomial", "coefficients", "high", "index", "low")
 
     def __init__(
         self, coefficients: tuple[int, ...], index: int, low: Fraction, high: Fraction
@@ -47,6 +47,7 @@ class RealRoot:
         self.index = index
         self.low = low
         self.high = high
+        self._low_sign = self._sign_at(low)  # the same at every lower end bisection keeps
 
     def _sign_at(self, x: Fraction) -> int:
         value = self._polynomial(fmpq(x.numerator, x.denominator))
@@ -55,7 +56,7 @@ class RealRoot:
     def refine(self) -> None:
         """Halve the isolating interval (the midpoint is rational, so never the root)."""
         mid = (self.low + self.high) / 2
-        if self._sign_at(mid) == self._sign_at(self.low):
+        if self._sign_at(mid) == self._low_sign:
             self.low = mid
         else:
             self.high = mid
