@@ -39,7 +39,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import UsageError
-from ..util.mathdoc import Document, Math, latex_number, latex_text
+from ..util.mathdoc import Document, Math, latex_number, math_text
 from ..util.numbers import is_symbolic, to_sympy
 from ._internal.order import component_levels, component_order, edge_ends
 from .state_graph import StateGraph
@@ -370,7 +370,7 @@ class _Names:
         self.short = all(len(r) <= SHORT_NAME for r in self.reprs.values())
 
     def text(self, s: int) -> str:
-        return _text_repr(self.reprs.get(s, repr(self.G.states[s]))) if self.short else f"s_{{{s}}}"
+        return math_text(self.reprs.get(s, repr(self.G.states[s]))) if self.short else f"s_{{{s}}}"
 
     def __call__(self, s: int) -> str:
         return f"V({self.text(s)})"
@@ -417,11 +417,7 @@ def _action_expr(G: StateGraph, s: int, k: int, piece: Any) -> Any:
 
 
 def _text(action: Any) -> str:
-    return _text_repr(repr(action))
-
-
-def _text_repr(text: str) -> str:
-    return f"\\text{{{latex_text(text)}}}"
+    return math_text(repr(action))
 
 
 def _chosen(solution: ExactSolution, s: int) -> int:

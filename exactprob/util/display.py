@@ -26,6 +26,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from .mathdoc import latex_number, math_text
 from .numbers import decimal_string, is_symbolic, mpq, to_public
 
 __all__ = [
@@ -53,11 +54,6 @@ _BAR = (
     '<div style="background:#2a5d9f;height:0.9em;width:{width}%;min-width:1px" '
     'title="{width}% of the largest"></div>'
 )
-_LATEX_SPECIAL = {c: "\\" + c for c in "&%$#_{}"} | {
-    "\\": r"\backslash{}",
-    "~": r"\sim{}",
-    "^": r"\hat{}",
-}
 
 
 def exact_html(value: Any) -> str:
@@ -200,20 +196,11 @@ def _is_number(x: object) -> bool:
 
 
 def _latex(x: Any) -> str:
-    """A value in LaTeX: a fraction as ``\\frac``, a sympy expression through sympy,
-    anything else as escaped text."""
-    if is_symbolic(x):
-        import sympy
-
-        return str(sympy.latex(x))
-    if _is_number(x):
-        q = Fraction(x)
-        if q.denominator == 1:
-            return str(q.numerator)
-        sign = "-" if q < 0 else ""
-        return rf"{sign}\frac{{{abs(q.numerator)}}}{{{q.denominator}}}"
-    text = "".join(_LATEX_SPECIAL.get(c, c) for c in repr(x))
-    return rf"\text{{{text}}}"
+    """A value in LaTeX: a number or sympy expression in full
+    (:func:`~exactprob.util.mathdoc.latex_number`), anything else as escaped text."""
+    if is_symbolic(x) or _is_number(x):
+        return latex_number(x, max_digits=None)
+    return math_text(repr(x))
 
 
 class JsonDisplay:

@@ -31,7 +31,7 @@ from typing import Any
 
 from .numbers import decimal_string, is_symbolic, to_public
 
-__all__ = ["Document", "Math", "latex_number", "latex_text"]
+__all__ = ["Document", "Math", "latex_number", "latex_text", "math_text"]
 
 #: A fraction with more digits than this is written by its digit counts and a decimal.
 MAX_DIGITS = 40
@@ -176,9 +176,24 @@ def _markdown_text(text: str) -> str:
     return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_").replace("$", "\\$")
 
 
-def latex_number(value: Any) -> str:
+def math_text(text: str) -> str:
+    r"""``\text{...}`` for text inside mathematics (MathJax), its special characters
+    escaped.
+
+    >>> math_text("'a_b'")
+    "\\text{'a\\_b'}"
+    """
+    return f"\\text{{{text.translate(_MATH_TEXT_ESCAPES)}}}"
+
+
+_MATH_TEXT_ESCAPES = str.maketrans(
+    {c: "\\" + c for c in "&%$#_{}"} | {"\\": r"\backslash{}", "~": r"\sim{}", "^": r"\hat{}"}
+)
+
+
+def latex_number(value: Any, max_digits: int | None = MAX_DIGITS) -> str:
     r"""An exact number in LaTeX: ``\frac{p}{q}``, a sympy expression, or for a fraction
-    over :data:`MAX_DIGITS` digits its decimal and digit counts.
+    over ``max_digits`` digits (``None``: no limit) its decimal and digit counts.
 
     >>> latex_number(Fraction(-3, 4)), latex_number(Fraction(5))
     ('-\\frac{3}{4}', '5')
@@ -192,7 +207,7 @@ def latex_number(value: Any) -> str:
     q = Fraction(to_public(value))
     numerator, denominator = abs(q.numerator), q.denominator
     sign = "-" if q < 0 else ""
-    if max(len(str(numerator)), len(str(denominator))) > MAX_DIGITS:
+    if max_digits is not None and max(len(str(numerator)), len(str(denominator))) > max_digits:
         return (
             f"\\approx {decimal_string(q, 10)}\\ (\\text{{a {len(str(numerator))}-digit over a "
             f"{len(str(denominator))}-digit integer}})"
