@@ -12,12 +12,13 @@ from fractions import Fraction as F
 
 import networkx as nx
 import pytest
+import sympy
 from gmpy2 import mpq
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from models import DoOver, GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, gauss_solve
 
-from exactprob import explore, solve
+from exactprob import Dist, explore, solve
 
 pytest.importorskip("stormpy")
 
@@ -25,6 +26,7 @@ from exactprob.verify.storm import (
     export_drn,
     storm_expected_steps,
     storm_game_value,
+    storm_parametric_value,
     storm_timed_value,
     storm_value,
     storm_values,
@@ -529,3 +531,58 @@ def test_storm_constant_outcome_mdp(outcome):
     )
     assert solve(model).value() == outcome
     assert storm_value(explore(model)) == outcome
+
+
+# ----------------------------------------------------------------------------
+# Parametric chains: Storm's parametric engine (state elimination in carl's rational
+# functions) against the engine's field of FLINT rational functions.
+# ----------------------------------------------------------------------------
+
+P = sympy.Symbol("p")
+
+
+class LoadedBoard:
+    """A race to square 12 on a board with two chutes (9 -> 2, 11 -> 5): a coin moves one
+    square with chance p and two otherwise; a move past 12 stays put. Each move earns 1,
+    so the value is the expected number of moves (a rational function of p)."""
+
+    initial = 0
+
+    def outcome(self, s):
+        return 0 if s == 12 else None
+
+    def actions(self, s):
+        return ("move",)
+
+    def reward(self, s, a):
+        return 1
+
+    def transition(self, s, a):
+        moves = {}
+        for step, q in ((1, P), (2, 1 - P)):
+            t = s + step if s + step <= 12 else s
+            t = {9: 2, 11: 5}.get(t, t)
+            moves[t] = moves.get(t, 0) + q
+        return Dist(moves)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [GamblersRuin(P, 12, 5), GamblersRuin(P, 9, 4, lazy=True), LoadedBoard()],
+    ids=["ruin", "lazy ruin", "board with chutes"],
+)
+def test_parametric_chain_engine_equals_storm(model):
+    ours = solve(model).value()
+    theirs = storm_parametric_value(explore(model))
+    assert sympy.cancel(ours - theirs) == 0
+
+
+def test_the_parametric_export_declares_the_parameter():
+    text = export_drn(explore(GamblersRuin(P, 3, 1))).text
+    assert "@value_type: parametric" in text and "\n@parameters\np\n" in text
+    assert "1 - p" in text or "-p + 1" in text
+
+
+def test_storm_parametric_value_refuses_choices():
+    with pytest.raises(NotImplementedError, match="regions"):
+        storm_parametric_value(explore(RedAndBlack(4, P, 2)))

@@ -75,6 +75,7 @@ from ._internal.algebraic import (
 )
 from ._internal.linear import Field
 from ._internal.rewards import value_graph
+from ._internal.univariate import RationalFunction
 from .array_model import Explorable
 from .graph import explore
 from .solve import Solution, _field_of, solve_graph
@@ -150,7 +151,7 @@ class Piece:
         function of the parameter, or its exact value at a breakpoint."""
         v = self.values[s]
         if self.where.point and isinstance(self.where.low, RealRoot):
-            return self.where.low.at(v.numer.to_dense(), v.denom.to_dense())
+            return self.where.low.at(*_polynomials(v))
         return self.field.public(v) if self.field.symbolic else to_sympy(v)
 
 
@@ -665,16 +666,10 @@ _Margin = tuple[Any, list[tuple[Point, int]]]
 def _polynomials(q: Any) -> tuple[Any, Any]:
     """A rational function of the field (or a rational) as FLINT numerator and
     denominator polynomials."""
-    if not hasattr(q, "numer"):
-        r = Fraction(str(exact(q)))
-        return fmpq_poly([fmpq(r.numerator, r.denominator)]), fmpq_poly([1])
-    return _flint(q.numer), _flint(q.denom)
-
-
-def _flint(polynomial: Any) -> Any:
-    """A sympy polynomial over the rationals as an ``fmpq_poly``."""
-    coefficients = polynomial.to_dense()  # highest degree first
-    return fmpq_poly([fmpq(int(c.numerator), int(c.denominator)) for c in reversed(coefficients)])
+    if isinstance(q, RationalFunction):
+        return q.num, q.den
+    r = Fraction(str(exact(q)))
+    return fmpq_poly([fmpq(r.numerator, r.denominator)]), fmpq_poly([1])
 
 
 def _over_one_denominator(values: list[Any]) -> tuple[list[Any], Any]:

@@ -90,6 +90,7 @@ from typing import Any
 from gmpy2 import mpq
 
 from ..errors import InexactError, ModelError, ResourceError, UsageError
+from ..util.numbers import is_symbolic, to_sympy
 
 __all__ = [
     "DrnExport",
@@ -97,6 +98,7 @@ __all__ = [
     "storm_expected_steps",
     "storm_game_value",
     "storm_long_run_average",
+    "storm_parametric_value",
     "storm_steady_state",
     "storm_timed_value",
     "storm_value",
@@ -136,6 +138,20 @@ def _exact(x: Any) -> Any:
         return mpq(x)
     except (TypeError, ValueError) as exc:
         raise InexactError(f"not an exact rational: {x!r}") from exc
+
+
+def _entry(x: Any) -> Any:
+    """A probability or reward of the graph: ``gmpy2.mpq``, or a sympy expression in the
+    model's parameters (a parametric model)."""
+    if is_symbolic(x):
+        return x if x.free_symbols else _exact(Fraction(str(x)))
+    return _exact(x)
+
+
+def _drn_number(x: Any) -> str:
+    """An entry in Storm's syntax: gmpy2's ``str`` of an ``mpq`` is ``"p/q"`` already; a
+    sympy expression is written with ``^`` for powers, the syntax Storm's parser reads."""
+    return str(x).replace("**", "^") if is_symbolic(x) else str(x)
 
 
 def _to_fraction(x: Any) -> Fraction:
@@ -186,6 +202,8 @@ class DrnExport:
         ``None`` for DTMCs.
     choice_players : set of int
         Players owning a state with at least two (unfixed) actions.
+    parameters : tuple of sympy.Symbol
+        The symbols of a parametric model (empty for a rational one).
     """
 
     text: str
@@ -195,6 +213,7 @@ class DrnExport:
     model_type: str
     direction: str | None
     choice_players: set[int] = field(default_factory=set)
+    parameters: tuple[Any, ...] = ()
 
 
 def _as_networkx(graph: Any) -> Any:
@@ -279,6 +298,7 @@ def export_drn(
     lines: list[str] = []
     nr_choices = 0
     choice_players: set[int] = set()
+    parameters: set[Any] = set()
     for i, u in enumerate(order):
         data = nodes[u]
         outcome = outcomes[i]
@@ -299,8 +319,8 @@ def export_drn(
                 target = succ.get(a)
                 if target is None:
                     raise ModelError(f"edge {u!r}->{v!r} has probability for unknown action {a!r}")
-                q = _exact(p)
-                if q:
+                q = _entry(p)
+                if q != 0:
                     target.append((j, q))
         if u in fix:
             if fix[u] not in succ:
@@ -317,19 +337,18 @@ def export_drn(
         for k, a in chosen:
             targets = succ[a]
             if check:
-                total = sum((q for _, q in targets), zero)
-                if total != one or any(q < 0 for _, q in targets):
-                    raise ModelError(
-                        f"probabilities of action {a!r} in state {u!r} sum to {total}, not 1"
-                    )
-            reward = _exact(data.get("rewards", {}).get(a, 0))
-            if reward < 0:
+                _check_probabilities(u, a, [q for _, q in targets])
+            reward = _entry(data.get("rewards", {}).get(a, 0))
+            if is_symbolic(reward):
+                parameters |= reward.free_symbols
+            elif reward < 0:
                 raise ModelError(
                     f"action {a!r} in state {u!r} earns {reward}: Storm's reward algorithms "
                     "take non-negative rewards only"
                 )
-            lines.append(f"\taction a{k} [{reward},1]")
-            lines.extend([f"\t\t{j} : {q}" for j, q in targets])
+            lines.append(f"\taction a{k} [{_drn_number(reward)},1]")
+            lines.extend([f"\t\t{j} : {_drn_number(q)}" for j, q in targets])
+            parameters.update(*(q.free_symbols for _, q in targets if is_symbolic(q)))
             nr_choices += 1
     lines.append(f"state {sink} sink\n\taction a0 [0,0]\n\t\t{sink} : 1")
     nr_choices += 1
@@ -347,9 +366,9 @@ def export_drn(
         "// exactprob state graph",
         f"// value shift: {shift}",
         f"@type: {model_type}",
-        "@value_type: rational",
+        "@value_type: rational" if not parameters else "@value_type: parametric",
         "@parameters",
-        "",
+        " ".join(sorted(map(str, parameters))),
         "@reward_models",
         f"{VALUE_REWARD} {STEPS_REWARD}",
         "@nr_states",
@@ -359,7 +378,31 @@ def export_drn(
         "@model",
     ]
     text = "\n".join(header + lines) + "\n"
-    return DrnExport(text, index, sink, _to_fraction(shift), model_type, direction, choice_players)
+    return DrnExport(
+        text,
+        index,
+        sink,
+        _to_fraction(shift),
+        model_type,
+        direction,
+        choice_players,
+        tuple(sorted(parameters, key=str)),
+    )
+
+
+def _check_probabilities(state: Hashable, action: Hashable, probabilities: list[Any]) -> None:
+    """Raise :class:`ModelError` unless the probabilities of ``action`` in ``state`` sum to
+    one (identically, for a parametric model) and the rational ones are non-negative."""
+    if any(is_symbolic(q) for q in probabilities):
+        import sympy
+
+        total = sympy.cancel(sum(map(to_sympy, probabilities), sympy.Integer(0)))
+    else:
+        total = sum(probabilities, mpq(0))
+    if total != 1 or any(not is_symbolic(q) and q < 0 for q in probabilities):
+        raise ModelError(
+            f"probabilities of action {action!r} in state {state!r} sum to {total}, not 1"
+        )
 
 
 def to_drn(graph: Any, *, fix: Mapping[Hashable, Hashable] | None = None) -> str:
@@ -402,7 +445,8 @@ def _build(export: DrnExport) -> Any:
     try:
         with os.fdopen(fd, "w") as fh:
             fh.write(export.text)
-        return stormpy.build_model_from_drn[stormpy.Rational](path)
+        number = stormpy.RationalFunction if export.parameters else stormpy.Rational
+        return stormpy.build_model_from_drn[number](path)
     finally:
         os.unlink(path)
 
@@ -548,6 +592,53 @@ def storm_timed_value(
     value = _from_storm(result.get_value(0)) - export.shift
     t3 = time.perf_counter()
     return value, {"export": t1 - t0, "build": t2 - t1, "check": t3 - t2}
+
+
+def storm_parametric_value(graph: Any) -> Any:
+    """The value of a parametric chain's initial state, computed by Storm's parametric
+    engine (state elimination over rational functions), as a sympy expression.
+
+    Parameters
+    ----------
+    graph : StateGraph or networkx.DiGraph
+        A chain (one action per state) whose probabilities or rewards are sympy
+        expressions in one or more symbols; outcomes rational.
+
+    Returns
+    -------
+    sympy.Expr
+        The value, a rational function of the parameters.
+
+    Raises
+    ------
+    NotImplementedError
+        If the graph has choices: Storm's parametric engine solves chains exactly, and
+        parametric MDPs only by regions.
+
+    Examples
+    --------
+    >>> import sympy, exactprob as ep
+    >>> p = sympy.Symbol("p")
+    >>> class Streak:  # two successes in a row, each with chance p
+    ...     initial = 0
+    ...     def outcome(self, s): return 1 if s == 2 else (0 if s == -1 else None)
+    ...     def actions(self, s): return ("try",)
+    ...     def transition(self, s, a): return ep.Dist({s + 1: p, -1: 1 - p})
+    >>> storm_parametric_value(ep.explore(Streak()))  # doctest: +SKIP
+    p**2
+    """
+    import sympy
+
+    export = export_drn(graph)
+    if export.model_type != "DTMC":
+        raise NotImplementedError(
+            "Storm solves parametric chains exactly; a parametric model with choices it "
+            "answers only by regions (parameter lifting)"
+        )
+    result = _check(_build(export), _value_formula(export, True), only_initial=True)
+    names = {str(x): x for x in export.parameters}
+    value = sympy.sympify(str(result.get_value(0)).replace("^", "**"), locals=names)
+    return value - sympy.Rational(export.shift.numerator, export.shift.denominator)
 
 
 def storm_expected_steps(

@@ -24,7 +24,7 @@ from fractions import Fraction
 from functools import cmp_to_key, lru_cache, total_ordering
 from typing import Any
 
-from flint import fmpq, fmpz_poly
+from flint import fmpq, fmpq_poly, fmpz_poly
 
 __all__ = ["Point", "RealRoot", "compare", "real_roots", "simplest_between", "to_sympy_point"]
 
@@ -91,26 +91,24 @@ class RealRoot:
             self.refine()
         return (self.low + self.high) / 2
 
-    def at(self, numerator: Any, denominator: Any) -> Any:
-        r"""The rational function :math:`N/D` (coefficient lists from the highest degree
-        down, :math:`D` nonzero at the root) at this root, as sympy writes it:
-        :math:`r(\alpha)` where :math:`r \equiv N D^{-1} \pmod f` has degree below
-        :math:`f`'s, a canonical form (``a + b*sqrt(c)`` for a quadratic root).
+    def at(self, numerator: fmpq_poly, denominator: fmpq_poly) -> Any:
+        r"""The rational function :math:`N/D` (:math:`D` nonzero at the root) at this
+        root, as sympy writes it: :math:`r(\alpha)` where :math:`r \equiv N D^{-1}
+        \pmod f` has degree below :math:`f`'s, a canonical form (``a + b*sqrt(c)`` for a
+        quadratic root).
 
-        >>> from flint import fmpq_poly
         >>> half_root_two = real_roots(fmpq_poly([-1, 0, 2]))[1][0]
-        >>> half_root_two.at([1, 0, 0], [1, 1])  # x^2/(x + 1) at sqrt(2)/2
+        >>> half_root_two.at(fmpq_poly([0, 0, 1]), fmpq_poly([1, 1]))  # x^2/(x + 1)
         1 - sqrt(2)/2
         """
         import sympy
 
-        x = sympy.Dummy("x")
-        f = sympy.Poly(list(self.coefficients), x, domain="QQ")
-        n = sympy.Poly(list(numerator), x, domain="QQ")
-        d = sympy.Poly(list(denominator), x, domain="QQ")
-        r = (n * d.invert(f)).rem(f)
+        f = fmpq_poly(list(reversed(self.coefficients)))
+        _, inverse, _ = denominator.xgcd(f)  # inverse * D + _ * f = 1: D is a unit mod f
+        r = (numerator * inverse) % f
         alpha = self.sympy()
-        return sympy.expand(sum(c * alpha**k for k, c in enumerate(reversed(r.all_coeffs()))))
+        terms = (sympy.Rational(int(c.p), int(c.q)) * alpha**k for k, c in enumerate(r.coeffs()))
+        return sympy.expand(sum(terms, sympy.Integer(0)))
 
     def sympy(self) -> Any:
         """The root as sympy writes it: radicals up to degree two, else ``CRootOf``."""

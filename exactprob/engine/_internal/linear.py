@@ -19,7 +19,8 @@ with the length of the answer, not with that of every intermediate number); belo
 where that does not apply, sparse elimination of states one by one in ``gmpy2.mpq``
 (each step is a do-over renormalisation of the eliminated state followed by
 substitution), and dense LU through sympy's ``DomainMatrix`` (FLINT when installed) for
-small dense systems and for symbolic fields.
+small dense systems and for fields of several symbols. Rational functions of one symbol
+are eliminated sparsely too, their polynomials in FLINT (:mod:`.univariate`).
 
 >>> x = solve_linear(RATIONAL, [{0: mpq(1), 1: mpq(-1, 2)}, {0: mpq(-1, 2), 1: mpq(1)}],
 ...                  [[mpq(1, 2)], [mpq(0)]])
@@ -47,8 +48,9 @@ REFINE_LIMIT = 200
 
 
 class Field:
-    """The exact field a solve works in: rationals (``gmpy2.mpq``) or a sympy fraction
-    field :math:`\\mathbb{Q}(p_1, \\dots, p_k)` of symbolic probabilities."""
+    """The exact field a solve works in: rationals (``gmpy2.mpq``), rational functions of
+    one symbol (:class:`~.univariate.RationalFunction`, FLINT polynomials), or sympy's
+    fraction field :math:`\\mathbb{Q}(p_1, \\dots, p_k)` for several symbols."""
 
     __slots__ = ("_domain", "symbols")
 
@@ -71,8 +73,21 @@ class Field:
         """True for a field of rational functions."""
         return bool(self.symbols)
 
+    @property
+    def univariate(self) -> bool:
+        """True for rational functions of one symbol (elements in FLINT)."""
+        return len(self.symbols) == 1
+
     def convert(self, x: Any) -> Exact:
         """An exact scalar (or sympy expression) as an element of this field."""
+        if self.univariate:
+            from .univariate import RationalFunction, from_sympy_field
+
+            if isinstance(x, RationalFunction):
+                return x
+            if is_symbolic(x):
+                return from_sympy_field(self.domain.from_sympy(x))
+            return from_sympy_field(exact(x))
         if self.symbolic:
             if self.domain.of_type(x):
                 return x
@@ -84,6 +99,10 @@ class Field:
         if self.symbolic:
             import sympy
 
+            if self.univariate:
+                from .univariate import to_sympy_field
+
+                x = to_sympy_field(self.domain, x)
             return sympy.factor(self.domain.to_sympy(x))
         return to_fraction(x)
 
@@ -99,7 +118,7 @@ class Field:
         mpq(1,2)
         """
         if self.symbolic:
-            return sum(map(mul, weights, values), self.domain.zero)
+            return sum(map(mul, weights, values), self.convert(0))
         return rational_dot(weights, values)
 
 
@@ -141,6 +160,9 @@ def solve_linear(
         refined = refined_solve(rows, rhs, progress)
         if refined is not None:
             return refined
+    if field.univariate:  # sparse elimination in FLINT: sympy's dense LU cancels in Python
+        one = field.convert(1)
+        return _sparse_solve([{j: one * v for j, v in r.items()} for r in rows], rhs)
     nonzeros = sum(len(r) for r in rows)
     if field.symbolic or (n <= DENSE_LIMIT and nonzeros * 4 > n * n):
         return _dense_solve(field, rows, rhs)

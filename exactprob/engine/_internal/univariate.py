@@ -1,0 +1,161 @@
+r"""Rational functions of one variable in FLINT: the fast field for a one-parameter solve.
+
+A chain whose probabilities hold one symbol :math:`p` is solved in the field
+:math:`\mathbb{Q}(p)`. sympy's fraction field keeps its polynomials in Python and cancels
+every result with a Python gcd; here an element is a pair of FLINT polynomials
+``num / den`` with ``den`` monic and ``gcd(num, den) = 1``, and the sums follow Henrici's
+rule: with :math:`g = \gcd(d_1, d_2)`,
+
+.. math::
+
+    \frac{n_1}{d_1} + \frac{n_2}{d_2} = \frac{t / h}{(d_1 / g)\,(d_2 / h)},
+    \qquad t = n_1 \frac{d_2}{g} + n_2 \frac{d_1}{g},\quad h = \gcd(t, g),
+
+so coprime denominators (the common case) need no gcd at all. :func:`solve_univariate`
+eliminates a sparse system in this field (a chain of :math:`n` states costs :math:`O(n)`
+operations on polynomials of degree up to :math:`n`) and hands back elements of the sympy
+field the rest of the engine uses.
+
+>>> from sympy import Symbol
+>>> from sympy.polys.domains import QQ
+>>> K = QQ.frac_field(Symbol("p"))
+>>> x = from_sympy_field(K.from_sympy(Symbol("p") / (1 - Symbol("p"))))
+>>> x.num, x.den
+((-1)*x, x + (-1))
+>>> K.to_sympy(to_sympy_field(K, x + 1))
+-1/(p - 1)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flint import fmpq, fmpq_poly
+
+__all__ = ["RationalFunction", "from_sympy_field", "to_sympy_field"]
+
+_ONE = fmpq_poly([1])
+
+
+class RationalFunction:
+    """``num / den`` in :math:`\\mathbb{Q}(p)`: FLINT polynomials, ``den`` monic, coprime.
+
+    >>> half = RationalFunction.of(fmpq_poly([1]), fmpq_poly([0, 2]))  # 1 / (2x)
+    >>> (half + half).num, (half + half).den, half * RationalFunction(fmpq_poly([0, 2])) == 1
+    (1, x, True)
+    """
+
+    __slots__ = ("den", "num")
+
+    def __init__(self, num: fmpq_poly, den: fmpq_poly = _ONE) -> None:
+        self.num, self.den = num, den  # already reduced: see of()
+
+    @classmethod
+    def of(cls, num: fmpq_poly, den: fmpq_poly) -> RationalFunction:
+        """``num / den`` reduced: the common factor removed, the denominator made monic."""
+        g = num.gcd(den)
+        if g.degree() > 0:
+            num, den = num // g, den // g
+        lead = den.coeffs()[-1]
+        if lead != 1:
+            num, den = num / lead, den / lead
+        return cls(num, den)
+
+    def _add(self, other: RationalFunction, sign: int) -> RationalFunction:
+        n1, d1, n2, d2 = self.num, self.den, other.num, other.den
+        if d1 == d2:
+            if d1.degree() == 0:
+                return RationalFunction(n1 + sign * n2)
+            return RationalFunction.of(n1 + sign * n2, d1)
+        g = d1.gcd(d2)
+        if g.degree() == 0:  # coprime denominators: the sum is already reduced
+            return RationalFunction(n1 * d2 + sign * n2 * d1, d1 * d2)
+        e1, e2 = d1 // g, d2 // g
+        t = n1 * e2 + sign * n2 * e1
+        h = t.gcd(g)
+        if h.degree() > 0:
+            return RationalFunction(t // h, e1 * (d2 // h))
+        return RationalFunction(t, e1 * d2)
+
+    def __add__(self, other: Any) -> RationalFunction:
+        return self._add(_lift(other), 1)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> RationalFunction:
+        return self._add(_lift(other), -1)
+
+    def __rsub__(self, other: Any) -> RationalFunction:
+        return _lift(other)._add(self, -1)
+
+    def __neg__(self) -> RationalFunction:
+        return RationalFunction(-self.num, self.den)
+
+    def __mul__(self, other: Any) -> RationalFunction:
+        other = _lift(other)
+        n1, d1, n2, d2 = self.num, self.den, other.num, other.den
+        g1, g2 = n1.gcd(d2), n2.gcd(d1)  # monic, so the denominators stay monic
+        if g1.degree() > 0:
+            n1, d2 = n1 // g1, d2 // g1
+        if g2.degree() > 0:
+            n2, d1 = n2 // g2, d1 // g2
+        return RationalFunction(n1 * n2, d1 * d2)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> RationalFunction:
+        other = _lift(other)
+        if other.num.is_zero():
+            raise ZeroDivisionError("division by the zero rational function")
+        lead = other.num.coeffs()[-1]
+        return self * RationalFunction(other.den / lead, other.num / lead)
+
+    def __bool__(self) -> bool:
+        return not self.num.is_zero()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (int, fmpq)):
+            other = _lift(other)
+        if not isinstance(other, RationalFunction):
+            return NotImplemented
+        return self.num == other.num and self.den == other.den
+
+    def __hash__(self) -> int:
+        return hash((str(self.num), str(self.den)))
+
+    def __repr__(self) -> str:
+        return f"RationalFunction({self.num!r}, {self.den!r})"
+
+
+def _lift(x: Any) -> RationalFunction:
+    """An element as is; a rational constant (``int``, ``mpq``, ``Fraction``) as one."""
+    if isinstance(x, RationalFunction):
+        return x
+    return RationalFunction(fmpq_poly([fmpq(int(x.numerator), int(x.denominator))]))
+
+
+def from_sympy_field(x: Any) -> RationalFunction:
+    """An element of sympy's :math:`\\mathbb{Q}(p)` (a ``FracElement``), or a rational
+    constant, in FLINT."""
+    if hasattr(x, "numer"):
+        return RationalFunction.of(_poly(x.numer), _poly(x.denom))
+    return _lift(x)
+
+
+def _poly(f: Any) -> fmpq_poly:
+    return fmpq_poly([fmpq(int(c.numerator), int(c.denominator)) for c in reversed(f.to_dense())])
+
+
+def to_sympy_field(K: Any, x: RationalFunction) -> Any:
+    """``x`` as an element of sympy's field ``K``, in sympy's canonical form (integer
+    numerator and denominator without a common factor, the denominator's leading
+    coefficient positive), so that it compares equal to the same function built by sympy."""
+    if x.num.is_zero():
+        return K.zero
+    num = x.num.numer() * x.den.denom()  # num / den = (N / a) / (D / b) = N b / (D a)
+    den = x.den.numer() * x.num.denom()
+    common = num.content().gcd(den.content())
+    ring = K.field.ring
+    numer = ring.from_list([ring.domain(int(c) // common) for c in reversed(num.coeffs())])
+    denom = ring.from_list([ring.domain(int(c) // common) for c in reversed(den.coeffs())])
+    return K.field.raw_new(numer, denom)
