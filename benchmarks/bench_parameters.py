@@ -1,8 +1,9 @@
-"""Best play in one parameter: the piecewise solve against solving point by point.
+"""Models in one parameter: piecewise best play against point-by-point solving, and
+symbolic chains against Storm's parametric engine.
 
     python benchmarks/bench_parameters.py [--quick] [--out FILE]
 
-(about a minute; ``--quick``: small models, seconds.)
+(about two minutes; ``--quick``: small models, seconds.)
 
 Without a piecewise solve, the way to see where optimal play changes is to solve the
 model at many values of the parameter and look: each solve is exact, but the breakpoints
@@ -12,6 +13,13 @@ against one exact solve at a single rational point and against a sweep of 100 su
 points, and checks that the sweep's values are the piecewise values at those points.
 Models: push your luck to ``n`` points (roll for a point with chance p or hold; 2n - 1
 pieces) and red and black to ``goal`` (a cyclic model with choices; 3 pieces).
+
+Symbolic chains: the value as a rational function of p, by ``ep.solve`` (explore, solve
+in FLINT rational functions, the factored sympy value) against Storm's parametric engine
+(stormpy, same run, same rational functions: building its sparse model from the DRN and
+checking, without our export and the reading back of its answer), and the two answers
+compared. Chains: gambler's ruin to ``n`` (from ``n/2``, win a unit with chance p) and
+Chutes & Ladders alone with a spinner that shows six with chance p (expected spins).
 """
 
 from __future__ import annotations
@@ -30,7 +38,8 @@ from bench_engine import fmt_ratio, fmt_time, report, table
 import exactprob as ep
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-from derivations import PushYourLuck, RedAndBlack  # the models of the docs
+from chutes_and_ladders import Alone
+from derivations import PushYourLuck, RedAndBlack
 
 P = sympy.Symbol("p")
 GRID = [Fraction(k, 101) for k in range(1, 101)]
@@ -68,6 +77,41 @@ def measure(name: str, make: Callable[[Any], Any]) -> list[str]:
     ]
 
 
+class GamblersRuin:
+    """Fortune 1 to ``goal - 1`` from ``goal // 2``; win a unit with chance ``p``."""
+
+    def __init__(self, goal: int, p: Any) -> None:
+        self.goal, self.p, self.initial = goal, p, goal // 2
+
+    def outcome(self, s: int) -> int | None:
+        return 1 if s == self.goal else (0 if s == 0 else None)
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("bet",)
+
+    def transition(self, s: int, a: str) -> ep.Dist[int]:
+        return ep.Dist({s + 1: self.p, s - 1: 1 - self.p})
+
+
+def against_storm(name: str, model: Any) -> list[str]:
+    """One row: states, the answer's degree, our time, Storm's, their ratio, agreement."""
+    from exactprob.verify.storm import storm_timed_parametric_value
+
+    ours_time, ours = timed(lambda: ep.solve(model).value())
+    theirs, seconds = storm_timed_parametric_value(ep.explore(model))
+    storm_time = seconds["build"] + seconds["check"]
+    degree = max(sympy.degree(part, P) for part in sympy.fraction(sympy.cancel(ours)))
+    return [
+        name,
+        f"{len(ep.explore(model)):,}",
+        str(degree),
+        fmt_time(ours_time),
+        fmt_time(storm_time),
+        fmt_ratio(ours_time, storm_time),
+        "equal" if sympy.cancel(ours - theirs) == 0 else "DIFFERENT",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small models (seconds)")
@@ -80,7 +124,20 @@ def main(argv: list[str] | None = None) -> int:
     rows += [measure(f"red and black to {g}", lambda p, g=g: RedAndBlack(g, p)) for g in goals]
     header = ["model", "states", "pieces", "breakpoints", "piecewise", "one point"]
     header += ["100 points", "piecewise / 100 points", "sweep values"]
-    return report("exactprob piecewise benchmark", table(header, rows), args.out)
+    sections = table(header, rows)
+    try:
+        import stormpy  # noqa: F401
+    except ImportError:
+        sections += ["", "Storm's parametric engine: stormpy is not installed"]
+        return report("exactprob parameters benchmark", sections, args.out)
+    ruins = (20, 40) if args.quick else (40, 80, 160)
+    chains = [against_storm(f"gambler's ruin to {n}", GamblersRuin(n, P)) for n in ruins]
+    if not args.quick:
+        chains.append(against_storm("Chutes & Ladders alone", Alone(P)))
+    header = ["symbolic chain", "states", "degree", "exactprob", "Storm"]
+    header += ["exactprob / Storm", "answers"]
+    sections += ["", *table(header, chains)]
+    return report("exactprob parameters benchmark", sections, args.out)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ top of a chute slides down it; the first to stop on 100 wins. The model has one 
 per round, the two players' squares before the first one spins. Its chain is cyclic
 (chutes lead back), and the exact probability that the first player wins is a fraction
 of thousands of digits: the engine lifts its digits from a float LU and checks the result
-exactly (the solver page, "Long exact answers").
+exactly (the solver page, "Long exact answers"). Then one player alone with a loaded
+spinner: the expected number of spins as a rational function of the chance of a six.
 
 Run: ``python examples/chutes_and_ladders.py``
 """
@@ -16,6 +17,10 @@ from __future__ import annotations
 import random
 import sys
 import time
+from fractions import Fraction
+from typing import Any
+
+import sympy
 
 import exactprob as ep
 from exactprob.util.numbers import decimal_string
@@ -57,6 +62,33 @@ class ChutesAndLadders:
         return SPIN.bind(lambda s: second_spins(move(first, s)))
 
 
+class Alone:
+    """One player alone with a spinner that shows six with chance ``p`` and each other
+    face with chance ``(1 - p) / 5``; each spin earns 1, so the value is the expected
+    number of spins to reach 100: a rational function of ``p`` when ``p`` is a symbol."""
+
+    initial = 0
+
+    def __init__(self, p: Any) -> None:
+        self.spin = {face: (1 - p) / 5 for face in range(1, 6)} | {6: p}
+
+    def outcome(self, square: int) -> int | None:
+        return 0 if square == 100 else None
+
+    def actions(self, square: int) -> tuple[str, ...]:
+        return ("spin",)
+
+    def reward(self, square: int, action: str) -> int:
+        return 1
+
+    def transition(self, square: int, action: str) -> ep.Dist[int]:
+        squares: dict[int, Any] = {}
+        for face, q in self.spin.items():
+            target = move(square, face)
+            squares[target] = squares.get(target, 0) + q
+        return ep.Dist(squares)
+
+
 def play(rng: random.Random) -> int:
     """One game from the rules: 1 if the first player wins."""
     squares = [0, 0]
@@ -83,6 +115,16 @@ def main() -> None:
     print(
         f"{games:,} games played from the rules: {wins / games:.4f}; "
         f"agrees within 5 standard errors: {ep.agrees_with(value, wins, games)}"
+    )
+    p = sympy.Symbol("p")
+    spins = ep.solve(Alone(p)).value()  # a rational function of the chance p of a six
+    fair = Fraction(str(spins.subs(p, sympy.Rational(1, 6))))
+    assert fair == ep.solve(Alone(Fraction(1, 6))).value()
+    print(
+        f"alone, expected spins to finish: {decimal_string(fair, 6)} with a fair spinner, "
+        f"{decimal_string(Fraction(str(spins.subs(p, sympy.Rational(1, 3)))), 6)} when a "
+        f"six comes up one spin in three (a rational function of degree "
+        f"{sympy.degree(sympy.denom(spins), p)} in the chance of a six)"
     )
 
 

@@ -42,8 +42,11 @@ action to the exact probability of that edge under the action.
   shifted by exactly ``c``; the readers in this module subtract ``c`` again.
   The shift is recorded in a comment line ``// value shift: c`` of the DRN.
 * Probabilities and rewards are written as exact rationals ``p/q`` and the
-  header declares ``@value_type: rational``.  Labels: only ``init``
-  (state 0) and ``sink``.  (Storm's DRN parser matches state labels with a
+  header declares ``@value_type: rational``; a graph whose probabilities or rewards
+  are sympy expressions is written as a parametric model (``@value_type:
+  parametric``, its symbols under ``@parameters``, ``^`` for powers) for Storm's
+  parametric engine.  Labels: only ``init`` (state 0) and ``sink`` (and, when
+  asked, ``marked`` or ``goal``).  (Storm's DRN parser matches state labels with a
   ``std::regex``, about 50 microseconds per labelled state: labelling every
   choice state made building a 100k-state MDP 8 times slower.)
 * Model type: ``DTMC`` if every state has one action; otherwise ``MDP``,
@@ -70,6 +73,11 @@ action to the exact probability of that edge under the action.
   strategies suffice for such stopping games).
 * ``stormpy.build_model_from_drn`` only reads files, so the DRN text is
   written to a temporary file.
+* Parametric chains: ``stormpy.build_model_from_drn[stormpy.RationalFunction]`` and
+  ``stormpy.model_checking`` solve them exactly by state elimination, the value a
+  rational function (read back through its string, ``^`` for powers). Parametric MDPs
+  have no exact optimum there (parameter lifting answers by regions), so
+  :func:`storm_parametric_value` takes chains only.
 
 ``stormpy`` is imported lazily inside the functions; importing this module
 (or :mod:`exactprob`) does not require it.
@@ -100,6 +108,7 @@ __all__ = [
     "storm_long_run_average",
     "storm_parametric_value",
     "storm_steady_state",
+    "storm_timed_parametric_value",
     "storm_timed_value",
     "storm_value",
     "storm_values",
@@ -248,6 +257,7 @@ def export_drn(
     fix: Mapping[Hashable, Hashable] | None = None,
     check: bool = True,
     marked: Hashable | None = None,
+    goal: bool = False,
 ) -> DrnExport:
     """Encode a state graph as DRN and return the text with its bookkeeping.
 
@@ -265,6 +275,9 @@ def export_drn(
         required to be exact; floats are rejected.)
     marked : state, optional
         A state to label ``marked`` (for a formula about it).
+    goal : bool, default False
+        Label the terminal states of outcome 1 ``goal``: with outcomes 0 and 1 only and
+        no rewards, the value is the probability ``P=? [F "goal"]``.
 
     Returns
     -------
@@ -303,6 +316,7 @@ def export_drn(
         data = nodes[u]
         outcome = outcomes[i]
         init = (" init" if i == 0 else "") + (" marked" if u == marked else "")
+        init += " goal" if goal and outcome == 1 else ""
         if outcome is not None:
             value = _exact(outcome) + shift
             lines.append(f"state {i}{init}\n\taction a0 [{value},0]\n\t\t{sink} : 1")
@@ -627,18 +641,41 @@ def storm_parametric_value(graph: Any) -> Any:
     >>> storm_parametric_value(ep.explore(Streak()))  # doctest: +SKIP
     p**2
     """
+    return storm_timed_parametric_value(graph)[0]
+
+
+def storm_timed_parametric_value(graph: Any) -> tuple[Any, dict[str, float]]:
+    """Like :func:`storm_parametric_value`, also returning wall-clock timings: seconds in
+    ``"export"`` (Python DRN writing), ``"build"`` (Storm parsing the DRN into a sparse
+    model over rational functions), ``"check"`` (the parametric model checking) and
+    ``"read"`` (Storm's rational function read back into sympy). A chain with outcomes 0
+    and 1 and no rewards is asked Storm's own question, the probability of reaching an
+    outcome of 1 (``P=? [F "goal"]``, faster in Storm than the reward formula)."""
     import sympy
 
-    export = export_drn(graph)
+    t0 = time.perf_counter()
+    G = _as_networkx(graph)
+    outcomes = {G.nodes[u].get("outcome") for u in G.nodes} - {None}
+    rewarded = any(G.nodes[u].get("rewards") for u in G.nodes)
+    probability = outcomes <= {0, 1} and not rewarded  # Storm's own question, faster
+    export = export_drn(G, goal=probability)
     if export.model_type != "DTMC":
         raise NotImplementedError(
             "Storm solves parametric chains exactly; a parametric model with choices it "
             "answers only by regions (parameter lifting)"
         )
-    result = _check(_build(export), _value_formula(export, True), only_initial=True)
+    formula = 'P=? [F "goal"]' if probability else _value_formula(export, True)
+    t1 = time.perf_counter()
+    model = _build(export)
+    t2 = time.perf_counter()
+    result = _check(model, formula, only_initial=True)
+    t3 = time.perf_counter()
     names = {str(x): x for x in export.parameters}
     value = sympy.sympify(str(result.get_value(0)).replace("^", "**"), locals=names)
-    return value - sympy.Rational(export.shift.numerator, export.shift.denominator)
+    if not probability:
+        value -= sympy.Rational(export.shift.numerator, export.shift.denominator)
+    t4 = time.perf_counter()
+    return value, {"export": t1 - t0, "build": t2 - t1, "check": t3 - t2, "read": t4 - t3}
 
 
 def storm_expected_steps(
