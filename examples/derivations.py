@@ -69,6 +69,21 @@ def push_your_luck() -> PushYourLuck:
     return PushYourLuck(3, P)
 
 
+def fight_against_seven() -> Any:
+    """Fighting Fantasy, equal skills, stamina 8 against 7 with luck 7 (the page's
+    example: after a won round the hero tests luck)."""
+    from exactprob.games.fighting_fantasy import FightModel
+
+    return FightModel(0, 8, 7, 7)
+
+
+def fighter_against_war_sun() -> Any:
+    """One fighter attacking one war sun: every round without a hit is a do-over."""
+    from exactprob.games.fleet_battle import FleetBattle, parse_fleet
+
+    return FleetBattle(parse_fleet("1 fighter"), parse_fleet("1 war-sun"))
+
+
 def main() -> None:
     piecewise = ep.solve(push_your_luck())
     print(piecewise.derivation().markdown())

@@ -90,6 +90,12 @@ def check_read_back(model, derivation):
         assert e.value == e.reward + sum(q * values[t] for q, t in e.terms)
         checked += 1
     assert checked
+    for e in derivation.do_overs:  # the repeats summed: every other move divided by 1 - r
+        moves = probs(model, e.state, e.action)
+        keep = 1 - moves.pop(e.state)
+        assert {t: q for q, t in e.terms} == {t: q / keep for t, q in moves.items()}
+        assert e.reward == reward_of(model, e.state, e.action) / keep
+        assert e.value == e.reward + sum(q * values[t] for q, t in e.terms)
 
 
 @settings(max_examples=40, deadline=None)
@@ -108,6 +114,36 @@ def test_red_and_black_bold_play_value_and_order():
     assert r"From the start, 2: $V(\text{2}) = \frac{160}{589}$." in text
     assert "1 cyclic component (4 states)" in text
     assert "better than 1 by" in text  # stake 2 (bold) beats stake 1 at fortune 2
+
+
+def test_a_fighter_against_a_war_sun_is_a_do_over():
+    """One fighter (hits with 1/5) against a war sun (three dice, each 4/5): a round with
+    no hit at all, probability 4/5 * (1/5)^3 = 4/625, repeats the state, so the fighter's
+    hit with every war-sun die missing, 1/625, comes first with chance (1/625)/(621/625)
+    = 1/621, and the war sun's two hit points need it twice: 1/621^2."""
+    from exactprob.games.fleet_battle import FleetBattle, parse_fleet
+
+    model = FleetBattle(parse_fleet("1 fighter"), parse_fleet("1 war-sun"))
+    derivation = ep.solve(model, generic=True).derivation()
+    check_read_back(model, derivation)
+    assert [e.value for e in derivation.do_overs] == [F(1, 621**2), F(1, 621)]
+    assert F(1, 621) in [q for e in derivation.do_overs for q, _ in e.terms]
+    assert "do-over renormalisation" in derivation.markdown()
+
+
+def test_a_fighting_fantasy_derivation_has_the_grid_solvers_options():
+    """Stamina 8 against 7, luck 7, equal skills: the derivation's two decisions after the
+    first round carry the options of the game's own grid solver (written separately)."""
+    from exactprob.games.fighting_fantasy import FightModel, solve_grid
+
+    model = FightModel(0, 8, 7, 7)
+    derivation = ep.solve(model, generic=True).derivation(limit=3)
+    check_read_back(model, derivation)
+    grid = solve_grid(0, 8, 7, 7)
+    for phase, won in (("won", True), ("lost", False)):
+        equations = derivation.decisions[(phase, 8, 7, 7, False)]
+        assert tuple(e.value for e in equations) == grid.options(won, 8, 7, 7)
+    assert [e.value for e in derivation.do_overs] == [grid.value(8, 7, 7)]
 
 
 def test_a_large_model_is_summarised():

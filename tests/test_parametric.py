@@ -41,6 +41,7 @@ from exactprob.engine.parametric import PiecewiseSolution, Range, _sample
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
 from derivations import PushYourLuck as ExamplePush
+from lucky_fight import LuckyFight
 
 p = sympy.Symbol("p")
 
@@ -375,6 +376,23 @@ def test_push_your_luck_holds_at_the_one_step_look_ahead(cap):
             point = solved.at(high)
             assert point.ties[solved.graph.id_of(k)] == (0, 1)  # hold and roll tie at k
     check_solution(PushYourLuck(cap), solved, random.Random(cap))
+
+
+def test_a_fight_in_the_chance_of_a_round_matches_the_grid_solver():
+    """examples/lucky_fight.py (a Fighting Fantasy fight, the hero winning a decisive
+    round with chance p): every piece at five points and every breakpoint against the
+    substituted model, and at p = w/(w + l) of equal skills and of one point more the
+    value of the game's own grid solver (a separate implementation of the same rules)."""
+    from exactprob.games.fighting_fantasy import round_odds, solve_grid
+
+    solved = ep.solve(LuckyFight(4, 4, 3))
+    assert len(solved.pieces) == 9
+    check_solution(LuckyFight(4, 4, 3), solved, random.Random(4))
+    for delta in (0, 1, -2):
+        odds = round_odds(delta)
+        t = F(odds.win / (odds.win + odds.lose))
+        value = solved.at(t).value_expr(0).subs(p, sympy.Rational(t.numerator, t.denominator))
+        assert F(str(value)) == solve_grid(delta, 4, 4, 3).value(4, 4, 3)
 
 
 def test_a_piecewise_solution_is_a_solved_result_with_json_and_html():

@@ -157,6 +157,7 @@ def derive(
     )
     chosen = [_equation(G, s, _chosen(solution, s), solution.value(G.states[s])) for s in inner]
     doc.equations([f"{name(G.id_of(e.state))} &= {_printed(e, name)}" for e in chosen])
+    _describe_do_overs(doc, chosen, name)
     ends = [t for t in name.reprs if G.outcomes[t] is not None][:limit]
     outcomes = [Equation(G.states[t], None, 0, (), G.outcomes[t]) for t in ends]
     if ends:
@@ -250,6 +251,49 @@ def _describe_order(doc: Document, G: StateGraph) -> None:
         "and where it offers choices its policy is improved until no action is strictly "
         "better (policy iteration; Hoffman-Karp strategy iteration for two players)."
     )
+
+
+def _describe_do_overs(doc: Derivation, chosen: list[Equation], name: _Names) -> None:
+    r"""The equations of states that stay put with some probability :math:`r < 1`, with
+    the repeats summed: :math:`V = (c + \sum_{t \ne s} p_t V(t)) / (1 - r)`."""
+    doc.do_overs = [e for e in map(_summed_repeats, chosen) if e is not None]
+    if not doc.do_overs:
+        return
+    doc.paragraph(
+        "A state that can come back to itself at once, with probability ",
+        Math("r"),
+        " (its own term above), is played again until it moves: ",
+        Math("n"),
+        " repeats have probability ",
+        Math("r^n (1 - r)"),
+        " and ",
+        Math(r"\sum_{n \ge 0} r^n = \frac{1}{1 - r}"),
+        ", so its equation is the others' probabilities (and its reward) divided by ",
+        Math("1 - r"),
+        ", a do-over renormalisation solved with one exact division:",
+    )
+    doc.equations([f"{name(name.G.id_of(e.state))} &= {_printed(e, name)}" for e in doc.do_overs])
+
+
+def _summed_repeats(equation: Equation) -> Equation | None:
+    """``equation`` with its term in its own state removed and the rest divided by one
+    minus that term's probability; ``None`` without such a term."""
+    stay = [p for p, t in equation.terms if t == equation.state]
+    if not stay or stay[0] == 1:
+        return None
+    keep = 1 - stay[0]
+    terms = tuple((_divided(p, keep), t) for p, t in equation.terms if t != equation.state)
+    reward = _divided(equation.reward, keep) if equation.reward != 0 else 0
+    return Equation(equation.state, equation.action, reward, terms, equation.value)
+
+
+def _divided(a: Any, b: Any) -> Any:
+    """``a / b`` exactly, cancelled to lowest terms when either is symbolic."""
+    if is_symbolic(a) or is_symbolic(b):
+        import sympy
+
+        return sympy.factor(sympy.cancel(to_sympy(a) / to_sympy(b)))
+    return a / b
 
 
 def _describe_decisions(
