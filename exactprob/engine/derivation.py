@@ -64,13 +64,16 @@ class Derivation(Document):
     equations in structured form: ``equations_shown`` (each shown state's, under the
     chosen action, and each terminal state's outcome) and ``decisions`` (``state -> every
     action's equation``), and ``values_used`` (the values of the states they use that
-    are not written in full), so that a reader can check each printed line."""
+    are not written in full), so that a reader can check each printed line; and
+    ``do_overs``, the equations of shown states that can repeat themselves, with the
+    repeats summed away (no term in the state itself)."""
 
     def __init__(self, title: str) -> None:
         super().__init__(title)
         self.equations_shown: list[Equation] = []
         self.decisions: dict[Any, list[Equation]] = {}
         self.values_used: dict[Any, Any] = {}
+        self.do_overs: list[Equation] = []
 
 
 class ExactSolution(Protocol):
