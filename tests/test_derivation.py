@@ -10,9 +10,11 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
+import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import (
+    GamblersRuin,
     Pig,
     RedAndBlack,
     acyclic_models,
@@ -90,6 +92,12 @@ def check_read_back(model, derivation):
         assert e.value == e.reward + sum(q * values[t] for q, t in e.terms)
         checked += 1
     assert checked
+    for e in derivation.eliminations:  # each step holds with the printed values
+        values[e.state] = e.value
+    for e in derivation.eliminations:
+        assert e.value == e.reward + sum(q * values[t] for q, t in e.terms)
+    if derivation.eliminations:
+        assert not derivation.eliminations[-1].terms  # the last step is a value
     for e in derivation.do_overs:  # the repeats summed: every other move divided by 1 - r
         moves = probs(model, e.state, e.action)
         keep = 1 - moves.pop(e.state)
@@ -144,6 +152,28 @@ def test_a_fighting_fantasy_derivation_has_the_grid_solvers_options():
         equations = derivation.decisions[(phase, 8, 7, 7, False)]
         assert tuple(e.value for e in equations) == grid.options(won, 8, 7, 7)
     assert [e.value for e in derivation.do_overs] == [grid.value(8, 7, 7)]
+
+
+def test_a_symbolic_ruin_is_eliminated_as_its_continued_fraction():
+    """Gambler's ruin to 6 from 2, win a unit with chance p: V(1) = p V(2), and eliminating
+    from that end, V(k) = c_k V(k + 1) with c_1 = p and c_k = p / (1 - (1 - p) c_{k-1})
+    (substitute V(k - 1) = c_{k-1} V(k) into V(k) = p V(k + 1) + (1 - p) V(k - 1)); the
+    last, V(5) = p / (1 - (1 - p) c_4) as V(6) = 1. Each step holds with the values."""
+    p = sympy.Symbol("p")
+    derivation = ep.solve(GamblersRuin(p, 6, 2)).derivation()
+    steps = derivation.eliminations
+    assert [e.state for e in steps] == [1, 2, 3, 4, 5]
+    c = p
+    for k, e in enumerate(steps[:-1], start=1):
+        ((coefficient, state),) = e.terms
+        assert state == k + 1 and e.reward == 0
+        assert sympy.cancel(coefficient - c) == 0
+        c = p / (1 - (1 - p) * c)
+    assert sympy.cancel(steps[-1].value - c) == 0 and not steps[-1].terms
+    values = {e.state: e.value for e in steps}
+    for e in steps[:-1]:
+        assert sympy.cancel(e.value - sum(q * values[t] for q, t in e.terms)) == 0
+    assert "Solving a cycle by elimination" in derivation.markdown()
 
 
 def test_a_large_model_is_summarised():

@@ -40,7 +40,8 @@ import numpy as np
 
 from ..errors import UsageError
 from ..util.mathdoc import Document, Math, latex_number, math_text
-from ..util.numbers import is_symbolic, to_sympy
+from ..util.numbers import is_symbolic, to_fraction, to_sympy
+from ._internal.elimination import Step, eliminate
 from ._internal.order import component_levels, component_order, edge_ends
 from .state_graph import StateGraph
 
@@ -66,7 +67,9 @@ class Derivation(Document):
     action's equation``), and ``values_used`` (the values of the states they use that
     are not written in full), so that a reader can check each printed line; and
     ``do_overs``, the equations of shown states that can repeat themselves, with the
-    repeats summed away (no term in the state itself)."""
+    repeats summed away (no term in the state itself); and ``eliminations``, the steps
+    of solving one small cyclic component by hand (its ``reward`` the constant, its
+    ``terms`` the states not yet eliminated)."""
 
     def __init__(self, title: str) -> None:
         super().__init__(title)
@@ -74,6 +77,7 @@ class Derivation(Document):
         self.decisions: dict[Any, list[Equation]] = {}
         self.values_used: dict[Any, Any] = {}
         self.do_overs: list[Equation] = []
+        self.eliminations: list[Equation] = []
 
 
 class ExactSolution(Protocol):
@@ -167,8 +171,10 @@ def derive(
         doc.paragraph("Play ends in these states, each worth its outcome:")
         doc.equations([f"{name(t)} &= {latex_number(G.outcomes[t])}" for t in ends])
     doc.equations_shown = chosen + outcomes
+    steps = _elimination_steps(solution, shown, limit)
     written = set(shown)
     used = [t for t in name.reprs if G.outcomes[t] is None and t not in written]
+    used += [t for _, t in (x for step in steps for x in step.terms) if t not in {*written, *used}]
     if used:
         doc.paragraph(
             "The values these equations use, of states not written above: ",
@@ -178,6 +184,7 @@ def derive(
         doc.equations(
             [f"{name(G.id_of(t))} &= {latex_number(v)}" for t, v in doc.values_used.items()]
         )
+    _describe_elimination(doc, solution, steps, name)
     _describe_decisions(doc, solution, shown, name, states is not None)
     doc.heading("The answer")
     doc.paragraph(
@@ -276,6 +283,65 @@ def _describe_do_overs(doc: Derivation, chosen: list[Equation], name: _Names) ->
         ", a do-over renormalisation solved with one exact division:",
     )
     doc.equations([f"{name(name.G.id_of(e.state))} &= {_printed(e, name)}" for e in doc.do_overs])
+
+
+def _elimination_steps(solution: ExactSolution, shown: list[int], limit: int) -> list[Step]:
+    """The elimination of the first cyclic component of 2 to ``limit`` states that holds a
+    shown state, under the chosen actions (:func:`~._internal.elimination.eliminate`)."""
+    G = solution.graph
+    order, ends = component_order(G)  # component k: order[ends[k]:ends[k + 1]]
+    sizes = np.diff(ends)
+    component_of = np.empty(len(order), dtype=np.int64)
+    component_of[order] = np.repeat(np.arange(len(sizes)), sizes)
+    for s in shown:
+        k = component_of[s]
+        members = order[ends[k] : ends[k + 1]].tolist()
+        if 2 <= len(members) <= limit:
+            break
+    else:
+        return []
+    inside = set(members)
+    choices = {s: G.choice_start[s] + _chosen(solution, s) for s in sorted(members)}
+    moves = {s: list(G.choice_edges(c)) for s, c in choices.items()}
+    outside = {t for m in moves.values() for t, _ in m if t not in inside}
+    values = {t: solution.value(G.states[t]) for t in outside}
+    numbers = [p for m in moves.values() for _, p in m] + list(values.values())
+    number = to_sympy if any(is_symbolic(x) for x in numbers) else to_fraction
+    rows = {}
+    for s, c in choices.items():
+        reward = number(0 if G.rewards is None else G.rewards[c])
+        exits = (number(p) * number(values[t]) for t, p in moves[s] if t not in inside)
+        rows[s] = ({t: number(p) for t, p in moves[s] if t in inside}, sum(exits, reward))
+    return eliminate(rows)
+
+
+def _describe_elimination(
+    doc: Derivation, solution: ExactSolution, steps: list[Step], name: _Names
+) -> None:
+    """The steps of solving one cyclic component by hand, each kept as an equation."""
+    if not steps:
+        return
+    G = solution.graph
+    doc.heading("Solving a cycle by elimination")
+    doc.paragraph(
+        f"The cyclic component of these states ({_count(len(steps), 'state')}) is solved by "
+        "eliminating its states one at a time, the one with the fewest links "
+        "to the others first: each line writes the eliminated state from those not yet "
+        "eliminated (its own term divided out, as for a do-over, and the values of the "
+        "states outside the cycle summed into the constant); the last line is a value, "
+        "and substituting back gives the others."
+    )
+    doc.eliminations = [
+        Equation(
+            G.states[step.state],
+            G.actions[step.state][_chosen(solution, step.state)],
+            step.constant,
+            tuple((a, G.states[t]) for a, t in step.terms),
+            solution.value(G.states[step.state]),
+        )
+        for step in steps
+    ]
+    doc.equations([f"{name(G.id_of(e.state))} &= {_printed(e, name)}" for e in doc.eliminations])
 
 
 def _summed_repeats(equation: Equation) -> Equation | None:
@@ -440,6 +506,8 @@ def _equation(G: StateGraph, s: int, k: int, value: Any) -> Equation:
 def _printed(equation: Equation, name: _Names) -> str:
     r"""``r + p_1 V(t_1) + ... = value``, from the structured equation."""
     G = name.G
+    if not equation.terms:  # a value found: the last step of an elimination
+        return latex_number(equation.value)
     terms = [
         name(G.id_of(t)) if p == 1 else f"{_coefficient(p)} {name(G.id_of(t))}"
         for p, t in equation.terms
