@@ -56,7 +56,7 @@ def test_a_decision_and_its_margin_in_every_format():
     assert equation in markdown and equation in rst and equation in latex
     assert verdict + r"$\frac{1}{6}$." in markdown and verdict + r"$\frac{1}{6}$." in latex
     assert verdict + r":math:`\frac{1}{6}`." in rst
-    assert derivation._repr_markdown_() == markdown
+    assert derivation._repr_markdown_() == markdown and derivation._repr_latex_() == latex
 
 
 @settings(max_examples=60, deadline=None)

@@ -61,7 +61,8 @@ class _Equations:
 
 class Document:
     """A title and its blocks, in order; :meth:`latex`, :meth:`rst` and :meth:`markdown`
-    write it out (Jupyter shows the Markdown, its mathematics rendered)."""
+    write it out (Jupyter shows the Markdown, its mathematics rendered; a notebook
+    converted to PDF, the LaTeX)."""
 
     def __init__(self, title: str) -> None:
         self.title = title
@@ -139,6 +140,11 @@ class Document:
 
     def _repr_markdown_(self) -> str:
         return self.markdown()
+
+    def _repr_latex_(self) -> str:
+        """The LaTeX fragment, which ``jupyter nbconvert --to pdf`` typesets (Jupyter's
+        notebook views rank Markdown before LaTeX and show :meth:`markdown`)."""
+        return self.latex()
 
     def __str__(self) -> str:
         return self.markdown()
