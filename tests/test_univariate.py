@@ -64,6 +64,7 @@ def test_constants_mix_with_elements():
     half = from_sympy_field(K.from_sympy(P / 2))
     assert to_sympy_field(K, 1 - half) == K.from_sympy(1 - P / 2)
     assert half * 2 == from_sympy_field(K.from_sympy(P)) and half != 0
+    assert to_sympy_field(K, 1 / half) == K.from_sympy(2 / P)
 
 
 def test_a_one_symbol_chain_is_solved_in_flint():

@@ -110,6 +110,9 @@ class RationalFunction:
         lead = other.num.coeffs()[-1]
         return self * RationalFunction(other.den / lead, other.num / lead)
 
+    def __rtruediv__(self, other: Any) -> RationalFunction:
+        return _lift(other) / self
+
     def __bool__(self) -> bool:
         return not self.num.is_zero()
 
