@@ -18,13 +18,16 @@ Symbolic chains: the value as a rational function of p, by ``ep.solve`` (explore
 in FLINT rational functions, the factored sympy value) against Storm's parametric engine
 (stormpy, same run, same rational functions: building its sparse model from the DRN and
 checking, without our export and the reading back of its answer), and the two answers
-compared. Chains: gambler's ruin to ``n`` (from ``n/2``, win a unit with chance p) and
+compared; each side runs in a fresh process, whose peak memory (imports included) is
+reported too. Chains: gambler's ruin to ``n`` (from ``n/2``, win a unit with chance p) and
 Chutes & Ladders alone with a spinner that shows six with chance p (expected spins).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -33,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import sympy
-from bench_engine import fmt_ratio, fmt_time, report, table
+from bench_engine import fmt_ratio, fmt_time, peak_kib, report, table
 
 import exactprob as ep
 
@@ -93,22 +96,53 @@ class GamblersRuin:
         return ep.Dist({s + 1: self.p, s - 1: 1 - self.p})
 
 
-def against_storm(name: str, model: Any) -> list[str]:
-    """One row: states, the answer's degree, our time, Storm's, their ratio, agreement."""
+#: The symbolic chains, by name: a model for a size (the board has one size).
+CHAINS: dict[str, Callable[[int], Any]] = {
+    "ruin": lambda n: GamblersRuin(n, P),
+    "board": lambda _: Alone(P),
+}
+
+
+def measure_chain(spec: str) -> dict[str, Any]:
+    """``side:chain:size`` solved in this (fresh) process: seconds, peak memory, value."""
     from exactprob.verify.storm import storm_timed_parametric_value
 
-    ours_time, ours = timed(lambda: ep.solve(model).value())
-    theirs, seconds = storm_timed_parametric_value(ep.explore(model))
-    storm_time = seconds["build"] + seconds["check"]
-    degree = max(sympy.degree(part, P) for part in sympy.fraction(sympy.cancel(ours)))
+    side, chain, size = spec.split(":")
+    model = CHAINS[chain](int(size))
+    if side == "exactprob":
+        ep.solve(GamblersRuin(4, P)).value()  # sympy and FLINT loaded before the timing
+        seconds, value = timed(lambda: ep.solve(model).value())
+    else:  # Storm: building its sparse parametric model and checking it
+        value, parts = storm_timed_parametric_value(ep.explore(model))
+        seconds = parts["build"] + parts["check"]
+    return {"seconds": seconds, "peak_kib": peak_kib(), "value": str(value)}
+
+
+def in_fresh_process(spec: str) -> dict[str, Any]:
+    """:func:`measure_chain` in a fresh Python process, so that its peak memory is its own."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--measure", spec]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return dict(json.loads(done.stdout.splitlines()[-1]))
+
+
+def against_storm(name: str, chain: str, size: int) -> list[str]:
+    """One row: states, the answer's degree, each side's time and peak memory (each in a
+    fresh process), their ratios, and whether the rational functions agree."""
+    ours = in_fresh_process(f"exactprob:{chain}:{size}")
+    theirs = in_fresh_process(f"storm:{chain}:{size}")
+    ours_value, theirs_value = (sympy.sympify(x["value"], locals={"p": P}) for x in (ours, theirs))
+    degree = max(sympy.degree(part, P) for part in sympy.fraction(sympy.cancel(ours_value)))
     return [
         name,
-        f"{len(ep.explore(model)):,}",
+        f"{len(ep.explore(CHAINS[chain](size))):,}",
         str(degree),
-        fmt_time(ours_time),
-        fmt_time(storm_time),
-        fmt_ratio(ours_time, storm_time),
-        "equal" if sympy.cancel(ours - theirs) == 0 else "DIFFERENT",
+        fmt_time(ours["seconds"]),
+        fmt_time(theirs["seconds"]),
+        fmt_ratio(ours["seconds"], theirs["seconds"]),
+        f"{ours['peak_kib'] / 1024:,.0f} MB",
+        f"{theirs['peak_kib'] / 1024:,.0f} MB",
+        fmt_ratio(ours["peak_kib"], theirs["peak_kib"]),
+        "equal" if sympy.cancel(ours_value - theirs_value) == 0 else "DIFFERENT",
     ]
 
 
@@ -116,7 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small models (seconds)")
     parser.add_argument("--out", type=Path, help="also write the report here")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # side:chain:size, in a child
     args = parser.parse_args(argv)
+    if args.measure:
+        print(json.dumps(measure_chain(args.measure)))
+        return 0
     pushes = (5, 10) if args.quick else (10, 20, 40)
     goals = (6,) if args.quick else (10, 20, 40)
     ep.solve(PushYourLuck(2, P))  # load sympy and the engine before any timing
@@ -131,11 +169,11 @@ def main(argv: list[str] | None = None) -> int:
         sections += ["", "Storm's parametric engine: stormpy is not installed"]
         return report("exactprob parameters benchmark", sections, args.out)
     ruins = (20, 40) if args.quick else (40, 80, 160)
-    chains = [against_storm(f"gambler's ruin to {n}", GamblersRuin(n, P)) for n in ruins]
+    chains = [against_storm(f"gambler's ruin to {n}", "ruin", n) for n in ruins]
     if not args.quick:
-        chains.append(against_storm("Chutes & Ladders alone", Alone(P)))
-    header = ["symbolic chain", "states", "degree", "exactprob", "Storm"]
-    header += ["exactprob / Storm", "answers"]
+        chains.append(against_storm("Chutes & Ladders alone", "board", 100))
+    header = ["symbolic chain", "states", "degree", "exactprob", "Storm", "time ratio"]
+    header += ["exactprob memory", "Storm memory", "memory ratio", "answers"]
     sections += ["", *table(header, chains)]
     return report("exactprob parameters benchmark", sections, args.out)
 
