@@ -193,6 +193,15 @@ def test_a_piecewise_derivation_shows_breakpoints_and_margins():
     assert r"V(\text{'start'}) - Q(\text{'start'}, \text{'sure'}) &= \frac{3 p^{2} - 1}{3}" in text
 
 
+def test_a_piecewise_derivation_names_its_numbered_states():
+    """States with long names are written V(s_i); the legend says which is which."""
+    sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
+    from lucky_fight import small_fight
+
+    text = ep.solve(small_fight()).derivation(limit=3).markdown()
+    assert "V(s_{1})" in text and "1: ('won', 4, 4, 3)" in text
+
+
 def test_push_your_luck_margins_are_the_one_step_gains():
     """At k points rolling once more gains p(k + 1) - k; with the best play after it the
     margin of holding over rolling below p = 1/2, at k = 1, is 1 - 2p."""

@@ -206,13 +206,14 @@ def derive_piecewise(
     p = solution.parameter
     doc = Document(f"Derivation in {p}")
     _describe_model(doc, G)
+    shown = _shown(G, limit, states)
     doc.paragraph(
         "The model is solved for every value of ",
         Math(str(p)),
         f" at once: {len(solution.pieces)} pieces, open intervals on which one play is "
-        "optimal and the points between them.",
+        "optimal and the points between them. ",
+        *_Names(G, shown).legend(),
     )
-    shown = _shown(G, limit, states)
     for piece in solution.pieces:
         _describe_piece(doc, solution, piece, shown)
     return doc
