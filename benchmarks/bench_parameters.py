@@ -3,7 +3,7 @@ symbolic chains against Storm's parametric engine.
 
     python benchmarks/bench_parameters.py [--quick] [--out FILE]
 
-(about two minutes; ``--quick``: small models, seconds.)
+(about a minute; ``--quick``: small models, seconds.)
 
 Without a piecewise solve, the way to see where optimal play changes is to solve the
 model at many values of the parameter and look: each solve is exact, but the breakpoints

@@ -123,8 +123,9 @@ def main() -> None:
     print(
         f"alone, expected spins to finish: {decimal_string(fair, 6)} with a fair spinner, "
         f"{decimal_string(Fraction(str(spins.subs(p, sympy.Rational(1, 3)))), 6)} when a "
-        f"six comes up one spin in three (a rational function of degree "
-        f"{sympy.degree(sympy.denom(spins), p)} in the chance of a six)"
+        f"six comes up one spin in three (a ratio of polynomials of degrees "
+        f"{sympy.degree(sympy.numer(spins), p)} and {sympy.degree(sympy.denom(spins), p)} "
+        "in the chance of a six)"
     )
 
 

@@ -73,16 +73,22 @@ def small_fight() -> LuckyFight:
 
 
 def play_by_ranges(solved: Any, state: State) -> list[tuple[str, str]]:
-    """The optimal action in ``state`` over the whole range of p, consecutive pieces with
-    the same action joined: ``[(where, action), ...]`` with ``where`` an interval of p,
-    closed at an end that is a breakpoint where this action is still optimal."""
+    """The optimal play in ``state`` over the whole range of p, consecutive pieces with the
+    same play joined: ``[(where, play), ...]`` with ``where`` an interval of p (closed at
+    an end that is a breakpoint with the same play) and ``play`` the optimal action, or
+    the actions exactly tied there joined by ``=``."""
+    tied = {str(where): " = ".join(actions) for where, actions in solved.ties(state)}
+    plays = [(where, tied.get(str(where), action)) for where, action in solved.policy(state)]
     joined = []
-    for action, pieces in itertools.groupby(solved.policy(state), key=lambda piece: piece[1]):
+    for play, pieces in itertools.groupby(plays, key=lambda piece: piece[1]):
         where = [r for r, _ in pieces]
         first, last = where[0], where[-1]
+        if first is last and first.point:
+            joined.append((f"p = {_shown(first.low)}", play))
+            continue
         low = f"{_shown(first.low)} {'<=' if first.point else '<'} "
         high = f" {'<=' if last.point else '<'} {_shown(last.high)}"
-        joined.append((low + "p" + high, action))
+        joined.append((low + "p" + high, play))
     return joined
 
 

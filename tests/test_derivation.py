@@ -4,6 +4,7 @@ derived by hand, large models are summarised, and the Sphinx directive builds a 
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from fractions import Fraction as F
@@ -193,13 +194,16 @@ def test_a_piecewise_derivation_shows_breakpoints_and_margins():
     assert r"V(\text{'start'}) - Q(\text{'start'}, \text{'sure'}) &= \frac{3 p^{2} - 1}{3}" in text
 
 
-def test_a_piecewise_derivation_names_its_numbered_states():
-    """States with long names are written V(s_i); the legend says which is which."""
+@pytest.mark.parametrize("limit", [3, 12, 20])
+@pytest.mark.parametrize("p", [F(1, 2), sympy.Symbol("p")], ids=["rational", "piecewise"])
+def test_every_numbered_state_is_in_the_legend(p, limit):
+    """States with long names are written V(s_i); the legend names every one used."""
     sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
-    from lucky_fight import small_fight
+    from lucky_fight import LuckyFight
 
-    text = ep.solve(small_fight()).derivation(limit=3).markdown()
-    assert "V(s_{1})" in text and "1: ('won', 4, 4, 3)" in text
+    text = ep.solve(LuckyFight(4, 4, 3, p)).derivation(limit=limit).markdown()
+    used = set(re.findall(r"s_\{(\d+)\}", text))
+    assert used and all(f"{i}: (" in text for i in used)
 
 
 def test_push_your_luck_margins_are_the_one_step_gains():

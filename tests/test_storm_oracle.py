@@ -18,7 +18,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from models import DoOver, GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, gauss_solve
 
-from exactprob import Dist, explore, solve
+from exactprob import Dist, InexactError, explore, solve
 
 pytest.importorskip("stormpy")
 
@@ -578,11 +578,44 @@ def test_parametric_chain_engine_equals_storm(model):
 
 
 def test_the_parametric_export_declares_the_parameter():
-    text = export_drn(explore(GamblersRuin(P, 3, 1))).text
-    assert "@value_type: parametric" in text and "\n@parameters\np\n" in text
-    assert "1 - p" in text or "-p + 1" in text
+    export = export_drn(explore(GamblersRuin(P, 3, 1)), parametric=True)
+    assert "@value_type: parametric" in export.text and "\n@parameters\nv0\n" in export.text
+    assert "1 - v0" in export.text and export.parameters == (P,)
 
 
 def test_storm_parametric_value_refuses_choices():
     with pytest.raises(NotImplementedError, match="regions"):
         storm_parametric_value(explore(RedAndBlack(4, P, 2)))
+
+
+class Branch:
+    """From 0, to 1 with the chance ``q`` (a symbol), else to 2; outcomes as given."""
+
+    initial = 0
+
+    def __init__(self, q, outcomes):
+        self.q, self.outcomes = q, outcomes
+
+    def outcome(self, s):
+        return self.outcomes.get(s)
+
+    def actions(self, s):
+        return ("go",)
+
+    def transition(self, s, a):
+        return Dist({1: self.q, 2: 1 - self.q})
+
+
+@pytest.mark.parametrize("outcomes", [{1: 1, 2: 0}, {1: 0, 2: 0}, {1: 3, 2: -1}])
+def test_any_symbol_name_and_outcomes_reach_storm(outcomes):
+    # "lambda" is a Python keyword: the export names symbols v0, v1, ... for Storm
+    q = sympy.Symbol("lambda")
+    expected = q * outcomes[1] + (1 - q) * outcomes[2]
+    assert sympy.expand(storm_parametric_value(explore(Branch(q, outcomes))) - expected) == 0
+
+
+def test_a_rational_storm_query_refuses_symbols_in_one_line():
+    with pytest.raises(InexactError, match="storm_parametric_value"):
+        storm_value(explore(Branch(P, {1: 1, 2: 0})))
+    with pytest.raises(InexactError, match="float"):
+        export_drn(explore(Branch(sympy.Float(0.5) * P, {1: 1, 2: 0})), parametric=True)

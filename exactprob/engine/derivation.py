@@ -151,7 +151,8 @@ def derive(
     G = solution.graph
     doc = Derivation("Derivation")
     shown = _shown(G, limit, states)
-    name = _Names(G, shown)
+    steps = _elimination_steps(solution, shown, limit)
+    name = _Names(G, shown, [step.state for step in steps])
     _describe_model(doc, G)
     _describe_order(doc, G)
     doc.heading("Equations under optimal play")
@@ -171,10 +172,9 @@ def derive(
         doc.paragraph("Play ends in these states, each worth its outcome:")
         doc.equations([f"{name(t)} &= {latex_number(G.outcomes[t])}" for t in ends])
     doc.equations_shown = chosen + outcomes
-    steps = _elimination_steps(solution, shown, limit)
+    _describe_elimination(doc, solution, steps, name)
     written = set(shown)
     used = [t for t in name.reprs if G.outcomes[t] is None and t not in written]
-    used += [t for _, t in (x for step in steps for x in step.terms) if t not in {*written, *used}]
     if used:
         doc.paragraph(
             "The values these equations use, of states not written above: ",
@@ -184,7 +184,6 @@ def derive(
         doc.equations(
             [f"{name(G.id_of(t))} &= {latex_number(v)}" for t, v in doc.values_used.items()]
         )
-    _describe_elimination(doc, solution, steps, name)
     _describe_decisions(doc, solution, shown, name, states is not None)
     doc.heading("The answer")
     doc.paragraph(
@@ -473,13 +472,15 @@ def _describe_point(doc: Document, piece: Any) -> None:
 
 class _Names:
     """How states are written: ``V(\\text{repr})`` when every shown name is short, else
-    ``V_{i}`` with a legend."""
+    ``V_{i}`` with a legend of every state the derivation names: those ``shown``, those
+    ``more`` whose equations are written too (a cycle's, eliminated), and their
+    successors."""
 
-    def __init__(self, G: StateGraph, shown: Sequence[int]) -> None:
+    def __init__(self, G: StateGraph, shown: Sequence[int], more: Sequence[int] = ()) -> None:
         self.G = G
         self.reprs = {s: repr(G.states[s]) for s in shown}
-        for s in shown:
-            for t in G.successors(s).tolist():
+        for s in [*shown, *more]:
+            for t in [s, *G.successors(s).tolist()]:
                 self.reprs.setdefault(t, repr(G.states[t]))
         self.short = all(len(r) <= SHORT_NAME for r in self.reprs.values())
 
@@ -492,7 +493,7 @@ class _Names:
     def legend(self) -> list[str | Math]:
         if self.short:
             return []
-        items = [f"{s}: {r}" for s, r in list(self.reprs.items())[:LIMIT]]
+        items = [f"{s}: {r}" for s, r in self.reprs.items()]
         return ["States by number: " + "; ".join(items) + ". "]
 
 

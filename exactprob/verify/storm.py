@@ -149,18 +149,41 @@ def _exact(x: Any) -> Any:
         raise InexactError(f"not an exact rational: {x!r}") from exc
 
 
-def _entry(x: Any) -> Any:
-    """A probability or reward of the graph: ``gmpy2.mpq``, or a sympy expression in the
-    model's parameters (a parametric model)."""
-    if is_symbolic(x):
-        return x if x.free_symbols else _exact(Fraction(str(x)))
-    return _exact(x)
+def _entry(x: Any, parametric: bool) -> Any:
+    """A probability or reward of the graph: ``gmpy2.mpq``, or (``parametric``) a sympy
+    expression in the model's symbols. Floats, irrational constants and, for a rational
+    export, symbols raise :class:`InexactError`."""
+    if not is_symbolic(x):
+        return _exact(x)
+    import sympy
+
+    if x.has(sympy.Float):
+        raise InexactError(f"inexact float in {x!r} in the state graph")
+    if not x.free_symbols:
+        if not x.is_Rational:
+            raise InexactError(f"not a rational number: {x}")
+        return mpq(int(x.p), int(x.q))
+    if not parametric:
+        raise InexactError(
+            f"not an exact rational: {x} (a graph with symbols is a parametric model: "
+            "storm_parametric_value solves it)"
+        )
+    return x
 
 
-def _drn_number(x: Any) -> str:
+def _drn_number(x: Any, names: dict[Any, str]) -> str:
     """An entry in Storm's syntax: gmpy2's ``str`` of an ``mpq`` is ``"p/q"`` already; a
-    sympy expression is written with ``^`` for powers, the syntax Storm's parser reads."""
-    return str(x).replace("**", "^") if is_symbolic(x) else str(x)
+    sympy expression has its symbols renamed ``v0, v1, ...`` in order of appearance
+    (``names`` grows; a symbol's own name may be one Storm cannot parse or a Python
+    keyword) and ``^`` for powers."""
+    if not is_symbolic(x):
+        return str(x)
+    import sympy
+
+    for symbol in sorted(x.free_symbols, key=str):
+        names.setdefault(symbol, f"v{len(names)}")
+    renamed = x.xreplace({symbol: sympy.Symbol(names[symbol]) for symbol in x.free_symbols})
+    return str(renamed).replace("**", "^")
 
 
 def _to_fraction(x: Any) -> Fraction:
@@ -212,7 +235,8 @@ class DrnExport:
     choice_players : set of int
         Players owning a state with at least two (unfixed) actions.
     parameters : tuple of sympy.Symbol
-        The symbols of a parametric model (empty for a rational one).
+        The symbols of a parametric model (empty for a rational one), named ``v0, v1,
+        ...`` in the DRN in this order.
     """
 
     text: str
@@ -258,6 +282,7 @@ def export_drn(
     check: bool = True,
     marked: Hashable | None = None,
     goal: bool = False,
+    parametric: bool = False,
 ) -> DrnExport:
     """Encode a state graph as DRN and return the text with its bookkeeping.
 
@@ -278,6 +303,9 @@ def export_drn(
     goal : bool, default False
         Label the terminal states of outcome 1 ``goal``: with outcomes 0 and 1 only and
         no rewards, the value is the probability ``P=? [F "goal"]``.
+    parametric : bool, default False
+        Accept probabilities and rewards that are sympy expressions in symbols, and write
+        a parametric model (its symbols renamed ``v0, v1, ...``).
 
     Returns
     -------
@@ -291,7 +319,8 @@ def export_drn(
         If the graph violates the contract (probabilities not summing to 1,
         non-terminal state without actions, unknown fixed action, ...).
     InexactError
-        If an outcome or probability is a float (not exact).
+        If an outcome or probability is a float (not exact), or symbolic when
+        ``parametric`` is false.
     """
     fix = dict(fix or {})
     graph = _as_networkx(graph)
@@ -311,7 +340,7 @@ def export_drn(
     lines: list[str] = []
     nr_choices = 0
     choice_players: set[int] = set()
-    parameters: set[Any] = set()
+    names: dict[Any, str] = {}  # a parametric model's symbols and their names in the DRN
     for i, u in enumerate(order):
         data = nodes[u]
         outcome = outcomes[i]
@@ -333,7 +362,7 @@ def export_drn(
                 target = succ.get(a)
                 if target is None:
                     raise ModelError(f"edge {u!r}->{v!r} has probability for unknown action {a!r}")
-                q = _entry(p)
+                q = _entry(p, parametric)
                 if q != 0:
                     target.append((j, q))
         if u in fix:
@@ -352,17 +381,14 @@ def export_drn(
             targets = succ[a]
             if check:
                 _check_probabilities(u, a, [q for _, q in targets])
-            reward = _entry(data.get("rewards", {}).get(a, 0))
-            if is_symbolic(reward):
-                parameters |= reward.free_symbols
-            elif reward < 0:
+            reward = _entry(data.get("rewards", {}).get(a, 0), parametric)
+            if not is_symbolic(reward) and reward < 0:
                 raise ModelError(
                     f"action {a!r} in state {u!r} earns {reward}: Storm's reward algorithms "
                     "take non-negative rewards only"
                 )
-            lines.append(f"\taction a{k} [{_drn_number(reward)},1]")
-            lines.extend([f"\t\t{j} : {_drn_number(q)}" for j, q in targets])
-            parameters.update(*(q.free_symbols for _, q in targets if is_symbolic(q)))
+            lines.append(f"\taction a{k} [{_drn_number(reward, names)},1]")
+            lines.extend([f"\t\t{j} : {_drn_number(q, names)}" for j, q in targets])
             nr_choices += 1
     lines.append(f"state {sink} sink\n\taction a0 [0,0]\n\t\t{sink} : 1")
     nr_choices += 1
@@ -380,9 +406,9 @@ def export_drn(
         "// exactprob state graph",
         f"// value shift: {shift}",
         f"@type: {model_type}",
-        "@value_type: rational" if not parameters else "@value_type: parametric",
+        "@value_type: parametric" if names else "@value_type: rational",
         "@parameters",
-        " ".join(sorted(map(str, parameters))),
+        " ".join(names.values()),
         "@reward_models",
         f"{VALUE_REWARD} {STEPS_REWARD}",
         "@nr_states",
@@ -400,7 +426,7 @@ def export_drn(
         model_type,
         direction,
         choice_players,
-        tuple(sorted(parameters, key=str)),
+        tuple(names),
     )
 
 
@@ -657,8 +683,8 @@ def storm_timed_parametric_value(graph: Any) -> tuple[Any, dict[str, float]]:
     G = _as_networkx(graph)
     outcomes = {G.nodes[u].get("outcome") for u in G.nodes} - {None}
     rewarded = any(G.nodes[u].get("rewards") for u in G.nodes)
-    probability = outcomes <= {0, 1} and not rewarded  # Storm's own question, faster
-    export = export_drn(G, goal=probability)
+    probability = 1 in outcomes and outcomes <= {0, 1} and not rewarded  # Storm's own question
+    export = export_drn(G, goal=probability, parametric=True)
     if export.model_type != "DTMC":
         raise NotImplementedError(
             "Storm solves parametric chains exactly; a parametric model with choices it "
@@ -670,7 +696,7 @@ def storm_timed_parametric_value(graph: Any) -> tuple[Any, dict[str, float]]:
     t2 = time.perf_counter()
     result = _check(model, formula, only_initial=True)
     t3 = time.perf_counter()
-    names = {str(x): x for x in export.parameters}
+    names = {f"v{i}": x for i, x in enumerate(export.parameters)}
     value = sympy.sympify(str(result.get_value(0)).replace("^", "**"), locals=names)
     if not probability:
         value -= sympy.Rational(export.shift.numerator, export.shift.denominator)

@@ -100,11 +100,16 @@ class RealRoot:
         >>> half_root_two = real_roots(fmpq_poly([-1, 0, 2]))[1][0]
         >>> half_root_two.at(fmpq_poly([0, 0, 1]), fmpq_poly([1, 1]))  # x^2/(x + 1)
         1 - sqrt(2)/2
+        >>> half_root_two.at(fmpq_poly([1]), fmpq_poly([-1, 0, 2]))
+        Traceback (most recent call last):
+        ZeroDivisionError: the denominator vanishes at this root
         """
         import sympy
 
         f = fmpq_poly(list(reversed(self.coefficients)))
-        _, inverse, _ = denominator.xgcd(f)  # inverse * D + _ * f = 1: D is a unit mod f
+        g, inverse, _ = denominator.xgcd(f)  # g = inverse * D + _ * f; f is irreducible
+        if g.degree() != 0:
+            raise ZeroDivisionError("the denominator vanishes at this root")
         r = (numerator * inverse) % f
         alpha = self.sympy()
         terms = (sympy.Rational(int(c.p), int(c.q)) * alpha**k for k, c in enumerate(r.coeffs()))

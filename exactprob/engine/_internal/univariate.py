@@ -11,10 +11,10 @@ rule: with :math:`g = \gcd(d_1, d_2)`,
     \frac{n_1}{d_1} + \frac{n_2}{d_2} = \frac{t / h}{(d_1 / g)\,(d_2 / h)},
     \qquad t = n_1 \frac{d_2}{g} + n_2 \frac{d_1}{g},\quad h = \gcd(t, g),
 
-so coprime denominators (the common case) need no gcd at all. :func:`solve_univariate`
-eliminates a sparse system in this field (a chain of :math:`n` states costs :math:`O(n)`
-operations on polynomials of degree up to :math:`n`) and hands back elements of the sympy
-field the rest of the engine uses.
+so coprime denominators (the common case) need no gcd at all. The engine's sparse
+elimination (:mod:`.linear`) runs unchanged on these elements: a chain of :math:`n`
+states costs :math:`O(n)` operations on polynomials of degree up to :math:`n`. Answers go
+back to sympy's field :math:`\mathbb{Q}(p)` (:func:`to_sympy_field`).
 
 >>> from sympy import Symbol
 >>> from sympy.polys.domains import QQ
@@ -28,6 +28,8 @@ field the rest of the engine uses.
 
 from __future__ import annotations
 
+import numbers
+from fractions import Fraction
 from typing import Any
 
 from flint import fmpq, fmpq_poly
@@ -77,22 +79,27 @@ class RationalFunction:
             return RationalFunction(t // h, e1 * (d2 // h))
         return RationalFunction(t, e1 * d2)
 
-    def __add__(self, other: Any) -> RationalFunction:
-        return self._add(_lift(other), 1)
+    def __add__(self, other: Any) -> Any:
+        other = _lift(other)
+        return NotImplemented if other is None else self._add(other, 1)
 
     __radd__ = __add__
 
-    def __sub__(self, other: Any) -> RationalFunction:
-        return self._add(_lift(other), -1)
+    def __sub__(self, other: Any) -> Any:
+        other = _lift(other)
+        return NotImplemented if other is None else self._add(other, -1)
 
-    def __rsub__(self, other: Any) -> RationalFunction:
-        return _lift(other)._add(self, -1)
+    def __rsub__(self, other: Any) -> Any:
+        other = _lift(other)
+        return NotImplemented if other is None else other._add(self, -1)
 
     def __neg__(self) -> RationalFunction:
         return RationalFunction(-self.num, self.den)
 
-    def __mul__(self, other: Any) -> RationalFunction:
+    def __mul__(self, other: Any) -> Any:
         other = _lift(other)
+        if other is None:
+            return NotImplemented
         n1, d1, n2, d2 = self.num, self.den, other.num, other.den
         g1, g2 = n1.gcd(d2), n2.gcd(d1)  # monic, so the denominators stay monic
         if g1.degree() > 0:
@@ -103,38 +110,52 @@ class RationalFunction:
 
     __rmul__ = __mul__
 
-    def __truediv__(self, other: Any) -> RationalFunction:
+    def __truediv__(self, other: Any) -> Any:
         other = _lift(other)
-        if other.num.is_zero():
-            raise ZeroDivisionError("division by the zero rational function")
-        lead = other.num.coeffs()[-1]
-        return self * RationalFunction(other.den / lead, other.num / lead)
+        if other is None:
+            return NotImplemented
+        return self * other.inverse()
 
-    def __rtruediv__(self, other: Any) -> RationalFunction:
-        return _lift(other) / self
+    def __rtruediv__(self, other: Any) -> Any:
+        other = _lift(other)
+        return NotImplemented if other is None else other * self.inverse()
+
+    def inverse(self) -> RationalFunction:
+        """``den / num``, the denominator made monic; ``ZeroDivisionError`` for zero."""
+        if self.num.is_zero():
+            raise ZeroDivisionError("division by the zero rational function")
+        lead = self.num.coeffs()[-1]
+        return RationalFunction(self.den / lead, self.num / lead)
 
     def __bool__(self) -> bool:
         return not self.num.is_zero()
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, (int, fmpq)):
-            other = _lift(other)
-        if not isinstance(other, RationalFunction):
+        lifted = _lift(other)
+        if lifted is None:
             return NotImplemented
-        return self.num == other.num and self.den == other.den
+        return self.num == lifted.num and self.den == lifted.den
 
     def __hash__(self) -> int:
+        if self.num.degree() <= 0 and self.den.degree() == 0:  # a constant: as the rational
+            c = self.num.coeffs()[0] if self.num.degree() == 0 else fmpq(0)
+            return hash(Fraction(int(c.p), int(c.q)))
         return hash((str(self.num), str(self.den)))
 
     def __repr__(self) -> str:
         return f"RationalFunction({self.num!r}, {self.den!r})"
 
 
-def _lift(x: Any) -> RationalFunction:
-    """An element as is; a rational constant (``int``, ``mpq``, ``Fraction``) as one."""
+def _lift(x: Any) -> RationalFunction | None:
+    """An element as is; a rational constant (``int``, ``mpq``, ``Fraction``, a sympy
+    rational) as one; ``None`` for anything else (the operators then return
+    ``NotImplemented``)."""
     if isinstance(x, RationalFunction):
         return x
-    return RationalFunction(fmpq_poly([fmpq(int(x.numerator), int(x.denominator))]))
+    if isinstance(x, (int, fmpq, numbers.Rational)):
+        c = fmpq(x) if isinstance(x, (int, fmpq)) else fmpq(int(x.numerator), int(x.denominator))
+        return RationalFunction(fmpq_poly([c]))
+    return None
 
 
 def from_sympy_field(x: Any) -> RationalFunction:
@@ -142,7 +163,10 @@ def from_sympy_field(x: Any) -> RationalFunction:
     constant, in FLINT."""
     if hasattr(x, "numer"):
         return RationalFunction.of(_poly(x.numer), _poly(x.denom))
-    return _lift(x)
+    constant = _lift(x)
+    if constant is None:
+        raise TypeError(f"not a rational function of one variable: {x!r}")
+    return constant
 
 
 def _poly(f: Any) -> fmpq_poly:
@@ -150,9 +174,9 @@ def _poly(f: Any) -> fmpq_poly:
 
 
 def to_sympy_field(K: Any, x: RationalFunction) -> Any:
-    """``x`` as an element of sympy's field ``K``, in sympy's canonical form (integer
-    numerator and denominator without a common factor, the denominator's leading
-    coefficient positive), so that it compares equal to the same function built by sympy."""
+    """``x`` as an element of sympy's field ``K``, in the form sympy's ``cancel`` gives
+    (integer numerator and denominator without a common factor, the denominator's leading
+    coefficient positive), so that it compares equal to the same function sympy computes."""
     if x.num.is_zero():
         return K.zero
     num = x.num.numer() * x.den.denom()  # num / den = (N / a) / (D / b) = N b / (D a)
