@@ -713,3 +713,28 @@ def test_symbolic_outcomes_with_rational_chances_keep_exact_moments() -> None:
     assert sympy.simplify(shifted.mean() - (x + sympy.Rational(7, 2))) == 0
     assert shifted.variance() == sympy.Rational(35, 12)
     assert not shifted.mean().atoms(sympy.Float)
+
+
+@pytest.mark.parametrize(
+    "misuse",
+    [
+        lambda: Dist(5),
+        lambda: Dist(None),
+        lambda: Dist({"a": 1}) + die(6),
+        lambda: die(6) - Dist({"a": 1}),
+        lambda: -Dist({"a": 1}),
+        lambda: Dist({"a": 1}) + 1,
+        lambda: 3 @ Dist({"a": 1}),
+        lambda: Dist({"a": "1/2", "b": "1/2"}).cdf(1),
+        lambda: uniform([[1]]),
+    ],
+    ids=["int", "None", "str + int", "int - str", "-str", "str + 1", "3 @ str", "cdf", "list"],
+)
+def test_a_misused_distribution_says_so_in_one_error(misuse):
+    with pytest.raises(DistributionError):
+        misuse()
+
+
+def test_an_unhashable_object_is_simply_not_an_outcome():
+    d = die(6)
+    assert d[[1]] == 0 and [1] not in d and d.get([1], "none") == "none"

@@ -29,6 +29,7 @@ FAULTS = [
     "actions is None",
     "actions is a string",
     "a repeated action",
+    "an unhashable action",
     "a dict, not a Dist",
     "a float outcome",
     "player 2",
@@ -78,6 +79,7 @@ class RandomModel:
                 "actions is None": None,
                 "actions is a string": "ab",
                 "a repeated action": (0, 0),
+                "an unhashable action": (0, [1]),
             }
             if self.fault in special:
                 return special[self.fault]

@@ -384,3 +384,20 @@ def test_exploration_stops_before_memory_runs_out(
     solve_with = solve_depth_first if solver == "solve_depth_first" else exactprob.solve
     with pytest.raises(ResourceError, match=r"\(65,536 states so far\) has used"):
         solve_with(_Growing(), max_states=10**7)
+
+
+def test_an_unhashable_action_is_refused_by_name():
+    class ListAction:
+        initial = 0
+
+        def outcome(self, s):
+            return 1 if s == 1 else None
+
+        def actions(self, s):
+            return ("stay", ["go"])
+
+        def transition(self, s, a):
+            return Dist({1: 1})
+
+    with pytest.raises(ModelError, match=r"the action \['go'\], which is not hashable"):
+        explore(ListAction())

@@ -492,6 +492,19 @@ def test_evaluate_from_another_start_state():
     assert set(bold.states) == {0, 4, 8} and bold.value() == F(1, 3)
 
 
+@pytest.mark.parametrize(
+    ("model", "policy", "says"),
+    [
+        (None, lambda s: 1, "no initial state"),
+        (RedAndBlack(4, F(1, 2)), None, "a policy is a function of the state or a mapping"),
+        (RedAndBlack(4, F(1, 2)), "bold", "not str"),
+    ],
+)
+def test_evaluate_refuses_what_is_not_a_model_or_a_policy(model, policy, says):
+    with pytest.raises(ModelError, match=says):
+        evaluate(model, policy)
+
+
 def test_evaluate_explores_only_states_reachable_under_the_policy():
     # bold play from 2 with goal 8 only visits 2, 4, 0, 8
     policy = {2: 2, 4: 4}

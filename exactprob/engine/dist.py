@@ -90,6 +90,11 @@ class Dist(Mapping[T, Any], Generic[T]):
 
     def __new__(cls, probabilities: Mapping[T, Any] | Iterable[tuple[T, Any]]) -> Dist[T]:
         items = probabilities.items() if isinstance(probabilities, Mapping) else probabilities
+        if not isinstance(items, Iterable):
+            raise DistributionError(
+                "Dist() takes a mapping {outcome: probability} or (outcome, probability) "
+                f"pairs; got {type(probabilities).__name__}"
+            )
         weights: dict[T, Exact] = {}
         rational = True  # every probability an mpq: then the checks are two comparisons
         for item in items:
@@ -157,15 +162,24 @@ class Dist(Mapping[T, Any], Generic[T]):
 
     # -- Mapping protocol ---------------------------------------------------------------
     def __getitem__(self, outcome: T) -> Any:
-        q = self._p.get(outcome)
+        q = self._lookup(outcome)
         return Fraction(0) if q is None else to_public(q)
 
     def get(self, outcome: T, default: Any = None) -> Any:
         """The probability of ``outcome`` if possible, else ``default``."""
-        return to_public(self._p[outcome]) if outcome in self._p else default
+        q = self._lookup(outcome)
+        return default if q is None else to_public(q)
 
     def __contains__(self, outcome: object) -> bool:
-        return outcome in self._p
+        return self._lookup(outcome) is not None
+
+    def _lookup(self, outcome: object) -> Exact | None:
+        """The probability of ``outcome``; ``None`` when it is not an outcome, which an
+        unhashable object (a list) never is."""
+        try:
+            return self._p.get(outcome)  # type: ignore[arg-type]
+        except TypeError:
+            return None
 
     def __iter__(self) -> Iterator[T]:
         return iter(self._outcomes())
@@ -259,28 +273,34 @@ class Dist(Mapping[T, Any], Generic[T]):
             return _convolve(self, other)
         if not _is_scalar(other):
             return NotImplemented
-        return self.map(lambda x: x + other)
+        return self._arithmetic(lambda x: x + other)
 
     def __radd__(self, other: Any) -> Dist[Any]:
         if not _is_scalar(other):
             return NotImplemented
-        return self.map(lambda x: other + x)
+        return self._arithmetic(lambda x: other + x)
 
     def __neg__(self) -> Dist[Any]:
-        numbers: Dist[Any] = self
-        return numbers.map(operator.neg)
+        return self._arithmetic(operator.neg)
 
     def __sub__(self, other: Any) -> Dist[Any]:
         if isinstance(other, Dist):
             return _convolve(self, -other)
         if not _is_scalar(other):
             return NotImplemented
-        return self.map(lambda x: x - other)
+        return self._arithmetic(lambda x: x - other)
 
     def __rsub__(self, other: Any) -> Dist[Any]:
         if not _is_scalar(other):
             return NotImplemented
-        return self.map(lambda x: other - x)
+        return self._arithmetic(lambda x: other - x)
+
+    def _arithmetic(self, f: Callable[[Any], Any]) -> Dist[Any]:
+        """:meth:`map` for the operators, whose outcomes must be numbers."""
+        try:
+            return self.map(f)
+        except TypeError:
+            raise _not_numbers(self) from None
 
     def __rmatmul__(self, n: int) -> Dist[Any]:
         """``n @ d``: the sum of ``n`` independent copies (by repeated squaring)."""
@@ -374,7 +394,13 @@ class Dist(Mapping[T, Any], Generic[T]):
         >>> die(6).cdf(2)
         Fraction(1, 3)
         """
-        return self.probability(lambda y: y <= x)
+        try:
+            return self.probability(lambda y: y <= x)
+        except TypeError:
+            raise DistributionError(
+                f"cdf({x!r}) compares every outcome with {x!r}; outcomes such as "
+                f"{next(iter(self._p))!r} cannot be compared with it"
+            ) from None
 
     def quantile(self, q: Any) -> T:
         """The smallest outcome ``x`` with ``P(X <= x) >= q`` (``0 < q <= 1``), exact.
@@ -468,7 +494,10 @@ def _dict_convolve(a: Dist[Any], b: Dist[Any]) -> Dist[Any]:
     b_items = list(_coerced(b, symbolic))
     for x, p in _coerced(a, symbolic):
         for y, q in b_items:
-            z = x + y
+            try:
+                z = x + y
+            except TypeError:
+                raise _not_numbers(a if not _is_scalar(x) else b) from None
             w = p * q
             out[z] = out[z] + w if z in out else w
     return Dist._trusted(out)
@@ -526,9 +555,25 @@ def _bad_item(probabilities: Any, item: Any) -> DistributionError:
             "Dist() takes a mapping {outcome: probability} or (outcome, probability) pairs; "
             f"got {type(probabilities).__name__} with the entry {item!r}"
         )
+    return _unhashable_outcome(outcome)
+
+
+def _unhashable_outcome(outcome: Any) -> DistributionError:
     return DistributionError(
         f"the outcome {outcome!r} is not hashable (a {type(outcome).__name__}); "
         "use a tuple instead of a list, a frozenset instead of a set"
+    )
+
+
+def _not_numbers(d: Dist[Any]) -> DistributionError:
+    """The error for arithmetic on a distribution whose outcomes are not numbers.
+
+    >>> _not_numbers(Dist({"a": 1}))
+    DistributionError("+, - and @ add outcomes, and this distribution's, such as 'a', are not numbers")
+    """
+    example = next((x for x in d._p if not _is_scalar(x)), next(iter(d._p)))
+    return DistributionError(
+        f"+, - and @ add outcomes, and this distribution's, such as {example!r}, are not numbers"
     )
 
 
@@ -619,7 +664,10 @@ def uniform(outcomes: Iterable[T]) -> Dist[T]:
     """
     counts: dict[T, int] = {}
     for x in outcomes:
-        counts[x] = counts.get(x, 0) + 1
+        try:
+            counts[x] = counts.get(x, 0) + 1
+        except TypeError:
+            raise _unhashable_outcome(x) from None
         if len(counts) > MAX_OUTCOMES:
             raise ResourceError(
                 f"uniform() got more than {MAX_OUTCOMES:,} distinct outcomes; at most "

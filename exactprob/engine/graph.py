@@ -259,9 +259,25 @@ def checked_actions(state: Hashable, listed: Iterable[Any]) -> tuple[Any, ...]:
     actions = tuple(listed)
     if not actions:
         raise ModelError(f"actions({state!r}) is empty; a non-terminal state needs an action")
+    try:
+        hash(actions)  # actions are keys of policies and of the graph's shared tuples
+    except TypeError:
+        bad = next(a for a in actions if not _hashable(a))
+        raise ModelError(
+            f"actions({state!r}) returned the action {bad!r}, which is not hashable (a "
+            f"{type(bad).__name__}); actions must be hashable: use a string or a tuple"
+        ) from None
     if len(actions) > 1 and len(set(actions)) != len(actions):
         raise ModelError(f"actions({state!r}) repeats an action: {actions!r}")
     return actions
+
+
+def _hashable(x: Any) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
 
 
 def checked_transition(state: Hashable, action: Any, dist: Any) -> Dist[Any]:

@@ -72,7 +72,7 @@ from ._internal.rewards import check_cycle_rewards, value_graph
 from .array_model import Explorable, one_state_at_a_time
 from .dist import Dist
 from .forward import Counter, check_cap, count_distribution, move_counts, push_forward
-from .graph import explore
+from .graph import check_model, explore
 from .results import solved_json
 from .state_graph import GraphStates, StateGraph, paused_garbage_collection
 
@@ -423,8 +423,14 @@ def fixed_policy(model: Explorable, policy: Policy, start: Any = None) -> Any:
     """``model`` with only ``policy``'s action in each state (a Markov chain), from
     ``start`` (the model's initial state by default); a policy is a function of the
     state or a mapping, and a ModelError names a state it gives no allowed action."""
+    if not (isinstance(policy, Mapping) or callable(policy)):
+        raise ModelError(
+            f"a policy is a function of the state or a mapping from states to actions, not "
+            f"{type(policy).__name__}"
+        )
     chooser = policy.__getitem__ if isinstance(policy, Mapping) else policy
     model = one_state_at_a_time(model)
+    check_model(model)
     return _FixedPolicy(model, chooser, model.initial if start is None else start)
 
 
