@@ -42,7 +42,7 @@ from ..errors import UsageError
 from ..util.mathdoc import Document, Math, latex_number, math_text
 from ..util.numbers import is_symbolic, to_fraction, to_sympy
 from ._internal.elimination import Step, eliminate
-from ._internal.order import component_levels, component_order, edge_ends
+from ._internal.order import component_labels, component_levels, component_order, edge_ends
 from .state_graph import StateGraph
 
 
@@ -121,6 +121,9 @@ __all__ = [
     "derive_piecewise",
 ]
 
+#: The components of a graph as :func:`~._internal.order.component_order` gives them.
+_Components = tuple[np.ndarray, np.ndarray]
+
 #: States shown by default: equations, decisions and values.
 LIMIT = 12
 #: State names longer than this are written ``V_{i}``, with a legend.
@@ -151,10 +154,11 @@ def derive(
     G = solution.graph
     doc = Derivation("Derivation")
     shown = _shown(G, limit, states)
-    steps = _elimination_steps(solution, shown, limit)
+    components = component_order(G)  # component k: order[ends[k]:ends[k + 1]]
+    steps = _elimination_steps(solution, shown, limit, components)
     name = _Names(G, shown, [step.state for step in steps])
     _describe_model(doc, G)
-    _describe_order(doc, G)
+    _describe_order(doc, G, components)
     doc.heading("Equations under optimal play")
     inner = [s for s in shown if G.outcomes[s] is None]
     doc.paragraph(
@@ -241,9 +245,9 @@ def _describe_model(doc: Document, G: StateGraph) -> None:
     )
 
 
-def _describe_order(doc: Document, G: StateGraph) -> None:
+def _describe_order(doc: Document, G: StateGraph, components: _Components) -> None:
     """How the states are solved: levels of the condensation, and its cyclic components."""
-    levels, cyclic = _condensation(G)
+    levels, cyclic = _condensation(G, components)
     doc.heading("Order of solution")
     text = (
         f"The states are solved backwards from the end of play in {_count(levels, 'level')}: a "
@@ -285,14 +289,14 @@ def _describe_do_overs(doc: Derivation, chosen: list[Equation], name: _Names) ->
     doc.equations([f"{name(name.G.id_of(e.state))} &= {_printed(e, name)}" for e in doc.do_overs])
 
 
-def _elimination_steps(solution: ExactSolution, shown: list[int], limit: int) -> list[Step]:
+def _elimination_steps(
+    solution: ExactSolution, shown: list[int], limit: int, components: _Components
+) -> list[Step]:
     """The elimination of the first cyclic component of 2 to ``limit`` states that holds a
     shown state, under the chosen actions (:func:`~._internal.elimination.eliminate`)."""
     G = solution.graph
-    order, ends = component_order(G)  # component k: order[ends[k]:ends[k + 1]]
-    sizes = np.diff(ends)
-    component_of = np.empty(len(order), dtype=np.int64)
-    component_of[order] = np.repeat(np.arange(len(sizes)), sizes)
+    order, ends = components
+    component_of = component_labels(order, ends)
     for s in shown:
         k = component_of[s]
         members = order[ends[k] : ends[k + 1]].tolist()
@@ -581,15 +585,14 @@ def _nearest(G: StateGraph, limit: int) -> list[int]:
     return order
 
 
-def _condensation(G: StateGraph) -> tuple[int, list[int]]:
+def _condensation(G: StateGraph, components: _Components) -> tuple[int, list[int]]:
     """The number of levels of the graph's condensation (longest path from a state to
     the end of play, counted in components; :func:`~._internal.order.component_levels`)
     and the sizes of its cyclic components, largest first."""
-    order, ends = component_order(G)
+    order, ends = components
     sources, targets, _ = edge_ends(G)
     sizes = np.diff(ends)
-    component_of = np.empty(len(order), dtype=np.int64)
-    component_of[order] = np.repeat(np.arange(len(sizes)), sizes)
+    component_of = component_labels(order, ends)
     looped = np.zeros(len(sizes), dtype=bool)
     looped[component_of[sources[sources == targets]]] = True
     cyclic = sorted((int(x) for x in sizes[(sizes > 1) | looped]), reverse=True)
