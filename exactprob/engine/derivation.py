@@ -210,15 +210,16 @@ def derive_piecewise(
     doc = Document(f"Derivation in {p}")
     _describe_model(doc, G)
     shown = _shown(G, limit, states)
+    name = _Names(G, shown)
     doc.paragraph(
         "The model is solved for every value of ",
         Math(str(p)),
         f" at once: {len(solution.pieces)} pieces, open intervals on which one play is "
         "optimal and the points between them. ",
-        *_Names(G, shown).legend(),
+        *name.legend(),
     )
     for piece in solution.pieces:
-        _describe_piece(doc, solution, piece, shown)
+        _describe_piece(doc, solution, piece, shown, name)
     return doc
 
 
@@ -413,7 +414,9 @@ def _verdict(player: int, chosen: Any, ties: Sequence[Any], q: dict[Any, Any]) -
     return parts
 
 
-def _describe_piece(doc: Document, solution: Pieces, piece: Any, shown: list[int]) -> None:
+def _describe_piece(
+    doc: Document, solution: Pieces, piece: Any, shown: list[int], name: _Names
+) -> None:
     import sympy
 
     G = solution.graph
@@ -421,7 +424,6 @@ def _describe_piece(doc: Document, solution: Pieces, piece: Any, shown: list[int
     doc.heading(str(where))
     if where.point:
         _describe_point(doc, piece)
-    name = _Names(G, shown)
     lines = []
     for s in (s for s in shown if len(G.actions[s]) > 1):
         v = piece.value_expr(s)
