@@ -32,7 +32,7 @@ Player 0 (maximising) plays 'bold', better than 'safe' by $\frac{1}{6}$.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -310,8 +310,7 @@ def _elimination_steps(
     moves = {s: list(G.choice_edges(c)) for s, c in choices.items()}
     outside = {t for m in moves.values() for t, _ in m if t not in inside}
     values = {t: solution.value(G.states[t]) for t in outside}
-    numbers = [p for m in moves.values() for _, p in m] + list(values.values())
-    number = to_sympy if any(is_symbolic(x) for x in numbers) else to_fraction
+    number = _exact_numbers([p for m in moves.values() for _, p in m] + list(values.values()))
     rows = {}
     for s, c in choices.items():
         reward = number(0 if G.rewards is None else G.rewards[c])
@@ -351,23 +350,22 @@ def _describe_elimination(
 
 def _summed_repeats(equation: Equation) -> Equation | None:
     """``equation`` with its term in its own state removed and the rest divided by one
-    minus that term's probability; ``None`` without such a term."""
+    minus that term's probability (the elimination of that one state); ``None`` without
+    such a term."""
     stay = [p for p, t in equation.terms if t == equation.state]
     if not stay or stay[0] == 1:
         return None
-    keep = 1 - stay[0]
-    terms = tuple((_divided(p, keep), t) for p, t in equation.terms if t != equation.state)
-    reward = _divided(equation.reward, keep) if equation.reward != 0 else 0
-    return Equation(equation.state, equation.action, reward, terms, equation.value)
+    number = _exact_numbers([equation.reward, *(p for p, _ in equation.terms)])
+    row = ({t: number(p) for p, t in equation.terms}, number(equation.reward))
+    (step,) = eliminate({equation.state: row})
+    return Equation(equation.state, equation.action, step.constant, step.terms, equation.value)
 
 
-def _divided(a: Any, b: Any) -> Any:
-    """``a / b`` exactly, cancelled to lowest terms when either is symbolic."""
-    if is_symbolic(a) or is_symbolic(b):
-        import sympy
-
-        return sympy.factor(sympy.cancel(to_sympy(a) / to_sympy(b)))
-    return a / b
+def _exact_numbers(values: Sequence[Any]) -> Callable[[Any], Any]:
+    """How to write these numbers for arithmetic by hand: sympy expressions when one is
+    symbolic (a ``gmpy2.mpq`` added to a sympy expression becomes a float), else
+    ``Fraction``."""
+    return to_sympy if any(is_symbolic(x) for x in values) else to_fraction
 
 
 def _describe_decisions(

@@ -43,7 +43,13 @@ class Step:
 
 def eliminate(rows: Mapping[int, tuple[Mapping[int, Any], Any]]) -> list[Step]:
     """The steps of solving ``V_s = c_s + sum_t a_st V_t`` for the states ``s`` of ``rows``
-    (``rows[s] = ({t: a_st}, c_s)``, ``t`` within ``rows``), fewest links first."""
+    (``rows[s] = ({t: a_st}, c_s)``), fewest links first. A ``t`` outside ``rows`` stays a
+    term of every step (a do-over: one state's row, its own term divided out).
+
+    >>> from fractions import Fraction as F
+    >>> [(s.constant, s.terms) for s in eliminate({0: ({0: F(1, 2), 9: F(1, 4)}, F(1, 4))})]
+    [(Fraction(1, 2), ((Fraction(1, 2), 9),))]
+    """
     left = {s: (dict(a), c) for s, (a, c) in rows.items()}
     position = {s: i for i, s in enumerate(rows)}
     steps: list[Step] = []
@@ -53,9 +59,7 @@ def eliminate(rows: Mapping[int, tuple[Mapping[int, Any], Any]]) -> list[Step]:
         keep = 1 - a.pop(s, 0)
         a = {t: _simplified(x / keep) for t, x in a.items()}
         c = _simplified(c / keep)
-        steps.append(
-            Step(s, c, tuple((x, t) for t, x in sorted(a.items(), key=_first_given(position))))
-        )
+        steps.append(Step(s, c, tuple((x, t) for t, x in sorted(a.items(), key=_given(position)))))
         for u, (b, d) in left.items():
             x = b.pop(s, 0)
             if x == 0:
@@ -66,8 +70,10 @@ def eliminate(rows: Mapping[int, tuple[Mapping[int, Any], Any]]) -> list[Step]:
     return steps
 
 
-def _first_given(position: Mapping[int, int]) -> Any:
-    return lambda item: position[item[0]]
+def _given(position: Mapping[int, int]) -> Any:
+    """Terms in the order their states were given; states outside the system (a
+    one-state system's moves out) after them, in their own order."""
+    return lambda item: position.get(item[0], len(position))
 
 
 def _simplified(x: Any) -> Any:
