@@ -122,13 +122,11 @@ def start_states(model: Any, starts: Sequence[Hashable] | None) -> list[Hashable
     if not roots:
         raise ModelError("starts is empty; give at least one state to start from")
     for state in roots:
-        try:
-            hash(state)
-        except TypeError:
+        if not _hashable(state):
             raise ModelError(
                 f"the start state {state!r} is not hashable (a {type(state).__name__}); "
                 "use a tuple instead of a list"
-            ) from None
+            )
     return list(dict.fromkeys(roots))
 
 
@@ -147,13 +145,11 @@ def check_model(model: Any) -> None:
     for name in ("outcome", "actions", "transition"):
         if not callable(getattr(model, name, None)):
             raise ModelError(f"the model has no {name}() method; {parts}")
-    try:
-        hash(model.initial)
-    except TypeError:
+    if not _hashable(model.initial):
         raise ModelError(
             f"the initial state {model.initial!r} is not hashable (a "
             f"{type(model.initial).__name__}); use a tuple instead of a list"
-        ) from None
+        )
 
 
 def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable]) -> StateGraph:
@@ -259,20 +255,19 @@ def checked_actions(state: Hashable, listed: Iterable[Any]) -> tuple[Any, ...]:
     actions = tuple(listed)
     if not actions:
         raise ModelError(f"actions({state!r}) is empty; a non-terminal state needs an action")
-    try:
-        hash(actions)  # actions are keys of policies and of the graph's shared tuples
-    except TypeError:
+    if not _hashable(actions):  # actions are keys of policies and of shared tuples
         bad = next(a for a in actions if not _hashable(a))
         raise ModelError(
             f"actions({state!r}) returned the action {bad!r}, which is not hashable (a "
             f"{type(bad).__name__}); actions must be hashable: use a string or a tuple"
-        ) from None
+        )
     if len(actions) > 1 and len(set(actions)) != len(actions):
         raise ModelError(f"actions({state!r}) repeats an action: {actions!r}")
     return actions
 
 
 def _hashable(x: Any) -> bool:
+    """Whether ``x`` can be a key (a state, an action); a list cannot."""
     try:
         hash(x)
     except TypeError:
