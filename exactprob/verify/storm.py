@@ -98,7 +98,7 @@ from typing import Any
 from gmpy2 import mpq
 
 from ..errors import InexactError, ModelError, ResourceError, UsageError
-from ..util.numbers import is_symbolic, to_sympy
+from ..util.numbers import exact, is_symbolic, to_sympy
 
 __all__ = [
     "DrnExport",
@@ -155,20 +155,19 @@ def _entry(x: Any, parametric: bool) -> Any:
     export, symbols raise :class:`InexactError`."""
     if not is_symbolic(x):
         return _exact(x)
+    value = exact(x)  # a sympy rational becomes an mpq; a Float or sqrt(2) is refused
+    if not is_symbolic(value):
+        return value
     import sympy
 
-    if x.has(sympy.Float):
-        raise InexactError(f"inexact float in {x!r} in the state graph")
-    if not x.free_symbols:
-        if not x.is_Rational:
-            raise InexactError(f"not a rational number: {x}")
-        return mpq(int(x.p), int(x.q))
+    if value.has(sympy.Float):  # exact() keeps an expression in symbols whole, 0.5*p too
+        raise InexactError(f"inexact float in {value!r} in the state graph")
     if not parametric:
         raise InexactError(
-            f"not an exact rational: {x} (a graph with symbols is a parametric model: "
+            f"not an exact rational: {value} (a graph with symbols is a parametric model: "
             "storm_parametric_value solves it)"
         )
-    return x
+    return value
 
 
 def _drn_number(x: Any, names: dict[Any, str]) -> str:

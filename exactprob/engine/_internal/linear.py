@@ -161,8 +161,7 @@ def solve_linear(
         if refined is not None:
             return refined
     if field.univariate:  # sparse elimination in FLINT: sympy's dense LU cancels in Python
-        one = field.convert(1)
-        return _sparse_solve([{j: one * v for j, v in r.items()} for r in rows], rhs)
+        return _sparse_solve([{j: field.convert(v) for j, v in r.items()} for r in rows], rhs)
     nonzeros = sum(len(r) for r in rows)
     if field.symbolic or (n <= DENSE_LIMIT and nonzeros * 4 > n * n):
         return _dense_solve(field, rows, rhs)
