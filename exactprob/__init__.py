@@ -14,6 +14,8 @@ from .engine.enclose import CertifiedSolution, enclose_graph
 from .engine.enclosure import Enclosure
 from .engine.formulas import FormulaCheck, check_formula
 from .engine.graph import explore
+from .engine.level_model import LevelModel
+from .engine.level_sweep import LevelSolution
 from .engine.long_run import LongRun, stationary
 from .engine.methods import METHODS, solve
 from .engine.model import Model
@@ -45,6 +47,8 @@ __all__ = [
     "ExactProbError",
     "FormulaCheck",
     "InexactError",
+    "LevelModel",
+    "LevelSolution",
     "LongRun",
     "Model",
     "ModelError",

@@ -33,6 +33,7 @@ from typing import Any, Literal, Protocol, TypeVar, overload
 
 from ..errors import UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
+from .level_model import is_level_model
 from .results import Solved, SolvedLaws
 
 __all__ = ["METHODS", "Method", "SolvingMethod", "fast_path", "register", "solve"]
@@ -145,8 +146,9 @@ def solve(
 
     Parameters
     ----------
-    model : Model or ArrayModel
-        The game.
+    model : Model, ArrayModel or LevelModel
+        The game (a :class:`~exactprob.engine.level_model.LevelModel` is solved a level
+        at a time, exactly or certified).
     method : {"exact", "certified", "depth-first"}
         Exact rationals (the default); enclosures proved to contain them; or exact by a
         depth-first search that keeps no state graph.
@@ -216,6 +218,10 @@ def solve(
             starts=starts,
             parameter_range=parameter_range,
         )
+    if is_level_model(model):
+        from .level_sweep import solve_levels
+
+        return solve_levels(model, method, max_states=max_states, progress=progress, starts=starts)
     if not generic:
         path = fast_path(model, method)
         if path is not None:

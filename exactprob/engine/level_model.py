@@ -1,0 +1,109 @@
+r"""Models solved a level at a time from a vectorised step (``LevelModel``).
+
+Some games are too large for a stored state graph but move through *levels* in one
+direction: solitaire Yahtzee goes from turn to turn with one more category filled, and
+each turn's ~1,700 rolls and keeps need not be states of their own. A :class:`LevelModel`
+lists the states of each level (rows of whole numbers, as an
+:class:`~exactprob.engine.array_model.ArrayModel`'s) and gives, for a batch of states of one
+level, their values from the next level's values: the *step*, which holds the level's
+inner choices and chances. The engine orders the levels (last first), looks the next
+level's values up for the step, bounds how many states are held, shows progress, and
+certifies the rounding.
+
+*The step's contract.* Each value is the best (largest, or smallest) over the state's
+inner choices of an expectation of rewards plus next-level values, nested as deep as the
+level needs. Such a map :math:`T` is monotone and moves no value by more than its inputs
+moved: :math:`\lVert T v - T w \rVert_\infty \le \lVert v - w \rVert_\infty`, since a
+probability average and a maximum each have that property. So if every next-level value
+is known within :math:`r_{k+1}` and the float step errs by at most :math:`e_k` on the
+values it was given (:meth:`LevelModel.rounding_error`), the level's values are known
+within
+
+.. math::
+
+    r_k = r_{k+1} + e_k, \qquad r_{\mathrm{levels}} = 0,
+
+which is the certified mode's radius at level :math:`k`. In exact mode the same step
+runs on gmpy2 rationals (object arrays), with no rounding.
+
+Roll one die up to three times and keep the last roll: :math:`V_2 = 7/2`,
+:math:`V_1 = E\max(X, 7/2) = 17/4`, :math:`V_0 = E\max(X, 17/4) = 14/3`.
+
+>>> import numpy as np
+>>> from fractions import Fraction
+>>> from gmpy2 import mpq
+>>> import exactprob as ep
+>>> class Keep(LevelModel):
+...     levels, sizes, initial = 3, (4,), (0,)  # a state: the rolls made
+...     def states(self, level): return np.array([[level]])
+...     def final(self, states): return np.zeros(len(states), dtype=np.int64)
+...     def step(self, level, states, values, exact):
+...         stop = values(states + 1)  # stop now: worth the next level's value
+...         faces = [mpq(f) if exact else float(f) for f in range(1, 7)]
+...         return sum(np.maximum(f, stop) for f in faces) / 6
+...     def rounding_error(self, level, magnitude): return 8 * 2.0**-53 * magnitude
+>>> ep.solve(Keep()).value()
+Fraction(14, 3)
+>>> ep.solve(Keep(), method="certified").value().contains(Fraction(14, 3))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+__all__ = ["LevelModel", "NextValues"]
+
+#: How a step reads the next level: ``values(next_states)``, one value per row.
+NextValues = Callable[[np.ndarray], np.ndarray]
+
+
+class LevelModel:
+    """A game played level by level, solved from a vectorised step.
+
+    Subclasses set ``levels``, ``sizes`` and ``initial`` and define :meth:`states`,
+    :meth:`final`, :meth:`step` and :meth:`rounding_error`. Levels ``0 .. levels - 1`` are
+    played; level ``levels`` is the end, valued by :meth:`final`.
+    """
+
+    #: Levels ``0 .. levels - 1`` are played, each moving to the next.
+    levels: int = 0
+    #: Variable ``i`` of a state takes the values ``0 .. sizes[i] - 1``.
+    sizes: tuple[int, ...] = ()
+    #: The state of level 0 that ``None`` stands for in a solution.
+    initial: tuple[int, ...] = ()
+    #: How many states one call of :meth:`step` receives at most (its working memory).
+    batch_rows: int = 4096
+
+    def states(self, level: int) -> np.ndarray:
+        """The states of ``level`` (``0 .. levels``), one per row, each once and on no
+        other level."""
+        raise NotImplementedError
+
+    def final(self, states: np.ndarray) -> np.ndarray:
+        """The exact values of the end level's rows (integers, or exact objects)."""
+        raise NotImplementedError
+
+    def step(self, level: int, states: np.ndarray, values: NextValues, exact: bool) -> np.ndarray:
+        """The values of ``states`` (rows of ``level``) from the next level's ``values``:
+        float64 when ``exact`` is false, else gmpy2 rationals in an object array. The map
+        must be monotone and non-expansive (module docstring)."""
+        raise NotImplementedError
+
+    def rounding_error(self, level: int, magnitude: float) -> float:
+        """A bound on how far the float :meth:`step` of ``level`` can be from the exact
+        step of the same inputs, when every next-level value it reads is at most
+        ``magnitude`` in absolute value."""
+        raise NotImplementedError
+
+
+def is_level_model(model: Any) -> bool:
+    """Whether the engine solves ``model`` a level at a time.
+
+    >>> is_level_model(LevelModel()), is_level_model(object())
+    (True, False)
+    """
+    return isinstance(model, LevelModel)

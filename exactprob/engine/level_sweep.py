@@ -1,0 +1,318 @@
+r"""Solving a :class:`~exactprob.engine.level_model.LevelModel`: one sweep from the last level
+to the first, in batches.
+
+Level :math:`k`'s values are the model's step applied to level :math:`k + 1`'s, which are
+held in an array beside the sorted keys of their states (a state's key is its row read
+as a number in the mixed radix ``sizes``), so a step's look-up is one ``searchsorted``.
+Only the states' keys and values are kept: 16 bytes a state. In certified mode the
+values are floats and level :math:`k` carries the radius :math:`r_k = r_{k+1} + e_k`
+(:mod:`~exactprob.engine.level_model`), summed exactly as rationals from the model's
+rounding bounds; a state's enclosure is its float value :math:`\pm r_k`. In exact mode
+the values are gmpy2 rationals and the radius is 0.
+
+>>> import numpy as np
+>>> from exactprob.engine.level_model import LevelModel
+>>> class Coins(LevelModel):  # toss 2 coins in turn; score 1 a head; may stop before each
+...     levels, sizes, initial = 2, (3, 3), (0, 0)  # a state: (tosses, heads)
+...     def states(self, level): return np.array([(level, h) for h in range(level + 1)])
+...     def final(self, states): return states[:, 1]
+...     def step(self, level, states, values, exact):
+...         toss = (values(states + (1, 0)) + values(states + (1, 1))) / 2
+...         return np.maximum(toss, states[:, 1])  # toss, or stop with the heads so far
+...     def rounding_error(self, level, magnitude): return 2.0**-52 * (magnitude + 1)
+>>> solved = solve_levels(Coins(), "exact")
+>>> solved.value(), solved.value((1, 1)), solved.level_of((1, 1))
+(Fraction(1, 1), Fraction(3, 2), 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Sequence
+from fractions import Fraction
+from typing import Any
+
+import gmpy2
+import numpy as np
+
+from ..errors import InexactError, ModelError, UsageError
+from ..util.display import exact_html, rows_html
+from ..util.limits import refuse_more_than
+from ..util.numbers import exact as exact_number
+from ..util.numbers import is_symbolic
+from ..util.progress import progress_bar
+from ..util.resources import check_memory
+from .enclosure import Enclosure
+from .level_model import LevelModel
+from .results import solved_json
+
+__all__ = ["LevelSolution", "solve_levels"]
+
+#: Bytes held per state: its key and its value (a float, or a pointer to a rational).
+BYTES_PER_STATE = 16
+
+
+class _Level:
+    """One level's states as sorted keys, and their values (filled by the sweep)."""
+
+    __slots__ = ("keys", "radius", "values")
+
+    def __init__(self, keys: np.ndarray, values: np.ndarray, radius: Fraction) -> None:
+        self.keys, self.values, self.radius = keys, values, radius
+
+    def positions(self, keys: np.ndarray, level: int) -> np.ndarray:
+        """Where ``keys`` sit in this level (a :class:`ModelError` for one that is not here)."""
+        at = np.searchsorted(self.keys, keys)
+        inside = at < len(self.keys)
+        if not (inside.all() and (self.keys[at] == keys).all()):
+            raise ModelError(f"a step asked for a state that is not on level {level}")
+        return at
+
+
+class LevelSolution:
+    """Every state's value of a :class:`~exactprob.engine.level_model.LevelModel`: exact, or an
+    :class:`~exactprob.engine.enclosure.Enclosure` (certified). A level model's choices lie
+    inside its steps, so :meth:`policy` is ``None`` and :meth:`ties` is ``()`` at every
+    state; the game reads its decisions from the values (:meth:`values`)."""
+
+    __slots__ = ("_levels", "initial", "method", "model")
+
+    def __init__(self, model: LevelModel, levels: list[_Level], method: str, initial: Any) -> None:
+        self.model, self._levels, self.method, self.initial = model, levels, method, initial
+
+    @property
+    def states(self) -> Sequence[Hashable]:
+        """Every state, level by level (the initial state's level first)."""
+        return _LevelStates(self)
+
+    def level_of(self, state: Any) -> int:
+        """The level ``state`` is on (a :class:`ModelError` when on none)."""
+        key = _key_of(self.model, state)
+        for level, held in enumerate(self._levels):
+            at = np.searchsorted(held.keys, key)
+            if at < len(held.keys) and held.keys[at] == key:
+                return level
+        raise ModelError(f"{state!r} is on no level of this model")
+
+    def values(self, level: int, states: np.ndarray) -> np.ndarray:
+        """The values of ``states`` (rows of ``level``): floats (certified, each within
+        :meth:`radius` of the exact value) or gmpy2 rationals."""
+        held = self._levels[level]
+        found: np.ndarray = held.values[held.positions(_keys(self.model, states), level)]
+        return found
+
+    def radius(self, level: int) -> Fraction:
+        """How far a float value of ``level`` may be from the exact value (0 when exact)."""
+        return self._levels[level].radius
+
+    def value(self, state: Any = None) -> Any:
+        """The value of ``state`` (the initial state when ``None``): a ``Fraction``, or an
+        enclosure of it."""
+        where = self.initial if state is None else state
+        level = self.level_of(where)
+        found = self.values(level, np.array([where], dtype=np.int64))[0]
+        if self.method == "exact":
+            return Fraction(int(found.numerator), int(found.denominator))
+        radius = self._levels[level].radius
+        return Enclosure(Fraction(float(found)) - radius, Fraction(float(found)) + radius)
+
+    def policy(self, state: Any = None) -> None:
+        """``None``: the choices of a level model are inside its steps."""
+        self.level_of(self.initial if state is None else state)
+
+    def ties(self, state: Any = None) -> tuple[()]:
+        """``()``: the choices of a level model are inside its steps."""
+        self.level_of(self.initial if state is None else state)
+        return ()
+
+    def to_json(self, state: Any = None) -> dict[str, Any]:
+        """The answer at ``state`` (:func:`~exactprob.engine.results.solved_json`)."""
+        return solved_json(self, state)
+
+    def _repr_html_(self) -> str:
+        value = self.value()
+        shown = value._repr_html_() if isinstance(value, Enclosure) else exact_html(value)
+        rows = [
+            ("value at the start", shown),
+            ("levels", str(len(self._levels) - 1)),
+            ("states", f"{sum(len(held.keys) for held in self._levels):,}"),
+        ]
+        return rows_html(f"Solved level by level ({self.method})", rows)
+
+
+class _LevelStates(Sequence[Hashable]):
+    """A solution's states as tuples, read from the keys on demand."""
+
+    def __init__(self, solution: LevelSolution) -> None:
+        self._solution = solution
+        self._sizes = [len(held.keys) for held in solution._levels]
+
+    def __len__(self) -> int:
+        return sum(self._sizes)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        for held, size in zip(self._solution._levels, self._sizes, strict=True):
+            if 0 <= i < size:
+                row = np.unravel_index(int(held.keys[i]), self._solution.model.sizes)
+                return tuple(int(x) for x in row)
+            i -= size
+        raise IndexError("state index out of range")
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return (self[i] for i in range(len(self)))
+
+    def __contains__(self, state: object) -> bool:
+        try:
+            self._solution.level_of(state)
+        except (ModelError, ValueError, TypeError):
+            return False
+        return True
+
+
+def solve_levels(
+    model: LevelModel,
+    method: str,
+    *,
+    max_states: int = 2_000_000,
+    progress: bool = False,
+    starts: Sequence[Hashable] | None = None,
+) -> LevelSolution:
+    """Solve ``model`` from its last level to its first: exactly (``method="exact"``) or
+    in floats with a certified radius per level (``"certified"``). ``starts`` names the
+    state ``None`` stands for (its first)."""
+    if method not in ("exact", "certified"):
+        raise UsageError(
+            f"a level model is solved level by level: method 'exact' or 'certified', got {method!r}"
+        )
+    count = _level_count(model)
+    rows = [_level_rows(model, level) for level in range(count + 1)]
+    total = sum(len(r) for r in rows)
+    refuse_more_than(max_states, total, "this level model")
+    check_memory(total * BYTES_PER_STATE, "solving this level model")
+    exact = method == "exact"
+    _check_one_level_each(model, rows)
+    levels: list[_Level] = [_Level(np.empty(0, np.int64), np.empty(0), Fraction(0))] * count
+    keys, order = _sorted_keys(model, rows[count])
+    levels.append(_Level(keys, *_final_values(model, rows[count][order], exact)))
+    with progress_bar(progress, "solving levels", total=total, unit=" states") as bar:
+        bar.update(len(keys))
+        for level in range(count - 1, -1, -1):
+            levels[level] = _swept(model, level, rows[level], levels[level + 1], exact, bar)
+    first: Any = starts[0] if starts else model.initial
+    initial = tuple(first)
+    solution = LevelSolution(model, levels, method, initial)
+    for state in [initial, *(starts or ())]:
+        solution.level_of(state)
+    return solution
+
+
+def _swept(
+    model: LevelModel, level: int, rows: np.ndarray, below: _Level, exact: bool, bar: Any
+) -> _Level:
+    """Level ``level``'s values and radius from the level below it."""
+    keys, order = _sorted_keys(model, rows)
+    rows = rows[order]
+
+    def values(states: np.ndarray) -> np.ndarray:
+        found: np.ndarray = below.values[below.positions(_keys(model, states), level + 1)]
+        return found
+
+    out = np.empty(len(rows), dtype=object if exact else np.float64)
+    for start in range(0, len(rows), max(1, int(model.batch_rows))):
+        batch = rows[start : start + model.batch_rows]
+        found = np.asarray(model.step(level, batch, values, exact))
+        if found.shape != (len(batch),):
+            raise ModelError(
+                f"the step of level {level} gave {found.shape} values for {len(batch)} states"
+            )
+        out[start : start + len(batch)] = found
+        bar.update(len(batch))
+    if exact:
+        return _Level(keys, np.array([gmpy2.mpq(v) for v in out], dtype=object), Fraction(0))
+    return _Level(keys, out, below.radius + _rounding(model, level, below))
+
+
+def _rounding(model: LevelModel, level: int, below: _Level) -> Fraction:
+    """The model's rounding bound for ``level`` as an exact rational (refused unless finite
+    and >= 0), given the largest next-level value widened by its radius."""
+    largest = float(np.max(np.abs(below.values))) if len(below.values) else 0.0
+    magnitude = float(Fraction(largest) + below.radius) * (1 + 2.0**-50)
+    error = model.rounding_error(level, magnitude)
+    if not (isinstance(error, float | int) and 0 <= error < float("inf")):
+        raise ModelError(
+            f"rounding_error of level {level} must be a finite number >= 0, got {error!r}"
+        )
+    return Fraction(error)
+
+
+def _final_values(model: LevelModel, rows: np.ndarray, exact: bool) -> tuple[np.ndarray, Fraction]:
+    """The end level's values, rationals (exact) or floats, and how far the floats are
+    from the exact values (0 for integers and dyadic rationals)."""
+    found = np.asarray(model.final(rows))
+    if found.shape != (len(rows),):
+        raise ModelError(f"final gave {found.shape} values for {len(rows)} states")
+    try:
+        rationals = [exact_number(int(v) if isinstance(v, np.integer) else v) for v in found]
+    except InexactError as error:
+        raise ModelError(f"final must give exact numbers: {error}") from None
+    if any(is_symbolic(v) for v in rationals):
+        raise ModelError("final must give rational numbers, not symbols")
+    if exact:
+        return np.array(rationals, dtype=object), Fraction(0)
+    floats = np.array([float(v) for v in rationals])
+    errors = [
+        abs(Fraction(f) - Fraction(int(v.numerator), int(v.denominator)))
+        for f, v in zip(floats, rationals, strict=True)
+    ]
+    return floats, max(errors, default=Fraction(0))
+
+
+def _level_count(model: LevelModel) -> int:
+    count = model.levels
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ModelError(f"levels must be a whole number >= 1, got {count!r}")
+    return count
+
+
+def _level_rows(model: LevelModel, level: int) -> np.ndarray:
+    """The rows of ``level``, checked: a 2-D array of whole numbers inside ``sizes``."""
+    rows = np.asarray(model.states(level))
+    width = len(model.sizes)
+    if rows.ndim != 2 or rows.shape[1] != width or not np.issubdtype(rows.dtype, np.integer):
+        raise ModelError(f"states({level}) must be whole numbers in rows of {width}")
+    if len(rows) and ((rows < 0).any() or (rows >= np.asarray(model.sizes)).any()):
+        raise ModelError(f"states({level}) has a value outside 0 .. sizes - 1")
+    return rows.astype(np.int64, copy=False)
+
+
+def _check_one_level_each(model: LevelModel, rows: list[np.ndarray]) -> None:
+    """Refuse a state listed twice, on one level or on two (a solution finds a state's
+    level by its key)."""
+    keys = np.concatenate([_keys(model, r) for r in rows])
+    if len(np.unique(keys)) < len(keys):
+        raise ModelError("a state is listed twice: list each state once, on one level")
+
+
+def _sorted_keys(model: LevelModel, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows' keys sorted, and the order that sorts them."""
+    keys = _keys(model, rows)
+    order = np.argsort(keys, kind="stable")
+    return keys[order], order
+
+
+def _keys(model: LevelModel, rows: np.ndarray) -> np.ndarray:
+    """Each row read as a number in the mixed radix ``sizes``."""
+    keys: np.ndarray = np.ravel_multi_index(tuple(np.asarray(rows).T), model.sizes)
+    return keys.astype(np.int64)
+
+
+def _key_of(model: LevelModel, state: Any) -> int:
+    """One state's key (a :class:`ModelError` for something that is not a state)."""
+    try:
+        row = np.array([tuple(state)], dtype=np.int64)
+        return int(_keys(model, row)[0])
+    except (TypeError, ValueError, OverflowError):
+        raise ModelError(f"{state!r} is not a state of this level model") from None
