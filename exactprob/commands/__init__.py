@@ -58,6 +58,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "fowl-play": ("jeopardy", "Fowl Play: optimal win chance, fairest komi"),
     "red-light": ("jeopardy", "Red Light: optimal win chance, fairest komi"),
     "fowl-redesign": ("redesign", "Fowl Play redesign: the fairest decks and komi (Dask, cached)"),
+    "yahtzee": (
+        "yahtzee",
+        "solitaire Yahtzee: certified optimal expected score, best keep or category",
+    ),
 }
 
 

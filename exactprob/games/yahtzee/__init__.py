@@ -1,0 +1,47 @@
+r"""Solitaire Yahtzee, solved through the engine a level at a time.
+
+One player, 13 turns, each of up to three rolls of five dice and one category filled
+(:mod:`.rules`). The optimal player maximises the expected final score; the engine solves
+the game's 536,448 turn-start states (:mod:`.model`, a
+:class:`~exactprob.engine.level_model.LevelModel`) from the last turn to the first, each
+turn's rolls and keeps vectorised over batches of states.
+
+* :mod:`.rules`: the rules as one value (:class:`~.rules.YahtzeeRules`; variants play some
+  categories, with or without the bonuses) and the score of a roll;
+* :mod:`.dice`: the 252 rolls, 462 keeps and the chances between them;
+* :mod:`.model`: the level model (:class:`~.model.YahtzeeLevels`) and its rounding bound;
+* :mod:`.advice`: the best keep or category in a situation, from a solved game;
+* :mod:`.simulator`: games played from the rules by the optimal or a greedy player;
+* :mod:`.report`: what ``exactprob yahtzee`` prints (:func:`~.report.yahtzee_report`).
+
+>>> import exactprob as ep
+>>> rules = YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False)
+>>> ep.solve(YahtzeeLevels(rules)).value() / 50  # the chance of a Yahtzee in one turn
+Fraction(347897, 7558272)
+"""
+
+from __future__ import annotations
+
+from .advice import Advice, Situation, advise
+from .model import YahtzeeLevels
+from .report import EXACT_STATES, YahtzeeReport, yahtzee_report
+from .rules import CATEGORIES, YahtzeeRules, parse_categories, score
+from .simulator import GreedyPlayer, OptimalPlayer, YahtzeeRuns, simulate_games
+
+__all__ = [
+    "CATEGORIES",
+    "EXACT_STATES",
+    "Advice",
+    "GreedyPlayer",
+    "OptimalPlayer",
+    "Situation",
+    "YahtzeeLevels",
+    "YahtzeeReport",
+    "YahtzeeRules",
+    "YahtzeeRuns",
+    "advise",
+    "parse_categories",
+    "score",
+    "simulate_games",
+    "yahtzee_report",
+]

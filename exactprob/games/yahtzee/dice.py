@@ -1,0 +1,123 @@
+r"""Five dice as Yahtzee sees them: the 252 rolls, the 462 keeps, and the chances between.
+
+Order does not matter, so a roll is a multiset of five faces (:math:`\binom{10}{5} = 252`
+of them) and a *keep* is a multiset of 0 to 5 of a roll's dice (:math:`\binom{11}{5} =
+462`). Rerolling the :math:`m = 5 - |k|` dice not kept turns keep :math:`k` into roll
+:math:`r \supseteq k` with the multinomial chance
+
+.. math::
+
+    P(r \mid k) = \frac{m!}{\prod_f d_f!} \, 6^{-m}, \qquad d = r - k,
+
+and the first roll is the keep of nothing. The best keep of a roll is a maximum over its
+sub-multisets, computed for all rolls at once by :meth:`Dice.best_keep`: a keep's best
+sub-keep is itself or the best of a keep with one die fewer (at most six of those).
+
+>>> DICE.rolls.shape, DICE.keeps.shape
+((252, 6), (462, 6))
+>>> yahtzees = DICE.roll_counts[DICE.keep_index[(0, 0, 0, 0, 0, 0)]]  # from nothing
+>>> int(yahtzees.sum()), int(yahtzees[DICE.roll_index[(0, 0, 0, 0, 0, 5)]])
+(7776, 1)
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cached_property
+from math import factorial
+
+import gmpy2
+import numpy as np
+
+__all__ = ["DICE", "FACES", "Dice"]
+
+#: The faces of a die.
+FACES = np.arange(1, 7)
+
+
+def _multisets(size: int) -> list[tuple[int, ...]]:
+    """Every multiset of ``size`` faces as counts per face, in a fixed order."""
+    found = []
+    for combo in itertools.combinations_with_replacement(range(6), size):
+        counts = [0] * 6
+        for face in combo:
+            counts[face] += 1
+        found.append(tuple(counts))
+    return found
+
+
+class Dice:
+    """The rolls and keeps of five six-sided dice, as face counts, with their chances."""
+
+    def __init__(self) -> None:
+        keeps = [counts for size in range(6) for counts in _multisets(size)]
+        rolls = _multisets(5)
+        self.keeps = np.array(keeps, dtype=np.int64)
+        self.rolls = np.array(rolls, dtype=np.int64)
+        self.keep_index = {k: i for i, k in enumerate(keeps)}
+        self.roll_index = {r: i for i, r in enumerate(rolls)}
+        #: ``roll_counts[k, r]``: the ways (out of :math:`6^m`) keep ``k`` becomes roll ``r``.
+        rest = self.rolls[None, :, :] - self.keeps[:, None, :]  # the dice the reroll adds
+        factorials = np.array([factorial(n) for n in range(6)], dtype=np.int64)
+        ways = factorials[rest.clip(0).sum(axis=2)] // factorials[rest.clip(0)].prod(axis=2)
+        self.roll_counts = np.where((rest >= 0).all(axis=2), ways, 0)
+        #: The number of dice rerolled from each keep.
+        self.rerolled = 5 - self.keeps.sum(axis=1)
+        #: Each keep's keeps with one die fewer, as indices (``len(keeps)`` for none).
+        self.smaller = np.full((len(keeps), 6), len(keeps), dtype=np.int64)
+        for i, keep in enumerate(keeps):
+            for face in range(6):
+                if keep[face]:
+                    less = list(keep)
+                    less[face] -= 1
+                    self.smaller[i, face] = self.keep_index[tuple(less)]
+        #: Each roll as a keep of all five dice.
+        self.roll_as_keep = np.array([self.keep_index[r] for r in rolls], dtype=np.int64)
+
+    @cached_property
+    def float_chances(self) -> np.ndarray:
+        """``P(r | k)`` as floats (each within a relative :math:`2^{-53}` of the exact chance)."""
+        return self.roll_counts / (6.0**self.rerolled)[:, None]
+
+    @cached_property
+    def exact_chances(self) -> np.ndarray:
+        """``P(r | k)`` as gmpy2 rationals."""
+        scale = [gmpy2.mpq(1, 6 ** int(m)) for m in self.rerolled]
+        return np.array(
+            [
+                [gmpy2.mpq(int(c)) * s for c in row]
+                for row, s in zip(self.roll_counts, scale, strict=True)
+            ],
+            dtype=object,
+        )
+
+    def chances(self, exact: bool) -> np.ndarray:
+        """``P(r | k)`` in the arithmetic asked for."""
+        return self.exact_chances if exact else self.float_chances
+
+    def best_keep(self, keep_values: np.ndarray) -> np.ndarray:
+        r"""For each row of ``keep_values`` (one value per keep, all >= 0), the best value
+        of a keep of each roll: :math:`\max_{k \subseteq r} v(k)`, shape ``(n, 252)``.
+
+        >>> values = np.zeros((1, 462))
+        >>> values[0, DICE.keep_index[(1, 0, 0, 0, 0, 0)]] = 1.0  # keeping one ace
+        >>> best = DICE.best_keep(values)[0]
+        >>> float(best[DICE.roll_index[(1, 1, 1, 1, 1, 0)]]), float(best[DICE.roll_index[(0, 5, 0, 0, 0, 0)]])
+        (1.0, 0.0)
+        """
+        n = len(keep_values)
+        best = np.empty((n, len(self.keeps) + 1), dtype=keep_values.dtype)
+        best[:, :-1] = keep_values
+        best[:, -1] = -1  # below every value: a keep with no such smaller keep
+        start = 0
+        for size in range(6):
+            stop = start + len(_multisets(size))
+            if size:
+                smaller = best[:, self.smaller[start:stop]]  # (n, keeps of this size, 6)
+                best[:, start:stop] = np.maximum(best[:, start:stop], smaller.max(axis=2))
+            start = stop
+        return best[:, self.roll_as_keep]
+
+
+#: The one set of dice every Yahtzee computation shares.
+DICE = Dice()

@@ -1,0 +1,256 @@
+r"""Solitaire Yahtzee as a level model: the turn-start states, one level per filled category.
+
+A turn starts in a state :math:`s = (F, u, y)`: the set :math:`F` of filled categories (a
+bit mask over the game's categories), the upper total :math:`u` capped at 63 (all the
+upper bonus needs to know; 0 when the bonus is not played) and :math:`y = 1` when the
+Yahtzee box holds 50 (extra Yahtzees earn 100). Level :math:`k` holds the states with
+:math:`k` categories filled, and :math:`V(s)` is the expected score still to come under
+optimal play; the last level is worth 0. One turn from :math:`s` is the step
+(:class:`~exactprob.engine.level_model.LevelModel`), in three stages over the 252 rolls
+:math:`r` and 462 keeps :math:`k` (:mod:`.dice`):
+
+.. math::
+
+    E_3(r) &= \max_{c} \bigl(\text{score}(s, c, r) + V(s')\bigr), \\
+    E_2(r) &= \max_{k \subseteq r} \sum_{r'} P(r' \mid k)\, E_3(r'), \qquad
+    E_1(r) = \max_{k \subseteq r} \sum_{r'} P(r' \mid k)\, E_2(r'), \\
+    V(s) &= \sum_{r} P(r \mid \varnothing)\, E_1(r),
+
+where :math:`c` runs over the categories the rules allow for :math:`r` in :math:`s`
+(the joker rule restricts them), the score includes any bonus earned, and :math:`s'` is
+the state after filling :math:`c`. The whole turn is vectorised over a batch of states;
+the same code runs on floats and on exact rationals.
+
+*Rounding* (certified mode). With every next value at most :math:`M` in size and a
+turn's gain at most :math:`G = 185` (50 in a category, 100 extra, 35 upper bonus), every
+number of the turn is at most :math:`M + G`. Adding a score to :math:`V(s')` errs by at
+most :math:`u(M + G)`, a maximum not at all, and each of the three averages of 252 terms
+with rounded chances (each within :math:`u` relative) by at most
+:math:`\gamma_{253}(M + G)`, with :math:`u = 2^{-53}`, :math:`\gamma_n = nu/(1 - nu)`
+(Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1: any order of
+summation, so BLAS may block it). Errors already made pass through an average or a
+maximum without growing, so one turn errs by at most :math:`(u + 3\gamma_{253})(M + G)`.
+
+>>> from .rules import YahtzeeRules
+>>> model = YahtzeeLevels(YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False))
+>>> model.levels, [len(model.states(level)) for level in (0, 1)]
+(1, [1, 1])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ...engine.level_model import LevelModel, NextValues
+from ...util.rounding import SAFETY, UNIT_ROUNDOFF
+from .dice import DICE, FACES
+from .rules import (
+    LOWER,
+    UPPER,
+    UPPER_BONUS,
+    UPPER_BONUS_AT,
+    YAHTZEE_BONUS,
+    YahtzeeRules,
+    score,
+)
+
+__all__ = ["MOST_GAINED", "TurnTables", "YahtzeeLevels"]
+
+#: The most one turn can add: 50 in a category, 100 for an extra Yahtzee, 35 upper bonus.
+MOST_GAINED = 50 + YAHTZEE_BONUS + UPPER_BONUS
+#: Below every value of a turn (all are >= 0): marks what may not be chosen.
+NOT_ALLOWED = -1
+
+
+@dataclass(frozen=True)
+class TurnTables:
+    """One turn's stages for a batch of turn-start states (rows), as in the module
+    docstring: ``filled[i, c, r]`` is the value of filling category ``c`` with roll ``r``
+    (``NOT_ALLOWED`` where the rules forbid it); ``last``, ``second`` and ``first`` are
+    :math:`E_3, E_2, E_1` per roll; ``keep_second`` and ``keep_first`` the values of each
+    keep before the third and the second roll; ``value`` is :math:`V(s)`."""
+
+    filled: np.ndarray
+    last: np.ndarray
+    keep_second: np.ndarray
+    second: np.ndarray
+    keep_first: np.ndarray
+    first: np.ndarray
+    value: np.ndarray
+
+
+class YahtzeeLevels(LevelModel):
+    """The turn-start states of a Yahtzee game under ``rules``, level by level."""
+
+    def __init__(self, rules: YahtzeeRules | None = None) -> None:
+        self.rules = rules or YahtzeeRules()
+        count = len(self.rules.categories)
+        self.levels = count
+        self.sizes = (2**count, UPPER_BONUS_AT + 1, 2)
+        self.initial = (0, 0, 0)
+        self.batch_rows = 512
+
+    # -- the states of a level ------------------------------------------------------
+
+    def states(self, level: int) -> np.ndarray:
+        """Every turn-start state with ``level`` categories filled: each mask of that many,
+        each upper total its filled upper categories can make, each Yahtzee flag its
+        Yahtzee box allows."""
+        rows: list[tuple[int, int, int]] = []
+        for mask in range(2**self.levels):
+            if mask.bit_count() != level:
+                continue
+            uppers = self._upper_totals(mask)
+            flags = (0, 1) if self.rules.tracks_yahtzee and self._filled(mask, "Yahtzee") else (0,)
+            for flag in flags:
+                rows.extend((mask, u, flag) for u in uppers)
+        return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+    def final(self, states: np.ndarray) -> np.ndarray:
+        """Nothing is left to score once every category is filled."""
+        return np.zeros(len(states), dtype=np.int64)
+
+    def _bit(self, category: str) -> int:
+        return 1 << self.rules.categories.index(category)
+
+    def _filled(self, mask: int, category: str) -> bool:
+        return category in self.rules.categories and bool(mask & self._bit(category))
+
+    def _upper_totals(self, mask: int) -> list[int]:
+        """The capped upper totals reachable with the upper categories of ``mask`` filled."""
+        if not self.rules.tracks_upper:
+            return [0]
+        totals = {0}
+        for face, name in enumerate(UPPER, start=1):
+            if self._filled(mask, name):
+                totals = {min(UPPER_BONUS_AT, t + face * n) for t in totals for n in range(6)}
+        return sorted(totals)
+
+    # -- one turn ---------------------------------------------------------------------
+
+    @cached_property
+    def _scores(self) -> np.ndarray:
+        """``score(c, r)`` for each category of the game and each roll, and the same for a
+        joker (two ``(categories, 252)`` integer arrays stacked)."""
+        rolls = [np.repeat(FACES, counts) for counts in DICE.rolls]
+        return np.array(
+            [
+                [[score(c, roll, joker=joker) for roll in rolls] for c in self.rules.categories]
+                for joker in (False, True)
+            ],
+            dtype=np.int64,
+        )
+
+    def step(self, level: int, states: np.ndarray, values: NextValues, exact: bool) -> np.ndarray:
+        """The expected score to come from each turn-start state (module docstring)."""
+        return self.turn(states, values, exact).value
+
+    def turn(self, states: np.ndarray, values: NextValues, exact: bool) -> TurnTables:
+        """Every stage of one turn from each row of ``states``."""
+        filled = self._filling(states, values, exact)
+        last = filled.max(axis=1)
+        chances = DICE.chances(exact)
+        keep_second = last @ chances.T
+        second = DICE.best_keep(keep_second)
+        keep_first = second @ chances.T
+        first = DICE.best_keep(keep_first)
+        value = first @ chances[0]
+        return TurnTables(filled, last, keep_second, second, keep_first, first, value)
+
+    def _filling(self, states: np.ndarray, values: NextValues, exact: bool) -> np.ndarray:
+        """``filled[i, c, r]``: score and bonuses of filling ``c`` with ``r`` from row ``i``,
+        plus the next state's value; ``NOT_ALLOWED`` where the rules forbid it."""
+        rules = self.rules
+        n, rolls = len(states), len(DICE.rolls)
+        opened = np.stack([(states[:, 0] & self._bit(c)) == 0 for c in rules.categories], axis=1)
+        again, own_open = self._yahtzee_again(opened)
+        extra = np.where(again & (states[:, 2] == 1)[:, None], YAHTZEE_BONUS, 0)
+        joker = again & ~own_open if rules.joker == "free" else again
+        allowed = np.broadcast_to(opened[:, :, None], (n, len(rules.categories), rolls))
+        if rules.joker == "forced":
+            allowed = allowed & self._forced(opened, own_open, again)
+        out = np.full(allowed.shape, NOT_ALLOWED, dtype=object if exact else np.float64)
+        for j, category in enumerate(rules.categories):
+            rows = np.flatnonzero(opened[:, j])
+            if not len(rows):
+                continue
+            scores = np.where(joker[rows], self._scores[1, j], self._scores[0, j]) + extra[rows]
+            gained, next_value = self._after(category, j, states[rows], values, scores)
+            out[rows, j, :] = np.where(allowed[rows, j, :], gained + next_value, NOT_ALLOWED)
+        return out
+
+    @cached_property
+    def _own_box(self) -> np.ndarray:
+        """For each roll that is a Yahtzee, the index of its face's upper category if
+        played; -1 otherwise."""
+        own = np.full(len(DICE.rolls), -1)
+        for r, counts in enumerate(DICE.rolls):
+            name = UPPER[int(np.argmax(counts))]
+            if counts.max() == 5 and name in self.rules.categories:
+                own[r] = self.rules.categories.index(name)
+        return own
+
+    def _yahtzee_again(self, opened: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(n, rolls)``: which rolls are a Yahtzee with the Yahtzee box filled (extra
+        Yahtzees played), and which rolls' own upper box is open."""
+        rules, own = self.rules, self._own_box
+        again = np.zeros((len(opened), len(DICE.rolls)), dtype=bool)
+        if rules.tracks_yahtzee:
+            filled = ~opened[:, rules.categories.index("Yahtzee")]
+            again = filled[:, None] & (DICE.rolls.max(axis=1) == 5)[None, :]
+        own_open = np.zeros(again.shape, dtype=bool)
+        own_open[:, own >= 0] = opened[:, own[own >= 0]]
+        return again, own_open
+
+    def _forced(self, opened: np.ndarray, own_open: np.ndarray, again: np.ndarray) -> np.ndarray:
+        """``(n, categories, rolls)``: the forced joker rule's choices: a Yahtzee again must
+        fill its own upper box if open, else an open lower box, else an open upper box."""
+        lower = np.array([c in LOWER for c in self.rules.categories])
+        any_lower = (opened & lower).any(axis=1)[:, None, None]
+        own = np.arange(len(lower))[None, :, None] == self._own_box[None, None, :]
+        by_rule = np.where(
+            own_open[:, None, :],
+            own,
+            np.where(any_lower, lower[None, :, None], ~lower[None, :, None]),
+        )
+        return np.where(again[:, None, :], by_rule, True)
+
+    def _after(
+        self, category: str, j: int, states: np.ndarray, values: NextValues, scores: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Filling ``category`` (the ``j``-th) from each row with each roll: what it gains
+        (its score, the extra and any upper bonus) and the next state's value."""
+        bit = 1 << j
+        mask, upper, flag = states[:, 0], states[:, 1], states[:, 2]
+        if category in UPPER and self.rules.tracks_upper:
+            face = UPPER.index(category) + 1
+            shown = DICE.rolls[:, face - 1]  # how many dice show the face, per roll
+            totals = upper[:, None] + face * np.arange(6)[None, :]  # (rows, count)
+            bonus = np.where(
+                (upper[:, None] < UPPER_BONUS_AT) & (totals >= UPPER_BONUS_AT), UPPER_BONUS, 0
+            )
+            capped = np.minimum(totals, UPPER_BONUS_AT)
+            after = np.stack([np.repeat(mask | bit, 6), capped.ravel(), np.repeat(flag, 6)], axis=1)
+            worth = values(after).reshape(len(states), 6)
+            return scores + bonus[:, shown], worth[:, shown]
+        if category == "Yahtzee" and self.rules.tracks_yahtzee:
+            fifty = scores == 50  # filling the box with 50 turns extra Yahtzees on
+            both = np.concatenate(
+                [
+                    np.stack([mask | bit, upper, flag], axis=1),
+                    np.stack([mask | bit, upper, np.ones_like(flag)], axis=1),
+                ]
+            )
+            worth = values(both).reshape(2, len(states))
+            return scores, np.where(fifty, worth[1][:, None], worth[0][:, None])
+        after = np.stack([mask | bit, upper, flag], axis=1)
+        return scores, np.repeat(values(after)[:, None], len(DICE.rolls), axis=1)
+
+    def rounding_error(self, level: int, magnitude: float) -> float:
+        """:math:`(u + 3\\gamma_{253})(M + G)` (module docstring), rounded up."""
+        n = len(DICE.rolls) + 1
+        gamma = n * UNIT_ROUNDOFF / (1 - n * UNIT_ROUNDOFF)
+        return (UNIT_ROUNDOFF + 3 * gamma) * (magnitude + MOST_GAINED) * SAFETY

@@ -1,0 +1,197 @@
+r"""One Yahtzee question answered in full: what ``exactprob yahtzee`` prints.
+
+The game is solved through the engine (``ep.solve`` of :class:`~.model.YahtzeeLevels`):
+certified by default (the optimal expected score as an enclosure), exactly for a small
+variant. Optionally: the best keep or category in a situation (:mod:`.advice`) and the
+scores of simulated games (:mod:`.simulator`), optimal and greedy.
+
+>>> from .rules import YahtzeeRules
+>>> report = yahtzee_report(YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False), exact=True)
+>>> report.to_json()["value"], report.to_json()["states"]
+('8697425/3779136', 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...engine.enclosure import Enclosure
+from ...engine.level_sweep import LevelSolution
+from ...engine.methods import solve
+from ...util.display import Report
+from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
+from ...util.numbers import exact_fields
+from ...util.text import exact_text
+from .advice import Advice, Situation, advise
+from .model import YahtzeeLevels
+from .rules import YahtzeeRules
+from .simulator import GreedyPlayer, OptimalPlayer, YahtzeeRuns, simulate_games
+
+__all__ = ["EXACT_STATES", "YahtzeeReport", "yahtzee_report"]
+
+#: The most turn-start states solved exactly (about 0.1 s each in rationals); larger
+#: games are certified.
+EXACT_STATES = 2_000
+
+
+@dataclass(frozen=True)
+class Simulated:
+    """Games simulated from the rules: how many, the seed, and each player's runs."""
+
+    games: int
+    seed: int
+    optimal: YahtzeeRuns = field(repr=False)
+    greedy: YahtzeeRuns = field(repr=False)
+
+
+@dataclass(frozen=True, eq=False)
+class YahtzeeReport(Report):
+    """A solved game, the advice for a situation and simulated games, each when asked."""
+
+    rules: YahtzeeRules
+    solution: LevelSolution = field(repr=False)
+    advice: Advice | None = None
+    situation: Situation | None = None
+    simulated: Simulated | None = field(default=None, repr=False)
+
+    @property
+    def states(self) -> int:
+        """The turn-start states solved."""
+        return len(self.solution.states)
+
+    def _build(self) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "rules": self.rules.describe(),
+            "categories": list(self.rules.categories),
+            "method": self.solution.method,
+            "states": self.states,
+            **_fields("value", self.solution.value()),
+        }
+        if self.advice is not None and self.situation is not None:
+            payload["situation"] = _situation_json(self.situation)
+            payload["best"] = self.advice.best
+            payload["ties"] = list(self.advice.ties)
+            payload["options"] = [
+                {"option": name, **_fields("value", value)} for name, value in _ranked(self.advice)
+            ]
+        if self.simulated is not None:
+            sim = self.simulated
+            payload["simulated"] = {
+                "games": sim.games,
+                "seed": sim.seed,
+                **{
+                    name: {
+                        "mean": repr(float(runs.score.mean())),
+                        "standard_error": repr(float(runs.score.std(ddof=1) / runs.n**0.5)),
+                        "standard_deviation": repr(float(runs.score.std(ddof=1))),
+                        "upper_bonus_rate": repr(float(runs.bonus.mean())),
+                    }
+                    for name, runs in (("optimal", sim.optimal), ("greedy", sim.greedy))
+                },
+            }
+        return payload
+
+    def text(self) -> str:
+        """The report for people."""
+        value = self.solution.value()
+        kind = "certified" if isinstance(value, Enclosure) else "exact"
+        lines = [
+            f"solitaire Yahtzee, {self.rules.describe()} ({self.states:,} turn-start states)",
+            f"  optimal expected score ({kind})  {_value_text(value)}",
+        ]
+        if self.advice is not None and self.situation is not None:
+            where = self.situation
+            lines.append(
+                f"after roll {where.rolls} showing {' '.join(map(str, where.dice))}, "
+                f"{len(where.left)} categories left, upper total {where.upper}: {self.advice.best}"
+            )
+            tied = [name for name in self.advice.ties if name != self.advice.best]
+            if tied:
+                label = "exactly tied" if kind == "exact" else "not ruled out"
+                lines.append(f"  {label}: {', '.join(tied)}")
+            lines.append("  expected score still to come, best options first:")
+            lines += [f"    {name:<24} {_value_text(v)}" for name, v in _ranked(self.advice)[:8]]
+        if self.simulated is not None:
+            sim = self.simulated
+            lines.append(f"simulated from the rules: {sim.games:,} games (seed {sim.seed})")
+            for name, runs in (("optimal", sim.optimal), ("greedy", sim.greedy)):
+                error = runs.score.std(ddof=1) / runs.n**0.5
+                lines.append(
+                    f"  {name:<8} mean {runs.score.mean():.3f} +- {error:.3f}, "
+                    f"sd {runs.score.std(ddof=1):.2f}, upper bonus {runs.bonus.mean():.1%}"
+                )
+        return "\n".join(lines)
+
+
+def yahtzee_report(
+    rules: YahtzeeRules,
+    *,
+    exact: bool = False,
+    situation: Situation | None = None,
+    simulate: tuple[int, int] | None = None,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+) -> YahtzeeReport:
+    """Solve ``rules`` (certified, or ``exact``), advise ``situation``, and play
+    ``simulate = (games, seed)`` games by the optimal and the greedy player."""
+    model = YahtzeeLevels(rules)
+    if exact:
+        states = sum(len(model.states(level)) for level in range(model.levels + 1))
+        refuse_more_than(
+            EXACT_STATES, states, "solving this game exactly",
+            how="solve it certified (without --exact), or choose fewer --categories",
+        )  # fmt: skip
+    solution = solve(
+        model, "exact" if exact else "certified", max_states=max_states, progress=progress
+    )
+    assert isinstance(solution, LevelSolution)
+    advice = None if situation is None else advise(solution, situation)
+    simulated = None
+    if simulate is not None:
+        games, seed = simulate
+        simulated = Simulated(
+            games,
+            seed,
+            simulate_games(rules, OptimalPlayer(solution), games, seed),
+            simulate_games(rules, GreedyPlayer(rules), games, seed),
+        )
+    return YahtzeeReport(rules, solution, advice, situation, simulated)
+
+
+def _ranked(advice: Advice) -> list[tuple[str, Any]]:
+    """The options, best first."""
+    return sorted(advice.options, key=lambda option: -_middle(option[1]))
+
+
+def _middle(value: Any) -> Any:
+    return value.midpoint() if isinstance(value, Enclosure) else value
+
+
+def _fields(key: str, value: Any) -> dict[str, str]:
+    """An exact value with its decimal, or an enclosure's ends (``lower``, ``upper``)."""
+    if isinstance(value, Enclosure):
+        return {
+            f"{key}_decimal": value.decimal(),
+            f"{key}_lower": str(value.low),
+            f"{key}_upper": str(value.high),
+            f"{key}_lower_decimal": repr(float(value.low)),
+            f"{key}_upper_decimal": repr(float(value.high)),
+        }
+    return exact_fields(key, value)
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, Enclosure):
+        return f"{value.decimal()} (in [{float(value.low)!r}, {float(value.high)!r}])"
+    return exact_text(value)
+
+
+def _situation_json(situation: Situation) -> dict[str, Any]:
+    return {
+        "dice": list(situation.dice),
+        "rolls": situation.rolls,
+        "left": list(situation.left),
+        "upper": situation.upper,
+        "fifty": situation.fifty,
+    }

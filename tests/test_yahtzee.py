@@ -1,0 +1,143 @@
+"""Solitaire Yahtzee: the level model against a per-state model written from the rules,
+certified against exact, the simulator against both, the published optimum, the CLI."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from yahtzee_oracle import OracleYahtzee
+
+import exactprob as ep
+from exactprob.cli import main
+from exactprob.errors import UsageError
+from exactprob.games.yahtzee import (
+    CATEGORIES,
+    GreedyPlayer,
+    OptimalPlayer,
+    Situation,
+    YahtzeeLevels,
+    YahtzeeRules,
+    advise,
+    simulate_games,
+)
+
+# Each variant makes one rule matter: extra Yahtzees and both joker readings (the forced
+# one sends a sixes Yahtzee to Sixes while Full House is open; the free one scores Full
+# House 25 only once Sixes is filled), the upper bonus (three upper boxes reach 63).
+VARIANTS = [
+    (("Sixes", "Full House", "Yahtzee"), True, True, "free"),
+    (("Sixes", "Full House", "Yahtzee"), True, True, "forced"),
+    (("Aces", "Small Straight", "Yahtzee"), False, True, "forced"),
+    (("Fours", "Fives", "Sixes"), True, False, "free"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("categories, upper_bonus, extra, joker", VARIANTS)
+def test_the_level_model_equals_brute_force_exactly(categories, upper_bonus, extra, joker):
+    rules = YahtzeeRules(categories, upper_bonus, extra, joker)
+    oracle = ep.solve(OracleYahtzee(categories, upper_bonus, extra, joker)).value()
+    assert ep.solve(YahtzeeLevels(rules)).value() == oracle
+
+
+def test_one_turn_of_yahtzee_is_the_known_chance():
+    # P(Yahtzee within three rolls, keeping the most common face) = 2,783,176 / 6^10
+    # (the classic count, e.g. Verhoeff's Yahtzee pages)
+    rules = YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False)
+    assert ep.solve(YahtzeeLevels(rules)).value() == 50 * Fraction(2_783_176, 6**10)
+
+
+@given(
+    st.lists(st.sampled_from(CATEGORIES), min_size=1, max_size=2, unique=True),
+    st.booleans(),
+    st.sampled_from(["free", "forced"]),
+)
+def test_the_certified_enclosure_holds_the_exact_value(categories, extra, joker):
+    model = YahtzeeLevels(YahtzeeRules(tuple(categories), True, extra, joker))
+    exact = ep.solve(model).value()
+    box = ep.solve(model, method="certified").value()
+    assert box.contains(exact) and 0 < box.width() < Fraction(1, 10**9)
+
+
+def test_two_symmetric_keeps_tie_exactly_and_the_tie_is_reported():
+    # With Sixes, Full House and Yahtzee, a 2 and a 3 play the same part: keeping either
+    # beside three sixes is worth exactly the same.
+    rules = YahtzeeRules(categories=("Sixes", "Full House", "Yahtzee"))
+    solved = ep.solve(YahtzeeLevels(rules))
+    advice = advise(solved, Situation(rules, rules.categories, (6, 6, 6, 2, 3), rolls=2))
+    options = dict(advice.options)
+    assert options["keep 2 6 6 6"] == options["keep 3 6 6 6"]
+    assert advice.best == "keep 6 6 6" and advice.ties == ("keep 6 6 6",)
+    certified = ep.solve(YahtzeeLevels(rules), method="certified")
+    boxes = dict(advise(certified, Situation(rules, rules.categories, (6, 6, 6, 2, 3), 2)).options)
+    assert all(boxes[name].contains(value) for name, value in options.items())
+
+
+def test_after_the_last_roll_the_advice_fills_a_category():
+    rules = YahtzeeRules(categories=("Chance", "Yahtzee"), extra_yahtzees=False)
+    solved = ep.solve(YahtzeeLevels(rules))
+    advice = advise(solved, Situation(rules, rules.categories, (5, 5, 5, 5, 5), rolls=3))
+    # 50 now plus Chance's 70/3 to come, against 25 now plus a Yahtzee turn to come
+    options = dict(advice.options)
+    assert options["fill Yahtzee"] == 50 + Fraction(70, 3)
+    assert advice.best == "fill Yahtzee"
+
+
+def test_the_simulated_optimal_player_scores_the_exact_value_and_beats_greedy():
+    rules = YahtzeeRules(categories=("Sixes", "Full House", "Yahtzee"))
+    solved = ep.solve(YahtzeeLevels(rules), method="certified")
+    optimal = simulate_games(rules, OptimalPlayer(solved), 20_000, seed=7)
+    greedy = simulate_games(rules, GreedyPlayer(rules), 20_000, seed=7)
+    assert optimal.agrees_with(solved.value().midpoint())
+    assert not greedy.agrees_with(solved.value().midpoint())
+
+
+def test_a_player_breaking_the_forced_joker_rule_is_refused():
+    rules = YahtzeeRules(categories=("Sixes", "Yahtzee", "Chance"), joker="forced")
+
+    class Stubborn(GreedyPlayer):  # Yahtzee first, then Chance before Sixes, whatever the dice
+        def fill(self, sheet, dice):
+            return np.select([~sheet.filled[:, 1], ~sheet.filled[:, 2]], [1, 2], 0)
+
+    # A sixes Yahtzee in turn 2 (about 1 game in 130) must fill Sixes; Stubborn fills Chance.
+    with pytest.raises(UsageError, match="rules do not allow"):
+        simulate_games(rules, Stubborn(rules), 2000, seed=1)
+    free = YahtzeeRules(categories=("Sixes", "Yahtzee", "Chance"))
+    assert simulate_games(free, Stubborn(free), 2000, seed=1).n == 2000
+
+
+@pytest.mark.slow
+def test_the_full_game_contains_the_published_optimum():
+    # Verhoeff (1999), Glenn (2006): 254.5896 under optimal play with every rule.
+    # The published figure has 4 places: the exact value is within 0.00005 of it.
+    box = ep.solve(YahtzeeLevels(), method="certified").value()
+    assert box.low > Fraction("254.58955") and box.high < Fraction("254.58965")
+    assert box.width() <= Fraction(1, 10**6)
+
+
+def test_the_cli_json_has_the_enclosure_ends(capsys):
+    assert main(["yahtzee", "--categories", "sixes,yahtzee", "--json", "--dice", "66612"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert Fraction(payload["value_lower"]) <= Fraction(payload["value_upper"])
+    assert payload["best"] == "keep 6 6 6" and payload["method"] == "certified"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--dice", "6662"], "--dice must be five faces"),
+        (["--categories", "bogus"], "unknown category 'bogus'"),
+        (["--roll", "2"], "give --dice too"),
+        (["--exact"], "solving this game exactly has"),
+        (["--categories", "aces", "--dice", "11111", "--left", "twos"], "categories left"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
+    assert main(["yahtzee", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err

@@ -1,0 +1,129 @@
+"""Solitaire Yahtzee written straight from the rules as a plain model, one state at a time.
+
+The brute-force oracle of the level model: every roll, keep and category choice is a
+state of its own, the score so far is carried in the state (so the value is simply the
+final score's expectation), both bonuses are added where the rule text says, and the
+score of a category is computed here from the rule text, not taken from the game. The
+generic engine solves it exactly; only small variants (2-4 categories) fit.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import exactprob as ep
+
+UPPER = ("Aces", "Twos", "Threes", "Fours", "Fives", "Sixes")
+
+
+def plain_score(category: str, dice: tuple[int, ...]) -> int:
+    """The score card's rule for ``category`` (no joker)."""
+    counts = Counter(dice)
+    if category in UPPER:
+        face = UPPER.index(category) + 1
+        return face * counts[face]
+    faces = set(dice)
+    if category == "Three of a Kind":
+        return sum(dice) if max(counts.values()) >= 3 else 0
+    if category == "Four of a Kind":
+        return sum(dice) if max(counts.values()) >= 4 else 0
+    if category == "Full House":
+        return 25 if sorted(counts.values()) == [2, 3] else 0
+    if category == "Small Straight":
+        return 30 if any({a, a + 1, a + 2, a + 3} <= faces for a in (1, 2, 3)) else 0
+    if category == "Large Straight":
+        return 40 if faces in ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6}) else 0
+    if category == "Yahtzee":
+        return 50 if len(faces) == 1 else 0
+    assert category == "Chance"
+    return sum(dice)
+
+
+@cache
+def reroll(kept: tuple[int, ...]) -> ep.Dist:
+    """The sorted dice after rolling ``5 - len(kept)`` fresh dice beside ``kept``."""
+    fresh = 5 - len(kept)
+    ways = Counter(
+        tuple(sorted(kept + roll)) for roll in itertools.product(range(1, 7), repeat=fresh)
+    )
+    return ep.Dist({dice: Fraction(n, 6**fresh) for dice, n in ways.items()})
+
+
+def sub_multisets(dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every way to keep some of ``dice`` (sorted, each once)."""
+    return sorted({tuple(sorted(c)) for n in range(6) for c in itertools.combinations(dice, n)})
+
+
+class OracleYahtzee:
+    """State: (categories left, upper total, Yahtzee box holds 50, score so far, dice,
+    rerolls left); dice ``None`` before a turn's first roll."""
+
+    def __init__(
+        self,
+        categories: tuple[str, ...],
+        upper_bonus: bool,
+        extra_yahtzees: bool,
+        joker: str = "free",
+    ):
+        self.categories, self.upper_bonus, self.extra = categories, upper_bonus, extra_yahtzees
+        self.forced = joker == "forced"
+        self.initial = (frozenset(categories), 0, False, 0, None, 0)
+
+    def outcome(self, state: Any) -> Any:
+        left, upper, _, total, _, _ = state
+        if left:
+            return None
+        return total + (35 if self.upper_bonus and upper >= 63 else 0)
+
+    def actions(self, state: Any) -> list[Any]:
+        _, _, _, _, dice, rerolls = state
+        if dice is None:
+            return ["roll"]
+        keeps = [("keep", k) for k in sub_multisets(dice)] if rerolls else []
+        return keeps + [("fill", c) for c in sorted(self.allowed(state))]
+
+    def again(self, state: Any) -> bool:
+        """A Yahtzee rolled when the Yahtzee box is filled (with 50 or 0)."""
+        left, dice = state[0], state[4]
+        return (
+            self.extra
+            and "Yahtzee" in self.categories
+            and "Yahtzee" not in left
+            and len(set(dice)) == 1
+        )
+
+    def own_open(self, state: Any) -> bool:
+        return UPPER[state[4][0] - 1] in state[0]
+
+    def allowed(self, state: Any) -> set[str]:
+        """Free joker: any open box. Forced joker: a Yahtzee rolled again must go in its
+        face's upper box if open, else any open lower box, else any open upper box."""
+        left = state[0]
+        if not (self.forced and self.again(state)):
+            return set(left)
+        if self.own_open(state):
+            return {UPPER[state[4][0] - 1]}
+        lower = {c for c in left if c not in UPPER}
+        return lower or set(left)
+
+    def transition(self, state: Any, action: Any) -> ep.Dist:
+        left, upper, fifty, total, dice, rerolls = state
+        if action == "roll":
+            return reroll(()).map(lambda d: (left, upper, fifty, total, d, 2))
+        kind, what = action
+        if kind == "keep":
+            return reroll(what).map(lambda d: (left, upper, fifty, total, d, rerolls - 1))
+        again = self.again(state)
+        joker = again and (self.forced or not self.own_open(state))
+        points = plain_score(what, dice)
+        if joker and what in ("Full House", "Small Straight", "Large Straight"):
+            points = {"Full House": 25, "Small Straight": 30, "Large Straight": 40}[what]
+        if again and fifty:
+            points += 100
+        new_fifty = fifty or (self.extra and what == "Yahtzee" and points == 50)
+        new_upper = upper + (plain_score(what, dice) if what in UPPER else 0)
+        return ep.Dist({(left - {what}, new_upper, new_fifty, total + points, None, 0): 1})
