@@ -142,3 +142,10 @@ def test_parameters_benchmark_quick_runs(tmp_path: Path) -> None:
     # exits 1 when a point solve's value differs from the piecewise value there; three
     # piecewise models, and two chains whose rational functions equal Storm's
     assert text.count("| equal") == 3 + 2 and "DIFFERENT" not in text
+
+
+@pytest.mark.slow
+def test_yahtzee_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_yahtzee.py", tmp_path)
+    assert "equal" in text and "DIFFERENT" not in text
+    assert "| quick" in text

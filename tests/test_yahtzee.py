@@ -135,6 +135,21 @@ def test_the_cli_json_has_the_enclosure_ends(capsys):
         (["--roll", "2"], "give --dice too"),
         (["--exact"], "solving this game exactly has"),
         (["--categories", "aces", "--dice", "11111", "--left", "twos"], "categories left"),
+        (
+            [
+                "--categories",
+                "aces,yahtzee",
+                "--dice",
+                "11111",
+                "--left",
+                "yahtzee",
+                "--upper",
+                "12",
+            ],
+            "cannot total 12; they can make 0, 1, 2, 3, 4, 5",
+        ),
+        (["--categories", "aces", "--dice", "11111", "--yahtzee-50"], "only when it is filled"),
+        (["--upper", "106", "--dice", "11111"], "from 0 to 105"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(capsys, argv, message):

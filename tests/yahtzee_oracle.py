@@ -1,8 +1,9 @@
 """Solitaire Yahtzee written straight from the rules as a plain model, one state at a time.
 
 The brute-force oracle of the level model: every roll, keep and category choice is a
-state of its own, the score so far is carried in the state (so the value is simply the
-final score's expectation), both bonuses are added where the rule text says, and the
+state of its own, each category's points are the reward of filling it and the upper
+bonus is the end's outcome (so the value is the final score's expectation), the extra
+Yahtzee bonus is added where the rule text says, and the
 score of a category is computed here from the rule text, not taken from the game. The
 generic engine solves it exactly; only small variants (2-4 categories) fit.
 """
@@ -18,6 +19,7 @@ from typing import Any
 import exactprob as ep
 
 UPPER = ("Aces", "Twos", "Threes", "Fours", "Fives", "Sixes")
+JOKER_POINTS = {"Full House": 25, "Small Straight": 30, "Large Straight": 40}
 
 
 def plain_score(category: str, dice: tuple[int, ...]) -> int:
@@ -59,8 +61,8 @@ def sub_multisets(dice: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 class OracleYahtzee:
-    """State: (categories left, upper total, Yahtzee box holds 50, score so far, dice,
-    rerolls left); dice ``None`` before a turn's first roll."""
+    """State: (categories left, upper total, Yahtzee box holds 50, dice, rerolls left);
+    dice ``None`` before a turn's first roll."""
 
     def __init__(
         self,
@@ -71,16 +73,16 @@ class OracleYahtzee:
     ):
         self.categories, self.upper_bonus, self.extra = categories, upper_bonus, extra_yahtzees
         self.forced = joker == "forced"
-        self.initial = (frozenset(categories), 0, False, 0, None, 0)
+        self.initial = (frozenset(categories), 0, False, None, 0)
 
     def outcome(self, state: Any) -> Any:
-        left, upper, _, total, _, _ = state
+        left, upper, _, _, _ = state
         if left:
             return None
-        return total + (35 if self.upper_bonus and upper >= 63 else 0)
+        return 35 if self.upper_bonus and upper >= 63 else 0
 
     def actions(self, state: Any) -> list[Any]:
-        _, _, _, _, dice, rerolls = state
+        _, _, _, dice, rerolls = state
         if dice is None:
             return ["roll"]
         keeps = [("keep", k) for k in sub_multisets(dice)] if rerolls else []
@@ -88,7 +90,7 @@ class OracleYahtzee:
 
     def again(self, state: Any) -> bool:
         """A Yahtzee rolled when the Yahtzee box is filled (with 50 or 0)."""
-        left, dice = state[0], state[4]
+        left, dice = state[0], state[3]
         return (
             self.extra
             and "Yahtzee" in self.categories
@@ -97,7 +99,7 @@ class OracleYahtzee:
         )
 
     def own_open(self, state: Any) -> bool:
-        return UPPER[state[4][0] - 1] in state[0]
+        return UPPER[state[3][0] - 1] in state[0]
 
     def allowed(self, state: Any) -> set[str]:
         """Free joker: any open box. Forced joker: a Yahtzee rolled again must go in its
@@ -106,24 +108,28 @@ class OracleYahtzee:
         if not (self.forced and self.again(state)):
             return set(left)
         if self.own_open(state):
-            return {UPPER[state[4][0] - 1]}
+            return {UPPER[state[3][0] - 1]}
         lower = {c for c in left if c not in UPPER}
         return lower or set(left)
 
     def transition(self, state: Any, action: Any) -> ep.Dist:
-        left, upper, fifty, total, dice, rerolls = state
+        left, upper, fifty, dice, rerolls = state
         if action == "roll":
-            return reroll(()).map(lambda d: (left, upper, fifty, total, d, 2))
+            return reroll(()).map(lambda d: (left, upper, fifty, d, 2))
         kind, what = action
         if kind == "keep":
-            return reroll(what).map(lambda d: (left, upper, fifty, total, d, rerolls - 1))
-        again = self.again(state)
-        joker = again and (self.forced or not self.own_open(state))
-        points = plain_score(what, dice)
-        if joker and what in ("Full House", "Small Straight", "Large Straight"):
-            points = {"Full House": 25, "Small Straight": 30, "Large Straight": 40}[what]
-        if again and fifty:
-            points += 100
-        new_fifty = fifty or (self.extra and what == "Yahtzee" and points == 50)
+            return reroll(what).map(lambda d: (left, upper, fifty, d, rerolls - 1))
+        new_fifty = fifty or (self.extra and what == "Yahtzee" and len(set(dice)) == 1)
         new_upper = upper + (plain_score(what, dice) if what in UPPER else 0)
-        return ep.Dist({(left - {what}, new_upper, new_fifty, total + points, None, 0): 1})
+        return ep.Dist({(left - {what}, new_upper, new_fifty, None, 0): 1})
+
+    def reward(self, state: Any, action: Any) -> int:
+        """The points of filling a category (with a joker's and an extra Yahtzee's)."""
+        if action == "roll" or action[0] == "keep":
+            return 0
+        what, dice, fifty = action[1], state[3], state[2]
+        again = self.again(state)
+        points = plain_score(what, dice)
+        if again and (self.forced or not self.own_open(state)) and what in JOKER_POINTS:
+            points = JOKER_POINTS[what]
+        return points + (100 if again and fifty else 0)

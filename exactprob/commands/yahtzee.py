@@ -13,7 +13,7 @@ import argparse
 from typing import Any
 
 from ..errors import UsageError
-from ..games.yahtzee import Situation, YahtzeeRules, parse_categories, yahtzee_report
+from ..games.yahtzee import JOKERS, Situation, YahtzeeRules, parse_categories, yahtzee_report
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import parse_whole
 from . import help_of
@@ -44,13 +44,16 @@ def _situation(args: argparse.Namespace, rules: YahtzeeRules) -> Situation | Non
             )
         return None
     left = rules.categories if args.left is None else parse_categories(args.left)
-    upper = 0 if args.upper is None else parse_whole("--upper", str(args.upper), 0, 630, UsageError)
+    upper = 0 if args.upper is None else parse_whole("--upper", str(args.upper), 0, 105, UsageError)
     return Situation(rules, left, _dice(args.dice), args.roll or 1, upper, args.yahtzee_50)
 
 
 def run(args: argparse.Namespace) -> None:
     rules = YahtzeeRules(
-        parse_categories(args.categories), not args.no_upper_bonus, not args.no_extra_yahtzees
+        parse_categories(args.categories),
+        not args.no_upper_bonus,
+        not args.no_extra_yahtzees,
+        args.joker,
     )
     situation = _situation(args, rules)
     max_states = check_max_states(args.max_states, "--max-states")
@@ -92,6 +95,13 @@ def register(sub: Any) -> None:
         "--no-extra-yahtzees",
         action="store_true",
         help="no 100 per extra Yahtzee and no joker rule",
+    )
+    parser.add_argument(
+        "--joker",
+        choices=JOKERS,
+        default="free",
+        help="a Yahtzee rolled again: 'free' (any empty box; Verhoeff's reading) or 'forced' "
+        "(its upper box first, then a lower box) (default free)",
     )
     parser.add_argument(
         "--exact", action="store_true", help="exact rationals (games of up to a few categories)"

@@ -36,10 +36,10 @@ import numpy as np
 
 from ..errors import InexactError, ModelError, UsageError
 from ..util.display import exact_html, rows_html
-from ..util.limits import refuse_more_than
+from ..util.limits import DEFAULT_MAX_STATES, refuse_more_than
 from ..util.numbers import exact as exact_number
 from ..util.numbers import is_symbolic
-from ..util.progress import progress_bar
+from ..util.progress import Progress, progress_bar
 from ..util.resources import check_memory
 from .enclosure import Enclosure
 from .level_model import LevelModel
@@ -176,7 +176,7 @@ def solve_levels(
     model: LevelModel,
     method: str,
     *,
-    max_states: int = 2_000_000,
+    max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,
     starts: Sequence[Hashable] | None = None,
 ) -> LevelSolution:
@@ -210,7 +210,7 @@ def solve_levels(
 
 
 def _swept(
-    model: LevelModel, level: int, rows: np.ndarray, below: _Level, exact: bool, bar: Any
+    model: LevelModel, level: int, rows: np.ndarray, below: _Level, exact: bool, bar: Progress
 ) -> _Level:
     """Level ``level``'s values and radius from the level below it."""
     keys, order = _sorted_keys(model, rows)

@@ -25,12 +25,13 @@ from __future__ import annotations
 from .advice import Advice, Situation, advise
 from .model import YahtzeeLevels
 from .report import EXACT_STATES, YahtzeeReport, yahtzee_report
-from .rules import CATEGORIES, YahtzeeRules, parse_categories, score
+from .rules import CATEGORIES, JOKERS, YahtzeeRules, parse_categories, score
 from .simulator import GreedyPlayer, OptimalPlayer, YahtzeeRuns, simulate_games
 
 __all__ = [
     "CATEGORIES",
     "EXACT_STATES",
+    "JOKERS",
     "Advice",
     "GreedyPlayer",
     "OptimalPlayer",

@@ -68,10 +68,15 @@ class Situation:
             )
         if self.rolls not in (1, 2, 3):
             raise UsageError(f"the rolls done must be 1, 2 or 3, got {self.rolls}")
-        if not 0 <= self.upper <= 6 * 5 * 21:
-            raise UsageError(f"the upper total must be 0 to 630, got {self.upper}")
         if self.fifty and ("Yahtzee" in self.left or "Yahtzee" not in self.rules.categories):
             raise UsageError("the Yahtzee box can hold 50 only when it is filled")
+        mask, capped, _ = self.state()
+        possible = YahtzeeLevels(self.rules).upper_totals(mask)
+        if self.rules.tracks_upper and (self.upper < 0 or capped not in possible):
+            made = [str(t) if t < UPPER_BONUS_AT else f"{t} or more" for t in possible]
+            raise UsageError(
+                f"the upper boxes filled cannot total {self.upper}; they can make {', '.join(made)}"
+            )
 
     def state(self) -> tuple[int, int, int]:
         """The turn-start state of the level model."""

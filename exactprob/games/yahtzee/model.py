@@ -40,7 +40,7 @@ maximum without growing, so one turn errs by at most :math:`(u + 3\gamma_{253})(
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -82,6 +82,15 @@ class TurnTables:
     value: np.ndarray
 
 
+@cache
+def _reachable_totals(faces: tuple[int, ...]) -> list[int]:
+    """The upper totals, capped at 63, that 0 to 5 dice of each of ``faces`` can make."""
+    totals = {0}
+    for face in faces:
+        totals = {min(UPPER_BONUS_AT, t + face * n) for t in totals for n in range(6)}
+    return sorted(totals)
+
+
 class YahtzeeLevels(LevelModel):
     """The turn-start states of a Yahtzee game under ``rules``, level by level."""
 
@@ -103,7 +112,7 @@ class YahtzeeLevels(LevelModel):
         for mask in range(2**self.levels):
             if mask.bit_count() != level:
                 continue
-            uppers = self._upper_totals(mask)
+            uppers = self.upper_totals(mask)
             flags = (0, 1) if self.rules.tracks_yahtzee and self._filled(mask, "Yahtzee") else (0,)
             for flag in flags:
                 rows.extend((mask, u, flag) for u in uppers)
@@ -119,15 +128,12 @@ class YahtzeeLevels(LevelModel):
     def _filled(self, mask: int, category: str) -> bool:
         return category in self.rules.categories and bool(mask & self._bit(category))
 
-    def _upper_totals(self, mask: int) -> list[int]:
+    def upper_totals(self, mask: int) -> list[int]:
         """The capped upper totals reachable with the upper categories of ``mask`` filled."""
         if not self.rules.tracks_upper:
             return [0]
-        totals = {0}
-        for face, name in enumerate(UPPER, start=1):
-            if self._filled(mask, name):
-                totals = {min(UPPER_BONUS_AT, t + face * n) for t in totals for n in range(6)}
-        return sorted(totals)
+        filled = tuple(face for face, name in enumerate(UPPER, 1) if self._filled(mask, name))
+        return _reachable_totals(filled)
 
     # -- one turn ---------------------------------------------------------------------
 

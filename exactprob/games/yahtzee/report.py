@@ -104,7 +104,8 @@ class YahtzeeReport(Report):
             where = self.situation
             lines.append(
                 f"after roll {where.rolls} showing {' '.join(map(str, where.dice))}, "
-                f"{len(where.left)} categories left, upper total {where.upper}: {self.advice.best}"
+                f"{len(where.left)} {'category' if len(where.left) == 1 else 'categories'} left, upper total "
+                f"{where.upper}: {self.advice.best}"
             )
             tied = [name for name in self.advice.ties if name != self.advice.best]
             if tied:
