@@ -19,7 +19,7 @@ import pytest
 from cli_runner import run
 
 from exactprob import Enclosure
-from exactprob.games.jeopardy import FowlPlay, redesign
+from exactprob.games.jeopardy import FowlPlay
 from exactprob.games.jeopardy.redesign import (
     DeckResult,
     SchedulerError,
@@ -30,6 +30,7 @@ from exactprob.games.jeopardy.redesign import (
     search,
 )
 from exactprob.games.jeopardy.solver import solve_race
+from exactprob.util import cluster
 
 GOAL = 6
 DECKS = [(1, 1), (2, 1), (3, 1), (2, 2), (3, 2), (4, 3)]
@@ -141,7 +142,7 @@ def test_a_rerun_reads_the_cache_and_contacts_no_cluster(tmp_path, scheduler, mo
         cache_path(tmp_path, c, w, GOAL).name for c, w in decks
     )
     # nothing is missing, so the unreachable scheduler is never asked
-    monkeypatch.setattr(redesign, "CONNECT_TIMEOUT", "0.2s")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "0.2s")
     again = search(decks, GOAL, tmp_path, scheduler="tcp://127.0.0.1:1")
     assert all(r.cached for r in again)
     assert [r.wins for r in again] == [r.wins for r in first]  # repr round-trips exactly
@@ -231,7 +232,7 @@ BAD = [
 def test_cli_bad_input_is_one_line_and_writes_nothing(
     capsys, tmp_path, monkeypatch, extra, message
 ):
-    monkeypatch.setattr(redesign, "CONNECT_TIMEOUT", "0.2s")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "0.2s")
     cache_dir = tmp_path / "cache"
     status, out, err = run(capsys, *cli_args(cache_dir, *extra))
     assert (status, out) == (2, "")

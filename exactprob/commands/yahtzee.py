@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> None:
         simulate=simulate,
         max_states=max_states,
         progress=show_progress(),
+        cluster=args.cluster,
     )
     emit(report.to_json(), report.text(), args.json)
 
@@ -128,6 +129,12 @@ def register(sub: Any) -> None:
         "--simulate", type=integer, metavar="GAMES", help="also play this many games from the rules"
     )
     parser.add_argument("--seed", type=integer, default=1, help="the simulation's seed (default 1)")
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="solve on Dask: 'local' (a worker process per core) or a running scheduler's "
+        "address, e.g. tcp://host:8786 (the same answer as without)",
+    )
     add_max_states_flag(parser, DEFAULT_MAX_STATES)
     add_json_flag(parser)
     parser.set_defaults(run=run)

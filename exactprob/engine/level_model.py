@@ -77,6 +77,9 @@ class LevelModel:
     initial: tuple[int, ...] = ()
     #: How many states one call of :meth:`step` receives at most (its working memory).
     batch_rows: int = 4096
+    #: The most memory one row of a step uses, in bytes (0: too little to count); the
+    #: engine checks a batch's before solving, here and on each worker of a cluster.
+    bytes_per_row: int = 0
 
     def states(self, level: int) -> np.ndarray:
         """The states of ``level`` (``0 .. levels``), one per row, each once and on no

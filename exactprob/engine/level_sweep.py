@@ -27,7 +27,7 @@ the values are gmpy2 rationals and the radius is 0.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -172,6 +172,11 @@ class _LevelStates(Sequence[Hashable]):
         return True
 
 
+#: How a sweep runs a level's batches: ``run(level, batches, below, exact)`` yields each
+#: batch's index and values, in any order (here, one after another; or on a cluster).
+BatchRunner = Callable[[int, list[np.ndarray], _Level, bool], Iterator[tuple[int, np.ndarray]]]
+
+
 def solve_levels(
     model: LevelModel,
     method: str,
@@ -179,10 +184,13 @@ def solve_levels(
     max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,
     starts: Sequence[Hashable] | None = None,
+    cluster: Any = None,
 ) -> LevelSolution:
     """Solve ``model`` from its last level to its first: exactly (``method="exact"``) or
     in floats with a certified radius per level (``"certified"``). ``starts`` names the
-    state ``None`` stands for (its first)."""
+    state ``None`` stands for (its first). ``cluster`` runs the steps on Dask
+    (:mod:`~exactprob.engine.level_cluster`): a ``distributed.Client``, a scheduler's
+    address, or ``"local"`` for a cluster of this machine's cores."""
     if method not in ("exact", "certified"):
         raise UsageError(
             f"a level model is solved level by level: method 'exact' or 'certified', got {method!r}"
@@ -191,16 +199,17 @@ def solve_levels(
     rows = [_level_rows(model, level) for level in range(count + 1)]
     total = sum(len(r) for r in rows)
     refuse_more_than(max_states, total, "this level model")
-    check_memory(total * BYTES_PER_STATE, "solving this level model")
+    check_memory(total * BYTES_PER_STATE + batch_bytes(model), "solving this level model")
     exact = method == "exact"
     _check_one_level_each(model, rows)
-    levels: list[_Level] = [_Level(np.empty(0, np.int64), np.empty(0), Fraction(0))] * count
-    keys, order = _sorted_keys(model, rows[count])
-    levels.append(_Level(keys, *_final_values(model, rows[count][order], exact)))
-    with progress_bar(progress, "solving levels", total=total, unit=" states") as bar:
-        bar.update(len(keys))
-        for level in range(count - 1, -1, -1):
-            levels[level] = _swept(model, level, rows[level], levels[level + 1], exact, bar)
+    if cluster is None:
+        levels = _sweep(model, rows, exact, progress, _run_here(model))
+    else:
+        from .level_cluster import cluster_runner
+
+        largest = max(len(r) for r in rows)
+        with cluster_runner(cluster, model, largest) as run:
+            levels = _sweep(model, rows, exact, progress, run)
     first: Any = starts[0] if starts else model.initial
     initial = tuple(first)
     solution = LevelSolution(model, levels, method, initial)
@@ -209,30 +218,78 @@ def solve_levels(
     return solution
 
 
+def batch_bytes(model: LevelModel) -> int:
+    """The working memory of one step's batch, as the model declares it."""
+    return max(0, int(model.bytes_per_row)) * max(1, int(model.batch_rows))
+
+
+def _sweep(
+    model: LevelModel, rows: list[np.ndarray], exact: bool, progress: bool, run: BatchRunner
+) -> list[_Level]:
+    """Every level's values, the end level's from ``final``, the others by ``run``."""
+    count = len(rows) - 1
+    levels: list[_Level] = [_Level(np.empty(0, np.int64), np.empty(0), Fraction(0))] * count
+    keys, order = _sorted_keys(model, rows[count])
+    levels.append(_Level(keys, *_final_values(model, rows[count][order], exact)))
+    total = sum(len(r) for r in rows)
+    with progress_bar(progress, "solving levels", total=total, unit=" states") as bar:
+        bar.update(len(keys))
+        for level in range(count - 1, -1, -1):
+            levels[level] = _swept(model, level, rows[level], levels[level + 1], exact, bar, run)
+    return levels
+
+
 def _swept(
-    model: LevelModel, level: int, rows: np.ndarray, below: _Level, exact: bool, bar: Progress
+    model: LevelModel,
+    level: int,
+    rows: np.ndarray,
+    below: _Level,
+    exact: bool,
+    bar: Progress,
+    run: BatchRunner,
 ) -> _Level:
     """Level ``level``'s values and radius from the level below it."""
     keys, order = _sorted_keys(model, rows)
     rows = rows[order]
+    size = max(1, int(model.batch_rows))
+    batches = [rows[start : start + size] for start in range(0, len(rows), size)]
+    out = np.empty(len(rows), dtype=object if exact else np.float64)
+    for index, found in run(level, batches, below, exact):
+        out[index * size : index * size + len(found)] = found
+        bar.update(len(found))
+    if exact:
+        return _Level(keys, np.array([gmpy2.mpq(v) for v in out], dtype=object), Fraction(0))
+    return _Level(keys, out, below.radius + _rounding(model, level, below))
+
+
+def _run_here(model: LevelModel) -> BatchRunner:
+    """Run the batches in this process, one after another."""
+
+    def run(
+        level: int, batches: list[np.ndarray], below: _Level, exact: bool
+    ) -> Iterator[tuple[int, np.ndarray]]:
+        for index, batch in enumerate(batches):
+            yield index, step_batch(model, level, batch, below, exact)
+
+    return run
+
+
+def step_batch(
+    model: LevelModel, level: int, batch: np.ndarray, below: _Level, exact: bool
+) -> np.ndarray:
+    """The model's step on one batch of ``level``, reading the level ``below``, checked to
+    give one value per row (what a cluster's worker runs)."""
 
     def values(states: np.ndarray) -> np.ndarray:
         found: np.ndarray = below.values[below.positions(_keys(model, states), level + 1)]
         return found
 
-    out = np.empty(len(rows), dtype=object if exact else np.float64)
-    for start in range(0, len(rows), max(1, int(model.batch_rows))):
-        batch = rows[start : start + model.batch_rows]
-        found = np.asarray(model.step(level, batch, values, exact))
-        if found.shape != (len(batch),):
-            raise ModelError(
-                f"the step of level {level} gave {found.shape} values for {len(batch)} states"
-            )
-        out[start : start + len(batch)] = found
-        bar.update(len(batch))
-    if exact:
-        return _Level(keys, np.array([gmpy2.mpq(v) for v in out], dtype=object), Fraction(0))
-    return _Level(keys, out, below.radius + _rounding(model, level, below))
+    found = np.asarray(model.step(level, batch, values, exact))
+    if found.shape != (len(batch),):
+        raise ModelError(
+            f"the step of level {level} gave {found.shape} values for {len(batch)} states"
+        )
+    return found
 
 
 def _rounding(model: LevelModel, level: int, below: _Level) -> Fraction:

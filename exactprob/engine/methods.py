@@ -99,6 +99,7 @@ def solve(
     progress: bool = ...,
     starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
+    cluster: None = ...,
 ) -> SolvedLaws: ...
 
 
@@ -112,6 +113,7 @@ def solve(
     progress: bool = ...,
     starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
+    cluster: Any = ...,
 ) -> Solved: ...
 
 
@@ -125,6 +127,21 @@ def solve(
     progress: bool = ...,
     starts: Sequence[Hashable] | None = ...,
     parameter_range: tuple[Any, Any],
+    cluster: None = ...,
+) -> Solved: ...
+
+
+@overload
+def solve(
+    model: Any,
+    method: Method = ...,
+    *,
+    generic: bool = ...,
+    max_states: int = ...,
+    progress: bool = ...,
+    starts: Sequence[Hashable] | None = ...,
+    parameter_range: None = ...,
+    cluster: Any,
 ) -> Solved: ...
 
 
@@ -137,6 +154,7 @@ def solve(
     progress: bool = False,
     starts: Sequence[Hashable] | None = None,
     parameter_range: tuple[Any, Any] | None = None,
+    cluster: Any = None,
 ) -> Solved:
     """Solve ``model`` under optimal play by ``method``: the fast path registered for the
     model's class, or the generic engine.
@@ -168,6 +186,11 @@ def solve(
         solved piece by piece in it (:mod:`exactprob.engine.parametric`): the open range
         of the symbol (exact rationals, ``None`` for no bound). By default, the one
         interval where every probability lies in [0, 1].
+    cluster : distributed.Client or str, optional
+        For a :class:`~exactprob.engine.level_model.LevelModel`: run its steps on Dask
+        (:mod:`exactprob.engine.level_cluster`), a client, a scheduler's address
+        (``"tcp://host:8786"``) or ``"local"`` (one worker process per core). The
+        answer is the one solved here.
 
     Returns
     -------
@@ -221,7 +244,11 @@ def solve(
     if is_level_model(model):
         from .level_sweep import solve_levels
 
-        return solve_levels(model, method, max_states=max_states, progress=progress, starts=starts)
+        return solve_levels(
+            model, method, max_states=max_states, progress=progress, starts=starts, cluster=cluster
+        )
+    if cluster is not None:
+        raise UsageError("cluster= runs a LevelModel's sweep on Dask; this model is not one")
     if not generic:
         path = fast_path(model, method)
         if path is not None:

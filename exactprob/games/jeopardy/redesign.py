@@ -47,7 +47,6 @@ import os
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -55,7 +54,7 @@ from typing import Any, cast
 
 from ...engine.enclosure import Enclosure
 from ...errors import SchedulerError, WriteError
-from ...util.extras import import_extra
+from ...util.cluster import dask_client, distributed_module
 from ...util.files import write_atomically
 from ...util.progress import progress_bar
 from .certified import enclose_race
@@ -76,12 +75,12 @@ __all__ = [
     "store",
 ]
 
+#: What the Dask cluster is for, in messages.
+PURPOSE = "the Fowl Play redesign search (Dask)"
 CACHE_FORMAT = 2
 """Version of the cache files' layout; a file of another version is recomputed. (2: each
 file carries the SHA-256 of its record, so that a hand-edited or damaged file is
 recomputed rather than reported as certified.)"""
-CONNECT_TIMEOUT = "10s"
-"""How long to try reaching a ``scheduler`` address before giving up."""
 
 
 @dataclass(frozen=True)
@@ -254,7 +253,7 @@ def search(
     missing = [game for game in games if game not in results]
     if missing:
         count = min(workers or os.cpu_count() or 1, len(missing))
-        with _client(scheduler, count) as client:
+        with dask_client(scheduler, count, PURPOSE) as client:
             _make_dir(Path(cache_dir))
             for result in _solved(client, missing, goal, progress):
                 store(result, cache_dir)
@@ -266,7 +265,7 @@ def _solved(
     client: Any, games: Sequence[FowlPlay], goal: int, progress: bool
 ) -> Iterator[DeckResult]:
     """The decks' results as the cluster completes them, with a progress bar."""
-    as_completed = _distributed().as_completed
+    as_completed = distributed_module(PURPOSE).as_completed
 
     futures = client.map(
         deck_result,
@@ -289,53 +288,3 @@ def _make_dir(folder: Path) -> None:
         raise WriteError(
             f"cannot create the cache directory {str(folder)!r}: {error.strerror}"
         ) from None
-
-
-def _distributed() -> Any:
-    """Dask's ``distributed``, from the extra ``cluster``."""
-    return import_extra("distributed", "cluster", "the Fowl Play redesign search (Dask)")
-
-
-def _check_address(scheduler: str) -> None:
-    """Raise ``ValueError`` for a scheduler address that Dask cannot parse (no port, a
-    port out of range), before any client is made."""
-    from distributed.comm.addressing import parse_address, parse_host_port
-
-    scheme, location = parse_address(scheduler, strict=False)
-    if scheme in ("tcp", "tls"):
-        _, port = parse_host_port(location)
-        if not 0 < port < 65536:
-            raise ValueError(f"port {port} out of range in address {scheduler!r}")
-
-
-@contextmanager
-def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
-    """A Dask client of the scheduler at ``scheduler``, or of a new local cluster of
-    ``workers`` single-threaded worker processes (closed on exit)."""
-    distributed = _distributed()
-
-    if scheduler is None:
-        with (
-            distributed.LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,  # no dashboard; its HTTP server on a free port:
-                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-            ) as cluster,
-            distributed.Client(cluster, set_as_default=False) as client,
-        ):
-            yield client
-        return
-    try:
-        _check_address(scheduler)  # a malformed one left a half-made client behind, which
-        # hung for 20 s when Python exited and then printed a traceback
-        client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, ValueError, TypeError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise SchedulerError(
-            f"scheduler {scheduler!r} cannot be reached ({reason}); give a running Dask "
-            "scheduler's address such as tcp://host:8786"
-        ) from None
-    with client:
-        yield client

@@ -1,18 +1,18 @@
 r"""Solitaire Yahtzee, solved through the engine a level at a time.
 
 One player, 13 turns, each of up to three rolls of five dice and one category filled
-(:mod:`.rules`). The optimal player maximises the expected final score; the engine solves
-the game's 536,448 turn-start states (:mod:`.model`, a
+(:mod:`~exactprob.games.yahtzee.rules`). The optimal player maximises the expected final score; the engine solves
+the game's 536,448 turn-start states (:mod:`~exactprob.games.yahtzee.model`, a
 :class:`~exactprob.engine.level_model.LevelModel`) from the last turn to the first, each
 turn's rolls and keeps vectorised over batches of states.
 
-* :mod:`.rules`: the rules as one value (:class:`~.rules.YahtzeeRules`; variants play some
+* :mod:`~exactprob.games.yahtzee.rules`: the rules as one value (:class:`~exactprob.games.yahtzee.rules.YahtzeeRules`; variants play some
   categories, with or without the bonuses) and the score of a roll;
-* :mod:`.dice`: the 252 rolls, 462 keeps and the chances between them;
-* :mod:`.model`: the level model (:class:`~.model.YahtzeeLevels`) and its rounding bound;
-* :mod:`.advice`: the best keep or category in a situation, from a solved game;
-* :mod:`.simulator`: games played from the rules by the optimal or a greedy player;
-* :mod:`.report`: what ``exactprob yahtzee`` prints (:func:`~.report.yahtzee_report`).
+* :mod:`~exactprob.games.yahtzee.dice`: the 252 rolls, 462 keeps and the chances between them;
+* :mod:`~exactprob.games.yahtzee.model`: the level model (:class:`~exactprob.games.yahtzee.model.YahtzeeLevels`) and its rounding bound;
+* :mod:`~exactprob.games.yahtzee.advice`: the best keep or category in a situation, from a solved game;
+* :mod:`~exactprob.games.yahtzee.simulator`: games played from the rules by the optimal or a greedy player;
+* :mod:`~exactprob.games.yahtzee.report`: what ``exactprob yahtzee`` prints (:func:`~exactprob.games.yahtzee.report.yahtzee_report`).
 
 >>> import exactprob as ep
 >>> rules = YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False)

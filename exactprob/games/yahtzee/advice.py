@@ -2,7 +2,7 @@ r"""The best keep or category in a situation of a game, read from a solved game.
 
 A *situation* is a turn-start state (the categories left, the upper total, whether the
 Yahtzee box holds 50), the dice showing and how many rolls of the turn are done. Its
-options are the turn's tables (:class:`~.model.TurnTables`) for that one state, from the
+options are the turn's tables (:class:`~exactprob.games.yahtzee.model.TurnTables`) for that one state, from the
 solved values of the next level: after roll 1 or 2 the keeps of the dice, valued
 :math:`\sum_{r'} P(r' \mid k) E(r')`; after roll 3 the categories the rules allow,
 valued by their score, bonuses and :math:`V(s')`. Every option's value is the expected

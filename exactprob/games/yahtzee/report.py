@@ -1,9 +1,9 @@
 r"""One Yahtzee question answered in full: what ``exactprob yahtzee`` prints.
 
-The game is solved through the engine (``ep.solve`` of :class:`~.model.YahtzeeLevels`):
+The game is solved through the engine (``ep.solve`` of :class:`~exactprob.games.yahtzee.model.YahtzeeLevels`):
 certified by default (the optimal expected score as an enclosure), exactly for a small
-variant. Optionally: the best keep or category in a situation (:mod:`.advice`) and the
-scores of simulated games (:mod:`.simulator`), optimal and greedy.
+variant. Optionally: the best keep or category in a situation (:mod:`~exactprob.games.yahtzee.advice`) and the
+scores of simulated games (:mod:`~exactprob.games.yahtzee.simulator`), optimal and greedy.
 
 >>> from .rules import YahtzeeRules
 >>> report = yahtzee_report(YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False), exact=True)
@@ -18,7 +18,7 @@ from typing import Any
 
 from ...engine.enclosure import Enclosure
 from ...engine.level_sweep import LevelSolution
-from ...engine.methods import solve
+from ...engine.methods import Method, solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...util.numbers import exact_fields
@@ -133,9 +133,11 @@ def yahtzee_report(
     simulate: tuple[int, int] | None = None,
     max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,
+    cluster: Any = None,
 ) -> YahtzeeReport:
-    """Solve ``rules`` (certified, or ``exact``), advise ``situation``, and play
-    ``simulate = (games, seed)`` games by the optimal and the greedy player."""
+    """Solve ``rules`` (certified, or ``exact``; on a Dask ``cluster`` if given, as
+    ``ep.solve`` takes it), advise ``situation``, and play ``simulate = (games, seed)``
+    games by the optimal and the greedy player."""
     model = YahtzeeLevels(rules)
     if exact:
         states = sum(len(model.states(level)) for level in range(model.levels + 1))
@@ -143,9 +145,8 @@ def yahtzee_report(
             EXACT_STATES, states, "solving this game exactly",
             how="solve it certified (without --exact), or choose fewer --categories",
         )  # fmt: skip
-    solution = solve(
-        model, "exact" if exact else "certified", max_states=max_states, progress=progress
-    )
+    method: Method = "exact" if exact else "certified"
+    solution = solve(model, method, max_states=max_states, progress=progress, cluster=cluster)
     assert isinstance(solution, LevelSolution)
     advice = None if situation is None else advise(solution, situation)
     simulated = None

@@ -2,11 +2,11 @@ r"""An independent simulator of solitaire Yahtzee, written from the rules, many 
 
 Each game rolls real dice (numpy), asks its player which dice to keep after rolls 1 and
 2 and which category to fill after roll 3, and scores by the rule text
-(:func:`~.rules.score`, the bonuses and the joker rule applied here, not by the level
+(:func:`~exactprob.games.yahtzee.rules.score`, the bonuses and the joker rule applied here, not by the level
 model): a player that picks a category the rules forbid is an error. Players:
 
 * :class:`OptimalPlayer`: the best keep and category read from a solved game, the same
-  tables as :func:`~.advice.advise`;
+  tables as :func:`~exactprob.games.yahtzee.advice.advise`;
 * :class:`GreedyPlayer`: keeps the dice of its most common face (the higher face on a
   tie) and fills the category that scores most now (the first on the card on a tie).
 

@@ -1,0 +1,98 @@
+"""The level sweep on a Dask cluster: each level's batches run as tasks on the workers.
+
+For each level, the level below (its sorted keys, values and radius: 16 bytes a state)
+is scattered to every worker once, and each batch of the level's states is one task
+running the model's step (:func:`~exactprob.engine.level_sweep.step_batch`); the model
+itself is scattered once for the whole sweep. The batches are the local sweep's, each
+computed by the same code, so the values, and the certified radius summed from them, are
+the local run's. Tasks whose worker is lost are run again by Dask on another (the inputs
+are on every worker), so the answer does not change. Before any work, the memory a
+worker needs (two levels and one batch) is compared with every worker's limit.
+
+>>> import exactprob as ep
+>>> from exactprob.games.yahtzee import YahtzeeLevels, YahtzeeRules
+>>> rules = YahtzeeRules(categories=("Sixes", "Yahtzee"))
+>>> ep.solve(YahtzeeLevels(rules), cluster="local").value() == ep.solve(YahtzeeLevels(rules)).value()
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from ..errors import ResourceError, UsageError
+from ..util.cluster import dask_client, distributed_module
+from ..util.resources import format_bytes
+from .level_model import LevelModel
+from .level_sweep import BYTES_PER_STATE, BatchRunner, _Level, batch_bytes, step_batch
+
+__all__ = ["PURPOSE", "cluster_runner", "worker_need"]
+
+#: What the cluster is for, in messages.
+PURPOSE = "solving a level model on a cluster (Dask)"
+
+
+@contextmanager
+def cluster_runner(cluster: Any, model: LevelModel, largest_level: int) -> Iterator[BatchRunner]:
+    """A runner of the sweep's batches on ``cluster``: a ``distributed.Client`` (kept open),
+    a scheduler's address, or ``"local"`` (a cluster of one single-threaded worker process
+    per core, closed afterwards)."""
+    if hasattr(cluster, "submit") and hasattr(cluster, "scatter"):
+        yield _runner(cluster, model, largest_level)
+        return
+    if not isinstance(cluster, str) or not cluster:
+        raise UsageError(
+            f"cluster must be a Dask client, a scheduler address or 'local', got {cluster!r}"
+        )
+    scheduler = None if cluster == "local" else cluster
+    with dask_client(scheduler, os.cpu_count() or 1, PURPOSE) as client:
+        yield _runner(client, model, largest_level)
+
+
+def worker_need(model: LevelModel, largest_level: int) -> int:
+    """The bytes a worker holds at most: two levels' keys and values (the one scattered to
+    it and the one it may be receiving) and one batch's working memory."""
+    return 2 * BYTES_PER_STATE * largest_level + batch_bytes(model)
+
+
+def _runner(client: Any, model: LevelModel, largest_level: int) -> BatchRunner:
+    """Check every worker's memory, scatter the model, and run batches as tasks."""
+    _check_workers(client, worker_need(model, largest_level))
+    as_completed = distributed_module(PURPOSE).as_completed
+    shared_model = client.scatter(model, broadcast=True)
+
+    def run(
+        level: int, batches: list[np.ndarray], below: _Level, exact: bool
+    ) -> Iterator[tuple[int, np.ndarray]]:
+        shared_below = client.scatter(below, broadcast=True)
+        futures = {
+            client.submit(
+                step_batch, shared_model, level, batch, shared_below, exact, pure=False
+            ): i
+            for i, batch in enumerate(batches)
+        }
+        for future, found in as_completed(futures, with_results=True, loop=client.loop):
+            yield futures[future], found
+
+    return run
+
+
+def _check_workers(client: Any, need: int) -> None:
+    """Refuse, before any work, a cluster with no worker or a worker whose memory limit is
+    below ``need`` bytes."""
+    workers = client.scheduler_info().get("workers", {})
+    if not workers:
+        raise ResourceError("the Dask cluster has no workers; start at least one")
+    limits = [info.get("memory_limit") or 0 for info in workers.values()]
+    smallest = min(limits)
+    if 0 < smallest < need:
+        raise ResourceError(
+            f"a level of this model needs about {format_bytes(need)} on each Dask worker, "
+            f"more than the {format_bytes(smallest)} a worker may use; give the workers "
+            "more memory or use fewer, larger workers"
+        )

@@ -1,0 +1,79 @@
+"""Dask clusters: a client of a running scheduler, or of a local cluster made for the work.
+
+Two features run on Dask (extra ``cluster``): the Fowl Play redesign search and the
+engine's level sweep on a cluster. Both get their client here: a scheduler address is
+checked before any client is made (a malformed one left a half-made client behind, which
+hung for 20 s when Python exited and then printed a traceback), and a local cluster has
+no dashboard and single-threaded worker processes.
+
+>>> check_address("tcp://127.0.0.1:8786") is None
+True
+>>> check_address("tcp://127.0.0.1:99999")
+Traceback (most recent call last):
+...
+ValueError: port 99999 out of range in address 'tcp://127.0.0.1:99999'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Any
+
+from ..errors import SchedulerError
+from .extras import import_extra
+
+__all__ = ["CONNECT_TIMEOUT", "check_address", "dask_client", "distributed_module"]
+
+CONNECT_TIMEOUT = "10s"
+"""How long to try reaching a ``scheduler`` address before giving up."""
+
+
+def distributed_module(purpose: str) -> ModuleType:
+    """Dask's ``distributed``, from the extra ``cluster`` (``purpose`` names the feature in
+    the message when it is missing)."""
+    return import_extra("distributed", "cluster", purpose)
+
+
+def check_address(scheduler: str) -> None:
+    """Raise ``ValueError`` for a scheduler address that Dask cannot parse (no port, a
+    port out of range), before any client is made."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    scheme, location = parse_address(scheduler, strict=False)
+    if scheme in ("tcp", "tls"):
+        _, port = parse_host_port(location)
+        if not 0 < port < 65536:
+            raise ValueError(f"port {port} out of range in address {scheduler!r}")
+
+
+@contextmanager
+def dask_client(scheduler: str | None, workers: int, purpose: str) -> Iterator[Any]:
+    """A Dask client of the scheduler at ``scheduler``, or of a new local cluster of
+    ``workers`` single-threaded worker processes (closed on exit)."""
+    distributed = distributed_module(purpose)
+    if scheduler is None:
+        with (
+            distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,  # no dashboard; its HTTP server on a free port:
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            ) as cluster,
+            distributed.Client(cluster, set_as_default=False) as client,
+        ):
+            yield client
+        return
+    try:
+        check_address(scheduler)
+        client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, ValueError, TypeError) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise SchedulerError(
+            f"scheduler {scheduler!r} cannot be reached ({reason}); give a running Dask "
+            "scheduler's address such as tcp://host:8786"
+        ) from None
+    with client:
+        yield client
