@@ -145,7 +145,7 @@ def test_parameters_benchmark_quick_runs(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_yahtzee_benchmark_quick_runs(tmp_path: Path) -> None:
-    text = quick_report("bench_yahtzee.py", tmp_path)
+def test_level_models_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_levels.py", tmp_path)
     assert "equal" in text and "DIFFERENT" not in text
-    assert "| quick" in text
+    assert "| quick:dask" in text and "| contains" in text

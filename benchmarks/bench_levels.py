@@ -1,8 +1,8 @@
-"""Solitaire Yahtzee: the level sweep against the generic engine, and the full game.
+"""Level models: solitaire Yahtzee and a million-state dice race, here and on Dask.
 
-    python benchmarks/bench_yahtzee.py [--quick] [--out FILE]
+    python benchmarks/bench_levels.py [--quick] [--out FILE]
 
-(about 5 minutes; ``--quick``: under a minute.)
+(about 8 minutes; ``--quick``: under a minute.)
 
 Small variants (a few categories): the level model (``ep.solve`` of ``YahtzeeLevels``,
 exact rationals, each turn vectorised) against the generic engine on the same game written
@@ -14,6 +14,11 @@ far past the generic engine's limit): the level sweep in certified mode for each
 of the rules, each in a fresh process whose peak memory (imports included) is reported,
 with the enclosure's midpoint and width; and the first reading again on a local Dask
 cluster (one worker process per core), whose enclosure must equal the local one.
+
+The dice race of ``bench_engine.py`` (e) (reach square 1,900 within 950 turns by a d6 or
+2d3 a turn: 1,057,509 states) written as a level model (a level per turn), certified
+here and on the local Dask cluster, against the generic engine's exact value of the same
+race as an ArrayModel; the enclosures must contain it.
 """
 
 from __future__ import annotations
@@ -23,9 +28,12 @@ import json
 import subprocess
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
-from bench_engine import fmt_ratio, fmt_time, peak_kib, report, table
+import numpy as np
+from bench_engine import DiceRaceArrays, fmt_ratio, fmt_time, peak_kib, report, table
+from gmpy2 import mpq
 
 import exactprob as ep
 from exactprob.games.yahtzee import YahtzeeLevels, YahtzeeRules
@@ -44,6 +52,47 @@ READINGS = {
     "no extra Yahtzees": YahtzeeRules(extra_yahtzees=False),
 }
 QUICK_RULES = YahtzeeRules(categories=("Aces", "Twos", "Threes", "Full House", "Yahtzee"))
+#: The race to square 1,900 within 950 turns (quick: 190 within 95).
+RACE, QUICK_RACE = (1900, 950), (190, 95)
+U = 2.0**-53
+
+
+class RaceLevels(ep.LevelModel):
+    """The dice race by turns: state (turn, square); a square at or past the target ends
+    the race (won on the target and the two squares after it), as does the last turn.
+    Each turn moves by a d6 or by 2d3 (chances 1, 2, 3, 2, 1 in 9 for 2 to 6)."""
+
+    def __init__(self, target: int, turns: int, slack: int = 2) -> None:
+        self.target, self.turns, self.slack = target, turns, slack
+        self.levels, self.initial = turns, (0, 0)
+        self.sizes = (turns + 1, target + slack + 7)
+        self.batch_rows = 100_000
+
+    def states(self, level: int) -> np.ndarray:
+        """The squares a race can be on after ``level`` turns (at most 6 a turn)."""
+        squares = np.arange(min(6 * level, self.sizes[1] - 1) + 1)
+        return np.stack([np.full(len(squares), level), squares], axis=1)
+
+    def won(self, squares: np.ndarray) -> np.ndarray:
+        return ((squares >= self.target) & (squares <= self.target + self.slack)).astype(np.int64)
+
+    def final(self, states: np.ndarray) -> np.ndarray:
+        return self.won(states[:, 1])
+
+    def step(self, level, states, values, exact):
+        number = (lambda n, d: mpq(n, d)) if exact else (lambda n, d: n / d)
+        squares = np.minimum(states[:, 1], self.target)  # a finished race stays put
+        ahead = np.stack([states[:, 0] + 1, squares], axis=1)
+        d6 = sum(number(1, 6) * values(ahead + [0, r]) for r in range(1, 7))
+        two_d3 = sum(
+            number(c, 9) * values(ahead + [0, r])
+            for r, c in ((2, 1), (3, 2), (4, 3), (5, 2), (6, 1))
+        )
+        best = np.maximum(d6, two_d3)
+        return np.where(states[:, 1] >= self.target, self.won(states[:, 1]), best)
+
+    def rounding_error(self, level, magnitude):
+        return 2 * 8 * U / (1 - 8 * U) * magnitude
 
 
 def small_rows(variants: list[tuple[str, ...]]) -> list[list[str]]:
@@ -94,6 +143,69 @@ def measure_full(name: str) -> dict[str, object]:
     }
 
 
+def measure_race(where: str, quick: bool) -> dict[str, object]:
+    """The race in this process: ``"here"`` or ``"dask"`` (certified level sweep) or
+    ``"engine"`` (the generic engine, exact, on the ArrayModel)."""
+    target, turns = QUICK_RACE if quick else RACE
+    start = time.perf_counter()
+    if where == "engine":
+        solved = ep.solve(DiceRaceArrays(target, turns))
+        value = solved.value()
+        low = high = str(value)
+    else:
+        cluster = "local" if where == "dask" else None
+        solved = ep.solve(RaceLevels(target, turns), method="certified", cluster=cluster)
+        low, high = str(solved.value().low), str(solved.value().high)
+    return {
+        "seconds": time.perf_counter() - start,
+        "peak_kib": peak_kib(),
+        "states": len(solved.states),
+        "low": low,
+        "high": high,
+    }
+
+
+def race_rows(quick: bool) -> list[list[str]]:
+    """The race three ways, each in a fresh process; the enclosures must hold the exact value."""
+    found = {}
+    for where in ("engine", "here", "dask"):
+        command = [
+            sys.executable,
+            __file__,
+            "--measure",
+            f"race-{where}",
+            *(["--quick"] if quick else []),
+        ]
+        found[where] = json.loads(
+            subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        )
+    exact = Fraction(found["engine"]["low"])
+    rows = []
+    for where, label in (
+        ("engine", "generic engine, exact"),
+        ("here", "level sweep"),
+        ("dask", "level sweep on Dask"),
+    ):
+        m = found[where]
+        low, high = Fraction(m["low"]), Fraction(m["high"])
+        holds = (
+            "exact" if where == "engine" else ("contains" if low <= exact <= high else "DIFFERENT")
+        )
+        rows.append(
+            [
+                label,
+                f"{m['states']:,}",
+                fmt_time(m["seconds"]),
+                fmt_ratio(m["seconds"], found["engine"]["seconds"]),
+                f"{m['peak_kib'] / 1024:.0f} MiB",
+                f"{float((low + high) / 2):.12f}",
+                f"{float(high - low):.1e}",
+                holds,
+            ]
+        )
+    return rows
+
+
 def full_rows(names: list[str]) -> list[list[str]]:
     """Each solve in a fresh process; a ``:dask`` run's enclosure compared with the local
     one just before it (the peak memory is the client's; the workers' is their own)."""
@@ -133,7 +245,10 @@ def main() -> int:
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure_full(args.measure)))
+        if args.measure.startswith("race-"):
+            print(json.dumps(measure_race(args.measure[5:], args.quick)))
+        else:
+            print(json.dumps(measure_full(args.measure)))
         return 0
     variants = SMALL[:1] if args.quick else SMALL
     first = "quick" if args.quick else "free joker"
@@ -142,6 +257,7 @@ def main() -> int:
         "categories", "level states", "plain states", "level sweep", "generic engine",
         "ratio", "value", "answers",
     ]  # fmt: skip
+    race_header = ["solver", "states", "time", "ratio", "peak memory", "value", "width", "answer"]
     full_header = [
         "rules", "states", "time", "states/s", "peak memory", "value", "width", "Dask = local",
     ]  # fmt: skip
@@ -153,6 +269,10 @@ def main() -> int:
         "## The full game, certified, each in a fresh process (':dask': a local Dask cluster)",
         "",
         *table(full_header, full_rows(names)),
+        "",
+        "## The dice race as a level model (a level per turn), each in a fresh process",
+        "",
+        *table(race_header, race_rows(args.quick)),
         "",
     ]
     return report("Solitaire Yahtzee", sections, args.out)
