@@ -58,7 +58,11 @@ BASES = {
     "red-light": ["--chickens", "5", "--wolves", "2", "--goal", "8"],
     "risk": ["--attacker", "3", "--defender", "2"],
     "softlock": ["--ac", "5"],
+    "yahtzee": ["--categories", "sixes,yahtzee"],
 }
+#: Commands whose vectors always begin with their start: yahtzee's default is the full
+#: game, about a minute, and the fuzz is after bad input.
+ALWAYS_BASED = {"yahtzee"}
 
 VALUES = [
     "", " ", "0", "1", "2", "3", "6", "-1", "-5", "1/2", "-1/10", "0.5", "1e-5", "1e400",
@@ -94,7 +98,7 @@ def argument_vectors(draw: st.DrawFn) -> list[str]:
     positional value."""
     command = draw(st.sampled_from(sorted(set(SUBCOMMANDS) - SKIPPED)))
     argv = [command]
-    if draw(st.booleans()):
+    if command in ALWAYS_BASED or draw(st.booleans()):
         argv += BASES.get(command, [])
     if draw(st.booleans()):
         argv.append(draw(st.sampled_from(VALUES)))

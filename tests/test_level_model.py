@@ -154,7 +154,7 @@ def _keep(**overrides):
             return sum(np.maximum(f, stop) for f in faces) / 6
 
         def rounding_error(self, level, magnitude):
-            return 8 * U * magnitude
+            return 8 * U * (magnitude + 6)
 
     for name, member in overrides.items():
         setattr(Keep, name, member)
@@ -173,11 +173,21 @@ def _keep(**overrides):
         ({"step": lambda self, level, states, values, exact: np.zeros(2)}, "gave (2,) values"),
         ({"rounding_error": lambda self, level, magnitude: float("nan")}, "finite number >= 0"),
         ({"final": lambda self, states: np.array([0.1])}, "exact numbers"),
+        (
+            {"step": lambda self, level, states, values, exact: values(states + 1) * np.nan},
+            "not finite",
+        ),
     ],
 )
 def test_a_bad_level_model_is_refused_with_one_clear_message(overrides, message):
     with pytest.raises(ModelError, match=message.replace("(", r"\(").replace(")", r"\)")):
         ep.solve(_keep(**overrides), method="certified")
+
+
+def test_a_float_from_an_exact_step_is_refused():
+    floats = {"step": lambda self, level, states, values, exact: np.array([0.1])}
+    with pytest.raises(ModelError, match="inexact value"):
+        ep.solve(_keep(**floats))
 
 
 def test_methods_and_limits():

@@ -28,11 +28,14 @@ from exactprob.games.yahtzee import (
 
 # Each variant makes one rule matter: extra Yahtzees and both joker readings (the forced
 # one sends a sixes Yahtzee to Sixes while Full House is open; the free one scores Full
-# House 25 only once Sixes is filled), the upper bonus (three upper boxes reach 63).
+# House 25 only once Sixes is filled), a joker's straight (free: once Aces is filled),
+# the forced reading's last resort (no lower box open: an upper box for 0), the upper
+# bonus (three upper boxes reach 63).
 VARIANTS = [
     (("Sixes", "Full House", "Yahtzee"), True, True, "free"),
     (("Sixes", "Full House", "Yahtzee"), True, True, "forced"),
-    (("Aces", "Small Straight", "Yahtzee"), False, True, "forced"),
+    (("Aces", "Small Straight", "Yahtzee"), False, True, "free"),
+    (("Aces", "Sixes", "Yahtzee"), True, True, "forced"),
     (("Fours", "Fives", "Sixes"), True, False, "free"),
 ]
 
@@ -78,6 +81,22 @@ def test_two_symmetric_keeps_tie_exactly_and_the_tie_is_reported():
     assert all(boxes[name].contains(value) for name, value in options.items())
 
 
+def test_the_advice_ties_are_the_brute_force_ties():
+    # One Yahtzee turn, 1 2 3 4 5 after the first roll: the per-state model's exact ties
+    # among its keeps are the advice's.
+    rules = YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False)
+    oracle_model = OracleYahtzee(rules.categories, True, False)
+    oracle = ep.solve(
+        oracle_model, starts=[(frozenset(rules.categories), 0, False, (1, 2, 3, 4, 5), 2)]
+    )
+    expected = {" ".join(map(str, kept)) for _, kept in oracle.ties()}
+    advice = advise(
+        ep.solve(YahtzeeLevels(rules)), Situation(rules, rules.categories, (1, 2, 3, 4, 5), 1)
+    )
+    found = {name.removeprefix("keep ").replace("reroll all", "") for name in advice.ties}
+    assert found == expected and len(found) > 1
+
+
 def test_after_the_last_roll_the_advice_fills_a_category():
     rules = YahtzeeRules(categories=("Chance", "Yahtzee"), extra_yahtzees=False)
     solved = ep.solve(YahtzeeLevels(rules))
@@ -120,6 +139,16 @@ def test_the_full_game_contains_the_published_optimum():
     assert box.width() <= Fraction(1, 10**6)
 
 
+@pytest.mark.slow
+def test_the_other_readings_give_their_published_values():
+    # The forced joker: 254.5877 (the yahtzee-engine crate); no extra Yahtzees and no
+    # joker: 245.87 (Glenn 2006), 245.8708 to four places.
+    forced = ep.solve(YahtzeeLevels(YahtzeeRules(joker="forced")), method="certified").value()
+    assert Fraction("254.58765") < forced.low and forced.high < Fraction("254.58775")
+    plain = ep.solve(YahtzeeLevels(YahtzeeRules(extra_yahtzees=False)), method="certified").value()
+    assert Fraction("245.87075") < plain.low and plain.high < Fraction("245.87085")
+
+
 def test_the_cli_json_has_the_enclosure_ends(capsys):
     assert main(["yahtzee", "--categories", "sixes,yahtzee", "--json", "--dice", "66612"]) == 0
     payload = json.loads(capsys.readouterr().out)
@@ -148,7 +177,19 @@ def test_the_cli_json_has_the_enclosure_ends(capsys):
             ],
             "cannot total 12; they can make 0, 1, 2, 3, 4, 5",
         ),
-        (["--categories", "aces", "--dice", "11111", "--yahtzee-50"], "only when it is filled"),
+        (
+            ["--categories", "aces,yahtzee", "--dice", "11111", "--yahtzee-50"],
+            "only when it is filled",
+        ),
+        (["--categories", "aces", "--dice", "11111", "--yahtzee-50"], "only with extra Yahtzees"),
+        (
+            ["--categories", "yahtzee", "--dice", "11111", "--upper", "3"],
+            "only with the upper bonus",
+        ),
+        (
+            ["--categories", "sixes,yahtzee", "--dice", "11111", "--left", "sixes,sixes"],
+            "one twice",
+        ),
         (["--upper", "106", "--dice", "11111"], "from 0 to 105"),
     ],
 )

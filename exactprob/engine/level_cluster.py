@@ -5,8 +5,10 @@ is scattered to every worker once, and each batch of the level's states is one t
 running the model's step (:func:`~exactprob.engine.level_sweep.step_batch`); the model
 itself is scattered once for the whole sweep. The batches are the local sweep's, each
 computed by the same code, so the values, and the certified radius summed from them, are
-the local run's. Tasks whose worker is lost are run again by Dask on another (the inputs
-are on every worker), so the answer does not change. Before any work, the memory a
+the local run's (on workers with the same numpy and BLAS: another BLAS may sum in another
+order, within the same bound). Tasks whose worker is lost are run again by Dask on
+another (the inputs are on every worker), so the answer does not change, as long as one
+worker lives. Before any work, the memory a
 worker needs (two levels and one batch) is compared with every worker's limit.
 
 >>> import exactprob as ep
@@ -89,7 +91,7 @@ def _check_workers(client: Any, need: int) -> None:
     if not workers:
         raise ResourceError("the Dask cluster has no workers; start at least one")
     limits = [info.get("memory_limit") or 0 for info in workers.values()]
-    smallest = min(limits)
+    smallest = min((limit for limit in limits if limit > 0), default=0)  # 0: no limit
     if 0 < smallest < need:
         raise ResourceError(
             f"a level of this model needs about {format_bytes(need)} on each Dask worker, "

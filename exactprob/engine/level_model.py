@@ -41,7 +41,7 @@ Roll one die up to three times and keep the last roll: :math:`V_2 = 7/2`,
 ...         stop = values(states + 1)  # stop now: worth the next level's value
 ...         faces = [mpq(f) if exact else float(f) for f in range(1, 7)]
 ...         return sum(np.maximum(f, stop) for f in faces) / 6
-...     def rounding_error(self, level, magnitude): return 8 * 2.0**-53 * magnitude
+...     def rounding_error(self, level, magnitude): return 8 * 2.0**-53 * (magnitude + 6)
 >>> ep.solve(Keep()).value()
 Fraction(14, 3)
 >>> ep.solve(Keep(), method="certified").value().contains(Fraction(14, 3))

@@ -31,7 +31,6 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-import gmpy2
 import numpy as np
 
 from ..errors import InexactError, ModelError, UsageError
@@ -47,7 +46,8 @@ from .results import solved_json
 
 __all__ = ["LevelSolution", "solve_levels"]
 
-#: Bytes held per state: its key and its value (a float, or a pointer to a rational).
+#: Bytes held per state: its key and its float value (in exact mode, a pointer to a
+#: rational, whose digits come on top and are not estimated).
 BYTES_PER_STATE = 16
 
 
@@ -196,10 +196,13 @@ def solve_levels(
             f"a level model is solved level by level: method 'exact' or 'certified', got {method!r}"
         )
     count = _level_count(model)
-    rows = [_level_rows(model, level) for level in range(count + 1)]
+    rows: list[np.ndarray] = []
+    for level in range(count + 1):
+        rows.append(_level_rows(model, level))
+        refuse_more_than(max_states, sum(len(r) for r in rows), "this level model", at_most=True)
     total = sum(len(r) for r in rows)
-    refuse_more_than(max_states, total, "this level model")
-    check_memory(total * BYTES_PER_STATE + batch_bytes(model), "solving this level model")
+    held = sum(r.nbytes for r in rows) + total * BYTES_PER_STATE + batch_bytes(model)
+    check_memory(held, "solving this level model")
     exact = method == "exact"
     _check_one_level_each(model, rows)
     if cluster is None:
@@ -258,8 +261,24 @@ def _swept(
         out[index * size : index * size + len(found)] = found
         bar.update(len(found))
     if exact:
-        return _Level(keys, np.array([gmpy2.mpq(v) for v in out], dtype=object), Fraction(0))
+        return _Level(keys, _rationals(out, level), Fraction(0))
+    if not np.isfinite(out).all():
+        raise ModelError(f"the step of level {level} gave a value that is not finite")
     return _Level(keys, out, below.radius + _rounding(model, level, below))
+
+
+def _rationals(values: np.ndarray, level: int) -> np.ndarray:
+    """An exact step's values as gmpy2 rationals; a float (or anything else inexact) is
+    refused: it would pass for the rational it happens to equal."""
+    try:
+        found = [exact_number(int(v) if isinstance(v, np.integer) else v) for v in values]
+    except InexactError as error:
+        raise ModelError(
+            f"the exact step of level {level} gave an inexact value: {error}"
+        ) from None
+    if any(is_symbolic(v) for v in found):
+        raise ModelError(f"the exact step of level {level} gave a symbolic value")
+    return np.array(found, dtype=object)
 
 
 def _run_here(model: LevelModel) -> BatchRunner:

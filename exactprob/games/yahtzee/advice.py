@@ -68,8 +68,14 @@ class Situation:
             )
         if self.rolls not in (1, 2, 3):
             raise UsageError(f"the rolls done must be 1, 2 or 3, got {self.rolls}")
-        if self.fifty and ("Yahtzee" in self.left or "Yahtzee" not in self.rules.categories):
+        if len(set(self.left)) != len(self.left):
+            raise UsageError(f"the categories left name one twice: {', '.join(self.left)}")
+        if self.fifty and not self.rules.tracks_yahtzee:
+            raise UsageError("the Yahtzee box holding 50 matters only with extra Yahtzees")
+        if self.fifty and "Yahtzee" in self.left:
             raise UsageError("the Yahtzee box can hold 50 only when it is filled")
+        if self.upper and not self.rules.tracks_upper:
+            raise UsageError("the upper total matters only with the upper bonus and upper boxes")
         mask, capped, _ = self.state()
         possible = YahtzeeLevels(self.rules).upper_totals(mask)
         if self.rules.tracks_upper and (self.upper < 0 or capped not in possible):

@@ -155,8 +155,8 @@ def yahtzee_report(
         simulated = Simulated(
             games,
             seed,
-            simulate_games(rules, OptimalPlayer(solution), games, seed),
-            simulate_games(rules, GreedyPlayer(rules), games, seed),
+            simulate_games(rules, OptimalPlayer(solution), games, seed, progress=progress),
+            simulate_games(rules, GreedyPlayer(rules), games, seed, progress=progress),
         )
     return YahtzeeReport(rules, solution, advice, situation, simulated)
 

@@ -27,7 +27,8 @@ Two readings of the *joker* rule for a Yahtzee rolled when the Yahtzee box is fi
   box, for 0 (optimal play: 254.5877).
 
 A variant plays only some categories (as many turns as categories) and may leave either
-bonus out.
+bonus out; without extra Yahtzees there is no joker rule either (a Yahtzee rolled again
+scores as any other roll), and both need the Yahtzee box to be played.
 
 >>> rules = YahtzeeRules()
 >>> len(rules.categories), rules.upper_bonus, rules.extra_yahtzees
@@ -89,7 +90,8 @@ PATTERN_SCORES = {"Full House": 25, "Small Straight": 30, "Large Straight": 40, 
 
 @dataclass(frozen=True)
 class YahtzeeRules:
-    """Which categories are played (in score-card order) and which bonuses apply."""
+    """Which categories are played (in score-card order), which bonuses apply and how the
+    joker rule is read."""
 
     categories: tuple[str, ...] = CATEGORIES
     upper_bonus: bool = True
@@ -131,12 +133,14 @@ class YahtzeeRules:
 
         >>> YahtzeeRules(categories=("Aces", "Yahtzee"), upper_bonus=False).describe()
         'categories Aces, Yahtzee; extra Yahtzees (100 each, free jokers)'
+        >>> YahtzeeRules(categories=("Chance",)).describe()  # no bonus can apply
+        'categories Chance; no bonuses'
         """
         every = self.categories == CATEGORIES
         cards = "all 13 categories" if every else "categories " + ", ".join(self.categories)
         bonuses = [
-            *([f"upper bonus {UPPER_BONUS} at {UPPER_BONUS_AT}"] if self.upper_bonus else []),
-            *([f"extra Yahtzees (100 each, {self.joker} jokers)"] if self.extra_yahtzees else []),
+            *([f"upper bonus {UPPER_BONUS} at {UPPER_BONUS_AT}"] if self.tracks_upper else []),
+            *([f"extra Yahtzees (100 each, {self.joker} jokers)"] if self.tracks_yahtzee else []),
         ]
         return f"{cards}; {', '.join(bonuses) or 'no bonuses'}"
 

@@ -11,7 +11,7 @@ model): a player that picks a category the rules forbid is an error. Players:
   tie) and fills the category that scores most now (the first on the card on a tie).
 
 >>> import exactprob as ep
->>> from .model import YahtzeeLevels
+>>> from .model import TurnTables, YahtzeeLevels
 >>> from .rules import YahtzeeRules
 >>> rules = YahtzeeRules(categories=("Chance",))
 >>> solved = ep.solve(YahtzeeLevels(rules))  # each die: 3.5, then E max(X, 3.5) = 17/4,
@@ -32,8 +32,9 @@ from ...engine.level_sweep import LevelSolution
 from ...engine.simulate import Runs
 from ...errors import UsageError
 from ...util.limits import check_max_states
+from ...util.progress import progress_bar
 from .dice import DICE, FACES
-from .model import YahtzeeLevels
+from .model import TurnTables, YahtzeeLevels
 from .rules import LOWER, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE_BONUS, YahtzeeRules, score
 
 __all__ = ["GreedyPlayer", "OptimalPlayer", "Player", "Sheet", "YahtzeeRuns", "simulate_games"]
@@ -80,14 +81,22 @@ class YahtzeeRuns(Runs):
 
 
 def simulate_games(
-    rules: YahtzeeRules, player: Player, games: int, seed: int | None = None
+    rules: YahtzeeRules,
+    player: Player,
+    games: int,
+    seed: int | None = None,
+    *,
+    progress: bool = False,
 ) -> YahtzeeRuns:
-    """Play ``games`` games of ``rules`` by ``player`` with ``numpy.random.default_rng(seed)``."""
+    """Play ``games`` games of ``rules`` by ``player`` with ``numpy.random.default_rng(seed)``
+    (``progress``: a bar on stderr)."""
     check_max_states(games, "games")
     rng = np.random.default_rng(seed)
-    parts = [
-        _play(rules, player, min(BATCH, games - start), rng) for start in range(0, games, BATCH)
-    ]
+    parts = []
+    with progress_bar(progress, "playing Yahtzee", total=games, unit=" games") as bar:
+        for start in range(0, games, BATCH):
+            parts.append(_play(rules, player, min(BATCH, games - start), rng))
+            bar.update(len(parts[-1][0]))
     return YahtzeeRuns(*(np.concatenate(arrays) for arrays in zip(*parts, strict=True)))
 
 
@@ -180,7 +189,8 @@ class GreedyPlayer:
         return dice == face[:, None]
 
     def fill(self, sheet: Sheet, dice: np.ndarray) -> np.ndarray:
-        """The allowed category with the highest score now (the first on a tie)."""
+        """The allowed category with the highest plain score now (a joker's full points
+        not counted; the first on a tie)."""
         allowed = legal_categories(self.rules, sheet, dice)
         points = np.array(
             [[score(c, hand) for c in self.rules.categories] for hand in dice.tolist()]
@@ -196,10 +206,11 @@ class OptimalPlayer:
         if not isinstance(solution.model, YahtzeeLevels):
             raise UsageError("an optimal player needs a solved YahtzeeLevels model")
         self.solution, self.model = solution, solution.model
-        self._turn: tuple[bytes, object] | None = None
+        self._turn: tuple[bytes, TurnTables, np.ndarray] | None = None
 
-    def _tables(self, sheet: Sheet) -> object:
-        """The turn tables of every game's turn-start state (built once per turn)."""
+    def _tables(self, sheet: Sheet) -> tuple[TurnTables, np.ndarray]:
+        """The turn tables of the games' distinct turn-start states, and which row of
+        them each game reads (built once per turn)."""
         rules = self.model.rules
         mask = (sheet.filled * (1 << np.arange(len(rules.categories)))).sum(axis=1)
         upper = np.minimum(sheet.upper, UPPER_BONUS_AT) if rules.tracks_upper else 0 * mask
@@ -209,17 +220,18 @@ class OptimalPlayer:
         if self._turn is None or self._turn[0] != key:
             level = int(sheet.filled[0].sum())
             exact = self.solution.method == "exact"
+            distinct, row = np.unique(states, axis=0, return_inverse=True)
 
             def values(rows: np.ndarray) -> np.ndarray:
                 return self.solution.values(level + 1, rows)
 
-            self._turn = (key, self.model.turn(states, values, exact))
-        return self._turn[1]
+            self._turn = (key, self.model.turn(distinct, values, exact), row.ravel())
+        return self._turn[1], self._turn[2]
 
     def keep(self, sheet: Sheet, dice: np.ndarray, rolls: int) -> np.ndarray:
         """The best keep of each game's dice, as a mask of its dice."""
-        tables = self._tables(sheet)
-        keeps = tables.keep_first if rolls == 1 else tables.keep_second  # type: ignore[attr-defined]
+        tables, row = self._tables(sheet)
+        keeps = (tables.keep_first if rolls == 1 else tables.keep_second)[row]
         rolled = _roll_indices(dice)
         inside = (DICE.keeps[None, :, :] <= DICE.rolls[rolled][:, None, :]).all(axis=2)
         best = np.argmax(np.where(inside, keeps, -1), axis=1)
@@ -227,8 +239,8 @@ class OptimalPlayer:
 
     def fill(self, sheet: Sheet, dice: np.ndarray) -> np.ndarray:
         """The best category for each game's dice."""
-        tables = self._tables(sheet)
-        options = tables.filled[np.arange(len(dice)), :, _roll_indices(dice)]  # type: ignore[attr-defined]
+        tables, row = self._tables(sheet)
+        options = tables.filled[row, :, _roll_indices(dice)]
         return np.argmax(options, axis=1)
 
 
