@@ -2,7 +2,7 @@
 
 For each level, the level below (its sorted keys, values and radius: 16 bytes a state)
 is scattered to every worker once, and each batch of the level's states is one task
-running the model's step (:func:`~exactprob.engine.level_sweep.step_batch`); the model
+running the model's step (:func:`~exactprob.engine._internal.level_batches.step_batch`); the model
 itself is scattered once for the whole sweep. The batches are the local sweep's, each
 computed by the same code, so the values, and the certified radius summed from them, are
 the local run's (on workers with the same numpy and BLAS: another BLAS may sum in another
@@ -30,8 +30,8 @@ import numpy as np
 from ..errors import ResourceError, UsageError
 from ..util.cluster import dask_client, distributed_module
 from ..util.resources import format_bytes
+from ._internal.level_batches import BYTES_PER_STATE, BatchRunner, Level, batch_bytes, step_batch
 from .level_model import LevelModel
-from .level_sweep import BYTES_PER_STATE, BatchRunner, _Level, batch_bytes, step_batch
 
 __all__ = ["PURPOSE", "cluster_runner", "worker_need"]
 
@@ -69,7 +69,7 @@ def _runner(client: Any, model: LevelModel, largest_level: int) -> BatchRunner:
     shared_model = client.scatter(model, broadcast=True)
 
     def run(
-        level: int, batches: list[np.ndarray], below: _Level, exact: bool
+        level: int, batches: list[np.ndarray], below: Level, exact: bool
     ) -> Iterator[tuple[int, np.ndarray]]:
         shared_below = client.scatter(below, broadcast=True)
         futures = {

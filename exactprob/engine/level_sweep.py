@@ -27,7 +27,7 @@ the values are gmpy2 rationals and the radius is 0.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -40,32 +40,19 @@ from ..util.numbers import exact as exact_number
 from ..util.numbers import is_symbolic
 from ..util.progress import Progress, progress_bar
 from ..util.resources import check_memory
+from ._internal.level_batches import (
+    BYTES_PER_STATE,
+    BatchRunner,
+    Level,
+    batch_bytes,
+    keys_of,
+    step_batch,
+)
 from .enclosure import Enclosure
 from .level_model import LevelModel
 from .results import solved_json
 
 __all__ = ["LevelSolution", "solve_levels"]
-
-#: Bytes held per state: its key and its float value (in exact mode, a pointer to a
-#: rational, whose digits come on top and are not estimated).
-BYTES_PER_STATE = 16
-
-
-class _Level:
-    """One level's states as sorted keys, and their values (filled by the sweep)."""
-
-    __slots__ = ("keys", "radius", "values")
-
-    def __init__(self, keys: np.ndarray, values: np.ndarray, radius: Fraction) -> None:
-        self.keys, self.values, self.radius = keys, values, radius
-
-    def positions(self, keys: np.ndarray, level: int) -> np.ndarray:
-        """Where ``keys`` sit in this level (a :class:`ModelError` for one that is not here)."""
-        at = np.searchsorted(self.keys, keys)
-        inside = at < len(self.keys)
-        if not (inside.all() and (self.keys[at] == keys).all()):
-            raise ModelError(f"a step asked for a state that is not on level {level}")
-        return at
 
 
 class LevelSolution:
@@ -76,7 +63,7 @@ class LevelSolution:
 
     __slots__ = ("_levels", "initial", "method", "model")
 
-    def __init__(self, model: LevelModel, levels: list[_Level], method: str, initial: Any) -> None:
+    def __init__(self, model: LevelModel, levels: list[Level], method: str, initial: Any) -> None:
         self.model, self._levels, self.method, self.initial = model, levels, method, initial
 
     @property
@@ -97,7 +84,7 @@ class LevelSolution:
         """The values of ``states`` (rows of ``level``): floats (certified, each within
         :meth:`radius` of the exact value) or gmpy2 rationals."""
         held = self._levels[level]
-        found: np.ndarray = held.values[held.positions(_keys(self.model, states), level)]
+        found: np.ndarray = held.values[held.positions(keys_of(self.model, states), level)]
         return found
 
     def radius(self, level: int) -> Fraction:
@@ -172,11 +159,6 @@ class _LevelStates(Sequence[Hashable]):
         return True
 
 
-#: How a sweep runs a level's batches: ``run(level, batches, below, exact)`` yields each
-#: batch's index and values, in any order (here, one after another; or on a cluster).
-BatchRunner = Callable[[int, list[np.ndarray], _Level, bool], Iterator[tuple[int, np.ndarray]]]
-
-
 def solve_levels(
     model: LevelModel,
     method: str,
@@ -221,19 +203,14 @@ def solve_levels(
     return solution
 
 
-def batch_bytes(model: LevelModel) -> int:
-    """The working memory of one step's batch, as the model declares it."""
-    return max(0, int(model.bytes_per_row)) * max(1, int(model.batch_rows))
-
-
 def _sweep(
     model: LevelModel, rows: list[np.ndarray], exact: bool, progress: bool, run: BatchRunner
-) -> list[_Level]:
+) -> list[Level]:
     """Every level's values, the end level's from ``final``, the others by ``run``."""
     count = len(rows) - 1
-    levels: list[_Level] = [_Level(np.empty(0, np.int64), np.empty(0), Fraction(0))] * count
-    keys, order = _sorted_keys(model, rows[count])
-    levels.append(_Level(keys, *_final_values(model, rows[count][order], exact)))
+    levels: list[Level] = [Level(np.empty(0, np.int64), np.empty(0), Fraction(0))] * count
+    keys, order = _sortedkeys_of(model, rows[count])
+    levels.append(Level(keys, *_final_values(model, rows[count][order], exact)))
     total = sum(len(r) for r in rows)
     with progress_bar(progress, "solving levels", total=total, unit=" states") as bar:
         bar.update(len(keys))
@@ -246,13 +223,13 @@ def _swept(
     model: LevelModel,
     level: int,
     rows: np.ndarray,
-    below: _Level,
+    below: Level,
     exact: bool,
     bar: Progress,
     run: BatchRunner,
-) -> _Level:
+) -> Level:
     """Level ``level``'s values and radius from the level below it."""
-    keys, order = _sorted_keys(model, rows)
+    keys, order = _sortedkeys_of(model, rows)
     rows = rows[order]
     size = max(1, int(model.batch_rows))
     batches = [rows[start : start + size] for start in range(0, len(rows), size)]
@@ -261,10 +238,10 @@ def _swept(
         out[index * size : index * size + len(found)] = found
         bar.update(len(found))
     if exact:
-        return _Level(keys, _rationals(out, level), Fraction(0))
+        return Level(keys, _rationals(out, level), Fraction(0))
     if not np.isfinite(out).all():
         raise ModelError(f"the step of level {level} gave a value that is not finite")
-    return _Level(keys, out, below.radius + _rounding(model, level, below))
+    return Level(keys, out, below.radius + _rounding(model, level, below))
 
 
 def _rationals(values: np.ndarray, level: int) -> np.ndarray:
@@ -285,7 +262,7 @@ def _run_here(model: LevelModel) -> BatchRunner:
     """Run the batches in this process, one after another."""
 
     def run(
-        level: int, batches: list[np.ndarray], below: _Level, exact: bool
+        level: int, batches: list[np.ndarray], below: Level, exact: bool
     ) -> Iterator[tuple[int, np.ndarray]]:
         for index, batch in enumerate(batches):
             yield index, step_batch(model, level, batch, below, exact)
@@ -293,25 +270,7 @@ def _run_here(model: LevelModel) -> BatchRunner:
     return run
 
 
-def step_batch(
-    model: LevelModel, level: int, batch: np.ndarray, below: _Level, exact: bool
-) -> np.ndarray:
-    """The model's step on one batch of ``level``, reading the level ``below``, checked to
-    give one value per row (what a cluster's worker runs)."""
-
-    def values(states: np.ndarray) -> np.ndarray:
-        found: np.ndarray = below.values[below.positions(_keys(model, states), level + 1)]
-        return found
-
-    found = np.asarray(model.step(level, batch, values, exact))
-    if found.shape != (len(batch),):
-        raise ModelError(
-            f"the step of level {level} gave {found.shape} values for {len(batch)} states"
-        )
-    return found
-
-
-def _rounding(model: LevelModel, level: int, below: _Level) -> Fraction:
+def _rounding(model: LevelModel, level: int, below: Level) -> Fraction:
     """The model's rounding bound for ``level`` as an exact rational (refused unless finite
     and >= 0), given the largest next-level value widened by its radius."""
     largest = float(np.max(np.abs(below.values))) if len(below.values) else 0.0
@@ -367,28 +326,22 @@ def _level_rows(model: LevelModel, level: int) -> np.ndarray:
 def _check_one_level_each(model: LevelModel, rows: list[np.ndarray]) -> None:
     """Refuse a state listed twice, on one level or on two (a solution finds a state's
     level by its key)."""
-    keys = np.concatenate([_keys(model, r) for r in rows])
+    keys = np.concatenate([keys_of(model, r) for r in rows])
     if len(np.unique(keys)) < len(keys):
         raise ModelError("a state is listed twice: list each state once, on one level")
 
 
-def _sorted_keys(model: LevelModel, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _sortedkeys_of(model: LevelModel, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The rows' keys sorted, and the order that sorts them."""
-    keys = _keys(model, rows)
+    keys = keys_of(model, rows)
     order = np.argsort(keys, kind="stable")
     return keys[order], order
-
-
-def _keys(model: LevelModel, rows: np.ndarray) -> np.ndarray:
-    """Each row read as a number in the mixed radix ``sizes``."""
-    keys: np.ndarray = np.ravel_multi_index(tuple(np.asarray(rows).T), model.sizes)
-    return keys.astype(np.int64)
 
 
 def _key_of(model: LevelModel, state: Any) -> int:
     """One state's key (a :class:`ModelError` for something that is not a state)."""
     try:
         row = np.array([tuple(state)], dtype=np.int64)
-        return int(_keys(model, row)[0])
+        return int(keys_of(model, row)[0])
     except (TypeError, ValueError, OverflowError):
         raise ModelError(f"{state!r} is not a state of this level model") from None

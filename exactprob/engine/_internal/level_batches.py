@@ -1,0 +1,80 @@
+"""A level's stored values, and one batch of a level model's step: what the level sweep
+and its Dask runner share (:mod:`exactprob.engine.level_sweep`,
+:mod:`exactprob.engine.level_cluster`).
+
+A level is held as the sorted keys of its states (each row read as a number in the mixed
+radix ``sizes``) beside their values, so a step's look-up of the level below is one
+``searchsorted``.
+
+>>> import numpy as np
+>>> below = Level(np.array([3, 5, 9]), np.array([0.5, 0.25, 1.0]), Fraction(0))
+>>> below.positions(np.array([9, 3]), level=1).tolist()
+[2, 0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+
+import numpy as np
+
+from ...errors import ModelError
+from ..level_model import LevelModel
+
+__all__ = ["BYTES_PER_STATE", "BatchRunner", "Level", "batch_bytes", "keys_of", "step_batch"]
+
+#: Bytes held per state: its key and its float value (in exact mode, a pointer to a
+#: rational, whose digits come on top and are not estimated).
+BYTES_PER_STATE = 16
+
+
+class Level:
+    """One level's states as sorted keys, and their values (filled by the sweep)."""
+
+    __slots__ = ("keys", "radius", "values")
+
+    def __init__(self, keys: np.ndarray, values: np.ndarray, radius: Fraction) -> None:
+        self.keys, self.values, self.radius = keys, values, radius
+
+    def positions(self, keys: np.ndarray, level: int) -> np.ndarray:
+        """Where ``keys`` sit in this level (a :class:`ModelError` for one that is not here)."""
+        at = np.searchsorted(self.keys, keys)
+        inside = at < len(self.keys)
+        if not (inside.all() and (self.keys[at] == keys).all()):
+            raise ModelError(f"a step asked for a state that is not on level {level}")
+        return at
+
+
+#: How a sweep runs a level's batches: ``run(level, batches, below, exact)`` yields each
+#: batch's index and values, in any order (here, one after another; or on a cluster).
+BatchRunner = Callable[[int, list[np.ndarray], Level, bool], Iterator[tuple[int, np.ndarray]]]
+
+
+def batch_bytes(model: LevelModel) -> int:
+    """The working memory of one step's batch, as the model declares it."""
+    return max(0, int(model.bytes_per_row)) * max(1, int(model.batch_rows))
+
+
+def step_batch(
+    model: LevelModel, level: int, batch: np.ndarray, below: Level, exact: bool
+) -> np.ndarray:
+    """The model's step on one batch of ``level``, reading the level ``below``, checked to
+    give one value per row (what a cluster's worker runs)."""
+
+    def values(states: np.ndarray) -> np.ndarray:
+        found: np.ndarray = below.values[below.positions(keys_of(model, states), level + 1)]
+        return found
+
+    found = np.asarray(model.step(level, batch, values, exact))
+    if found.shape != (len(batch),):
+        raise ModelError(
+            f"the step of level {level} gave {found.shape} values for {len(batch)} states"
+        )
+    return found
+
+
+def keys_of(model: LevelModel, rows: np.ndarray) -> np.ndarray:
+    """Each row read as a number in the mixed radix ``sizes``."""
+    keys: np.ndarray = np.ravel_multi_index(tuple(np.asarray(rows).T), model.sizes)
+    return keys.astype(np.int64)
