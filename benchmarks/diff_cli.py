@@ -55,6 +55,8 @@ RUNS: list[list[str]] = [
     ["staircakes"],
     ["cartwheel", "--gold", "10", "--target", "20", "--max-stake", "5"],
     ["gamebook", BOOK, "--walkthrough"],
+    ["yahtzee", "--categories", "sixes,full house,yahtzee", "--dice", "66623", "--roll", "2"],
+    ["yahtzee", "--categories", "aces,yahtzee", "--exact", "--dice", "11111", "--roll", "3", "--json"],
 ]  # fmt: skip
 
 

@@ -44,7 +44,6 @@ class Broken(YahtzeeLevels):
         raise ModelError("a step that always fails")
 
 
-@pytest.mark.slow
 def test_a_cluster_gives_the_local_enclosure_and_exact_value(client):
     model = YahtzeeLevels(RULES)
     model.batch_rows = 4  # many tasks per level
@@ -53,7 +52,6 @@ def test_a_cluster_gives_the_local_enclosure_and_exact_value(client):
     assert ep.solve(model, cluster=client).value() == ep.solve(model).value()
 
 
-@pytest.mark.slow
 def test_a_worker_lost_mid_solve_does_not_change_the_answer(client, tmp_path):
     marker = tmp_path / "killed"
     model = Dying(RULES, str(marker))
@@ -65,7 +63,6 @@ def test_a_worker_lost_mid_solve_does_not_change_the_answer(client, tmp_path):
     assert solved.value() == ep.solve(same_batches, "certified").value()
 
 
-@pytest.mark.slow
 def test_a_step_error_on_a_worker_is_the_models_error(client):
     with pytest.raises(ModelError, match="always fails"):
         ep.solve(Broken(RULES), "certified", cluster=client)
