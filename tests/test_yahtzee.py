@@ -17,6 +17,7 @@ from exactprob.cli import main
 from exactprob.errors import UsageError
 from exactprob.games.yahtzee import (
     CATEGORIES,
+    GreedyLevels,
     GreedyPlayer,
     OptimalPlayer,
     Situation,
@@ -114,6 +115,14 @@ def test_the_simulated_optimal_player_scores_the_exact_value_and_beats_greedy():
     greedy = simulate_games(rules, GreedyPlayer(rules), 20_000, seed=7)
     assert optimal.agrees_with(solved.value().midpoint())
     assert not greedy.agrees_with(solved.value().midpoint())
+
+
+@pytest.mark.parametrize("joker", ["free", "forced"])
+def test_the_greedy_players_value_is_what_it_scores_in_play(joker):
+    rules = YahtzeeRules(categories=("Sixes", "Full House", "Yahtzee"), joker=joker)
+    value = ep.solve(GreedyLevels(rules)).value()
+    played = simulate_games(rules, GreedyPlayer(rules), 20_000, seed=11)
+    assert played.agrees_with(value) and value < ep.solve(YahtzeeLevels(rules)).value()
 
 
 def test_a_player_breaking_the_forced_joker_rule_is_refused():

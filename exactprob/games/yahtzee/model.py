@@ -141,7 +141,7 @@ class YahtzeeLevels(LevelModel):
     # -- one turn ---------------------------------------------------------------------
 
     @cached_property
-    def _scores(self) -> np.ndarray:
+    def scores(self) -> np.ndarray:
         """``score(c, r)`` for each category of the game and each roll, and the same for a
         joker (two ``(categories, 252)`` integer arrays stacked)."""
         rolls = [np.repeat(FACES, counts) for counts in DICE.rolls]
@@ -160,14 +160,24 @@ class YahtzeeLevels(LevelModel):
     def turn(self, states: np.ndarray, values: NextValues, exact: bool) -> TurnTables:
         """Every stage of one turn from each row of ``states``."""
         filled = self._filling(states, values, exact)
-        last = filled.max(axis=1)
+        last = self.fill_choice(filled)
         chances = DICE.chances(exact)
         keep_second = last @ chances.T
-        second = DICE.best_keep(keep_second)
+        second = self.keep_choice(keep_second)
         keep_first = second @ chances.T
-        first = DICE.best_keep(keep_first)
+        first = self.keep_choice(keep_first)
         value = first @ chances[0]
         return TurnTables(filled, last, keep_second, second, keep_first, first, value)
+
+    def fill_choice(self, filled: np.ndarray) -> np.ndarray:
+        """The value of each roll after the last roll: the best category's (a player with
+        other choices overrides this)."""
+        best: np.ndarray = filled.max(axis=1)
+        return best
+
+    def keep_choice(self, keep_values: np.ndarray) -> np.ndarray:
+        """The value of each roll before a reroll: the best keep's."""
+        return DICE.best_keep(keep_values)
 
     def _filling(self, states: np.ndarray, values: NextValues, exact: bool) -> np.ndarray:
         """``filled[i, c, r]``: score and bonuses of filling ``c`` with ``r`` from row ``i``,
@@ -186,7 +196,7 @@ class YahtzeeLevels(LevelModel):
             rows = np.flatnonzero(opened[:, j])
             if not len(rows):
                 continue
-            scores = np.where(joker[rows], self._scores[1, j], self._scores[0, j]) + extra[rows]
+            scores = np.where(joker[rows], self.scores[1, j], self.scores[0, j]) + extra[rows]
             gained, next_value = self._after(category, j, states[rows], values, scores)
             out[rows, j, :] = np.where(allowed[rows, j, :], gained + next_value, NOT_ALLOWED)
         return out

@@ -3,7 +3,8 @@ r"""One Yahtzee question answered in full: what ``exactprob yahtzee`` prints.
 The game is solved through the engine (``ep.solve`` of :class:`~exactprob.games.yahtzee.model.YahtzeeLevels`):
 certified by default (the optimal expected score as an enclosure), exactly for a small
 variant. Optionally: the best keep or category in a situation (:mod:`~exactprob.games.yahtzee.advice`) and the
-scores of simulated games (:mod:`~exactprob.games.yahtzee.simulator`), optimal and greedy.
+scores of simulated games (:mod:`~exactprob.games.yahtzee.simulator`), optimal and greedy, beside the
+greedy player's value (:mod:`~exactprob.games.yahtzee.strategies`).
 
 >>> from .rules import YahtzeeRules
 >>> report = yahtzee_report(YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False), exact=True)
@@ -21,12 +22,13 @@ from ...engine.level_sweep import LevelSolution
 from ...engine.methods import Method, solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
-from ...util.numbers import exact_fields
+from ...util.numbers import decimal_string, exact_fields
 from ...util.text import exact_text
 from .advice import Advice, Situation, advise
 from .model import YahtzeeLevels
 from .rules import YahtzeeRules
 from .simulator import GreedyPlayer, OptimalPlayer, YahtzeeRuns, simulate_games
+from .strategies import GreedyLevels
 
 __all__ = ["EXACT_STATES", "YahtzeeReport", "yahtzee_report"]
 
@@ -37,12 +39,14 @@ EXACT_STATES = 2_000
 
 @dataclass(frozen=True)
 class Simulated:
-    """Games simulated from the rules: how many, the seed, and each player's runs."""
+    """Games simulated from the rules: how many, the seed, each player's runs, and the
+    greedy player's value solved through the engine (exact or an enclosure)."""
 
     games: int
     seed: int
     optimal: YahtzeeRuns = field(repr=False)
     greedy: YahtzeeRuns = field(repr=False)
+    greedy_value: Any = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,6 +94,7 @@ class YahtzeeReport(Report):
                     for name, runs in (("optimal", sim.optimal), ("greedy", sim.greedy))
                 },
             }
+            payload["simulated"]["greedy"].update(_fields("value", sim.greedy_value))
         return payload
 
     def text(self) -> str:
@@ -116,11 +121,13 @@ class YahtzeeReport(Report):
         if self.simulated is not None:
             sim = self.simulated
             lines.append(f"simulated from the rules: {sim.games:,} games (seed {sim.seed})")
+            values = {"optimal": self.solution.value(), "greedy": sim.greedy_value}
             for name, runs in (("optimal", sim.optimal), ("greedy", sim.greedy)):
                 error = runs.score.std(ddof=1) / runs.n**0.5
                 lines.append(
                     f"  {name:<8} mean {runs.score.mean():.3f} +- {error:.3f}, "
-                    f"sd {runs.score.std(ddof=1):.2f}, upper bonus {runs.bonus.mean():.1%}"
+                    f"sd {runs.score.std(ddof=1):.2f}, upper bonus {runs.bonus.mean():.1%} "
+                    f"(its value: {_short(values[name])})"
                 )
         return "\n".join(lines)
 
@@ -157,6 +164,7 @@ def yahtzee_report(
             seed,
             simulate_games(rules, OptimalPlayer(solution), games, seed, progress=progress),
             simulate_games(rules, GreedyPlayer(rules), games, seed, progress=progress),
+            solve(GreedyLevels(rules), method, max_states=max_states, cluster=cluster).value(),
         )
     return YahtzeeReport(rules, solution, advice, situation, simulated)
 
@@ -181,6 +189,12 @@ def _fields(key: str, value: Any) -> dict[str, str]:
             f"{key}_upper_decimal": repr(float(value.high)),
         }
     return exact_fields(key, value)
+
+
+def _short(value: Any) -> str:
+    """A value to 6 places: an enclosure's certain digits, or an exact value's decimal."""
+    middle = value.midpoint() if isinstance(value, Enclosure) else value
+    return decimal_string(middle, 6)
 
 
 def _value_text(value: Any) -> str:
