@@ -68,7 +68,7 @@ class LevelSolution:
 
     @property
     def states(self) -> Sequence[Hashable]:
-        """Every state, level by level (the initial state's level first)."""
+        """Every state, level by level from level 0, each level in key order."""
         return _LevelStates(self)
 
     def level_of(self, state: Any) -> int:
