@@ -238,23 +238,22 @@ def _swept(
         out[index * size : index * size + len(found)] = found
         bar.update(len(found))
     if exact:
-        return Level(keys, _rationals(out, level), Fraction(0))
+        return Level(keys, _rationals(out, f"the exact step of level {level}"), Fraction(0))
     if not np.isfinite(out).all():
         raise ModelError(f"the step of level {level} gave a value that is not finite")
     return Level(keys, out, below.radius + _rounding(model, level, below))
 
 
-def _rationals(values: np.ndarray, level: int) -> np.ndarray:
-    """An exact step's values as gmpy2 rationals; a float (or anything else inexact) is
-    refused: it would pass for the rational it happens to equal."""
+def _rationals(values: np.ndarray, what: str) -> np.ndarray:
+    """Values ``what`` gave (the end level's, or an exact step's) as gmpy2 rationals; a
+    float (or anything else inexact) is refused: it would pass for the rational it
+    happens to equal."""
     try:
         found = [exact_number(int(v) if isinstance(v, np.integer) else v) for v in values]
     except InexactError as error:
-        raise ModelError(
-            f"the exact step of level {level} gave an inexact value: {error}"
-        ) from None
+        raise ModelError(f"{what} gave an inexact value (exact numbers only): {error}") from None
     if any(is_symbolic(v) for v in found):
-        raise ModelError(f"the exact step of level {level} gave a symbolic value")
+        raise ModelError(f"{what} gave a symbolic value (rational numbers only)")
     return np.array(found, dtype=object)
 
 
@@ -289,14 +288,9 @@ def _final_values(model: LevelModel, rows: np.ndarray, exact: bool) -> tuple[np.
     found = np.asarray(model.final(rows))
     if found.shape != (len(rows),):
         raise ModelError(f"final gave {found.shape} values for {len(rows)} states")
-    try:
-        rationals = [exact_number(int(v) if isinstance(v, np.integer) else v) for v in found]
-    except InexactError as error:
-        raise ModelError(f"final must give exact numbers: {error}") from None
-    if any(is_symbolic(v) for v in rationals):
-        raise ModelError("final must give rational numbers, not symbols")
+    rationals = _rationals(found, "final")
     if exact:
-        return np.array(rationals, dtype=object), Fraction(0)
+        return rationals, Fraction(0)
     floats = np.array([float(v) for v in rationals])
     errors = [
         abs(Fraction(f) - Fraction(int(v.numerator), int(v.denominator)))
