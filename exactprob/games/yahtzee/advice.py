@@ -115,7 +115,7 @@ def advise(solution: LevelSolution, situation: Situation) -> Advice:
         return solution.values(level + 1, rows)
 
     tables = model.turn(state, values, exact)
-    roll = DICE.roll_index[tuple(int((np.asarray(situation.dice) == f).sum()) for f in FACES)]
+    roll = int(DICE.roll_indices(np.array([situation.dice]))[0])
     if situation.rolls == 3:
         found = [
             (f"fill {c}", tables.filled[0, j, roll])
@@ -124,7 +124,8 @@ def advise(solution: LevelSolution, situation: Situation) -> Advice:
         ]
     else:
         keeps = tables.keep_first if situation.rolls == 1 else tables.keep_second
-        found = [(_keep_name(k), keeps[0, k]) for k in _keeps_of(DICE.rolls[roll])]
+        inside = np.flatnonzero(DICE.keeps_within(np.array([roll]))[0])
+        found = [(_keep_name(int(k)), keeps[0, k]) for k in inside]
     return _judged(found, Fraction(0) if exact else solution.radius(level))
 
 
@@ -140,12 +141,6 @@ def _judged(found: Sequence[tuple[str, Any]], radius: Fraction) -> Advice:
         for (name, _), v in zip(found, values, strict=True)
     )
     return Advice(shown, best, ties)
-
-
-def _keeps_of(roll: np.ndarray) -> list[int]:
-    """The indices of every keep of a roll's dice (face counts)."""
-    inside = (DICE.keeps <= roll[None, :]).all(axis=1)
-    return [int(k) for k in np.flatnonzero(inside)]
 
 
 def _keep_name(keep: int) -> str:

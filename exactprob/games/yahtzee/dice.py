@@ -95,6 +95,20 @@ class Dice:
         """``P(r | k)`` in the arithmetic asked for."""
         return self.exact_chances if exact else self.float_chances
 
+    def roll_indices(self, dice: np.ndarray) -> np.ndarray:
+        """Each row of five dice (faces 1-6, any order) as its index among the rolls.
+
+        >>> int(DICE.roll_indices(np.array([[6, 6, 6, 6, 6]]))[0]) == DICE.roll_index[(0, 0, 0, 0, 0, 5)]
+        True
+        """
+        counts = (np.asarray(dice)[:, :, None] == FACES[None, None, :]).sum(axis=1)
+        return np.array([self.roll_index[tuple(row)] for row in counts.tolist()], dtype=np.int64)
+
+    def keeps_within(self, rolls: np.ndarray) -> np.ndarray:
+        """``(n, 462)`` booleans: which keeps are part of each roll (roll indices)."""
+        inside: np.ndarray = (self.keeps[None, :, :] <= self.rolls[rolls][:, None, :]).all(axis=2)
+        return inside
+
     def best_keep(self, keep_values: np.ndarray) -> np.ndarray:
         r"""For each row of ``keep_values`` (one value per keep, all >= 0), the best value
         of a keep of each roll: :math:`\max_{k \subseteq r} v(k)`, shape ``(n, 252)``.

@@ -232,22 +232,15 @@ class OptimalPlayer:
         """The best keep of each game's dice, as a mask of its dice."""
         tables, row = self._tables(sheet)
         keeps = (tables.keep_first if rolls == 1 else tables.keep_second)[row]
-        rolled = _roll_indices(dice)
-        inside = (DICE.keeps[None, :, :] <= DICE.rolls[rolled][:, None, :]).all(axis=2)
+        inside = DICE.keeps_within(DICE.roll_indices(dice))
         best = np.argmax(np.where(inside, keeps, -1), axis=1)
         return _kept_dice(dice, DICE.keeps[best])
 
     def fill(self, sheet: Sheet, dice: np.ndarray) -> np.ndarray:
         """The best category for each game's dice."""
         tables, row = self._tables(sheet)
-        options = tables.filled[row, :, _roll_indices(dice)]
+        options = tables.filled[row, :, DICE.roll_indices(dice)]
         return np.argmax(options, axis=1)
-
-
-def _roll_indices(dice: np.ndarray) -> np.ndarray:
-    """Each row of five dice as its index among the 252 rolls."""
-    counts = (dice[:, :, None] == FACES[None, None, :]).sum(axis=1)
-    return np.array([DICE.roll_index[tuple(row)] for row in counts.tolist()], dtype=np.int64)
 
 
 def _kept_dice(dice: np.ndarray, keep_counts: np.ndarray) -> np.ndarray:
