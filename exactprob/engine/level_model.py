@@ -51,14 +51,28 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["LevelModel", "NextValues"]
+__all__ = ["LevelModel", "LevelMoves", "NextValues"]
 
 #: How a step reads the next level: ``values(next_states)``, one value per row.
 NextValues = Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class LevelMoves:
+    """Where a batch of states moves under the step's own choices: move ``i`` goes from
+    row ``source[i]`` of the batch to the next level's state ``target[i]`` with chance
+    ``probability[i]``, earning the whole number ``reward[i] >= 0``. A state's chances sum
+    to one; a state with several moves of one target and reward may list them apart."""
+
+    source: np.ndarray
+    target: np.ndarray
+    reward: np.ndarray
+    probability: np.ndarray
 
 
 class LevelModel:
@@ -100,6 +114,21 @@ class LevelModel:
         """A bound on how far the float :meth:`step` of ``level`` can be from the exact
         step of the same inputs, when every next-level value it reads is at most
         ``magnitude`` in absolute value."""
+        raise NotImplementedError
+
+    def moves(self, level: int, states: np.ndarray, values: NextValues, exact: bool) -> LevelMoves:
+        """Optional, for the law of the total reward
+        (:meth:`~exactprob.engine.level_sweep.LevelSolution.reward_distribution`): the
+        moves of ``states`` under the choices the step makes from the same ``values``
+        (ties broken as the model documents), with float chances (each within the
+        relative :meth:`move_rounding` of the exact chance of those choices) or gmpy2
+        rationals. The total reward is the moves' rewards plus the end level's
+        :meth:`final` value, which must then be a whole number >= 0."""
+        raise NotImplementedError
+
+    def move_rounding(self, level: int) -> float:
+        """A bound :math:`b` on the float chances of :meth:`moves`: each is within
+        :math:`b` times the exact chance (no absolute part, so none is subnormal)."""
         raise NotImplementedError
 
 

@@ -33,11 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InexactError, ModelError, UsageError
+from ..errors import ModelError, UsageError
 from ..util.display import exact_html, rows_html
 from ..util.limits import DEFAULT_MAX_STATES, refuse_more_than
-from ..util.numbers import exact as exact_number
-from ..util.numbers import is_symbolic
 from ..util.progress import Progress, progress_bar
 from ..util.resources import check_memory
 from ._internal.level_batches import (
@@ -46,6 +44,7 @@ from ._internal.level_batches import (
     Level,
     batch_bytes,
     keys_of,
+    rationals,
     step_batch,
 )
 from .enclosure import Enclosure
@@ -101,6 +100,18 @@ class LevelSolution:
             return Fraction(int(found.numerator), int(found.denominator))
         radius = self._levels[level].radius
         return Enclosure(Fraction(float(found)) - radius, Fraction(float(found)) + radius)
+
+    def reward_distribution(self, state: Any = None, *, progress: bool = False) -> Any:
+        """The law of the total reward from ``state`` (the initial state when ``None``)
+        under the choices the model's :meth:`~exactprob.engine.level_model.LevelModel.moves`
+        make from these values (:mod:`~exactprob.engine.level_laws`): an exact
+        :class:`~exactprob.engine.dist.Dist`, or a
+        :class:`~exactprob.engine.certified_law.CertifiedLaw` when certified."""
+        from .level_laws import reward_law
+
+        where = self.initial if state is None else tuple(state)
+        self.level_of(where)
+        return reward_law(self.model, self.values, where, self.method, progress=progress)
 
     def policy(self, state: Any = None) -> None:
         """``None``: the choices of a level model are inside its steps."""
@@ -238,23 +249,10 @@ def _swept(
         out[index * size : index * size + len(found)] = found
         bar.update(len(found))
     if exact:
-        return Level(keys, _rationals(out, f"the exact step of level {level}"), Fraction(0))
+        return Level(keys, rationals(out, f"the exact step of level {level}"), Fraction(0))
     if not np.isfinite(out).all():
         raise ModelError(f"the step of level {level} gave a value that is not finite")
     return Level(keys, out, below.radius + _rounding(model, level, below))
-
-
-def _rationals(values: np.ndarray, what: str) -> np.ndarray:
-    """Values ``what`` gave (the end level's, or an exact step's) as gmpy2 rationals; a
-    float (or anything else inexact) is refused: it would pass for the rational it
-    happens to equal."""
-    try:
-        found = [exact_number(int(v) if isinstance(v, np.integer) else v) for v in values]
-    except InexactError as error:
-        raise ModelError(f"{what} gave an inexact value (exact numbers only): {error}") from None
-    if any(is_symbolic(v) for v in found):
-        raise ModelError(f"{what} gave a symbolic value (rational numbers only)")
-    return np.array(found, dtype=object)
 
 
 def _run_here(model: LevelModel) -> BatchRunner:
@@ -288,13 +286,13 @@ def _final_values(model: LevelModel, rows: np.ndarray, exact: bool) -> tuple[np.
     found = np.asarray(model.final(rows))
     if found.shape != (len(rows),):
         raise ModelError(f"final gave {found.shape} values for {len(rows)} states")
-    rationals = _rationals(found, "final")
+    exact_values = rationals(found, "final")
     if exact:
-        return rationals, Fraction(0)
-    floats = np.array([float(v) for v in rationals])
+        return exact_values, Fraction(0)
+    floats = np.array([float(v) for v in exact_values])
     errors = [
         abs(Fraction(f) - Fraction(int(v.numerator), int(v.denominator)))
-        for f, v in zip(floats, rationals, strict=True)
+        for f, v in zip(floats, exact_values, strict=True)
     ]
     return floats, max(errors, default=Fraction(0))
 
@@ -337,5 +335,5 @@ def _key_of(model: LevelModel, state: Any) -> int:
     try:
         row = np.array([tuple(state)], dtype=np.int64)
         return int(keys_of(model, row)[0])
-    except (TypeError, ValueError, OverflowError):
+    except (TypeError, ValueError, OverflowError, ModelError):
         raise ModelError(f"{state!r} is not a state of this level model") from None

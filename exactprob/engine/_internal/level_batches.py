@@ -1,5 +1,5 @@
-"""A level's stored values, and one batch of a level model's step: what the level sweep
-and its Dask runner share (:mod:`exactprob.engine.level_sweep`,
+"""A level's stored values, one batch of a level model's step, and the exact numbers it
+gives: what the level sweep, its Dask runner and the law's forward sweep share (:mod:`exactprob.engine.level_sweep`,
 :mod:`exactprob.engine.level_cluster`).
 
 A level is held as the sorted keys of its states (each row read as a number in the mixed
@@ -19,10 +19,20 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...errors import ModelError
+from ...errors import InexactError, ModelError
+from ...util.numbers import exact as exact_number
+from ...util.numbers import is_symbolic
 from ..level_model import LevelModel
 
-__all__ = ["BYTES_PER_STATE", "BatchRunner", "Level", "batch_bytes", "keys_of", "step_batch"]
+__all__ = [
+    "BYTES_PER_STATE",
+    "BatchRunner",
+    "Level",
+    "batch_bytes",
+    "keys_of",
+    "rationals",
+    "step_batch",
+]
 
 #: Bytes held per state: its key and its float value (in exact mode, a pointer to a
 #: rational, whose digits come on top and are not estimated).
@@ -75,6 +85,25 @@ def step_batch(
 
 
 def keys_of(model: LevelModel, rows: np.ndarray) -> np.ndarray:
-    """Each row read as a number in the mixed radix ``sizes``."""
-    keys: np.ndarray = np.ravel_multi_index(tuple(np.asarray(rows).T), model.sizes)
+    """Each row read as a number in the mixed radix ``sizes`` (a :class:`ModelError` for
+    a row outside them)."""
+    try:
+        keys: np.ndarray = np.ravel_multi_index(tuple(np.asarray(rows).T), model.sizes)
+    except ValueError:
+        raise ModelError(
+            f"a state has a value outside 0 .. sizes - 1 (sizes {model.sizes})"
+        ) from None
     return keys.astype(np.int64)
+
+
+def rationals(values: np.ndarray, what: str) -> np.ndarray:
+    """Values ``what`` gave (the end level's, an exact step's, exact moves' chances) as
+    gmpy2 rationals; a float (or anything else inexact) is refused: it would pass for the
+    rational it happens to equal."""
+    try:
+        found = [exact_number(int(v) if isinstance(v, np.integer) else v) for v in values]
+    except InexactError as error:
+        raise ModelError(f"{what} gave an inexact value (exact numbers only): {error}") from None
+    if any(is_symbolic(v) for v in found):
+        raise ModelError(f"{what} gave a symbolic value (rational numbers only)")
+    return np.array(found, dtype=object)
