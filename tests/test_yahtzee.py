@@ -8,9 +8,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import scipy.stats
 from hypothesis import given
 from hypothesis import strategies as st
-from yahtzee_oracle import OracleYahtzee
+from yahtzee_oracle import OracleYahtzee, first_best_law
 
 import exactprob as ep
 from exactprob.cli import main
@@ -47,6 +48,25 @@ def test_the_level_model_equals_brute_force_exactly(categories, upper_bonus, ext
     rules = YahtzeeRules(categories, upper_bonus, extra, joker)
     oracle = ep.solve(OracleYahtzee(categories, upper_bonus, extra, joker)).value()
     assert ep.solve(YahtzeeLevels(rules)).value() == oracle
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("categories, upper_bonus, extra, joker", [VARIANTS[1], VARIANTS[4]])
+def test_the_law_of_the_final_score_equals_brute_force(categories, upper_bonus, extra, joker):
+    rules = YahtzeeRules(categories, upper_bonus, extra, joker)
+    law = ep.solve(YahtzeeLevels(rules)).reward_distribution()
+    assert dict(law.items()) == first_best_law(rules)
+
+
+def test_the_laws_mean_is_the_value_and_the_certified_law_holds_it():
+    rules = YahtzeeRules(categories=("Sixes", "Full House", "Yahtzee"))
+    for model in (YahtzeeLevels(rules), GreedyLevels(rules)):
+        exact = ep.solve(model)
+        law = exact.reward_distribution()
+        assert law.mean() == exact.value()
+        certified = ep.solve(model, method="certified").reward_distribution()
+        assert all(certified.probability(x).contains(p) for x, p in law.items())
+        assert certified.standard_deviation().contains(law.variance() ** 0.5)
 
 
 def test_one_turn_of_yahtzee_is_the_known_chance():
@@ -115,6 +135,32 @@ def test_the_simulated_optimal_player_scores_the_exact_value_and_beats_greedy():
     greedy = simulate_games(rules, GreedyPlayer(rules), 20_000, seed=7)
     assert optimal.agrees_with(solved.value().midpoint())
     assert not greedy.agrees_with(solved.value().midpoint())
+
+
+@pytest.mark.parametrize("model, player", [(YahtzeeLevels, "optimal"), (GreedyLevels, "greedy")])
+def test_simulated_scores_follow_the_exact_law(model, player):
+    rules = YahtzeeRules(categories=("Sixes", "Full House", "Yahtzee"))
+    solved = ep.solve(model(rules))
+    law = solved.reward_distribution()
+    chosen = OptimalPlayer(solved) if player == "optimal" else GreedyPlayer(rules)
+    scores = simulate_games(rules, chosen, 20_000, seed=5).score
+    assert set(scores.tolist()) <= set(law)
+    # chi-square over the scores, neighbours pooled until each bin expects >= 20 games
+    outcomes = sorted(law)
+    edges, expected, pooled = [outcomes[0]], [], 0.0
+    for i, x in enumerate(outcomes):
+        pooled += float(law[x]) * len(scores)
+        if pooled >= 20:
+            expected.append(pooled)
+            edges.append(outcomes[i + 1] if i + 1 < len(outcomes) else x + 1)
+            pooled = 0.0
+    expected[-1] += pooled
+    edges[-1] = outcomes[-1] + 1
+    observed = np.histogram(scores, bins=edges)[0]
+    assert (
+        scipy.stats.chisquare(observed, np.array(expected) * len(scores) / sum(expected)).pvalue
+        > 1e-3
+    )
 
 
 @pytest.mark.parametrize("joker", ["free", "forced"])

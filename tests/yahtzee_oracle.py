@@ -1,8 +1,9 @@
 """Solitaire Yahtzee written straight from the rules as a plain model, one state at a time.
 
 The brute-force oracle of the level model: every roll, keep and category choice is a
-state of its own, each category's points are the reward of filling it and the upper
-bonus is the end's outcome (so the value is the final score's expectation), the extra
+state of its own, each category's points are the reward of filling it, the upper bonus
+is paid with the fill that brings the upper total to 63 (so the value is the final
+score's expectation and the law of the total reward is the final score's), the extra
 Yahtzee bonus is added where the rule text says, and the
 score of a category is computed here from the rule text, not taken from the game. The
 generic engine solves it exactly; only small variants (2-4 categories) fit.
@@ -76,10 +77,7 @@ class OracleYahtzee:
         self.initial = (frozenset(categories), 0, False, None, 0)
 
     def outcome(self, state: Any) -> Any:
-        left, upper, _, _, _ = state
-        if left:
-            return None
-        return 35 if self.upper_bonus and upper >= 63 else 0
+        return None if state[0] else 0
 
     def actions(self, state: Any) -> list[Any]:
         _, _, _, dice, rerolls = state
@@ -124,12 +122,36 @@ class OracleYahtzee:
         return ep.Dist({(left - {what}, new_upper, new_fifty, None, 0): 1})
 
     def reward(self, state: Any, action: Any) -> int:
-        """The points of filling a category (with a joker's and an extra Yahtzee's)."""
+        """The points of filling a category (with a joker's, an extra Yahtzee's and the
+        upper bonus when the fill brings the upper total to 63)."""
         if action == "roll" or action[0] == "keep":
             return 0
-        what, dice, fifty = action[1], state[3], state[2]
+        what, dice, upper, fifty = action[1], state[3], state[1], state[2]
         again = self.again(state)
         points = plain_score(what, dice)
         if again and (self.forced or not self.own_open(state)) and what in JOKER_POINTS:
             points = JOKER_POINTS[what]
-        return points + (100 if again and fifty else 0)
+        crossed = what in UPPER and upper < 63 <= upper + plain_score(what, dice)
+        return (
+            points + (100 if again and fifty else 0) + (35 if self.upper_bonus and crossed else 0)
+        )
+
+
+def first_best_law(rules: Any) -> dict[int, Fraction]:
+    """The final score's law of the per-state model of ``rules`` (a ``YahtzeeRules``)
+    played by its optimal actions, ties broken as the level model documents: the first
+    keep (fewer dice first, then in order of the sorted dice) and the first category on
+    the card."""
+    oracle = OracleYahtzee(rules.categories, rules.upper_bonus, rules.extra_yahtzees, rules.joker)
+    solved = ep.solve(oracle)
+
+    def first_best(state: Any) -> Any:
+        ties = solved.ties(state)
+        keeps = [a for a in ties if a != "roll" and a[0] == "keep"]
+        if keeps:  # keeping all five ties with filling now: it ends the same
+            return min(keeps, key=lambda a: (len(a[1]), a[1]))
+        fills = [a for a in ties if a != "roll"]
+        return min(fills, key=lambda a: rules.categories.index(a[1])) if fills else "roll"
+
+    law = ep.evaluate(oracle, first_best).reward_distribution()
+    return {x: Fraction(p) for x, p in law.items()}

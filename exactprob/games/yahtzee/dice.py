@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 from functools import cached_property
 from math import factorial
+from typing import Any
 
 import gmpy2
 import numpy as np
@@ -109,6 +110,19 @@ class Dice:
         inside: np.ndarray = (self.keeps[None, :, :] <= self.rolls[rolls][:, None, :]).all(axis=2)
         return inside
 
+    @cached_property
+    def _sizes(self) -> list[tuple[int, int]]:
+        """Where the keeps of each size from 1 to 5 lie among the keeps: ``(start, stop)``."""
+        stops = np.cumsum([len(_multisets(size)) for size in range(6)])
+        return [(int(stops[size - 1]), int(stops[size])) for size in range(1, 6)]
+
+    def _with_none(self, keep_values: np.ndarray, below: Any) -> np.ndarray:
+        """``keep_values`` with one more column, ``below``, standing for no keep."""
+        out = np.empty((len(keep_values), len(self.keeps) + 1), dtype=keep_values.dtype)
+        out[:, :-1] = keep_values
+        out[:, -1] = below
+        return out
+
     def best_keep(self, keep_values: np.ndarray) -> np.ndarray:
         r"""For each row of ``keep_values`` (one value per keep, all >= 0), the best value
         of a keep of each roll: :math:`\max_{k \subseteq r} v(k)`, shape ``(n, 252)``.
@@ -119,18 +133,38 @@ class Dice:
         >>> float(best[DICE.roll_index[(1, 1, 1, 1, 1, 0)]]), float(best[DICE.roll_index[(0, 5, 0, 0, 0, 0)]])
         (1.0, 0.0)
         """
-        n = len(keep_values)
-        best = np.empty((n, len(self.keeps) + 1), dtype=keep_values.dtype)
-        best[:, :-1] = keep_values
-        best[:, -1] = -1  # below every value: a keep with no such smaller keep
-        start = 0
-        for size in range(6):
-            stop = start + len(_multisets(size))
-            if size:
-                smaller = best[:, self.smaller[start:stop]]  # (n, keeps of this size, 6)
-                best[:, start:stop] = np.maximum(best[:, start:stop], smaller.max(axis=2))
-            start = stop
+        best = self._with_none(keep_values, -1)  # below every value
+        for start, stop in self._sizes:
+            smaller = best[:, self.smaller[start:stop]]  # (n, keeps of this size, 6)
+            best[:, start:stop] = np.maximum(best[:, start:stop], smaller.max(axis=2))
         return best[:, self.roll_as_keep]
+
+    def best_keep_index(self, keep_values: np.ndarray) -> np.ndarray:
+        r"""For each row of ``keep_values`` (all >= 0), the first keep (in the order of
+        :attr:`keeps`) of each roll whose value is :meth:`best_keep`'s, shape ``(n, 252)``:
+        each keep carries the first best of its sub-keeps, itself or its keeps with one
+        die fewer.
+
+        >>> values = np.zeros((1, 462))
+        >>> best = DICE.best_keep_index(values)[0]  # every keep ties: keeping nothing is first
+        >>> set(best.tolist())
+        {0}
+        """
+        best = self._with_none(keep_values, -1)
+        first = self._with_none(
+            np.broadcast_to(np.arange(len(self.keeps)), keep_values.shape), len(self.keeps)
+        )
+        for start, stop in self._sizes:
+            around = np.concatenate(
+                [np.arange(start, stop)[:, None], self.smaller[start:stop]], axis=1
+            )
+            candidates, named = best[:, around], first[:, around]  # (n, keeps of this size, 7)
+            top = candidates.max(axis=2)
+            best[:, start:stop] = top
+            first[:, start:stop] = np.where(
+                candidates == top[:, :, None], named, len(self.keeps)
+            ).min(axis=2)
+        return first[:, self.roll_as_keep]
 
 
 #: The one set of dice every Yahtzee computation shares.

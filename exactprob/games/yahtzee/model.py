@@ -44,7 +44,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from ...engine.level_model import LevelModel, NextValues
+from ...engine.level_model import LevelModel, LevelMoves, NextValues
 from ...util.rounding import SAFETY, UNIT_ROUNDOFF
 from .dice import DICE, FACES
 from .rules import (
@@ -63,6 +63,18 @@ __all__ = ["MOST_GAINED", "TurnTables", "YahtzeeLevels"]
 MOST_GAINED = 50 + YAHTZEE_BONUS + UPPER_BONUS
 #: Below every value of a turn (all are >= 0): marks what may not be chosen.
 NOT_ALLOWED = -1
+
+
+@dataclass(frozen=True)
+class Filling:
+    """Filling one category from the ``rows`` of a batch where it is open: the points
+    ``gained[i, r]`` with roll ``r`` (score, extra Yahtzee, upper bonus), the states
+    ``after[i, m]`` it may lead to, and ``which[i, r]``, the one roll ``r`` leads to."""
+
+    rows: np.ndarray
+    gained: np.ndarray
+    after: np.ndarray
+    which: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -171,17 +183,82 @@ class YahtzeeLevels(LevelModel):
 
     def fill_choice(self, filled: np.ndarray) -> np.ndarray:
         """The value of each roll after the last roll: the best category's (a player with
-        other choices overrides this)."""
+        other choices overrides this and :meth:`fill_pick`)."""
         best: np.ndarray = filled.max(axis=1)
         return best
 
+    def fill_pick(self, filled: np.ndarray) -> np.ndarray:
+        """The category :meth:`fill_choice` takes for each roll: the first best on the card."""
+        first: np.ndarray = np.argmax(filled, axis=1)
+        return first
+
     def keep_choice(self, keep_values: np.ndarray) -> np.ndarray:
-        """The value of each roll before a reroll: the best keep's."""
+        """The value of each roll before a reroll: the best keep's (a player with other
+        choices overrides this and :meth:`keep_pick`)."""
         return DICE.best_keep(keep_values)
+
+    def keep_pick(self, keep_values: np.ndarray) -> np.ndarray:
+        """The keep :meth:`keep_choice` takes for each roll: the first best keep."""
+        return DICE.best_keep_index(keep_values)
+
+    # -- where a turn leads, for the law of the final score -----------------------------
+
+    def moves(self, level: int, states: np.ndarray, values: NextValues, exact: bool) -> LevelMoves:
+        """Where one turn from each row leads under the choices the values make
+        (:meth:`keep_pick`, :meth:`fill_pick`): the chance of each next state and points
+        gained. A roll :math:`r` follows keep :math:`k` with :math:`P(r \\mid k)`, so
+        the chances of the second and third rolls are :math:`q_{j+1} = W_j C`, with
+        :math:`W_j[k]` the chance of the rolls whose chosen keep is :math:`k`."""
+        tables = self.turn(states, values, exact)
+        chances = DICE.chances(exact)
+        first = np.broadcast_to(chances[0], (len(states), len(DICE.rolls)))
+        second = _rerolled(first, self.keep_pick(tables.keep_first), chances, exact)
+        last = _rerolled(second, self.keep_pick(tables.keep_second), chances, exact)
+        pick = self.fill_pick(tables.filled)
+        parts = []
+        for j, filling in enumerate(self._fillings(states)[1]):
+            if filling is not None:
+                at, roll = np.nonzero(pick[filling.rows] == j)
+                rows = filling.rows[at]
+                after = filling.after[at, filling.which[at, roll]]
+                parts.append((rows, after, filling.gained[at, roll], last[rows, roll]))
+        rows, after, gained, chance = (np.concatenate(part) for part in zip(*parts, strict=True))
+        code = np.ravel_multi_index(
+            (rows, np.ravel_multi_index(tuple(after.T), self.sizes), gained),
+            (len(states), int(np.prod(self.sizes)), MOST_GAINED + 1),
+        )
+        merged, first_of, into = np.unique(code, return_index=True, return_inverse=True)
+        summed = _summed(into.ravel(), chance, len(merged), exact)
+        return LevelMoves(rows[first_of], after[first_of], gained[first_of], summed)
+
+    def move_rounding(self, level: int) -> float:
+        """:math:`\\gamma_{1700}`: a move's float chance is a sum of products of three
+        rounded chances, each path through at most 1680 roundings (the first roll's
+        chance; per reroll, 251 additions into a keep, its chance and product, 461
+        additions over keeps; 251 additions merging rolls)."""
+        n = 1700
+        return n * UNIT_ROUNDOFF / (1 - n * UNIT_ROUNDOFF) * SAFETY
 
     def _filling(self, states: np.ndarray, values: NextValues, exact: bool) -> np.ndarray:
         """``filled[i, c, r]``: score and bonuses of filling ``c`` with ``r`` from row ``i``,
         plus the next state's value; ``NOT_ALLOWED`` where the rules forbid it."""
+        allowed, fillings = self._fillings(states)
+        out = np.full(allowed.shape, NOT_ALLOWED, dtype=object if exact else np.float64)
+        for j, filling in enumerate(fillings):
+            if filling is None:
+                continue
+            rows = filling.rows
+            worth = values(filling.after.reshape(-1, 3)).reshape(len(rows), -1)
+            next_value = np.take_along_axis(worth, filling.which, axis=1)
+            out[rows, j, :] = np.where(
+                allowed[rows, j, :], filling.gained + next_value, NOT_ALLOWED
+            )
+        return out
+
+    def _fillings(self, states: np.ndarray) -> tuple[np.ndarray, list[Filling | None]]:
+        """Which categories the rules allow for each row and roll ``(n, categories,
+        rolls)``, and for each category what filling it does from the rows where it is
+        open (``None`` where it is open in none)."""
         rules = self.rules
         n, rolls = len(states), len(DICE.rolls)
         opened = np.stack([(states[:, 0] & self._bit(c)) == 0 for c in rules.categories], axis=1)
@@ -191,15 +268,15 @@ class YahtzeeLevels(LevelModel):
         allowed = np.broadcast_to(opened[:, :, None], (n, len(rules.categories), rolls))
         if rules.joker == "forced":
             allowed = allowed & self._forced(opened, own_open, again)
-        out = np.full(allowed.shape, NOT_ALLOWED, dtype=object if exact else np.float64)
+        fillings: list[Filling | None] = []
         for j, category in enumerate(rules.categories):
             rows = np.flatnonzero(opened[:, j])
             if not len(rows):
+                fillings.append(None)
                 continue
             scores = np.where(joker[rows], self.scores[1, j], self.scores[0, j]) + extra[rows]
-            gained, next_value = self._after(category, j, states[rows], values, scores)
-            out[rows, j, :] = np.where(allowed[rows, j, :], gained + next_value, NOT_ALLOWED)
-        return out
+            fillings.append(Filling(rows, *self._after(category, j, states[rows], scores)))
+        return allowed, fillings
 
     @cached_property
     def _own_box(self) -> np.ndarray:
@@ -238,12 +315,14 @@ class YahtzeeLevels(LevelModel):
         return np.where(again[:, None, :], by_rule, True)
 
     def _after(
-        self, category: str, j: int, states: np.ndarray, values: NextValues, scores: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+        self, category: str, j: int, states: np.ndarray, scores: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Filling ``category`` (the ``j``-th) from each row with each roll: what it gains
-        (its score, the extra and any upper bonus) and the next state's value."""
+        (its score, the extra and any upper bonus), the states it may lead to (``(rows,
+        m, 3)``) and which of them each roll leads to (``(rows, rolls)``)."""
         bit = 1 << j
         mask, upper, flag = states[:, 0], states[:, 1], states[:, 2]
+        rolls = len(DICE.rolls)
         if category in UPPER and self.rules.tracks_upper:
             face = UPPER.index(category) + 1
             shown = DICE.rolls[:, face - 1]  # how many dice show the face, per roll
@@ -252,24 +331,46 @@ class YahtzeeLevels(LevelModel):
                 (upper[:, None] < UPPER_BONUS_AT) & (totals >= UPPER_BONUS_AT), UPPER_BONUS, 0
             )
             capped = np.minimum(totals, UPPER_BONUS_AT)
-            after = np.stack([np.repeat(mask | bit, 6), capped.ravel(), np.repeat(flag, 6)], axis=1)
-            worth = values(after).reshape(len(states), 6)
-            return scores + bonus[:, shown], worth[:, shown]
+            after = np.stack(
+                np.broadcast_arrays((mask | bit)[:, None], capped, flag[:, None]), axis=2
+            )
+            return scores + bonus[:, shown], after, np.broadcast_to(shown, (len(states), rolls))
         if category == "Yahtzee" and self.rules.tracks_yahtzee:
             fifty = scores == 50  # filling the box with 50 turns extra Yahtzees on
-            both = np.concatenate(
+            after = np.stack(
                 [
                     np.stack([mask | bit, upper, flag], axis=1),
                     np.stack([mask | bit, upper, np.ones_like(flag)], axis=1),
-                ]
+                ],
+                axis=1,
             )
-            worth = values(both).reshape(2, len(states))
-            return scores, np.where(fifty, worth[1][:, None], worth[0][:, None])
-        after = np.stack([mask | bit, upper, flag], axis=1)
-        return scores, np.repeat(values(after)[:, None], len(DICE.rolls), axis=1)
+            return scores, after, fifty.astype(np.int64)
+        after = np.stack([mask | bit, upper, flag], axis=1)[:, None, :]
+        return scores, after, np.zeros((len(states), rolls), dtype=np.int64)
 
     def rounding_error(self, level: int, magnitude: float) -> float:
         """:math:`(u + 3\\gamma_{253})(M + G)` (module docstring), rounded up."""
         n = len(DICE.rolls) + 1
         gamma = n * UNIT_ROUNDOFF / (1 - n * UNIT_ROUNDOFF)
         return (UNIT_ROUNDOFF + 3 * gamma) * (magnitude + MOST_GAINED) * SAFETY
+
+
+def _summed(index: np.ndarray, weights: np.ndarray, size: int, exact: bool) -> np.ndarray:
+    """The sums of ``weights`` by ``index`` (``0 .. size - 1``), floats or rationals."""
+    if not exact:
+        return np.bincount(index, weights=weights, minlength=size)
+    out = np.zeros(size, dtype=object)
+    np.add.at(out, index, weights)
+    return out
+
+
+def _rerolled(
+    chances_now: np.ndarray, keeps: np.ndarray, chances: np.ndarray, exact: bool
+) -> np.ndarray:
+    """The chances of the next roll of each row, from the chances ``(n, rolls)`` of this
+    roll and the keep chosen for each."""
+    n, count = len(chances_now), len(DICE.keeps)
+    flat = (np.arange(n)[:, None] * count + keeps).ravel()
+    weights = _summed(flat, np.ravel(chances_now), n * count, exact).reshape(n, count)
+    rolled: np.ndarray = weights @ chances
+    return rolled

@@ -50,14 +50,22 @@ class GreedyLevels(YahtzeeLevels):
             keeps.append(DICE.keep_index[tuple(kept)])
         return np.array(keeps, dtype=np.int64)
 
-    def fill_choice(self, filled: np.ndarray) -> np.ndarray:
-        """The value of the allowed category with the highest plain score (the first on
-        the card on a tie)."""
+    def fill_pick(self, filled: np.ndarray) -> np.ndarray:
+        """The allowed category with the highest plain score (the first on the card on a
+        tie), for each roll."""
         plain = self.scores[0]  # (categories, rolls)
         allowed = filled != NOT_ALLOWED
-        pick = np.argmax(np.where(allowed, plain[None, :, :], -1), axis=1)  # (rows, rolls)
-        chosen: np.ndarray = np.take_along_axis(filled, pick[:, None, :], axis=1)[:, 0, :]
-        return chosen
+        pick: np.ndarray = np.argmax(np.where(allowed, plain[None, :, :], -1), axis=1)
+        return pick
+
+    def fill_choice(self, filled: np.ndarray) -> np.ndarray:
+        """The value of the category :meth:`fill_pick` takes."""
+        chosen: np.ndarray = np.take_along_axis(filled, self.fill_pick(filled)[:, None, :], axis=1)
+        return chosen[:, 0, :]
+
+    def keep_pick(self, keep_values: np.ndarray) -> np.ndarray:
+        """The greedy keep of each roll, whatever the values."""
+        return np.broadcast_to(self.greedy_keep, (len(keep_values), len(self.greedy_keep)))
 
     def keep_choice(self, keep_values: np.ndarray) -> np.ndarray:
         """The value of the greedy keep of each roll."""
