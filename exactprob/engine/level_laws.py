@@ -234,10 +234,11 @@ def _push(
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """The states the moves reach (checked to be on the next level), their law, and the
     most moves into one of them (the terms of its sums)."""
-    keys = keys_of(model, moves.target)
-    reached, into = np.unique(keys, return_inverse=True)
+    reached, first, into = np.unique(
+        keys_of(model, moves.target), return_index=True, return_inverse=True
+    )
     into = into.ravel()
-    targets = moves.target[np.unique(into, return_index=True)[1]]
+    targets = moves.target[first]
     values(level + 1, targets)  # a ModelError for a target not on the next level
     width = law.shape[1] + int(moves.reward.max(initial=0))
     per_entry = EXACT_ENTRY_BYTES if exact else 8
@@ -247,29 +248,28 @@ def _push(
     else:
         out = np.zeros((len(reached), width))
     columns = law.shape[1]
-    for reward in np.unique(moves.reward):
-        chosen = moves.reward == reward
+    order = np.argsort(moves.reward, kind="stable")
+    rewards, starts = np.unique(moves.reward[order], return_index=True)
+    for reward, group in zip(rewards, np.split(order, starts[1:]), strict=True):
         shifted = out[:, reward : reward + columns]
+        chances, source = moves.probability[group], moves.source[group]
         if exact:
-            np.add.at(
-                shifted,
-                into[chosen],
-                moves.probability[chosen][:, None] * law[moves.source[chosen]],
-            )
-        else:
+            np.add.at(shifted, into[group], chances[:, None] * law[source])
+        else:  # only the rows this reward reaches: the product is dense
+            rows, row = np.unique(into[group], return_inverse=True)
             pushed = scipy.sparse.csr_matrix(
-                (moves.probability[chosen], (into[chosen], moves.source[chosen])),
-                shape=(len(reached), law.shape[0]),
+                (chances, (row.ravel(), source)), shape=(len(rows), law.shape[0])
             )
-            shifted += pushed @ law
+            shifted[rows] += pushed @ law
     incoming = int(np.bincount(into).max(initial=1))
     return targets, _trimmed(out), incoming
 
 
 def _trimmed(law: np.ndarray) -> np.ndarray:
-    """``law`` without its columns of zeros at the right (totals no state has reached)."""
+    """``law`` without its columns of zeros at the right (totals no state has reached),
+    contiguous (a sparse product would copy a strided one each time)."""
     used = np.flatnonzero((law != 0).any(axis=0))
-    return law[:, : int(used[-1]) + 1] if len(used) else law[:, :1]
+    return np.ascontiguousarray(law[:, : int(used[-1]) + 1] if len(used) else law[:, :1])
 
 
 def _ended(model: LevelModel, states: np.ndarray, law: np.ndarray, band: _Band, exact: bool) -> Any:
