@@ -211,9 +211,31 @@ def test_the_cli_json_has_the_enclosure_ends(capsys):
     assert payload["best"] == "keep 6 6 6" and payload["method"] == "certified"
 
 
+def test_the_cli_law_is_exact_or_certified_in_json(capsys):
+    argv = ["yahtzee", "--categories", "sixes,yahtzee", "--law", "--json"]
+    assert main([*argv, "--exact"]) == 0
+    exact = json.loads(capsys.readouterr().out)
+    chances = {int(x): Fraction(p) for x, p in exact["law"]["probabilities"].items()}
+    assert sum(chances.values()) == 1
+    assert exact["law"]["mean"] == exact["value"] == str(sum(x * p for x, p in chances.items()))
+    assert main(argv) == 0
+    law = json.loads(capsys.readouterr().out)["law"]
+    assert Fraction(law["mean_lower"]) <= Fraction(exact["value"]) <= Fraction(law["mean_upper"])
+    assert set(law["percentiles"]) == {"1", "10", "25", "50", "75", "90", "99"}
+    assert law["percentiles"] == exact["law"]["percentiles"]
+
+
+def test_the_cli_draws_the_law(tmp_path, capsys):
+    out = tmp_path / "law.png"
+    assert main(["yahtzee", "--categories", "chance", "--plot", str(out), "--simulate", "200"]) == 0
+    assert out.stat().st_size > 1000
+    assert "the final score under optimal play (certified" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
+        (["--plot", "law.txt"], "--plot: the file name must end in"),
         (["--dice", "6662"], "--dice must be five faces"),
         (["--categories", "bogus"], "unknown category 'bogus'"),
         (["--roll", "2"], "give --dice too"),

@@ -4,7 +4,8 @@ The game is solved through the engine (``ep.solve`` of :class:`~exactprob.games.
 certified by default (the optimal expected score as an enclosure), exactly for a small
 variant. Optionally: the best keep or category in a situation (:mod:`~exactprob.games.yahtzee.advice`) and the
 scores of simulated games (:mod:`~exactprob.games.yahtzee.simulator`), optimal and greedy, beside the
-greedy player's value (:mod:`~exactprob.games.yahtzee.strategies`).
+greedy player's value (:mod:`~exactprob.games.yahtzee.strategies`); the law of the final
+score under optimal play (the engine's forward sweep, :mod:`~exactprob.engine.level_laws`).
 
 >>> from .rules import YahtzeeRules
 >>> report = yahtzee_report(YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False), exact=True)
@@ -15,14 +16,17 @@ greedy player's value (:mod:`~exactprob.games.yahtzee.strategies`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Context, Decimal
+from fractions import Fraction
 from typing import Any
 
+from ...engine.certified_law import CertifiedLaw
 from ...engine.enclosure import Enclosure
 from ...engine.level_sweep import LevelSolution
 from ...engine.methods import Method, solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
-from ...util.numbers import decimal_string, exact_fields
+from ...util.numbers import decimal_string, exact_fields, fraction_string
 from ...util.text import exact_text
 from .advice import Advice, Situation, advise
 from .model import YahtzeeLevels
@@ -32,6 +36,8 @@ from .strategies import GreedyLevels
 
 __all__ = ["EXACT_STATES", "YahtzeeReport", "yahtzee_report"]
 
+#: The percentiles of the final score reported with its law.
+PERCENTILES = (1, 10, 25, 50, 75, 90, 99)
 #: The most turn-start states solved exactly (about 0.1 s each in rationals); larger
 #: games are certified.
 EXACT_STATES = 2_000
@@ -58,6 +64,7 @@ class YahtzeeReport(Report):
     advice: Advice | None = None
     situation: Situation | None = None
     simulated: Simulated | None = field(default=None, repr=False)
+    law: Any = field(default=None, repr=False)
 
     @property
     def states(self) -> int:
@@ -95,6 +102,8 @@ class YahtzeeReport(Report):
                 },
             }
             payload["simulated"]["greedy"].update(_fields("value", sim.greedy_value))
+        if self.law is not None:
+            payload["law"] = _law_json(self.law)
         return payload
 
     def text(self) -> str:
@@ -118,6 +127,8 @@ class YahtzeeReport(Report):
                 lines.append(f"  {label}: {', '.join(tied)}")
             lines.append("  expected score still to come, best options first:")
             lines += [f"    {name:<24} {_value_text(v)}" for name, v in _ranked(self.advice)[:8]]
+        if self.law is not None:
+            lines += _law_lines(self.law)
         if self.simulated is not None:
             sim = self.simulated
             lines.append(f"simulated from the rules: {sim.games:,} games (seed {sim.seed})")
@@ -141,10 +152,12 @@ def yahtzee_report(
     max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,
     cluster: Any = None,
+    law: bool = False,
 ) -> YahtzeeReport:
     """Solve ``rules`` (certified, or ``exact``; on a Dask ``cluster`` if given, as
-    ``ep.solve`` takes it), advise ``situation``, and play ``simulate = (games, seed)``
-    games by the optimal and the greedy player."""
+    ``ep.solve`` takes it), advise ``situation``, play ``simulate = (games, seed)``
+    games by the optimal and the greedy player, and give the ``law`` of the final score
+    under optimal play."""
     model = YahtzeeLevels(rules)
     if exact:
         states = sum(len(model.states(level)) for level in range(model.levels + 1))
@@ -166,7 +179,61 @@ def yahtzee_report(
             simulate_games(rules, GreedyPlayer(rules), games, seed, progress=progress),
             solve(GreedyLevels(rules), method, max_states=max_states, cluster=cluster).value(),
         )
-    return YahtzeeReport(rules, solution, advice, situation, simulated)
+    score_law = solution.reward_distribution(progress=progress) if law else None
+    return YahtzeeReport(rules, solution, advice, situation, simulated, score_law)
+
+
+def _law_summary(law: Any) -> tuple[Any, Any, Any, dict[int, tuple[int, int]]]:
+    """The mean, variance and standard deviation of a law (exact, or enclosures; the
+    exact deviation as a decimal string, a square root being irrational) and its
+    :data:`PERCENTILES` (each as the lowest and highest score it may be)."""
+    if isinstance(law, CertifiedLaw):
+        quantiles = {p: law.quantile(Fraction(p, 100)) for p in PERCENTILES}
+        return law.mean(), law.variance(), law.standard_deviation(), quantiles
+    variance = law.variance()
+    deviation = Decimal(variance.numerator) / Decimal(variance.denominator)
+    quantiles = {p: (law.quantile(Fraction(p, 100)),) * 2 for p in PERCENTILES}
+    return law.mean(), variance, f"{deviation.sqrt(Context(prec=12)):.10f}", quantiles
+
+
+def _law_json(law: Any) -> dict[str, Any]:
+    mean, variance, deviation, quantiles = _law_summary(law)
+    exact = not isinstance(law, CertifiedLaw)
+    return {
+        **_fields("mean", mean),
+        **_fields("variance", variance),
+        **(
+            {"standard_deviation_decimal": deviation}
+            if exact
+            else _fields("standard_deviation", deviation)
+        ),
+        "percentiles": {str(p): list(q) for p, q in quantiles.items()},
+        "probabilities": (
+            {str(x): fraction_string(p) for x, p in sorted(law.items())}
+            if exact
+            else law.to_json()["probabilities"]
+        ),
+    }
+
+
+def _law_lines(law: Any) -> list[str]:
+    mean, _, deviation, quantiles = _law_summary(law)
+    kind = (
+        "exact"
+        if not isinstance(law, CertifiedLaw)
+        else (f"certified, each chance to a relative {float(law.high_factor - 1):.0e}")
+    )
+    shown = [
+        f"{p}%: {low}" if low == high else f"{p}%: {low}-{high}"
+        for p, (low, high) in quantiles.items()
+    ]
+    spread = deviation.decimal() if isinstance(deviation, Enclosure) else deviation
+    return [
+        f"the final score under optimal play ({kind}):",
+        f"  mean {_value_text(mean)}",
+        f"  standard deviation {spread}",
+        f"  percentiles {'  '.join(shown)}",
+    ]
 
 
 def _ranked(advice: Advice) -> list[tuple[str, Any]]:
