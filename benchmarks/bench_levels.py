@@ -2,7 +2,7 @@
 
     python benchmarks/bench_levels.py [--quick] [--out FILE]
 
-(about 8 minutes; ``--quick``: under a minute.)
+(about 16 minutes; ``--quick``: about a minute.)
 
 Small variants (a few categories): the level model (``ep.solve`` of ``YahtzeeLevels``,
 exact rationals, each turn vectorised) against the generic engine on the same game written
@@ -14,6 +14,12 @@ far past the generic engine's limit): the level sweep in certified mode for each
 of the rules, each in a fresh process whose peak memory (imports included) is reported,
 with the enclosure's midpoint and width; and the first reading again on a local Dask
 cluster (one worker process per core), whose enclosure must equal the local one.
+
+The law of the final score under optimal play (``LevelSolution.reward_distribution``, a
+forward sweep along the level model's moves): for the small variants, exact, against the
+generic engine's law of the same game written state by state under the same tie rule
+(``first_best_law``), compared; for the full game, certified, in a fresh process, with its
+mean (which must meet the value's enclosure) and standard deviation.
 
 The dice race of ``bench_engine.py`` (e) (reach square 1,900 within 950 turns by a d6 or
 2d3 a turn: 1,057,509 states) written as a level model (a level per turn), certified
@@ -39,7 +45,7 @@ import exactprob as ep
 from exactprob.games.yahtzee import YahtzeeLevels, YahtzeeRules
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from yahtzee_oracle import OracleYahtzee
+from yahtzee_oracle import OracleYahtzee, first_best_law
 
 SMALL = [
     ("Sixes", "Yahtzee"),
@@ -117,6 +123,79 @@ def small_rows(variants: list[tuple[str, ...]]) -> list[list[str]]:
                 fmt_ratio(level_time, plain_time),
                 f"{float(levels.value()):.10f}",
                 same,
+            ]
+        )
+    return rows
+
+
+def small_law_rows(variants: list[tuple[str, ...]]) -> list[list[str]]:
+    """The exact law of the final score by the level model's forward sweep and by the
+    generic engine (the per-state model under the same tie rule), timed, compared."""
+    rows = []
+    for categories in variants:
+        rules = YahtzeeRules(categories)
+        start = time.perf_counter()
+        law = ep.solve(YahtzeeLevels(rules)).reward_distribution()
+        level_time = time.perf_counter() - start
+        start = time.perf_counter()
+        plain = first_best_law(rules)
+        plain_time = time.perf_counter() - start
+        rows.append(
+            [
+                ", ".join(categories),
+                f"{len(law):,}",
+                fmt_time(level_time),
+                fmt_time(plain_time),
+                fmt_ratio(level_time, plain_time),
+                f"{float(law.variance()) ** 0.5:.10f}",
+                "equal" if dict(law.items()) == plain else "DIFFERENT",
+            ]
+        )
+    return rows
+
+
+def measure_law(name: str) -> dict[str, object]:
+    """One certified solve and the law of the final score in this process: times, peak
+    memory, the law's mean and deviation, and whether the mean meets the value."""
+    rules = QUICK_RULES if name == "quick" else READINGS[name]
+    start = time.perf_counter()
+    solved = ep.solve(YahtzeeLevels(rules), method="certified")
+    middle = time.perf_counter()
+    law = solved.reward_distribution()
+    seconds = time.perf_counter() - middle
+    mean, value = law.mean(), solved.value()
+    return {
+        "solve": middle - start,
+        "seconds": seconds,
+        "peak_kib": peak_kib(),
+        "mean": mean.decimal(),
+        "deviation": law.standard_deviation().decimal(),
+        "band": float(law.high_factor - 1),
+        "meets": mean.low <= value.high and value.low <= mean.high,
+    }
+
+
+def law_rows(names: list[str]) -> list[list[str]]:
+    """The law of each reading's final score, each in a fresh process."""
+    rows = []
+    for name in names:
+        out = subprocess.run(
+            [sys.executable, __file__, "--measure", f"law-{name}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        m = json.loads(out.stdout)
+        rows.append(
+            [
+                name,
+                fmt_time(m["solve"]),
+                fmt_time(m["seconds"]),
+                f"{m['peak_kib'] / 1024:.0f} MiB",
+                m["mean"],
+                m["deviation"],
+                f"{m['band']:.1e}",
+                "yes" if m["meets"] else "NO",
             ]
         )
     return rows
@@ -247,6 +326,8 @@ def main() -> int:
     if args.measure:
         if args.measure.startswith("race-"):
             print(json.dumps(measure_race(args.measure[5:], args.quick)))
+        elif args.measure.startswith("law-"):
+            print(json.dumps(measure_law(args.measure[4:])))
         else:
             print(json.dumps(measure_full(args.measure)))
         return 0
@@ -258,6 +339,13 @@ def main() -> int:
         "ratio", "value", "answers",
     ]  # fmt: skip
     race_header = ["solver", "states", "time", "ratio", "peak memory", "value", "width", "answer"]
+    small_law_header = [
+        "categories", "scores", "forward sweep", "generic engine", "ratio", "deviation", "laws",
+    ]  # fmt: skip
+    law_header = [
+        "rules", "solve", "law", "peak memory", "mean", "deviation", "relative band",
+        "mean meets value",
+    ]  # fmt: skip
     full_header = [
         "rules", "states", "time", "states/s", "peak memory", "value", "width", "Dask = local",
     ]  # fmt: skip
@@ -269,6 +357,14 @@ def main() -> int:
         "## The full game, certified, each in a fresh process (':dask': a local Dask cluster)",
         "",
         *table(full_header, full_rows(names)),
+        "",
+        "## The law of the final score: small games, exact, against the generic engine",
+        "",
+        *table(small_law_header, small_law_rows(variants)),
+        "",
+        "## The law of the final score of the full game, certified, each in a fresh process",
+        "",
+        *table(law_header, law_rows([first, *([] if args.quick else ["no extra Yahtzees"])])),
         "",
         "## The dice race as a level model (a level per turn), each in a fresh process",
         "",
