@@ -11,15 +11,19 @@ import pytest
 import scipy.stats
 from hypothesis import given
 from hypothesis import strategies as st
-from yahtzee_oracle import OracleYahtzee, first_best_law
+from yahtzee_oracle import GreedyOracle, OracleYahtzee, first_best_law
 
 import exactprob as ep
 from exactprob.cli import main
 from exactprob.errors import UsageError
 from exactprob.games.yahtzee import (
     CATEGORIES,
+    STRATEGIES,
+    GreedyFills,
+    GreedyKeeps,
     GreedyLevels,
     GreedyPlayer,
+    ModelPlayer,
     OptimalPlayer,
     Situation,
     YahtzeeLevels,
@@ -161,6 +165,32 @@ def test_simulated_scores_follow_the_exact_law(model, player):
         scipy.stats.chisquare(observed, np.array(expected) * len(scores) / sum(expected)).pvalue
         > 1e-3
     )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "keeps, fills", [("greedy", "best"), ("best", "greedy"), ("greedy", "greedy")]
+)
+def test_each_strategy_is_the_brute_force_game_with_its_choices_forced(keeps, fills):
+    rules = YahtzeeRules(categories=("Sixes", "Full House", "Yahtzee"), joker="forced")
+    strategy = (
+        {"best": GreedyKeeps, "greedy": GreedyLevels}[fills] if keeps == "greedy" else GreedyFills
+    )
+    assert ep.solve(strategy(rules)).value() == ep.solve(GreedyOracle(rules, keeps, fills)).value()
+
+
+def test_each_strategy_loses_to_optimal_play_and_scores_its_value_in_play():
+    rules = YahtzeeRules(categories=("Aces", "Full House", "Yahtzee"))
+    optimal = ep.solve(YahtzeeLevels(rules)).value()
+    values = {name: ep.solve(strategy(rules)).value() for name, strategy in STRATEGIES.items()}
+    both = values["greedy keeps and categories"]
+    assert all(both <= value < optimal for value in values.values())
+    for strategy in (GreedyKeeps, GreedyFills):
+        solved = ep.solve(strategy(rules))
+        played = simulate_games(rules, ModelPlayer(solved), 4_000, seed=3)
+        assert played.agrees_with(solved.value())
+    with pytest.raises(UsageError, match="optimal player needs"):
+        OptimalPlayer(ep.solve(GreedyFills(rules)))
 
 
 @pytest.mark.parametrize("joker", ["free", "forced"])

@@ -155,3 +155,32 @@ def first_best_law(rules: Any) -> dict[int, Fraction]:
 
     law = ep.evaluate(oracle, first_best).reward_distribution()
     return {x: Fraction(p) for x, p in law.items()}
+
+
+class GreedyOracle(OracleYahtzee):
+    """The per-state model with the greedy player's keeps, or its categories, forced:
+    ``keeps="greedy"`` keeps the dice of the face shown most (the higher face on a tie)
+    while rerolls are left; ``fills="greedy"`` fills the allowed category with the
+    highest plain score (the first on the card on a tie). The other choice stays free,
+    so solving it gives the best play around the forced half. A turn fills only after
+    its last roll (filling early ends the same as keeping all five)."""
+
+    def __init__(self, rules: Any, keeps: str, fills: str) -> None:
+        super().__init__(rules.categories, rules.upper_bonus, rules.extra_yahtzees, rules.joker)
+        self.greedy_keeps, self.greedy_fills = keeps == "greedy", fills == "greedy"
+
+    def actions(self, state: Any) -> list[Any]:
+        found = super().actions(state)
+        dice, rerolls = state[3], state[4]
+        if dice is None:
+            return found
+        if rerolls:
+            if self.greedy_keeps:
+                counts = Counter(dice)
+                face = max(counts, key=lambda f: (counts[f], f))
+                return [("keep", (face,) * counts[face])]
+            return [a for a in found if a[0] == "keep"]
+        if self.greedy_fills:
+            allowed = [c for c in self.categories if c in self.allowed(state)]
+            return [("fill", max(allowed, key=lambda c: plain_score(c, dice)))]
+        return found

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> None:
         progress=show_progress(),
         cluster=args.cluster,
         law=args.law or plot is not None,
+        strategies=args.strategies,
     )
     if plot is not None:
         scores = None if report.simulated is None else report.simulated.optimal.score
@@ -138,6 +139,13 @@ def register(sub: Any) -> None:
         help=f"also play this many games from the rules, by the optimal and a greedy player (at most {MAX_GAMES:,}; 10,000 take about 30 s)",
     )
     parser.add_argument("--seed", type=integer, default=1, help="the simulation's seed (default 1)")
+    parser.add_argument(
+        "--strategies",
+        action="store_true",
+        help="also the expected score of simple strategies (greedy keeps, greedy categories, "
+        "both) and what each gives up against optimal play (about a minute each for the "
+        "full game)",
+    )
     parser.add_argument(
         "--law",
         action="store_true",

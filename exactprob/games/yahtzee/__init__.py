@@ -11,8 +11,8 @@ turn's rolls and keeps vectorised over batches of states.
 * :mod:`~exactprob.games.yahtzee.dice`: the 252 rolls, 462 keeps and the chances between them;
 * :mod:`~exactprob.games.yahtzee.model`: the level model (:class:`~exactprob.games.yahtzee.model.YahtzeeLevels`) and its rounding bound;
 * :mod:`~exactprob.games.yahtzee.advice`: the best keep or category in a situation, from a solved game;
-* :mod:`~exactprob.games.yahtzee.strategies`: the value of a simple strategy (the greedy
-  player's), through the engine;
+* :mod:`~exactprob.games.yahtzee.strategies`: the value of simple strategies (greedy
+  keeps, greedy categories, or both), through the engine;
 * :mod:`~exactprob.games.yahtzee.simulator`: games played from the rules by the optimal or a greedy player;
 * :mod:`~exactprob.games.yahtzee.report`: what ``exactprob yahtzee`` prints (:func:`~exactprob.games.yahtzee.report.yahtzee_report`).
 
@@ -28,16 +28,20 @@ from .advice import Advice, Situation, advise
 from .model import YahtzeeLevels
 from .report import EXACT_STATES, YahtzeeReport, yahtzee_report
 from .rules import CATEGORIES, JOKERS, YahtzeeRules, parse_categories, score
-from .simulator import GreedyPlayer, OptimalPlayer, YahtzeeRuns, simulate_games
-from .strategies import GreedyLevels
+from .simulator import GreedyPlayer, ModelPlayer, OptimalPlayer, YahtzeeRuns, simulate_games
+from .strategies import STRATEGIES, GreedyFills, GreedyKeeps, GreedyLevels
 
 __all__ = [
     "CATEGORIES",
     "EXACT_STATES",
     "JOKERS",
+    "STRATEGIES",
     "Advice",
+    "GreedyFills",
+    "GreedyKeeps",
     "GreedyLevels",
     "GreedyPlayer",
+    "ModelPlayer",
     "OptimalPlayer",
     "Situation",
     "YahtzeeLevels",

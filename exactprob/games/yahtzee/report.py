@@ -32,10 +32,12 @@ from .advice import Advice, Situation, advise
 from .model import YahtzeeLevels
 from .rules import YahtzeeRules
 from .simulator import GreedyPlayer, OptimalPlayer, YahtzeeRuns, simulate_games
-from .strategies import GreedyLevels
+from .strategies import STRATEGIES, GreedyLevels
 
 __all__ = ["EXACT_STATES", "YahtzeeReport", "yahtzee_report"]
 
+#: The name of the greedy player's strategy in :data:`~exactprob.games.yahtzee.strategies.STRATEGIES`.
+GREEDY = "greedy keeps and categories"
 #: The percentiles of the final score reported with its law.
 PERCENTILES = (1, 10, 25, 50, 75, 90, 99)
 #: The most turn-start states solved exactly (about 0.1 s each in rationals); larger
@@ -65,6 +67,7 @@ class YahtzeeReport(Report):
     situation: Situation | None = None
     simulated: Simulated | None = field(default=None, repr=False)
     law: Any = field(default=None, repr=False)
+    strategies: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def states(self) -> int:
@@ -104,6 +107,12 @@ class YahtzeeReport(Report):
             payload["simulated"]["greedy"].update(_fields("value", sim.greedy_value))
         if self.law is not None:
             payload["law"] = _law_json(self.law)
+        if self.strategies is not None:
+            optimal = self.solution.value()
+            payload["strategies"] = [
+                {"strategy": name, **_fields("value", v), **_fields("loss", _loss(optimal, v))}
+                for name, v in self.strategies.items()
+            ]
         return payload
 
     def text(self) -> str:
@@ -129,6 +138,13 @@ class YahtzeeReport(Report):
             lines += [f"    {name:<24} {_value_text(v)}" for name, v in _ranked(self.advice)[:8]]
         if self.law is not None:
             lines += _law_lines(self.law)
+        if self.strategies is not None:
+            lines.append(f"simple strategies ({kind}): expected score, and what each gives up")
+            optimal = self.solution.value()
+            lines += [
+                f"  {name:<30} {_short(v):>11}  -{_short(_loss(optimal, v))}"
+                for name, v in self.strategies.items()
+            ]
         if self.simulated is not None:
             sim = self.simulated
             lines.append(f"simulated from the rules: {sim.games:,} games (seed {sim.seed})")
@@ -153,11 +169,12 @@ def yahtzee_report(
     progress: bool = False,
     cluster: Any = None,
     law: bool = False,
+    strategies: bool = False,
 ) -> YahtzeeReport:
     """Solve ``rules`` (certified, or ``exact``; on a Dask ``cluster`` if given, as
     ``ep.solve`` takes it), advise ``situation``, play ``simulate = (games, seed)``
-    games by the optimal and the greedy player, and give the ``law`` of the final score
-    under optimal play."""
+    games by the optimal and the greedy player, give the ``law`` of the final score
+    under optimal play, and value the simple ``strategies``."""
     model = YahtzeeLevels(rules)
     if exact:
         states = sum(len(model.states(level)) for level in range(model.levels + 1))
@@ -169,6 +186,15 @@ def yahtzee_report(
     solution = solve(model, method, max_states=max_states, progress=progress, cluster=cluster)
     assert isinstance(solution, LevelSolution)
     advice = None if situation is None else advise(solution, situation)
+
+    def value_of(strategy: type[YahtzeeLevels]) -> Any:
+        return solve(
+            strategy(rules), method, max_states=max_states, progress=progress, cluster=cluster
+        ).value()
+
+    values = (
+        {name: value_of(strategy) for name, strategy in STRATEGIES.items()} if strategies else None
+    )
     simulated = None
     if simulate is not None:
         games, seed = simulate
@@ -177,10 +203,17 @@ def yahtzee_report(
             seed,
             simulate_games(rules, OptimalPlayer(solution), games, seed, progress=progress),
             simulate_games(rules, GreedyPlayer(rules), games, seed, progress=progress),
-            solve(GreedyLevels(rules), method, max_states=max_states, cluster=cluster).value(),
+            values[GREEDY] if values else value_of(GreedyLevels),
         )
     score_law = solution.reward_distribution(progress=progress) if law else None
-    return YahtzeeReport(rules, solution, advice, situation, simulated, score_law)
+    return YahtzeeReport(rules, solution, advice, situation, simulated, score_law, values)
+
+
+def _loss(optimal: Any, value: Any) -> Any:
+    """How much less than optimal play a strategy's value is (an enclosure when either is)."""
+    if isinstance(optimal, Enclosure):
+        return Enclosure(optimal.low - value.high, optimal.high - value.low)
+    return optimal - value
 
 
 def _law_summary(law: Any) -> tuple[Any, Any, Any, dict[int, tuple[int, int]]]:

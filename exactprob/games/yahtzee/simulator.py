@@ -6,7 +6,8 @@ Each game rolls real dice (numpy), asks its player which dice to keep after roll
 model): a player that picks a category the rules forbid is an error. Players:
 
 * :class:`OptimalPlayer`: the best keep and category read from a solved game, the same
-  tables as :func:`~exactprob.games.yahtzee.advice.advise`;
+  tables as :func:`~exactprob.games.yahtzee.advice.advise`; :class:`ModelPlayer` plays
+  any solved strategy's choices the same way;
 * :class:`GreedyPlayer`: keeps the dice of its most common face (the higher face on a
   tie) and fills the category that scores most now (the first on the card on a tie).
 
@@ -37,7 +38,15 @@ from .dice import DICE, FACES
 from .model import TurnTables, YahtzeeLevels
 from .rules import LOWER, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE_BONUS, YahtzeeRules, score
 
-__all__ = ["GreedyPlayer", "OptimalPlayer", "Player", "Sheet", "YahtzeeRuns", "simulate_games"]
+__all__ = [
+    "GreedyPlayer",
+    "ModelPlayer",
+    "OptimalPlayer",
+    "Player",
+    "Sheet",
+    "YahtzeeRuns",
+    "simulate_games",
+]
 
 #: Games played together (the optimal player's tables are built per batch).
 BATCH = 2000
@@ -198,13 +207,16 @@ class GreedyPlayer:
         return np.argmax(np.where(allowed, points, -1), axis=1)
 
 
-class OptimalPlayer:
-    """The optimal keeps and categories of a game solved by
-    ``ep.solve(YahtzeeLevels(rules))`` (ties broken by the first keep or category)."""
+class ModelPlayer:
+    """The keeps and categories of a solved Yahtzee level model, read from its tables
+    (:meth:`~exactprob.games.yahtzee.model.YahtzeeLevels.keep_pick` and
+    :meth:`~exactprob.games.yahtzee.model.YahtzeeLevels.fill_pick`): the best ones for
+    :class:`~exactprob.games.yahtzee.model.YahtzeeLevels`, a strategy's own for
+    :mod:`~exactprob.games.yahtzee.strategies`."""
 
     def __init__(self, solution: LevelSolution) -> None:
         if not isinstance(solution.model, YahtzeeLevels):
-            raise UsageError("an optimal player needs a solved YahtzeeLevels model")
+            raise UsageError("a Yahtzee player needs a solved YahtzeeLevels model")
         self.solution, self.model = solution, solution.model
         self._turn: tuple[bytes, TurnTables, np.ndarray] | None = None
 
@@ -229,18 +241,27 @@ class OptimalPlayer:
         return self._turn[1], self._turn[2]
 
     def keep(self, sheet: Sheet, dice: np.ndarray, rolls: int) -> np.ndarray:
-        """The best keep of each game's dice, as a mask of its dice."""
+        """The model's keep of each game's dice, as a mask of its dice."""
         tables, row = self._tables(sheet)
-        keeps = (tables.keep_first if rolls == 1 else tables.keep_second)[row]
-        inside = DICE.keeps_within(DICE.roll_indices(dice))
-        best = np.argmax(np.where(inside, keeps, -1), axis=1)
-        return _kept_dice(dice, DICE.keeps[best])
+        keep_values = tables.keep_first if rolls == 1 else tables.keep_second
+        picks = self.model.keep_pick(keep_values)[row, DICE.roll_indices(dice)]
+        return _kept_dice(dice, DICE.keeps[picks])
 
     def fill(self, sheet: Sheet, dice: np.ndarray) -> np.ndarray:
-        """The best category for each game's dice."""
+        """The model's category for each game's dice."""
         tables, row = self._tables(sheet)
-        options = tables.filled[row, :, DICE.roll_indices(dice)]
-        return np.argmax(options, axis=1)
+        picks: np.ndarray = self.model.fill_pick(tables.filled)[row, DICE.roll_indices(dice)]
+        return picks
+
+
+class OptimalPlayer(ModelPlayer):
+    """The best keeps and categories of a game solved by ``ep.solve(YahtzeeLevels(rules))``
+    (ties broken by the first keep or category)."""
+
+    def __init__(self, solution: LevelSolution) -> None:
+        if type(solution.model) is not YahtzeeLevels:
+            raise UsageError("an optimal player needs a solved YahtzeeLevels model")
+        super().__init__(solution)
 
 
 def _kept_dice(dice: np.ndarray, keep_counts: np.ndarray) -> np.ndarray:

@@ -11,6 +11,10 @@ the optimal step.
 (:class:`~exactprob.games.yahtzee.simulator.GreedyPlayer`): keep the dice of the face
 shown most (the higher face on a tie), and after the last roll fill the allowed
 category whose plain score is highest (the first on the card on a tie).
+:class:`GreedyKeeps` keeps greedily but fills the best category for what is to come, and
+:class:`GreedyFills` fills greedily but keeps the best dice for that (a maximum over keeps
+is still monotone and non-expansive): together they tell which half of the greedy
+player's loss is its keeping and which its filling.
 
 >>> import exactprob as ep
 >>> from fractions import Fraction
@@ -32,11 +36,12 @@ import numpy as np
 from .dice import DICE
 from .model import NOT_ALLOWED, YahtzeeLevels
 
-__all__ = ["GreedyLevels"]
+__all__ = ["STRATEGIES", "GreedyFills", "GreedyKeeps", "GreedyLevels"]
 
 
-class GreedyLevels(YahtzeeLevels):
-    """The greedy player's game: its keeps and categories in place of the best ones."""
+class GreedyKeeps(YahtzeeLevels):
+    """Keeps the dice of the face shown most (the higher face on a tie), whatever the
+    values; fills the best category."""
 
     @cached_property
     def greedy_keep(self) -> np.ndarray:
@@ -49,6 +54,20 @@ class GreedyLevels(YahtzeeLevels):
             kept[face] = int(counts[face])
             keeps.append(DICE.keep_index[tuple(kept)])
         return np.array(keeps, dtype=np.int64)
+
+    def keep_pick(self, keep_values: np.ndarray) -> np.ndarray:
+        """The greedy keep of each roll, whatever the values."""
+        return np.broadcast_to(self.greedy_keep, (len(keep_values), len(self.greedy_keep)))
+
+    def keep_choice(self, keep_values: np.ndarray) -> np.ndarray:
+        """The value of the greedy keep of each roll."""
+        kept: np.ndarray = keep_values[:, self.greedy_keep]
+        return kept
+
+
+class GreedyFills(YahtzeeLevels):
+    """Fills the allowed category whose plain score is highest now (the first on the
+    card on a tie); keeps the best dice for that."""
 
     def fill_pick(self, filled: np.ndarray) -> np.ndarray:
         """The allowed category with the highest plain score (the first on the card on a
@@ -63,11 +82,14 @@ class GreedyLevels(YahtzeeLevels):
         chosen: np.ndarray = np.take_along_axis(filled, self.fill_pick(filled)[:, None, :], axis=1)
         return chosen[:, 0, :]
 
-    def keep_pick(self, keep_values: np.ndarray) -> np.ndarray:
-        """The greedy keep of each roll, whatever the values."""
-        return np.broadcast_to(self.greedy_keep, (len(keep_values), len(self.greedy_keep)))
 
-    def keep_choice(self, keep_values: np.ndarray) -> np.ndarray:
-        """The value of the greedy keep of each roll."""
-        kept: np.ndarray = keep_values[:, self.greedy_keep]
-        return kept
+class GreedyLevels(GreedyKeeps, GreedyFills):
+    """The greedy player's game: its keeps and categories in place of the best ones."""
+
+
+#: The simple strategies valued beside optimal play, by name.
+STRATEGIES: dict[str, type[YahtzeeLevels]] = {
+    "greedy keeps, best categories": GreedyKeeps,
+    "best keeps, greedy categories": GreedyFills,
+    "greedy keeps and categories": GreedyLevels,
+}
