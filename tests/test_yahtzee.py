@@ -15,6 +15,7 @@ from yahtzee_oracle import GreedyOracle, OracleYahtzee, first_best_law
 
 import exactprob as ep
 from exactprob.cli import main
+from exactprob.engine import level_cluster
 from exactprob.errors import UsageError
 from exactprob.games.yahtzee import (
     CATEGORIES,
@@ -30,6 +31,7 @@ from exactprob.games.yahtzee import (
     YahtzeeRules,
     advise,
     simulate_games,
+    yahtzee_report,
 )
 
 # Each variant makes one rule matter: extra Yahtzees and both joker readings (the forced
@@ -253,6 +255,21 @@ def test_the_cli_law_is_exact_or_certified_in_json(capsys):
     assert Fraction(law["mean_lower"]) <= Fraction(exact["value"]) <= Fraction(law["mean_upper"])
     assert set(law["percentiles"]) == {"1", "10", "25", "50", "75", "90", "99"}
     assert law["percentiles"] == exact["law"]["percentiles"]
+
+
+def test_one_local_cluster_serves_every_solve_of_a_report(monkeypatch):
+    made = []
+    real = level_cluster.dask_client
+
+    def counted(*args, **kwargs):
+        made.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(level_cluster, "dask_client", counted)
+    rules = YahtzeeRules(categories=("Chance",))
+    report = yahtzee_report(rules, strategies=True, simulate=(200, 1), cluster="local")
+    assert len(made) == 1 and len(report.strategies) == 3
+    assert report.solution.value() == ep.solve(YahtzeeLevels(rules), method="certified").value()
 
 
 def test_the_cli_draws_the_law(tmp_path, capsys):

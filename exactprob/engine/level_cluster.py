@@ -33,7 +33,7 @@ from ..util.resources import format_bytes
 from ._internal.level_batches import BYTES_PER_STATE, BatchRunner, Level, batch_bytes, step_batch
 from .level_model import LevelModel
 
-__all__ = ["PURPOSE", "cluster_runner", "worker_need"]
+__all__ = ["PURPOSE", "cluster_client", "cluster_runner", "worker_need"]
 
 #: What the cluster is for, in messages.
 PURPOSE = "solving a level model on a cluster (Dask)"
@@ -41,11 +41,18 @@ PURPOSE = "solving a level model on a cluster (Dask)"
 
 @contextmanager
 def cluster_runner(cluster: Any, model: LevelModel, largest_level: int) -> Iterator[BatchRunner]:
-    """A runner of the sweep's batches on ``cluster``: a ``distributed.Client`` (kept open),
-    a scheduler's address, or ``"local"`` (a cluster of one single-threaded worker process
-    per core, closed afterwards)."""
+    """A runner of the sweep's batches on ``cluster`` (:func:`cluster_client`)."""
+    with cluster_client(cluster) as client:
+        yield _runner(client, model, largest_level)
+
+
+@contextmanager
+def cluster_client(cluster: Any) -> Iterator[Any]:
+    """A Dask client for ``cluster``: a ``distributed.Client`` (kept open), a scheduler's
+    address, or ``"local"`` (a cluster of one single-threaded worker process per core,
+    closed afterwards). Several solves inside one share it."""
     if hasattr(cluster, "submit") and hasattr(cluster, "scatter"):
-        yield _runner(cluster, model, largest_level)
+        yield cluster
         return
     if not isinstance(cluster, str) or not cluster:
         raise UsageError(
@@ -53,7 +60,7 @@ def cluster_runner(cluster: Any, model: LevelModel, largest_level: int) -> Itera
         )
     scheduler = None if cluster == "local" else cluster
     with dask_client(scheduler, os.cpu_count() or 1, PURPOSE) as client:
-        yield _runner(client, model, largest_level)
+        yield client
 
 
 def worker_need(model: LevelModel, largest_level: int) -> int:

@@ -15,6 +15,7 @@ score under optimal play (the engine's forward sweep, :mod:`~exactprob.engine.le
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from decimal import Context, Decimal
 from fractions import Fraction
@@ -22,6 +23,7 @@ from typing import Any
 
 from ...engine.certified_law import CertifiedLaw
 from ...engine.enclosure import Enclosure
+from ...engine.level_cluster import cluster_client
 from ...engine.level_sweep import LevelSolution
 from ...engine.methods import Method, solve
 from ...util.display import Report
@@ -183,18 +185,23 @@ def yahtzee_report(
             how="solve it certified (without --exact), or choose fewer --categories",
         )  # fmt: skip
     method: Method = "exact" if exact else "certified"
-    solution = solve(model, method, max_states=max_states, progress=progress, cluster=cluster)
-    assert isinstance(solution, LevelSolution)
+    with nullcontext() if cluster is None else cluster_client(cluster) as client:
+
+        def solved(levels: YahtzeeLevels) -> LevelSolution:
+            found = solve(levels, method, max_states=max_states, progress=progress, cluster=client)
+            assert isinstance(found, LevelSolution)
+            return found
+
+        solution = solved(model)
+        values = (
+            {name: solved(s(rules)).value() for name, s in STRATEGIES.items()}
+            if strategies
+            else None
+        )
+        greedy = None
+        if simulate is not None:
+            greedy = values[GREEDY] if values else solved(GreedyLevels(rules)).value()
     advice = None if situation is None else advise(solution, situation)
-
-    def value_of(strategy: type[YahtzeeLevels]) -> Any:
-        return solve(
-            strategy(rules), method, max_states=max_states, progress=progress, cluster=cluster
-        ).value()
-
-    values = (
-        {name: value_of(strategy) for name, strategy in STRATEGIES.items()} if strategies else None
-    )
     simulated = None
     if simulate is not None:
         games, seed = simulate
@@ -203,7 +210,7 @@ def yahtzee_report(
             seed,
             simulate_games(rules, OptimalPlayer(solution), games, seed, progress=progress),
             simulate_games(rules, GreedyPlayer(rules), games, seed, progress=progress),
-            values[GREEDY] if values else value_of(GreedyLevels),
+            greedy,
         )
     score_law = solution.reward_distribution(progress=progress) if law else None
     return YahtzeeReport(rules, solution, advice, situation, simulated, score_law, values)
