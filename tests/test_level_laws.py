@@ -219,3 +219,19 @@ def test_a_model_without_moves_is_refused_in_one_line():
 
     with pytest.raises(UsageError, match="gives no moves"):
         ep.solve(NoMoves()).reward_distribution()
+
+
+def test_a_certified_law_needs_a_rounding_bound_that_is_a_number():
+    class NoBound(RandomLevels):
+        move_rounding = LevelModel.move_rounding
+
+    class BadBound(RandomLevels):
+        def move_rounding(self, level):
+            return None
+
+    game: Game = ([1, 1], [[[[(0, 1, 1)]]]], [0])
+    assert dict(ep.solve(NoBound(game)).reward_distribution().items()) == {1: 1}
+    with pytest.raises(UsageError, match="gives no move_rounding"):
+        ep.solve(NoBound(game), method="certified").reward_distribution()
+    with pytest.raises(ModelError, match="must be a number"):
+        ep.solve(BadBound(game), method="certified").reward_distribution()

@@ -94,7 +94,12 @@ class _Band:
 
     def widen(self, relative: float | Fraction) -> None:
         """Compose with one more factor in ``1 +- relative``."""
-        relative = Fraction(relative)
+        try:
+            relative = Fraction(relative)
+        except (TypeError, ValueError, OverflowError):
+            raise ModelError(
+                f"a relative rounding bound must be a number, got {relative!r}"
+            ) from None
         if not 0 <= relative < 1:
             raise ModelError(f"a relative rounding bound must be in [0, 1), got {float(relative)}")
         self.low *= 1 - relative
@@ -118,12 +123,14 @@ def reward_law(
     """The law of the total reward from ``start`` under the choices the model's moves make
     from the solved ``values``: a :class:`~exactprob.engine.dist.Dist` (``method="exact"``)
     or a :class:`~exactprob.engine.certified_law.CertifiedLaw` (``"certified"``)."""
-    if type(model).moves is LevelModel.moves:
-        raise UsageError(
-            f"{type(model).__name__} gives no moves: the law of its total reward needs "
-            "LevelModel.moves (and move_rounding when certified)"
-        )
     exact = method == "exact"
+    needs = ("moves",) if exact else ("moves", "move_rounding")
+    missing = [name for name in needs if getattr(type(model), name) is getattr(LevelModel, name)]
+    if missing:
+        raise UsageError(
+            f"{type(model).__name__} gives no {' or '.join(missing)}: the law of its total "
+            "reward needs LevelModel.moves (and move_rounding when certified)"
+        )
     first = _start_level(model, values, start)
     states = np.array([start], dtype=np.int64)
     law = np.array([[mpq(1) if exact else 1.0]], dtype=object if exact else np.float64)
