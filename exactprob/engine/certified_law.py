@@ -45,6 +45,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..util.display import rows_html
+from ..util.numbers import exact, is_symbolic, to_fraction
 from .enclosure import Enclosure
 from .results import value_fields
 
@@ -66,8 +67,17 @@ class CertifiedLaw:
     high_factor: Fraction
 
     def __post_init__(self) -> None:
+        outcomes, floats = np.asarray(self.outcomes), np.asarray(self.floats, dtype=np.float64)
         if not (0 < self.low_factor <= 1 <= self.high_factor):
             raise UsageError("a certified law needs 0 < low_factor <= 1 <= high_factor")
+        if outcomes.ndim != 1 or not len(outcomes) or floats.shape != outcomes.shape:
+            raise UsageError(
+                "a certified law needs one float probability per outcome, and outcomes"
+            )
+        if (np.diff(outcomes) <= 0).any() or (outcomes < 0).any():
+            raise UsageError("a certified law's outcomes are whole numbers >= 0, increasing")
+        if not (np.isfinite(floats).all() and (floats >= 0).all()):
+            raise UsageError("a certified law's probabilities are finite numbers >= 0")
 
     @cached_property
     def _bounds(self) -> tuple[list[Fraction], list[Fraction]]:
@@ -103,9 +113,10 @@ class CertifiedLaw:
     def quantile(self, q: Any) -> tuple[int, int]:
         """The smallest outcome :math:`x` with :math:`P(X \\le x) \\ge q` lies in the
         returned ``(low, high)`` (equal when the bounds decide it)."""
-        q = Fraction(q)
-        if not 0 < q <= 1:
+        level = exact(q)
+        if is_symbolic(level) or not 0 < level <= 1:
             raise UsageError(f"a quantile needs 0 < q <= 1, got {q}")
+        q = to_fraction(level)
         cdfs = [self.cdf(int(x)) for x in self.outcomes]
         certain = next(x for x, c in zip(self.outcomes, cdfs, strict=True) if c.low >= q)
         possible = next(x for x, c in zip(self.outcomes, cdfs, strict=True) if c.high >= q)

@@ -49,10 +49,10 @@ Three tosses of a fair coin, each head scoring one (the law is binomial):
 ...         return LevelMoves(np.array([0, 0]), np.array([[level + 1]] * 2), np.array([0, 1]),
 ...                           np.array([half, half], dtype=object if exact else float))
 ...     def move_rounding(self, level): return 0.0
->>> law = reward_law(Tosses(), lambda level, rows: None, (0,), "exact")
+>>> law = reward_law(Tosses(), lambda level, rows: None, (0,), 0, "exact")
 >>> sorted((x, str(p)) for x, p in law.items())
 [(0, '1/8'), (1, '3/8'), (2, '3/8'), (3, '1/8')]
->>> reward_law(Tosses(), lambda level, rows: None, (0,), "certified").mean().contains(mpq(3, 2))
+>>> reward_law(Tosses(), lambda level, rows: None, (0,), 0, "certified").mean().contains(mpq(3, 2))
 True
 """
 
@@ -70,7 +70,7 @@ from ..errors import ModelError, UsageError
 from ..util.progress import progress_bar
 from ..util.resources import check_memory
 from ..util.rounding import UNIT_ROUNDOFF
-from ._internal.level_batches import keys_of, rationals
+from ._internal.level_batches import final_values, keys_of, rationals
 from .certified_law import CertifiedLaw
 from .dist import Dist
 from .level_model import LevelModel, LevelMoves
@@ -116,13 +116,17 @@ def reward_law(
     model: LevelModel,
     values: LevelValues,
     start: tuple[int, ...],
+    first: int,
     method: str,
     *,
     progress: bool = False,
 ) -> Any:
-    """The law of the total reward from ``start`` under the choices the model's moves make
-    from the solved ``values``: a :class:`~exactprob.engine.dist.Dist` (``method="exact"``)
-    or a :class:`~exactprob.engine.certified_law.CertifiedLaw` (``"certified"``)."""
+    """The law of the total reward from ``start`` (a state of level ``first``) under the
+    choices the model's moves make from the solved ``values``: a
+    :class:`~exactprob.engine.dist.Dist` (``method="exact"``) or a
+    :class:`~exactprob.engine.certified_law.CertifiedLaw` (``"certified"``)."""
+    if method not in ("exact", "certified"):
+        raise UsageError(f"a law is exact or certified, got method {method!r}")
     exact = method == "exact"
     needs = ("moves",) if exact else ("moves", "move_rounding")
     missing = [name for name in needs if getattr(type(model), name) is getattr(LevelModel, name)]
@@ -131,7 +135,6 @@ def reward_law(
             f"{type(model).__name__} gives no {' or '.join(missing)}: the law of its total "
             "reward needs LevelModel.moves (and move_rounding when certified)"
         )
-    first = _start_level(model, values, start)
     states = np.array([start], dtype=np.int64)
     law = np.array([[mpq(1) if exact else 1.0]], dtype=object if exact else np.float64)
     band = _Band()
@@ -147,18 +150,6 @@ def reward_law(
             band.widen(_gamma(incoming))
             bar.update(1)
     return _ended(model, states, law, band, exact)
-
-
-def _start_level(model: LevelModel, values: LevelValues, start: tuple[int, ...]) -> int:
-    """The level ``start`` is on (each level's values are looked up; none holds it: an error)."""
-    row = np.array([start], dtype=np.int64)
-    for level in range(model.levels + 1):
-        try:
-            values(level, row)
-        except ModelError:
-            continue
-        return level
-    raise ModelError(f"{start!r} is on no level of this model")
 
 
 def _level_moves(
@@ -199,6 +190,8 @@ def _checked(
     n = len(source)
     if source.ndim != 1 or reward.shape != (n,) or np.shape(moves.probability) != (n,):
         raise ModelError(f"{where} need one source, target, reward and chance each")
+    if not np.issubdtype(source.dtype, np.integer):
+        raise ModelError(f"{where}: each source must be a whole number (a row of the batch)")
     if target.shape != (n, len(model.sizes)) or not np.issubdtype(target.dtype, np.integer):
         raise ModelError(f"{where}: each target must be a row of {len(model.sizes)} whole numbers")
     if n and (source.min() < 0 or source.max() >= count):
@@ -248,16 +241,20 @@ def _push(
     targets = moves.target[first]
     values(level + 1, targets)  # a ModelError for a target not on the next level
     width = law.shape[1] + int(moves.reward.max(initial=0))
-    per_entry = EXACT_ENTRY_BYTES if exact else 8
-    check_memory((law.size + len(reached) * width) * per_entry, "the law of the total reward")
+    order = np.argsort(moves.reward, kind="stable")
+    rewards, starts = np.unique(moves.reward[order], return_index=True)
+    groups = np.split(order, starts[1:])
+    # the law and the next one, a product and its copy at once; exact: a group's terms too
+    entries = law.size + 3 * len(reached) * width
+    if exact:
+        entries += max((len(group) for group in groups), default=0) * law.shape[1]
+    check_memory(entries * (EXACT_ENTRY_BYTES if exact else 8), "the law of the total reward")
     if exact:
         out = np.full((len(reached), width), mpq(0), dtype=object)
     else:
         out = np.zeros((len(reached), width))
     columns = law.shape[1]
-    order = np.argsort(moves.reward, kind="stable")
-    rewards, starts = np.unique(moves.reward[order], return_index=True)
-    for reward, group in zip(rewards, np.split(order, starts[1:]), strict=True):
+    for reward, group in zip(rewards, groups, strict=True):
         shifted = out[:, reward : reward + columns]
         chances, source = moves.probability[group], moves.source[group]
         if exact:
@@ -281,7 +278,7 @@ def _trimmed(law: np.ndarray) -> np.ndarray:
 
 def _ended(model: LevelModel, states: np.ndarray, law: np.ndarray, band: _Band, exact: bool) -> Any:
     """The law of the total: each end state's final value added to its totals, summed."""
-    final = rationals(np.asarray(model.final(states)), "final")
+    final = final_values(model, states)
     if any(v.denominator != 1 or v < 0 for v in final):
         raise ModelError("the law of the total needs final values that are whole numbers >= 0")
     shifts = np.array([int(v) for v in final], dtype=np.int64)

@@ -79,7 +79,8 @@ class LevelModel:
     """A game played level by level, solved from a vectorised step.
 
     Subclasses set ``levels``, ``sizes`` and ``initial`` and define :meth:`states`,
-    :meth:`final`, :meth:`step` and :meth:`rounding_error`. Levels ``0 .. levels - 1`` are
+    :meth:`final`, :meth:`step` and :meth:`rounding_error`, and for the law of the total
+    reward :meth:`moves` and :meth:`move_rounding`. Levels ``0 .. levels - 1`` are
     played; level ``levels`` is the end, valued by :meth:`final`.
     """
 

@@ -43,6 +43,7 @@ from ._internal.level_batches import (
     BatchRunner,
     Level,
     batch_bytes,
+    final_values,
     keys_of,
     rationals,
     step_batch,
@@ -109,9 +110,11 @@ class LevelSolution:
         :class:`~exactprob.engine.certified_law.CertifiedLaw` when certified."""
         from .level_laws import reward_law
 
-        where = self.initial if state is None else tuple(state)
-        self.level_of(where)
-        return reward_law(self.model, self.values, where, self.method, progress=progress)
+        where = self.initial if state is None else state
+        level = self.level_of(where)
+        return reward_law(
+            self.model, self.values, tuple(where), level, self.method, progress=progress
+        )
 
     def policy(self, state: Any = None) -> None:
         """``None``: the choices of a level model are inside its steps."""
@@ -283,10 +286,7 @@ def _rounding(model: LevelModel, level: int, below: Level) -> Fraction:
 def _final_values(model: LevelModel, rows: np.ndarray, exact: bool) -> tuple[np.ndarray, Fraction]:
     """The end level's values, rationals (exact) or floats, and how far the floats are
     from the exact values (0 for integers and dyadic rationals)."""
-    found = np.asarray(model.final(rows))
-    if found.shape != (len(rows),):
-        raise ModelError(f"final gave {found.shape} values for {len(rows)} states")
-    exact_values = rationals(found, "final")
+    exact_values = final_values(model, rows)
     if exact:
         return exact_values, Fraction(0)
     floats = np.array([float(v) for v in exact_values])

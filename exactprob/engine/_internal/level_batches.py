@@ -1,6 +1,7 @@
 """A level's stored values, one batch of a level model's step, and the exact numbers it
-gives: what the level sweep, its Dask runner and the law's forward sweep share (:mod:`exactprob.engine.level_sweep`,
-:mod:`exactprob.engine.level_cluster`).
+gives: what the level sweep, its Dask runner and the law's forward sweep share
+(:mod:`exactprob.engine.level_sweep`, :mod:`exactprob.engine.level_cluster`,
+:mod:`exactprob.engine.level_laws`).
 
 A level is held as the sorted keys of its states (each row read as a number in the mixed
 radix ``sizes``) beside their values, so a step's look-up of the level below is one
@@ -29,6 +30,7 @@ __all__ = [
     "BatchRunner",
     "Level",
     "batch_bytes",
+    "final_values",
     "keys_of",
     "rationals",
     "step_batch",
@@ -107,3 +109,12 @@ def rationals(values: np.ndarray, what: str) -> np.ndarray:
     if any(is_symbolic(v) for v in found):
         raise ModelError(f"{what} gave a symbolic value (rational numbers only)")
     return np.array(found, dtype=object)
+
+
+def final_values(model: LevelModel, rows: np.ndarray) -> np.ndarray:
+    """The end level's exact values of ``rows`` (:meth:`LevelModel.final`), one per row,
+    as gmpy2 rationals."""
+    found = np.asarray(model.final(rows))
+    if found.shape != (len(rows),):
+        raise ModelError(f"final gave {found.shape} values for {len(rows)} states")
+    return rationals(found, "final")
