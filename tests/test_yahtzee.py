@@ -276,7 +276,7 @@ def test_the_cli_draws_the_law(tmp_path, capsys):
     out = tmp_path / "law.png"
     assert main(["yahtzee", "--categories", "chance", "--plot", str(out), "--simulate", "200"]) == 0
     assert out.stat().st_size > 1000
-    assert "the final score under optimal play (certified" in capsys.readouterr().out
+    assert "the best option taken by the computed values (certified" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

@@ -83,7 +83,8 @@ class TurnTables:
     docstring: ``filled[i, c, r]`` is the value of filling category ``c`` with roll ``r``
     (``NOT_ALLOWED`` where the rules forbid it); ``last``, ``second`` and ``first`` are
     :math:`E_3, E_2, E_1` per roll; ``keep_second`` and ``keep_first`` the values of each
-    keep before the third and the second roll; ``value`` is :math:`V(s)`."""
+    keep before the third and the second roll; ``value`` is :math:`V(s)`; ``fillings``
+    what filling each category does (``None`` where it is open in no row)."""
 
     filled: np.ndarray
     last: np.ndarray
@@ -92,6 +93,7 @@ class TurnTables:
     keep_first: np.ndarray
     first: np.ndarray
     value: np.ndarray
+    fillings: list[Filling | None]
 
 
 @cache
@@ -171,7 +173,8 @@ class YahtzeeLevels(LevelModel):
 
     def turn(self, states: np.ndarray, values: NextValues, exact: bool) -> TurnTables:
         """Every stage of one turn from each row of ``states``."""
-        filled = self._filling(states, values, exact)
+        allowed, fillings = self._fillings(states)
+        filled = self._filling(allowed, fillings, values, exact)
         last = self.fill_choice(filled)
         chances = DICE.chances(exact)
         keep_second = last @ chances.T
@@ -179,7 +182,7 @@ class YahtzeeLevels(LevelModel):
         keep_first = second @ chances.T
         first = self.keep_choice(keep_first)
         value = first @ chances[0]
-        return TurnTables(filled, last, keep_second, second, keep_first, first, value)
+        return TurnTables(filled, last, keep_second, second, keep_first, first, value, fillings)
 
     def fill_choice(self, filled: np.ndarray) -> np.ndarray:
         """The value of each roll after the last roll: the best category's (a player with
@@ -216,7 +219,7 @@ class YahtzeeLevels(LevelModel):
         last = _rerolled(second, self.keep_pick(tables.keep_second), chances, exact)
         pick = self.fill_pick(tables.filled)
         parts = []
-        for j, filling in enumerate(self._fillings(states)[1]):
+        for j, filling in enumerate(tables.fillings):
             if filling is not None:
                 at, roll = np.nonzero(pick[filling.rows] == j)
                 rows = filling.rows[at]
@@ -239,10 +242,15 @@ class YahtzeeLevels(LevelModel):
         n = 1700
         return n * UNIT_ROUNDOFF / (1 - n * UNIT_ROUNDOFF) * SAFETY
 
-    def _filling(self, states: np.ndarray, values: NextValues, exact: bool) -> np.ndarray:
+    def _filling(
+        self,
+        allowed: np.ndarray,
+        fillings: list[Filling | None],
+        values: NextValues,
+        exact: bool,
+    ) -> np.ndarray:
         """``filled[i, c, r]``: score and bonuses of filling ``c`` with ``r`` from row ``i``,
         plus the next state's value; ``NOT_ALLOWED`` where the rules forbid it."""
-        allowed, fillings = self._fillings(states)
         out = np.full(allowed.shape, NOT_ALLOWED, dtype=object if exact else np.float64)
         for j, filling in enumerate(fillings):
             if filling is None:

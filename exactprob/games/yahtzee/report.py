@@ -15,6 +15,7 @@ score under optimal play (the engine's forward sweep, :mod:`~exactprob.engine.le
 
 from __future__ import annotations
 
+import math
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from decimal import Context, Decimal
@@ -233,7 +234,7 @@ def _law_summary(law: Any) -> tuple[Any, Any, Any, dict[int, tuple[int, int]]]:
     variance = law.variance()
     deviation = Decimal(variance.numerator) / Decimal(variance.denominator)
     quantiles = {p: (law.quantile(Fraction(p, 100)),) * 2 for p in PERCENTILES}
-    return law.mean(), variance, f"{deviation.sqrt(Context(prec=12)):.10f}", quantiles
+    return law.mean(), variance, str(deviation.sqrt(Context(prec=12))), quantiles
 
 
 def _law_json(law: Any) -> dict[str, Any]:
@@ -258,22 +259,40 @@ def _law_json(law: Any) -> dict[str, Any]:
 
 def _law_lines(law: Any) -> list[str]:
     mean, _, deviation, quantiles = _law_summary(law)
-    kind = (
-        "exact"
-        if not isinstance(law, CertifiedLaw)
-        else (f"certified, each chance to a relative {float(law.high_factor - 1):.0e}")
-    )
+    if isinstance(law, CertifiedLaw):
+        band = max(law.high_factor - 1, 1 - law.low_factor)
+        head = (
+            "the final score, the best option taken by the computed values (certified, each "
+            f"chance within a relative {_one_digit_up(band)}):"
+        )
+    else:
+        head = "the final score under optimal play (exact; ties to the first keep and category):"
     shown = [
         f"{p}%: {low}" if low == high else f"{p}%: {low}-{high}"
         for p, (low, high) in quantiles.items()
     ]
     spread = deviation.decimal() if isinstance(deviation, Enclosure) else deviation
     return [
-        f"the final score under optimal play ({kind}):",
+        head,
         f"  mean {_value_text(mean)}",
         f"  standard deviation {spread}",
         f"  percentiles {'  '.join(shown)}",
     ]
+
+
+def _one_digit_up(x: Fraction) -> str:
+    """``x > 0`` rounded up to one significant digit, as ``4e-12``.
+
+    >>> _one_digit_up(Fraction(34, 10**13)), _one_digit_up(Fraction(3, 10**12))
+    ('4e-12', '3e-12')
+    """
+    exponent = len(str(x.numerator // x.denominator)) - 1 if x >= 1 else 0
+    while x < Fraction(10) ** exponent:
+        exponent -= 1
+    digit = math.ceil(x / Fraction(10) ** exponent)
+    if digit == 10:
+        digit, exponent = 1, exponent + 1
+    return f"{digit}e{exponent}"
 
 
 def _ranked(advice: Advice) -> list[tuple[str, Any]]:
