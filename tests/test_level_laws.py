@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import exactprob as ep
 from exactprob.engine.certified_law import CertifiedLaw
 from exactprob.engine.level_model import LevelModel, LevelMoves
-from exactprob.errors import ModelError, UsageError
+from exactprob.errors import ExactProbError, ModelError, UsageError
 
 # A game: states per level; for each level and state, its actions, each a list of
 # (next state, reward, weight); the end level's final values.
@@ -179,6 +179,8 @@ class Broken(RandomLevels):
             return LevelMoves(good.source, good.target, good.reward, good.probability / 2)
         if self.fault == "reward":
             return LevelMoves(good.source, good.target, -good.reward, good.probability)
+        if self.fault == "source":
+            return LevelMoves(good.source * 1.0, good.target, good.reward, good.probability)
         if self.fault == "outside":
             return LevelMoves(good.source, good.target + (0, 1), good.reward, good.probability)
         if self.fault == "target":
@@ -192,6 +194,7 @@ class Broken(RandomLevels):
         ("chances", "summing to 1"),
         ("reward", "whole numbers >= 0"),
         ("outside", "outside 0 .. sizes - 1"),
+        ("source", "each source must be a whole number"),
         ("target", "not on level 1"),
         ("float", "inexact"),
     ],
@@ -235,3 +238,32 @@ def test_a_certified_law_needs_a_rounding_bound_that_is_a_number():
         ep.solve(NoBound(game), method="certified").reward_distribution()
     with pytest.raises(ModelError, match="must be a number"):
         ep.solve(BadBound(game), method="certified").reward_distribution()
+
+
+def test_a_state_that_is_not_one_is_refused_in_one_line():
+    solved = ep.solve(RandomLevels(([1, 1], [[[[(0, 1, 1)]]]], [0])))
+    for state in (5, (7, 7), "x"):
+        with pytest.raises(ModelError, match="not a state|on no level"):
+            solved.reward_distribution(state)
+
+
+@pytest.mark.parametrize(
+    "outcomes, floats, message",
+    [
+        ([1, 0], [0.5, 0.5], "increasing"),
+        ([0, 1], [0.5], "one float probability per outcome"),
+        ([], [], "one float probability per outcome"),
+        ([0, 1], [0.5, float("nan")], "finite numbers >= 0"),
+    ],
+)
+def test_a_certified_law_checks_what_it_is_given(outcomes, floats, message):
+    with pytest.raises(UsageError, match=message):
+        CertifiedLaw(np.array(outcomes), np.array(floats), Fraction(1), Fraction(1))
+
+
+def test_a_quantile_level_is_exact_and_in_range():
+    law = CertifiedLaw(np.array([0, 1]), np.array([0.5, 0.5]), Fraction(1), Fraction(1))
+    assert law.quantile("1/2") == (0, 0) and law.quantile(1) == (1, 1)
+    for bad in (0.5, "x", 2, 0):
+        with pytest.raises(ExactProbError):
+            law.quantile(bad)
