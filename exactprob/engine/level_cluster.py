@@ -73,12 +73,15 @@ def _runner(client: Any, model: LevelModel, largest_level: int) -> BatchRunner:
     """Check every worker's memory, scatter the model, and run batches as tasks."""
     _check_workers(client, worker_need(model, largest_level))
     as_completed = distributed_module(PURPOSE).as_completed
-    shared_model = client.scatter(model, broadcast=True)
+    # hash=False: a key of its own, not the data's hash; equal data scattered by an
+    # earlier solve on the same client is released with that solve's futures, and a
+    # shared key was then cancelled under this one (FutureCancelledError)
+    shared_model = client.scatter(model, broadcast=True, hash=False)
 
     def run(
         level: int, batches: list[np.ndarray], below: Level, exact: bool
     ) -> Iterator[tuple[int, np.ndarray]]:
-        shared_below = client.scatter(below, broadcast=True)
+        shared_below = client.scatter(below, broadcast=True, hash=False)
         futures = {
             client.submit(
                 step_batch, shared_model, level, batch, shared_below, exact, pure=False

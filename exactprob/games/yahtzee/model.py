@@ -69,7 +69,8 @@ NOT_ALLOWED = -1
 class Filling:
     """Filling one category from the ``rows`` of a batch where it is open: the points
     ``gained[i, r]`` with roll ``r`` (score, extra Yahtzee, upper bonus), the states
-    ``after[i, m]`` it may lead to, and ``which[i, r]``, the one roll ``r`` leads to."""
+    ``after[i, m]`` it may lead to, and ``which[i, r]``, the one roll ``r`` leads to
+    (``which[r]`` when the same for every row)."""
 
     rows: np.ndarray
     gained: np.ndarray
@@ -223,7 +224,8 @@ class YahtzeeLevels(LevelModel):
             if filling is not None:
                 at, roll = np.nonzero(pick[filling.rows] == j)
                 rows = filling.rows[at]
-                after = filling.after[at, filling.which[at, roll]]
+                which = np.broadcast_to(filling.which, filling.gained.shape)
+                after = filling.after[at, which[at, roll]]
                 parts.append((rows, after, filling.gained[at, roll], last[rows, roll]))
         rows, after, gained, chance = (np.concatenate(part) for part in zip(*parts, strict=True))
         code = np.ravel_multi_index(
@@ -257,7 +259,10 @@ class YahtzeeLevels(LevelModel):
                 continue
             rows = filling.rows
             worth = values(filling.after.reshape(-1, 3)).reshape(len(rows), -1)
-            next_value = np.take_along_axis(worth, filling.which, axis=1)
+            if filling.which.ndim == 1:  # the same for every row: one gather
+                next_value = worth[:, filling.which]
+            else:
+                next_value = np.take_along_axis(worth, filling.which, axis=1)
             out[rows, j, :] = np.where(
                 allowed[rows, j, :], filling.gained + next_value, NOT_ALLOWED
             )
@@ -327,7 +332,8 @@ class YahtzeeLevels(LevelModel):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Filling ``category`` (the ``j``-th) from each row with each roll: what it gains
         (its score, the extra and any upper bonus), the states it may lead to (``(rows,
-        m, 3)``) and which of them each roll leads to (``(rows, rolls)``)."""
+        m, 3)``) and which of them each roll leads to (``(rows, rolls)``, or ``(rolls,)``
+        when the same for every row)."""
         bit = 1 << j
         mask, upper, flag = states[:, 0], states[:, 1], states[:, 2]
         rolls = len(DICE.rolls)
@@ -342,7 +348,7 @@ class YahtzeeLevels(LevelModel):
             after = np.stack(
                 np.broadcast_arrays((mask | bit)[:, None], capped, flag[:, None]), axis=2
             )
-            return scores + bonus[:, shown], after, np.broadcast_to(shown, (len(states), rolls))
+            return scores + bonus[:, shown], after, shown
         if category == "Yahtzee" and self.rules.tracks_yahtzee:
             fifty = scores == 50  # filling the box with 50 turns extra Yahtzees on
             after = np.stack(
@@ -354,7 +360,7 @@ class YahtzeeLevels(LevelModel):
             )
             return scores, after, fifty.astype(np.int64)
         after = np.stack([mask | bit, upper, flag], axis=1)[:, None, :]
-        return scores, after, np.zeros((len(states), rolls), dtype=np.int64)
+        return scores, after, np.zeros(rolls, dtype=np.int64)
 
     def rounding_error(self, level: int, magnitude: float) -> float:
         """:math:`(u + 3\\gamma_{253})(M + G)` (module docstring), rounded up."""
