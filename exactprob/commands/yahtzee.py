@@ -86,7 +86,7 @@ def register(sub: Any) -> None:
         help=help_of("yahtzee"),
         description=(
             "Solitaire Yahtzee under optimal play: the expected final score, certified (an "
-            "interval proved to contain the exact value; about 3 minutes for the full game), "
+            "interval proved to contain the exact value; about 20 seconds for the full game), "
             "or exact for a game of a few categories; the best keep or category in a "
             "situation; games simulated from the rules."
         ),
@@ -143,14 +143,14 @@ def register(sub: Any) -> None:
         "--strategies",
         action="store_true",
         help="also the expected score of simple strategies (greedy keeps, greedy categories, "
-        "both) and what each gives up against optimal play (about a minute each for the "
+        "both) and what each gives up against optimal play (about 20 seconds each for the "
         "full game)",
     )
     parser.add_argument(
         "--law",
         action="store_true",
         help="also the law of the final score under optimal play: mean, standard deviation, "
-        "percentiles and every score's chance in --json (certified; about 5 more minutes "
+        "percentiles and every score's chance in --json (certified; about 2 more minutes "
         "for the full game)",
     )
     parser.add_argument(
