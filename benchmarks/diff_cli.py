@@ -57,6 +57,8 @@ RUNS: list[list[str]] = [
     ["gamebook", BOOK, "--walkthrough"],
     ["yahtzee", "--categories", "sixes,full house,yahtzee", "--dice", "66623", "--roll", "2"],
     ["yahtzee", "--categories", "aces,yahtzee", "--exact", "--dice", "11111", "--roll", "3", "--json"],
+    ["yahtzee", "--categories", "sixes,yahtzee", "--law", "--strategies", "--exact"],
+    ["yahtzee", "--categories", "chance,yahtzee", "--law", "--json"],
 ]  # fmt: skip
 
 
