@@ -60,7 +60,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "fowl-redesign": ("redesign", "Fowl Play redesign: the fairest decks and komi (Dask, cached)"),
     "yahtzee": (
         "yahtzee",
-        "solitaire Yahtzee: certified optimal expected score, best keep or category",
+        "solitaire Yahtzee: certified optimal score, best keep, law of the score, strategies",
     ),
 }
 
