@@ -1,7 +1,9 @@
 """The console script: help, version, JSON contract, one-line errors with status 2."""
 
+import argparse
 import itertools
 import json
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -12,11 +14,27 @@ import pytest
 from cli_runner import run
 
 from exactprob import __version__
+from exactprob.cli import build_parser
+from exactprob.commands import SUBCOMMANDS
 
 
 def test_help_lists_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "--help")
     assert status == 0 and "tour" in out and "dice" in out and "--json" in out
+
+
+@pytest.mark.parametrize("command", list(SUBCOMMANDS))
+def test_every_flag_has_help_that_names_its_default(command: str) -> None:
+    # one style: a flag with a default says "(default X)"; a bare "(X)" is the old style
+    sub = build_parser(command).commands[command]
+    for action in sub._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        flag = "/".join(action.option_strings) or action.dest
+        assert action.help and action.help != argparse.SUPPRESS, f"{command} {flag} has no help"
+        shown = action.default not in (None, False, argparse.SUPPRESS)
+        assert not shown or "default" in action.help, f"{command} {flag}: default not named"
+        assert not re.search(r"\((\d[\d,.]*|[a-z-]+)\)\s*$", action.help), f"{command} {flag}"
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -193,7 +193,8 @@ def register(sub: Any) -> None:
         "--rule",
         default="standard",
         choices=tuple(RULES),
-        help="; ".join(f"{r.name}: {r.description}" for r in RULES.values()),
+        help="; ".join(f"{r.name}: {r.description}" for r in RULES.values())
+        + " (default standard)",
     )
     parser.add_argument(
         "--keep-stamina",

@@ -145,7 +145,13 @@ def register(sub: Any) -> None:
         help="P(longest run of misses >= L) for L up to 3 passes of the table",
     )
     parser.add_argument("--simulate", metavar="RUNS", help="also simulate RUNS runs")
-    parser.add_argument("--generator", choices=("numpy", "rogue"), default="numpy")
+    parser.add_argument(
+        "--generator",
+        choices=("numpy", "rogue"),
+        default="numpy",
+        help="the random numbers of --simulate: numpy's, or Rogue 3.6.3's own generator "
+        "(default numpy)",
+    )
     parser.add_argument("--seed", type=integer, default=0, help="simulation seed (default 0)")
     parser.add_argument("--plot", metavar="FILE", help="write the hits-vs-Bernoulli figure")
     add_json_flag(parser)

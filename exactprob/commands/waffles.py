@@ -52,7 +52,11 @@ def register(sub: Any) -> None:
         ),
     )
     add_band_flags(parser, RubberBand())
-    parser.add_argument("--waffles", default="2", metavar="W", help="waffles at the start (2)")
-    parser.add_argument("--every", default="3", metavar="E", help="one is eaten every E levels (3)")
+    parser.add_argument(
+        "--waffles", default="2", metavar="W", help="waffles at the start (default 2)"
+    )
+    parser.add_argument(
+        "--every", default="3", metavar="E", help="one is eaten every E levels (default 3)"
+    )
     add_json_flag(parser)
     parser.set_defaults(run=run)
