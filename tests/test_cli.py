@@ -9,6 +9,7 @@ import sys
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_runner import run
@@ -55,6 +56,34 @@ def test_dice_json_matches_enumeration(capsys: pytest.CaptureFixture[str]) -> No
     assert payload["variance_decimal"] == "11.666666666667"
 
 
+@pytest.mark.parametrize(
+    "expression, holds",
+    [
+        ("3d6>d20", lambda x, y: x > y),
+        ("2D6 <= 1d12", lambda x, y: x <= y),
+        ("d6+d6 == 2d6", lambda x, y: x == y),
+        ("2d4=d8", lambda x, y: x == y),
+        ("d6 != 3", lambda x, y: x != y),
+    ],
+)
+def test_a_comparison_of_dice_is_the_enumerated_chance(
+    capsys: pytest.CaptureFixture[str], expression: str, holds: Any
+) -> None:
+    status, out, _ = run(capsys, "dice", expression, "--json")
+    assert status == 0
+    sides = {
+        "3d6>d20": ([6] * 3, [20]),
+        "2D6 <= 1d12": ([6] * 2, [12]),
+        "d6+d6 == 2d6": ([6] * 2, [6] * 2),
+        "2d4=d8": ([4] * 2, [8]),
+        "d6 != 3": ([6], []),
+    }[expression]
+    left, right = (list(product(*(range(1, s + 1) for s in dice))) for dice in sides)
+    constant = 3 if expression == "d6 != 3" else 0
+    wins = sum(holds(sum(a), sum(b) + constant) for a in left for b in right)
+    assert Fraction(json.loads(out)["probability"]) == Fraction(wins, len(left) * len(right))
+
+
 def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "tour", "--json")
     payload = json.loads(out)
@@ -85,6 +114,8 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
         (["dice", "9000d9000"], "outcomes; at most"),
         (["dice", "1000d1000"], "too large to write out exactly"),
         (["dice", "2d6 3"], "spaces are allowed only around + and -"),
+        (["dice", "3d6>d20>d4"], "has 2 comparisons"),
+        (["dice", "2d6<"], "a dice expression on each side"),
         (["dice", "9" * 5000], "a constant must be a whole number"),
         (["nonsense"], "invalid choice"),
         (["dice", "200d200+200d200+200d200+200d200"], "159,201 probabilities of about 1,841"),

@@ -1,10 +1,16 @@
-"""``exactprob dice EXPR``: the exact distribution of a dice expression.
+"""``exactprob dice EXPR``: the exact distribution of a dice expression, or the chance of
+a comparison of two.
 
 The grammar is a sum of terms ``NdS``, ``dS`` or whole numbers, joined by ``+`` and ``-``
-(no spaces needed): ``2d6-2d6``, ``12+8d10``, ``d20``.
+(no spaces needed; ``D`` as well as ``d``): ``2d6-2d6``, ``12+8D10``, ``d20``. Two sums
+joined by ``<``, ``<=``, ``>``, ``>=``, ``==`` (or ``=``) or ``!=`` ask for the chance that
+the comparison holds, the two sides rolled independently:
+:math:`P(X > Y) = P(X - Y > 0)`.
 
 >>> parse_dice("2d6-2d6")[0]
 Fraction(73, 648)
+>>> comparison_chance("3d6>d20")
+Fraction(19, 40)
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ import argparse
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from ..engine.dist import Dist, dice
@@ -29,8 +37,19 @@ from . import help_of
 from ._options import add_json_flag
 from ._output import emit
 
-_TERM = re.compile(r"([+-]?)(?:([0-9]*)d([0-9]+)|([0-9]+))")
-_INNER_SPACE = re.compile(r"[0-9d]\s+[0-9d]")
+_TERM = re.compile(r"([+-]?)(?:([0-9]*)[dD]([0-9]+)|([0-9]+))")
+_COMPARISON = re.compile(r"<=|>=|==|!=|<|>|=")
+#: Each comparison as a test of the difference of its two sides.
+COMPARISONS: dict[str, Callable[[int], bool]] = {
+    "<": lambda d: d < 0,
+    "<=": lambda d: d <= 0,
+    ">": lambda d: d > 0,
+    ">=": lambda d: d >= 0,
+    "==": lambda d: d == 0,
+    "=": lambda d: d == 0,
+    "!=": lambda d: d != 0,
+}
+_INNER_SPACE = re.compile(r"[0-9dD]\s+[0-9dD]")
 MAX_DICE = 10_000
 MAX_SIDES = 10_000
 MAX_OUTCOMES = 1_000_000
@@ -72,6 +91,22 @@ def parse_dice(text: str) -> Dist[int]:
     return total
 
 
+def comparison_chance(text: str) -> Any:
+    """The exact chance that the comparison ``text`` (two dice expressions joined by one
+    of :data:`COMPARISONS`) holds, or ``None`` when ``text`` compares nothing."""
+    found = list(_COMPARISON.finditer(text))
+    if not found:
+        return None
+    if len(found) > 1:
+        raise UsageError(f"{quoted(text)} has {len(found)} comparisons; compare two sums once")
+    left, right = text[: found[0].start()], text[found[0].end() :]
+    if not left.strip() or not right.strip():
+        raise UsageError(f"{quoted(text)}: a comparison needs a dice expression on each side")
+    holds = COMPARISONS[found[0].group()]
+    difference = parse_dice(left) - parse_dice(right)
+    return sum((p for d, p in difference.items() if holds(d)), Fraction(0))
+
+
 def _terms(text: str) -> list[tuple[str, int, int]]:
     """The terms of a dice expression as ``(sign, count, sides)``; a constant ``N`` is
     ``(sign, N, 0)``."""
@@ -89,7 +124,8 @@ def _terms(text: str) -> list[tuple[str, int, int]]:
         if match is None or match.end() == position or (position and not match.group(1)):
             raise UsageError(
                 f"cannot read {text!r} at {expression[position:]!r}; "
-                "allowed: terms NdS, dS or N joined by + and -, e.g. 2d6-2d6 or 12+8d10"
+                "allowed: terms NdS, dS or N joined by + and -, e.g. 2d6-2d6 or 12+8d10, "
+                "and one comparison of two such sums, e.g. 3d6>d20"
             )
         sign, count, sides, constant = match.groups()
         if constant is not None:
@@ -103,6 +139,13 @@ def _terms(text: str) -> list[tuple[str, int, int]]:
 
 
 def run(args: argparse.Namespace) -> None:
+    chance = comparison_chance(args.expression)
+    if chance is not None:
+        shown = " ".join(_COMPARISON.sub(lambda m: f" {m.group()} ", args.expression).split())
+        answer = {"expression": args.expression, **exact_fields("probability", chance)}
+        text = f"P({shown}) = {fraction_string(chance)} ({decimal_string(chance, 6)})"
+        emit(answer, text, args.json)
+        return
     distribution = parse_dice(args.expression)
     mean, variance = distribution.mean(), distribution.variance()
     payload: dict[str, Any] = {"expression": args.expression}
@@ -124,8 +167,15 @@ def register(sub: Any) -> None:
     parser = sub.add_parser(
         "dice",
         help=help_of("dice"),
-        description="Print the exact distribution, mean and variance of a dice expression.",
+        description=(
+            "Print the exact distribution, mean and variance of a dice expression, or the "
+            "exact chance that a comparison of two holds (3d6>d20)."
+        ),
     )
-    parser.add_argument("expression", help="terms NdS, dS or N joined by + and -")
+    parser.add_argument(
+        "expression",
+        help="terms NdS, dS or N joined by + and - (2d6-2d6, 12+8D10); or two such sums "
+        "joined by <, <=, >, >=, == or != (3d6>d20)",
+    )
     add_json_flag(parser)
     parser.set_defaults(run=run)
