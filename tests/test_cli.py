@@ -103,6 +103,11 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
     assert Fraction(payload["ruin_roulette"]) == (r**i - 1) / (r**n - 1)
     steps = i / (q - p) - n / (q - p) * (1 - r**i) / (1 - r**n)
     assert Fraction(payload["ruin_roulette_steps"]) == steps
+    assert payload["hp_rogue_level_9"] == "56"  # 12 + 8 * 11/2
+    # the classic count of a Yahtzee in three rolls, keeping the most common face
+    assert Fraction(payload["yahtzee_in_one_turn"]) == Fraction(2_783_176, 6**10)
+    games = ("pig_to_20", "fowl_play_to_6", "red_light_to_8", "rubber_band_resources")
+    assert all(0 < Fraction(payload[key]) for key in games)
 
 
 @pytest.mark.parametrize(

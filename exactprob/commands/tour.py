@@ -1,4 +1,5 @@
-"""``exactprob tour``: the headline exact results of everything exactprob can solve."""
+"""``exactprob tour``: the headline exact result of every game exactprob solves, each at a
+size that takes a moment, and where to go next."""
 
 from __future__ import annotations
 
@@ -11,9 +12,20 @@ from ..games.cartwheel.wheel import Wheel, solve_wheel
 from ..games.fighting_fantasy import solve_grid
 from ..games.fleet_battle import Fleet, battle
 from ..games.gamblers_ruin import GamblersRuin, closed_form
+from ..games.jeopardy import FowlPlay, JeopardyModel, Pig
 from ..games.risk import risk_battle
+from ..games.roguelike import (
+    RubberBand,
+    Waffles,
+    count_distribution,
+    hit_points,
+    staircakes,
+    starve_probability,
+)
+from ..games.roguelike.generator import rogue_d2_hit_points
 from ..games.roguelike.prd import PRDTable
 from ..games.roguelike.softlock import locked_forever
+from ..games.yahtzee import YahtzeeLevels, YahtzeeRules
 from ..util.numbers import decimal_string, exact_fields, fraction_string
 from . import help_of
 from ._options import add_json_flag
@@ -63,7 +75,57 @@ def headlines() -> list[tuple[str, str, Any]]:
             "tavern wheel (8 to 1 on one number of 10): 10 -> 20 gold",
             solve_wheel(Wheel(target=20, max_stake=5)).values[10],
         ),
+        (
+            "hp_rogue_level_9",
+            "Rogue's hit points 12 + 8d10: mean",
+            hit_points("1d10", 8, 12).mean(),
+        ),
+        (
+            "rogue_d2_hit_points_72",
+            "  12 + 40d2 on Rogue's own generator: P(exactly 72)",
+            rogue_d2_hit_points()[72],
+        ),
+        (
+            "rubber_band_resources",
+            "rubber-band odds 0.7, +0.15, -0.4: resources in 20 levels",
+            count_distribution(RubberBand()).mean(),
+        ),
+        ("staircakes_none", "  staircakes: P(none in a game)", staircakes().none),
+        (
+            "waffles_starve",
+            "  2 waffles, one eaten every 2nd level: P(starve)",
+            starve_probability(Waffles(waffles=2, every=2)),
+        ),
+        (
+            "pig_to_20",
+            "Pig to 20, optimal play: P(first player wins)",
+            solve(JeopardyModel(Pig(goal=20))).first_player_win(),
+        ),
+        (
+            "fowl_play_to_6",
+            "Fowl Play (42 chickens, 6 wolves) to 6: P(first wins)",
+            solve(JeopardyModel(FowlPlay(42, 6, 6))).first_player_win(),
+        ),
+        (
+            "red_light_to_8",
+            "Red Light (24 chickens, 4 wolves) to 8: P(first wins)",
+            solve(JeopardyModel(FowlPlay(24, 4, 8))).first_player_win(),
+        ),
+        (
+            "yahtzee_in_one_turn",
+            "Yahtzee: P(a Yahtzee in one turn, keeping for it)",
+            solve(YahtzeeLevels(YahtzeeRules(("Yahtzee",), extra_yahtzees=False))).value() / 50,
+        ),
     ]
+
+
+#: Where to go from the tour.
+NEXT = (
+    "",
+    "next: exactprob --help lists every command, each with --help and --json; the full",
+    "games are `exactprob pig --goal 100`, `exactprob fowl-play`, `exactprob yahtzee --law`,",
+    "and a gamebook: `exactprob gamebook examples/books/the_salt_mine.toml --walkthrough`.",
+)
 
 
 def run(args: argparse.Namespace) -> None:
@@ -80,7 +142,7 @@ def run(args: argparse.Namespace) -> None:
         else:
             payload.update(exact_fields(key, value))
             lines.append(f"{text:<58} {fraction_string(value):>16} = {decimal_string(value, 10)}")
-    emit(payload, "\n".join(lines), args.json)
+    emit(payload, "\n".join([*lines, *NEXT]), args.json)
 
 
 def register(sub: Any) -> None:
