@@ -12,7 +12,7 @@ from ..games.cartwheel.wheel import Wheel, solve_wheel
 from ..games.fighting_fantasy import solve_grid
 from ..games.fleet_battle import Fleet, battle
 from ..games.gamblers_ruin import GamblersRuin, closed_form
-from ..games.jeopardy import FowlPlay, JeopardyModel, Pig
+from ..games.jeopardy import FowlPlay, JeopardyModel, Pig, RaceSolution
 from ..games.risk import risk_battle
 from ..games.roguelike import (
     RubberBand,
@@ -99,17 +99,17 @@ def headlines() -> list[tuple[str, str, Any]]:
         (
             "pig_to_20",
             "Pig to 20, optimal play: P(first player wins)",
-            solve(JeopardyModel(Pig(goal=20))).first_player_win(),
+            _first_player_win(Pig(goal=20)),
         ),
         (
             "fowl_play_to_6",
             "Fowl Play (42 chickens, 6 wolves) to 6: P(first wins)",
-            solve(JeopardyModel(FowlPlay(42, 6, 6))).first_player_win(),
+            _first_player_win(FowlPlay(42, 6, 6)),
         ),
         (
             "red_light_to_8",
             "Red Light (24 chickens, 4 wolves) to 8: P(first wins)",
-            solve(JeopardyModel(FowlPlay(24, 4, 8))).first_player_win(),
+            _first_player_win(FowlPlay(24, 4, 8)),
         ),
         (
             "yahtzee_in_one_turn",
@@ -117,6 +117,13 @@ def headlines() -> list[tuple[str, str, Any]]:
             solve(YahtzeeLevels(YahtzeeRules(("Yahtzee",), extra_yahtzees=False))).value() / 50,
         ),
     ]
+
+
+def _first_player_win(game: Pig | FowlPlay) -> Any:
+    """The first player's exact chance under optimal play, through the front door."""
+    solved = solve(JeopardyModel(game))
+    assert isinstance(solved, RaceSolution)
+    return solved.first_player_win()
 
 
 #: Where to go from the tour.
