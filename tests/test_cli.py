@@ -84,6 +84,60 @@ def test_a_comparison_of_dice_is_the_enumerated_chance(
     assert Fraction(json.loads(out)["probability"]) == Fraction(wins, len(left) * len(right))
 
 
+#: Each subcommand's --json on a small input, for the JSON convention.
+JSON_RUNS = [
+    ["dice", "2d6-2d6"],
+    ["dice", "3d6>d20"],
+    ["battle", "--attacker", "5 fighter", "--defender", "1 war-sun"],
+    ["risk", "--attacker", "3", "--defender", "2"],
+    ["ff", "--hero", "10", "4", "0", "--opponent", "10", "4"],
+    ["rogue-rng"],
+    ["hp", "--dice", "1d10", "--levels", "3", "--base", "12"],
+    ["rubber-band"],
+    ["staircakes"],
+    ["waffles"],
+    ["prd", "--odds", "0.25,1", "--longest-run"],
+    ["prd", "--target-rate", "1/4"],
+    ["softlock", "--ac", "5"],
+    ["gamebook", "examples/books/the_salt_mine.toml"],
+    ["cartwheel", "--gold", "10", "--target", "20", "--max-stake", "5"],
+    ["pig", "--goal", "10"],
+    ["fowl-play", "--chickens", "5", "--wolves", "2", "--goal", "6"],
+    ["red-light", "--chickens", "5", "--wolves", "2", "--goal", "6"],
+    ["yahtzee", "--categories", "sixes,yahtzee", "--exact", "--law", "--strategies"],
+    ["tour"],
+]
+_EXACT = re.compile(r"^-?\d+/\d+$")
+
+
+def _untwinned(node: Any, path: str, twinned: bool = False) -> list[str]:
+    """The exact "p/q" strings of a JSON value with no decimal twin: ``key_decimal``
+    beside ``key``, or, inside a list or map, beside the list's or map's key."""
+    found = []
+    items = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node)
+        if isinstance(node, list)
+        else []
+    )
+    for key, value in items:
+        beside = isinstance(node, dict) and f"{key}_decimal" in node
+        if isinstance(value, str) and _EXACT.match(value) and not (beside or twinned):
+            found.append(f"{path}.{key} = {value[:30]}")
+        found += _untwinned(value, f"{path}.{key}", beside)
+    return found
+
+
+@pytest.mark.parametrize("argv", JSON_RUNS, ids=lambda argv: " ".join(argv))
+def test_every_json_gives_each_exact_value_a_decimal_twin(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    status, out, _ = run(capsys, *argv, "--json")
+    assert status == 0
+    assert _untwinned(json.loads(out), "") == []
+
+
 def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "tour", "--json")
     payload = json.loads(out)

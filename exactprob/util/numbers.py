@@ -485,6 +485,20 @@ def exact_map_fields(key: str, values: Mapping[Any, Any], digits: int = 12) -> d
     }
 
 
+def exact_list_fields(key: str, values: Iterable[Any], digits: int = 12) -> dict[str, Any]:
+    """``{key: ["p/q", ...], key_decimal: ["0.…", ...]}``: exact values in order as JSON
+    fields, each with its decimal twin.
+
+    >>> exact_list_fields("odds", [Fraction(1, 4), 1], 2)
+    {'odds': ['1/4', '1'], 'odds_decimal': ['0.25', '1.00']}
+    """
+    found = list(values)
+    return {
+        key: [fraction_string(v) for v in found],
+        f"{key}_decimal": [decimal_string(v, digits) for v in found],
+    }
+
+
 def probability_rows(probabilities: Mapping[Any, Any], key: str) -> list[dict[str, Any]]:
     """A distribution as JSON rows, ``[{key: outcome, "probability": "p/q",
     "probability_decimal": "0.…"}, ...]`` in its order.

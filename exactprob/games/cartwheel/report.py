@@ -19,7 +19,12 @@ from fractions import Fraction
 from typing import Any
 
 from ...util.display import Report
-from ...util.numbers import decimal_string, exact_fields, fraction_string, whole_number
+from ...util.numbers import (
+    decimal_string,
+    exact_fields,
+    exact_list_fields,
+    whole_number,
+)
 from ...util.text import table_lines
 from .wheel import (
     Bet,
@@ -96,7 +101,7 @@ class WheelReport(Report):
                     "strategy": name,
                     "bet": str(bet),
                     **exact_fields("win", values[self.gold]),
-                    "win_by_gold": [fraction_string(values[g]) for g in sorted(values)],
+                    **exact_list_fields("win_by_gold", [values[g] for g in sorted(values)]),
                 }
                 for name, bet, values in self.strategies
             ],

@@ -29,7 +29,7 @@ from ...engine.level_sweep import LevelSolution
 from ...engine.methods import Method, solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
-from ...util.numbers import decimal_string, exact_fields, fraction_string
+from ...util.numbers import decimal_string, exact_fields, exact_map_fields
 from ...util.text import exact_text
 from .advice import Advice, Situation, advise
 from .model import YahtzeeLevels
@@ -249,10 +249,10 @@ def _law_json(law: Any) -> dict[str, Any]:
             else _fields("standard_deviation", deviation)
         ),
         "percentiles": {str(p): list(q) for p, q in quantiles.items()},
-        "probabilities": (
-            {str(x): fraction_string(p) for x, p in sorted(law.items())}
+        **(
+            exact_map_fields("probabilities", dict(sorted(law.items())))
             if exact
-            else law.to_json()["probabilities"]
+            else {"probabilities": law.to_json()["probabilities"]}
         ),
     }
 

@@ -23,7 +23,14 @@ from typing import Any
 
 from ....errors import ModelError, UsageError
 from ....util.display import Report
-from ....util.numbers import exact, exact_fields, fraction_string, to_fraction, whole_number
+from ....util.numbers import (
+    exact,
+    exact_fields,
+    exact_list_fields,
+    exact_map_fields,
+    to_fraction,
+    whole_number,
+)
 from ....util.text import table_lines
 from ..rng import random_source
 from .bounds import hits_enclosure
@@ -215,14 +222,14 @@ def prd_report(
     exact_distribution = distribution_is_exact(trials, exact_distribution)
     check_work(table, trials, exact_distribution)
     rate = table.rate()
-    result: dict[str, Any] = {"odds": [fraction_string(p) for p in table.odds], **(given or {})}
+    result: dict[str, Any] = {**exact_list_fields("odds", table.odds), **(given or {})}
     result |= exact_fields("rate", rate)
     result["wraps"] = table.wraps
     result |= exact_fields("wrap_probability", table.wrap_probability)
     result |= exact_fields("gap_mean", table.gap_mean())
     result |= exact_fields("gap_variance", table.gap_variance())
     listed = min(2 * table.size, 40) if gaps is None else gaps
-    result["gaps"] = {str(g): fraction_string(p) for g, p in table.gaps(listed).exact_items()}
+    result |= exact_map_fields("gaps", dict(table.gaps(listed).exact_items()))
     mean, variance = hit_moments(table, trials)
     # the ratios in gmpy2: Fraction arithmetic reduces 100,000-digit numbers slowly
     exact_rate, exact_variance = exact(rate), exact(variance)
@@ -241,9 +248,7 @@ def prd_report(
     result["hits_distribution"] = distribution_summary(table, trials, exact_distribution)
     if longest_run:
         longest = longest_miss_run(table, trials)
-        result["longest_miss_run_at_least"] = {
-            str(k): fraction_string(p) for k, p in longest.items()
-        }
+        result |= exact_map_fields("longest_miss_run_at_least", dict(longest.items()))
     if simulated is not None:
         result["simulation"] = _simulation(table, trials, simulated, mean, variance)
     rows = [
@@ -273,10 +278,10 @@ def _constant_payload(target: Fraction) -> dict[str, Any]:
         form = "root_of" if expression.has(CRootOf) else "radicals"
     return {
         "shape": "p_k = min(1, C*(k+1))",
-        "target_rate": fraction_string(target),
+        **exact_fields("target_rate", target),
         "constant": None if expression is None else str(expression),
         "constant_decimal": constant.decimal(30),
-        "constant_interval": [fraction_string(low), fraction_string(high)],
+        **exact_list_fields("constant_interval", [low, high]),
         "form": form,
         "entries": constant.entries,
         # C is a root of a*E[G](C) - b, of degree entries - 1; its irreducible factor is
