@@ -107,11 +107,11 @@ JSON_RUNS = [
     ["yahtzee", "--categories", "sixes,yahtzee", "--exact", "--law", "--strategies"],
     ["tour"],
 ]
-_EXACT = re.compile(r"^-?\d+/\d+$")
+_EXACT = re.compile(r"^-?\d+(/\d+)?$")
 
 
 def _untwinned(node: Any, path: str, twinned: bool = False) -> list[str]:
-    """The exact "p/q" strings of a JSON value with no decimal twin: ``key_decimal``
+    """The exact "p/q" (or whole "n") strings of a JSON value with no decimal twin: ``key_decimal``
     beside ``key``, or, inside a list or map, beside the list's or map's key."""
     found = []
     items = (

@@ -21,7 +21,14 @@ from typing import Any
 from ...engine.enclosure import Enclosure
 from ...errors import ModelError
 from ...util.display import Report
-from ...util.numbers import decimal_string, digit_count, exact_fields, fraction_string, whole_number
+from ...util.numbers import (
+    decimal_string,
+    digit_count,
+    exact_fields,
+    exact_map_fields,
+    fraction_string,
+    whole_number,
+)
 from ...util.text import exact_text
 from .softlock import (
     ENCLOSURE_BITS,
@@ -125,7 +132,7 @@ def text_of(payload: dict[str, Any], value: Fraction | Enclosure | None) -> str:
         f"                        = {payload['locked_forever_decimal']}",
         (
             f"  ({other}'s turn order: "
-            f"{payload['locked_forever_by_turn_order'][other]['decimal'][:14]}...)"
+            f"{payload['locked_forever_by_turn_order_decimal'][other][:14]}...)"
         ),
     ]
     if payload["galois_group"] is not None:
@@ -180,10 +187,7 @@ def softlock_report(
     both = {o: locked_forever(ac, eyes, turn_order=o) for o in TURN_ORDERS}
     payload["locked_forever"] = str(both[turn_order])
     payload["locked_forever_decimal"] = decimal_string(both[turn_order], CLOSED_FORM_DIGITS)
-    payload["locked_forever_by_turn_order"] = {
-        o: {"value": str(v), "decimal": decimal_string(v, CLOSED_FORM_DIGITS)}
-        for o, v in both.items()
-    }
+    payload |= exact_map_fields("locked_forever_by_turn_order", both, CLOSED_FORM_DIGITS)
     if limit is None:
         payload["locked"] = payload["locked_forever"]
         payload["locked_decimal"] = payload["locked_forever_decimal"]
