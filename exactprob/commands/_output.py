@@ -4,11 +4,11 @@ whether a progress bar shows."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from ..util.files import write_atomically
+from ..util.progress import on_terminal
 
 __all__ = ["emit", "save_figure", "show_progress"]
 
@@ -33,7 +33,7 @@ def save_figure(draw: Any, path: Path) -> None:
 def show_progress(long_work: bool = True) -> bool:
     """Whether a command shows a progress bar: for ``long_work``, and only when stderr is a
     terminal (a bar in a log file or a pipe is noise)."""
-    return long_work and sys.stderr.isatty()
+    return long_work and on_terminal()
 
 
 def emit(payload: dict[str, Any], text: str, as_json: bool) -> None:

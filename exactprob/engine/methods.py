@@ -33,6 +33,7 @@ from typing import Any, Literal, Protocol, TypeVar, overload
 
 from ..errors import UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
+from ..util.progress import on_terminal
 from .level_model import is_level_model
 from .results import Solved, SolvedLaws
 
@@ -96,7 +97,7 @@ def solve(
     *,
     generic: bool = ...,
     max_states: int = ...,
-    progress: bool = ...,
+    progress: bool | None = ...,
     starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
     cluster: None = ...,
@@ -110,7 +111,7 @@ def solve(
     *,
     generic: bool = ...,
     max_states: int = ...,
-    progress: bool = ...,
+    progress: bool | None = ...,
     starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
     cluster: Any = ...,
@@ -124,7 +125,7 @@ def solve(
     *,
     generic: bool = ...,
     max_states: int = ...,
-    progress: bool = ...,
+    progress: bool | None = ...,
     starts: Sequence[Hashable] | None = ...,
     parameter_range: tuple[Any, Any],
     cluster: None = ...,
@@ -138,7 +139,7 @@ def solve(
     *,
     generic: bool = ...,
     max_states: int = ...,
-    progress: bool = ...,
+    progress: bool | None = ...,
     starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
     cluster: Any,
@@ -151,7 +152,7 @@ def solve(
     *,
     generic: bool = False,
     max_states: int = DEFAULT_MAX_STATES,
-    progress: bool = False,
+    progress: bool | None = None,
     starts: Sequence[Hashable] | None = None,
     parameter_range: tuple[Any, Any] | None = None,
     cluster: Any = None,
@@ -174,8 +175,8 @@ def solve(
         Use the generic engine even where a game registered a faster path.
     max_states : int
         The most states to hold (:mod:`exactprob.util.limits`).
-    progress : bool
-        Show a bar on stderr.
+    progress : bool, optional
+        Show a bar on stderr; by default, when stderr is a terminal.
     starts : sequence, optional
         Solve from each of these at once (one exploration and one solve) instead of the
         model's initial state; the first is the state ``None`` stands for. A fast path
@@ -229,6 +230,7 @@ def solve(
     _check_method(method)
     check_max_states(max_states)
     _load_generic()
+    progress = on_terminal() if progress is None else bool(progress)
     if parameter_range is not None:
         if method != "exact":
             raise UsageError(f"parameter_range needs method 'exact', got {method!r}")

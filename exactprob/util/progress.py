@@ -14,11 +14,18 @@ True
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
-__all__ = ["Progress", "progress_bar"]
+__all__ = ["Progress", "on_terminal", "progress_bar"]
+
+
+def on_terminal() -> bool:
+    """Whether stderr is a terminal: where a bar is shown unless asked otherwise (a bar in
+    a log file, a pipe or a notebook's captured stream is noise)."""
+    return sys.stderr.isatty()
 
 
 class Progress(Protocol):
