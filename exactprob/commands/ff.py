@@ -141,7 +141,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             from ..games.fighting_fantasy.figures import atlas_figure_jobs
 
             writes += atlas_figure_jobs(result, plot_dir)
-        write_all(writes)  # the data and its figures: all or none
+        write_all(writes, progress=show_progress())  # the data and its figures: all or none
     except BaseException:
         if made and plot_dir is not None and not any(plot_dir.iterdir()):
             plot_dir.rmdir()  # the directory this run made, left empty

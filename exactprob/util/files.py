@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import WriteError
+from .progress import progress_bar
 
 __all__ = [
     "WriteError",
@@ -41,11 +42,12 @@ def write_atomically(path: Path, write: Any) -> None:
     write_all([(path, write)])
 
 
-def write_all(writes: Sequence[tuple[Path, Any]]) -> None:
+def write_all(writes: Sequence[tuple[Path, Any]], *, progress: bool = False) -> None:
     """Write several files all or none: each ``write(temporary_path)`` fills a temporary
     file beside its target, and only when every one is complete are they renamed over
     their targets. A failure (a full disk, a signal) removes the temporaries and leaves
-    every target as it was; an ``OSError`` becomes a one-line :class:`WriteError`.
+    every target as it was; an ``OSError`` becomes a one-line :class:`WriteError`. With
+    ``progress``, a bar counts the files written.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -63,11 +65,13 @@ def write_all(writes: Sequence[tuple[Path, Any]]) -> None:
     umask = os.umask(0)
     os.umask(umask)
     try:
-        for current, write in writes:
-            temporary = Path(_temporary_beside(current))
-            staged.append((temporary, current))
-            write(temporary)
-            os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 is for the temporary only
+        with progress_bar(progress, "writing", total=len(writes), unit=" files") as bar:
+            for current, write in writes:
+                temporary = Path(_temporary_beside(current))
+                staged.append((temporary, current))
+                write(temporary)
+                os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 is for the temporary only
+                bar.update(1)
         for temporary, current in staged:
             os.replace(temporary, current)
     except BaseException as error:
