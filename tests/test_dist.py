@@ -738,3 +738,15 @@ def test_a_misused_distribution_says_so_in_one_error(misuse):
 def test_an_unhashable_object_is_simply_not_an_outcome():
     d = die(6)
     assert d[[1]] == 0 and [1] not in d and d.get([1], "none") == "none"
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: ep.draw({"a": 10**6, "b": 10**6, "c": 10**6}, 10**4), "50,015,001 outcomes"),
+        (lambda: ep.hypergeometric(10**9, 10**8, 10**5), "digits of exact probabilities"),
+    ],
+)
+def test_a_draw_too_large_to_write_out_is_refused_before_any_work(make, message):
+    with pytest.raises(ResourceError, match=message):
+        make()

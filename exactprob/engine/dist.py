@@ -848,7 +848,9 @@ def hypergeometric(population: int, successes: int, n: int) -> Dist[int]:
         raise DistributionError(
             f"need successes <= population and n <= population, got {successes}, {n}, {population}"
         )
-    return draw({True: successes, False: population - successes}, n).map(lambda c: c[0])
+    deck = {True: successes, False: population - successes}
+    what = f"hypergeometric({population}, {successes}, {n})"
+    return _drawn(deck, n, what).map(lambda c: c[0])
 
 
 def draw(deck: Mapping[T, int], n: int) -> Dist[tuple[int, ...]]:
@@ -884,12 +886,24 @@ def draw(deck: Mapping[T, int], n: int) -> Dist[tuple[int, ...]]:
     >>> draw({"chicken": 42, "wolf": 6}, 2)[(1, 1)]
     Fraction(21, 94)
     """
+    return _drawn(deck, n, f"a draw of {n} cards")
+
+
+def _drawn(deck: Mapping[T, int], n: int, what: str) -> Dist[tuple[int, ...]]:
+    r""":func:`draw`, its size checked before any work (``what`` names it in a refusal):
+    at most :math:`\binom{n + m - 1}{m - 1}` tuples of :math:`m` kinds (and no more
+    than :math:`\prod_i (\min(c_i, n) + 1)`), each probability over
+    :math:`\binom{N}{n}`."""
     kinds = list(deck)
     counts = [_positive_int(f"count of {k!r}", deck[k], 0) for k in kinds]
     _positive_int("n", n, 0)
     total = sum(counts)
     if n > total:
         raise DistributionError(f"cannot draw {n} cards from a deck of {total}")
+    tuples = math.comb(n + len(counts) - 1, len(counts) - 1) if counts else 1
+    outcomes = min(tuples, math.prod(min(c, n) + 1 for c in counts))
+    log_ways = math.lgamma(total + 1) - math.lgamma(n + 1) - math.lgamma(total - n + 1)
+    check_size(what, outcomes, outcomes * log_ways / math.log(10))
     ways: dict[tuple[int, ...], int] = {(): 1}
     for c in counts:  # extend the partial tuples kind by kind
         ways = {
