@@ -33,7 +33,9 @@ def test_every_flag_has_help_that_names_its_default(command: str) -> None:
             continue
         flag = "/".join(action.option_strings) or action.dest
         assert action.help and action.help != argparse.SUPPRESS, f"{command} {flag} has no help"
-        shown = action.default not in (None, False, argparse.SUPPRESS)
+        flags = (argparse._StoreTrueAction, argparse._StoreFalseAction)
+        shown = action.default is not None and action.default is not argparse.SUPPRESS
+        shown = shown and not isinstance(action, flags)
         assert not shown or "default" in action.help, f"{command} {flag}: default not named"
         assert not re.search(r"\((\d[\d,.]*|[a-z-]+)\)\s*$", action.help), f"{command} {flag}"
 
@@ -174,6 +176,14 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
         (["dice", "1000d1000"], "too large to write out exactly"),
         (["dice", "2d6 3"], "spaces are allowed only around + and -"),
         (["dice", "3d6>d20>d4"], "has 2 comparisons"),
+        (
+            ["ff", "--hero", "10", "4", "0", "--opponent", "10", "4", "--out", "a.csv"],
+            "--out is for 'exactprob ff atlas', not 'fight'",
+        ),
+        (
+            ["ff", "atlas", "--rounds", "5", "--policy", "none"],
+            "--policy, --rounds are for 'exactprob ff fight', not 'atlas'",
+        ),
         (["dice", "2d6<"], "a dice expression on each side"),
         (["dice", "9" * 5000], "a constant must be a whole number"),
         (["nonsense"], "invalid choice"),

@@ -155,8 +155,38 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     return summary, text
 
 
+#: The flags of one task only, with the value each has when not given.
+TASK_FLAGS: dict[str, dict[str, Any]] = {
+    "fight": {
+        "hero": None,
+        "opponent": None,
+        "policy": "optimal",
+        "keep_stamina": 0,
+        "keep_luck": 0,
+        "rounds": None,
+    },
+    "atlas": {"out": None, "plot": None, "max_stamina": 24, "max_luck": 12},
+}
+
+
+def check_task_flags(args: argparse.Namespace) -> None:
+    """Refuse a flag of the other task (it would be ignored: a CSV not written, say)."""
+    other = "fight" if args.task == "atlas" else "atlas"
+    given = [
+        "--" + name.replace("_", "-")
+        for name, unset in TASK_FLAGS[other].items()
+        if getattr(args, name) != unset
+    ]
+    if given:
+        raise UsageError(
+            f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for 'exactprob ff "
+            f"{other}', not '{args.task}'"
+        )
+
+
 def run(args: argparse.Namespace) -> None:
     check_max_states(args.max_states, "--max-states")
+    check_task_flags(args)
     payload, text = atlas_payload(args) if args.task == "atlas" else fight_payload(args)
     emit(payload, text, args.json)
 
@@ -185,7 +215,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--opponent", nargs="+", metavar="N", help="the opponent's SKILL STAMINA")
     parser.add_argument(
         "--policy",
-        default="optimal",
+        default=TASK_FLAGS["fight"]["policy"],
         help="optimal (default), none, or heuristic:N:TAU (the paper's heuristic N "
         f"0-{len(HEURISTICS) - 1}, using luck only while luck >= TAU, 1-{MAX_TAU})",
     )
@@ -199,16 +229,16 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--keep-stamina",
         type=integer,
-        default=0,
+        default=TASK_FLAGS["fight"]["keep_stamina"],
         metavar="R",
-        help="count only victories with at least R stamina left",
+        help="count only victories with at least R stamina left (default 0)",
     )
     parser.add_argument(
         "--keep-luck",
         type=integer,
-        default=0,
+        default=TASK_FLAGS["fight"]["keep_luck"],
         metavar="M",
-        help="count only victories with at least M luck left",
+        help="count only victories with at least M luck left (default 0)",
     )
     parser.add_argument(
         "--rounds",
@@ -224,12 +254,16 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--max-stamina",
         type=integer,
-        default=24,
+        default=TASK_FLAGS["atlas"]["max_stamina"],
         metavar="N",
         help="atlas: staminas 1..N for both sides (default 24)",
     )
     parser.add_argument(
-        "--max-luck", type=integer, default=12, metavar="N", help="atlas: luck 0..N (default 12)"
+        "--max-luck",
+        type=integer,
+        default=TASK_FLAGS["atlas"]["max_luck"],
+        metavar="N",
+        help="atlas: luck 0..N (default 12)",
     )
     add_max_states_flag(parser, DEFAULT_MAX_STATES)
     add_json_flag(parser)
