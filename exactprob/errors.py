@@ -19,6 +19,7 @@ __all__ = [
     "MissingExtraError",
     "ModelError",
     "NonTerminationError",
+    "NumberTooLongError",
     "PRDError",
     "ResourceError",
     "SchedulerError",
@@ -35,6 +36,10 @@ class ExactProbError(Exception):
 class InexactError(ExactProbError, ValueError, TypeError):
     """A number that cannot be represented exactly (a float that is not a dyadic rational
     we can accept, a NaN, an unparsable string)."""
+
+
+class NumberTooLongError(InexactError):
+    """A number written with more digits than exactprob reads (its message names the limit)."""
 
 
 class DistributionError(ExactProbError, ValueError):

@@ -375,3 +375,11 @@ def test_decimal_inputs_are_limited_to_4000_digits():
     for text in ("1e-4001", "1e4001", "0." + "1" * 4000):
         with pytest.raises(InexactError, match="at most 4,000 digits"):
             exact(text)
+
+
+def test_a_number_too_long_to_read_is_a_public_error_naming_the_limit():
+    import exactprob as ep
+
+    with pytest.raises(ep.NumberTooLongError, match="at most 4,000 digits") as caught:
+        ep.Dist({1: "1" * 5000})
+    assert isinstance(caught.value, ep.InexactError)

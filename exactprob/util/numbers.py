@@ -25,7 +25,7 @@ from typing import Any, TypeAlias
 
 import gmpy2
 
-from ..errors import ExactProbError, InexactError, ModelError
+from ..errors import ExactProbError, InexactError, ModelError, NumberTooLongError
 
 __all__ = [
     "Exact",
@@ -216,17 +216,13 @@ def parse_fraction(
     message = f"{name} must be a decimal or p/q {allowed}".rstrip() + f", got {quoted(text)}"
     try:
         value = to_fraction(_parse_string(text))
-    except _TooLong as too_long:
+    except NumberTooLongError as too_long:
         raise error(f"{name}: {too_long}") from None
     except InexactError:
         raise error(message) from None
     if (low is not None and value < low) or (high is not None and value > high):
         raise error(message)
     return value
-
-
-class _TooLong(InexactError):
-    """A number written with more than :data:`MAX_INPUT_DIGITS` digits."""
 
 
 def quoted(text: str, most: int = 60) -> str:
@@ -249,7 +245,7 @@ def _parse_string(text: str) -> Exact:
         if "/" in s:
             parts = s.split("/")
             if any(len(part) > MAX_INPUT_DIGITS for part in parts):
-                raise _TooLong(
+                raise NumberTooLongError(
                     f"{quoted(text)} is too long: at most {MAX_INPUT_DIGITS:,} digits above "
                     "and below the line"
                 )
@@ -260,7 +256,7 @@ def _parse_string(text: str) -> Exact:
                 raise InexactError(f"{quoted(text)} is not a finite number")
             _, digits, exponent = d.as_tuple()
             if len(digits) + abs(exponent) > MAX_INPUT_DIGITS:  # type: ignore[arg-type]
-                raise _TooLong(
+                raise NumberTooLongError(
                     f"{quoted(text)} is too long: at most {MAX_INPUT_DIGITS:,} digits, "
                     "exponent included"
                 )
