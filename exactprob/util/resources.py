@@ -20,9 +20,14 @@ __all__ = [
     "check_memory",
     "check_resident",
     "format_bytes",
+    "memory_limit",
     "physical_memory",
     "resident_memory",
 ]
+
+#: Where a cgroup (a container's, a systemd unit's) may cap the memory of this process:
+#: cgroup v2, then v1.
+CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
 
 #: The share of physical memory one computation may plan to use (the rest: the system,
 #: Python itself, and what an estimate leaves out).
@@ -35,6 +40,30 @@ def physical_memory() -> int:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):  # not a POSIX system
         return 16 * 2**30
+
+
+def memory_limit() -> tuple[int, str]:
+    """The most memory this process may have, and what sets it: the machine's physical
+    memory, the process's address-space limit (``ulimit -v``, ``RLIMIT_AS``) or its
+    cgroup's limit, whichever is least."""
+    limits = [(physical_memory(), "the machine's")]
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY and soft > 0:
+            limits.append((soft, "the process's address-space limit of"))
+    except (ImportError, OSError, ValueError, AttributeError):  # not a POSIX system
+        pass
+    for path in CGROUP_LIMITS:
+        try:
+            with open(path) as limit:
+                text = limit.read().strip()
+        except OSError:
+            continue
+        if text.isdigit() and int(text) > 0:
+            limits.append((int(text), "the cgroup's limit of"))
+    return min(limits)
 
 
 def format_bytes(n: float) -> str:
@@ -50,13 +79,14 @@ def format_bytes(n: float) -> str:
 
 def check_memory(need: int, what: str) -> None:
     """Refuse ``what`` when its estimated ``need`` in bytes is more than
-    :data:`USABLE_SHARE` of the machine's physical memory (one line naming both)."""
-    have = physical_memory()
+    :data:`USABLE_SHARE` of the memory this process may have (:func:`memory_limit`; one
+    line naming both)."""
+    have, source = memory_limit()
     usable = int(have * USABLE_SHARE)
     if need > usable:
         raise ResourceError(
             f"{what} needs about {format_bytes(need)} of memory, more than the "
-            f"{format_bytes(usable)} this machine can give it (3/4 of its "
+            f"{format_bytes(usable)} this process can give it (3/4 of {source} "
             f"{format_bytes(have)}); try a smaller problem"
         )
 
@@ -75,14 +105,14 @@ def resident_memory() -> int:
 
 
 def check_resident(what: str) -> None:
-    """Stop work in progress whose memory has grown past :data:`USABLE_SHARE` of the
-    machine's: for growth no estimate up front can see (a model whose states grow longer
-    as it goes), a one-line :class:`~exactprob.errors.ResourceError` before the machine
-    runs out."""
-    have, used = physical_memory(), resident_memory()
+    """Stop work in progress whose memory has grown past :data:`USABLE_SHARE` of what
+    this process may have (:func:`memory_limit`): for growth no estimate up front can see
+    (a model whose states grow longer as it goes), a one-line
+    :class:`~exactprob.errors.ResourceError` before the machine runs out."""
+    (have, _), used = memory_limit(), resident_memory()
     if used > have * USABLE_SHARE:
         raise ResourceError(
             f"{what} has used {format_bytes(used)} of memory, more than the "
-            f"{format_bytes(have * USABLE_SHARE)} this machine can give it; try a smaller "
+            f"{format_bytes(have * USABLE_SHARE)} this process can give it; try a smaller "
             "problem"
         )
