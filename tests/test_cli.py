@@ -177,6 +177,10 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
         (["dice", "2d6 3"], "spaces are allowed only around + and -"),
         (["dice", "3d6>d20>d4"], "has 2 comparisons"),
         (
+            ["prd", "--odds", "0.03,0.17", "--gaps", "10000", "--trials", "10"],
+            "list fewer (--gaps)",
+        ),
+        (
             ["ff", "--hero", "10", "4", "0", "--opponent", "10", "4", "--out", "a.csv"],
             "--out is for 'exactprob ff atlas', not 'fight'",
         ),

@@ -947,3 +947,15 @@ def test_a_rate_met_exactly_at_a_piece_end_is_decided_exactly() -> None:
     assert _gap_sign(F(1, 3), 3, F(17, 9)) == 0
     found = linear_constant(F(9, 17))
     assert found.entries == 3 and found.interval == (F(1, 3), F(1, 3))
+
+
+@pytest.mark.parametrize(
+    "odds", [["0.03", "0.17", "0.29", "0.37"], ["1/2"], ["0.25", "1"], ["0.1", "0.2", "0.3"]]
+)
+@pytest.mark.parametrize("longest", [1, 3, 7, 12])
+def test_the_gaps_tail_in_closed_form_is_one_minus_the_listed_gaps(odds, longest):
+    table = PRDTable.from_odds(odds)
+    gaps = table.gaps(longest)
+    listed = [table.gap_probability(g) for g in range(1, longest + 1)]
+    assert gaps.get("longer", 0) == 1 - sum(listed, F(0))
+    assert all(gaps.get(g, 0) == p for g, p in enumerate(listed, 1))

@@ -98,9 +98,9 @@ def run(args: argparse.Namespace) -> None:
     table, given = parse_table(args)
     trials = parse_whole("--trials", args.trials, 1, MAX_CLI_TRIALS, UsageError)
     exact_distribution = distribution_is_exact(trials, args.exact_distribution)
-    check_work(table, trials, exact_distribution)  # the cost first, then the flags below
-    runs = None if args.simulate is None else check_simulation(args, trials)
     gaps = None if args.gaps is None else parse_whole("--gaps", args.gaps, 1, 10_000, UsageError)
+    check_work(table, trials, exact_distribution, gaps)  # the cost first, then the flags below
+    runs = None if args.simulate is None else check_simulation(args, trials)
     report = prd_report(
         table,
         trials,

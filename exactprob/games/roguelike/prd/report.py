@@ -62,6 +62,8 @@ MAX_WORK = 2e10
 """Digit operations allowed for an exact computation (:func:`check_work`): about 5 s."""
 MAX_FLOAT_WORK = 5e9
 """Float operations allowed for the certified distribution: about 10 s."""
+MAX_GAP_DIGITS = 1e7
+"""Digits the listed gaps' exact chances may take together: about 2 s."""
 EXACT_DISTRIBUTION_TRIALS = 200
 """Up to this many trials the distribution is exact by default; beyond, certified bounds."""
 QUANTILES = (0, 25, 50, 75, 100)
@@ -110,14 +112,28 @@ def denominator_digits(table: PRDTable) -> float:
     return max(1.0, math.log10(table.common_denominator()))
 
 
-def check_work(table: PRDTable, trials: int, exact_distribution: bool) -> None:
+def check_work(
+    table: PRDTable, trials: int, exact_distribution: bool, gaps: int | None = None
+) -> None:
     r"""Refuse, before any work, a report that would take minutes. With :math:`n` entries,
     :math:`N` trials and denominators of :math:`d` digits, the exact moments cost about
     :math:`nN^2d` digit operations (0.3 s for the source's decimal table at 10,000 trials,
     1.4 s for its uint32 table), the exact distribution :math:`nN^3d/3`, the certified one
-    :math:`nN^2` float operations."""
+    :math:`nN^2` float operations. Listing :math:`L` gaps writes about
+    :math:`d_q\,n\,M^2/2` digits, :math:`M = L/n` wraps of a chance :math:`q` of
+    :math:`d_q`-digit denominator."""
     digits = denominator_digits(table)
     n = table.size
+    if gaps is not None:
+        wraps = gaps // n
+        q_digits = max(1.0, math.log10(table.wrap_probability.denominator))
+        written = q_digits * n * wraps * (wraps + 1) / 2
+        if written > MAX_GAP_DIGITS:
+            raise UsageError(
+                f"listing {gaps:,} gaps of a {n}-entry table writes about {written:.1e} "
+                f"digits (a wrap's chance to the power of up to {wraps:,}), more than "
+                f"{MAX_GAP_DIGITS:.0e}; list fewer (--gaps)"
+            )
     costs = [("exact moments", n * trials**2 * digits, MAX_WORK)]
     if exact_distribution:
         costs.append(("the exact distribution", exact_distribution_cost(table, trials), MAX_WORK))
@@ -220,7 +236,8 @@ def prd_report(
     most 40, by default), the longest run of misses when ``longest_run``, and the source's
     experiment when ``simulated``. Refused up front when it would take minutes."""
     exact_distribution = distribution_is_exact(trials, exact_distribution)
-    check_work(table, trials, exact_distribution)
+    listed = min(2 * table.size, 40) if gaps is None else gaps
+    check_work(table, trials, exact_distribution, listed)
     rate = table.rate()
     result: dict[str, Any] = {**exact_list_fields("odds", table.odds), **(given or {})}
     result |= exact_fields("rate", rate)
@@ -228,7 +245,6 @@ def prd_report(
     result |= exact_fields("wrap_probability", table.wrap_probability)
     result |= exact_fields("gap_mean", table.gap_mean())
     result |= exact_fields("gap_variance", table.gap_variance())
-    listed = min(2 * table.size, 40) if gaps is None else gaps
     result |= exact_map_fields("gaps", dict(table.gaps(listed).exact_items()))
     mean, variance = hit_moments(table, trials)
     # the ratios in gmpy2: Fraction arithmetic reduces 100,000-digit numbers slowly

@@ -177,16 +177,26 @@ class PRDTable:
         return self.size**2 * q / (1 - q) ** 2 + entry_variance
 
     def gaps(self, longest: int) -> Dist[int | str]:
-        """The gap distribution up to ``longest`` trials, the rest lumped as ``"longer"``.
+        """The gap distribution up to ``longest`` trials, the rest lumped as ``"longer"``:
+        with :math:`L = mn + k`, no activation in :math:`L` trials has the chance
+        :math:`q^m S_k` (no sum of the listed ones: their denominators grow with
+        :math:`m`).
 
         >>> PRDTable.from_odds(["1/2", "1"]).gaps(5)
         Dist({1: '1/2', 2: '1/2'})
+        >>> PRDTable.from_odds(["1/2"]).gaps(2)["longer"]
+        Fraction(1, 4)
         """
         whole_number("the longest gap listed", longest, 1, 10 * MAX_TABLE_SIZE, PRDError)
         listed: dict[int | str, Fraction] = {}
+        wrapped = Fraction(1)  # q^m for the wrap the gap is in
         for g in range(1, longest + 1):
-            listed[g] = self.gap_probability(g)
-        listed["longer"] = 1 - sum(listed.values(), Fraction(0))
+            wraps, k = divmod(g - 1, self.size)
+            if k == 0 and wraps:
+                wrapped *= self.wrap_probability
+            listed[g] = wrapped * self.odds[k] * self.reach[k]
+        wraps, k = divmod(longest, self.size)
+        listed["longer"] = self.wrap_probability**wraps * self.reach[k]
         return Dist(listed)
 
     def asymptotic_variance_per_trial(self) -> Fraction:
