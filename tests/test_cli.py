@@ -220,6 +220,26 @@ def test_bad_input_is_one_line_with_status_2(
     assert err.count("\n") == 1 or err.startswith("usage:")
 
 
+@pytest.mark.parametrize("command", ["fowl-redesign", "yahtzee"])
+def test_a_scheduler_address_of_one_process_is_refused_with_no_client_left_behind(
+    command: str,
+) -> None:
+    # a client half made for inproc:// hung 20 s at exit and printed a traceback
+    argv = {
+        "fowl-redesign": ["--chickens", "3", "--wolves", "1", "--goal", "3", "--scheduler"],
+        "yahtzee": ["--categories", "chance", "--cluster"],
+    }[command]
+    done = subprocess.run(
+        [sys.executable, "-m", "exactprob.cli", command, *argv, "inproc://x"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "is not a scheduler's network address" in done.stderr
+
+
 def test_console_script_exit_status() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "exactprob.cli", "dice", "1d0"],

@@ -12,6 +12,10 @@ True
 Traceback (most recent call last):
 ...
 ValueError: port 99999 out of range in address 'tcp://127.0.0.1:99999'
+>>> check_address("inproc://x")
+Traceback (most recent call last):
+...
+ValueError: inproc:// is not a scheduler's network address (one of tcp://, tls://, ws://, wss://, ucx://)
 """
 
 from __future__ import annotations
@@ -25,6 +29,10 @@ from ..errors import SchedulerError
 from .extras import import_extra
 
 __all__ = ["CONNECT_TIMEOUT", "check_address", "dask_client", "distributed_module"]
+
+#: The address schemes of a scheduler another process can reach (Dask's inproc:// is one
+#: process's own, and a client half made for it hangs at exit).
+NETWORK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
 
 CONNECT_TIMEOUT = "10s"
 """How long to try reaching a ``scheduler`` address before giving up."""
@@ -42,6 +50,11 @@ def check_address(scheduler: str) -> None:
     from distributed.comm.addressing import parse_address, parse_host_port
 
     scheme, location = parse_address(scheduler, strict=False)
+    if scheme not in NETWORK_SCHEMES:
+        raise ValueError(
+            f"{scheme}:// is not a scheduler's network address (one of "
+            f"{', '.join(s + '://' for s in NETWORK_SCHEMES)})"
+        )
     if scheme in ("tcp", "tls"):
         _, port = parse_host_port(location)
         if not 0 < port < 65536:
