@@ -9,6 +9,7 @@ ranks of all designs recomputed here from the exact values.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from fractions import Fraction
@@ -294,3 +295,17 @@ def test_a_grid_too_large_is_refused_before_any_cluster_starts(
     assert (status, out) == (2, "")
     assert "solving 2 of these decks at once needs about 1.8 GiB of memory" in err
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "huge"])
+def test_a_cache_entry_that_is_no_regular_small_file_is_not_read(tmp_path, kind):
+    """A FIFO blocked the reader forever and a link to /dev/zero read until memory ran
+    out; neither is opened now, and an oversized file is not trusted."""
+    path = cache_path(tmp_path, *DECKS[0], GOAL)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")
+    else:
+        path.write_bytes(b" " * 2_000_000)
+    assert load_cached(tmp_path, *DECKS[0], GOAL) is None

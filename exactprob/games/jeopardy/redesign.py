@@ -44,6 +44,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
@@ -155,6 +156,10 @@ def fairest_designs(results: Iterable[DeckResult], top: int) -> list[Design]:
     ]
 
 
+#: The largest cache file read (a record holds two numbers per komi: a few KB).
+MAX_CACHE_BYTES = 1_000_000
+
+
 def default_cache_dir() -> Path:
     """``$XDG_CACHE_HOME/exactprob/redesign``, or ``~/.cache/exactprob/redesign``."""
     base = os.environ.get("XDG_CACHE_HOME", "")
@@ -198,10 +203,16 @@ def _digest(record: dict[str, Any]) -> str:
 
 def load_cached(cache_dir: Path, chickens: int, wolves: int, goal: int) -> DeckResult | None:
     """The deck's cached result, or ``None`` when there is no file or it cannot be trusted
-    (unreadable, nested too deeply, not this format version, a digest that does not match
-    the content, other parameters, bounds out of order)."""
+    (not a regular file of at most :data:`MAX_CACHE_BYTES`, unreadable, nested too deeply,
+    not this format version, a digest that does not match the content, other parameters,
+    bounds out of order). A FIFO or a device is not opened: it could block or never end."""
+    path = cache_path(cache_dir, chickens, wolves, goal)
     try:
-        record = json.loads(cache_path(cache_dir, chickens, wolves, goal).read_text())
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CACHE_BYTES:
+            return None
+        with open(path, "rb") as file:
+            record = json.loads(file.read(MAX_CACHE_BYTES + 1))
         if record.get("sha256") != _digest(record):
             return None
         wins = _cached_wins(record, chickens, wolves, goal)
