@@ -15,11 +15,12 @@ ValueError: port 99999 out of range in address 'tcp://127.0.0.1:99999'
 >>> check_address("inproc://x")
 Traceback (most recent call last):
 ...
-ValueError: inproc:// is not a scheduler's network address (one of tcp://, tls://, ws://, wss://, ucx://)
+ValueError: inproc:// is not a scheduler's network address (one of tcp://, tls://, ws://, wss://, ucx://, or this process's inproc://)
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
@@ -31,7 +32,8 @@ from .extras import import_extra
 __all__ = ["CONNECT_TIMEOUT", "check_address", "dask_client", "distributed_module"]
 
 #: The address schemes of a scheduler another process can reach (Dask's inproc:// is one
-#: process's own, and a client half made for it hangs at exit).
+#: process's own: taken only when it names this process, as a client half made for
+#: another hangs at exit).
 NETWORK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
 
 CONNECT_TIMEOUT = "10s"
@@ -50,10 +52,15 @@ def check_address(scheduler: str) -> None:
     from distributed.comm.addressing import parse_address, parse_host_port
 
     scheme, location = parse_address(scheduler, strict=False)
-    if scheme not in NETWORK_SCHEMES:
+    own = (
+        scheme == "inproc"
+        and location.count("/") == 2
+        and location.split("/")[1] == str(os.getpid())
+    )
+    if scheme not in NETWORK_SCHEMES and not own:
         raise ValueError(
             f"{scheme}:// is not a scheduler's network address (one of "
-            f"{', '.join(s + '://' for s in NETWORK_SCHEMES)})"
+            f"{', '.join(s + '://' for s in NETWORK_SCHEMES)}, or this process's inproc://)"
         )
     if scheme in ("tcp", "tls"):
         _, port = parse_host_port(location)
