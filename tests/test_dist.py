@@ -743,10 +743,26 @@ def test_an_unhashable_object_is_simply_not_an_outcome():
 @pytest.mark.parametrize(
     "make, message",
     [
-        (lambda: ep.draw({"a": 10**6, "b": 10**6, "c": 10**6}, 10**4), "50,015,001 outcomes"),
+        (lambda: ep.draw({"a": 10**6, "b": 10**6, "c": 10**6}, 10**4), "more than 2,000,000"),
+        (lambda: ep.draw({i: 1 for i in range(2000)}, 1000), "more than 2,000,000"),
         (lambda: ep.hypergeometric(10**9, 10**8, 10**5), "digits of exact probabilities"),
     ],
 )
 def test_a_draw_too_large_to_write_out_is_refused_before_any_work(make, message):
     with pytest.raises(ResourceError, match=message):
         make()
+
+
+@pytest.mark.parametrize(
+    "make, expected",
+    [
+        (lambda: ep.hypergeometric(1_000_001, 1, 1_000_000), {0: F(1, 1_000_001)}),
+        (lambda: ep.hypergeometric(10**400, 1, 1), {1: F(1, 10**400)}),
+        (lambda: ep.draw({"a": 10**400, "b": 1}, 1), {(0, 1): F(1, 10**400 + 1)}),
+    ],
+)
+def test_lopsided_and_huge_decks_are_drawn_at_once(make, expected):
+    # a kind's count only where the later kinds can still fill the draw: no wasted tuples
+    dist = make()
+    assert all(dist[x] == p for x, p in expected.items())
+    assert len(dist) == 2

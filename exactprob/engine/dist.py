@@ -890,26 +890,56 @@ def draw(deck: Mapping[T, int], n: int) -> Dist[tuple[int, ...]]:
 
 
 def _drawn(deck: Mapping[T, int], n: int, what: str) -> Dist[tuple[int, ...]]:
-    r""":func:`draw`, its size checked before any work (``what`` names it in a refusal):
-    at most :math:`\binom{n + m - 1}{m - 1}` tuples of :math:`m` kinds (and no more
-    than :math:`\prod_i (\min(c_i, n) + 1)`), each probability over
-    :math:`\binom{N}{n}`."""
+    r""":func:`draw`, its size checked before any work (``what`` names it in a refusal).
+
+    The counts are built kind by kind, each kind's count :math:`k_i` only from
+    :math:`\max(0, r - C_{>i})` to :math:`\min(c_i, r)` (:math:`r` cards left to draw,
+    :math:`C_{>i}` cards of the later kinds), so every partial tuple kept completes to an
+    outcome and the last kind's count is forced. The outcomes, and so every partial
+    table, are at most :func:`_draw_outcomes`; each probability's denominator is
+    :math:`\binom{N}{n}`, of at most :math:`\min(n, N - n)\log_{10} N` digits."""
     kinds = list(deck)
     counts = [_positive_int(f"count of {k!r}", deck[k], 0) for k in kinds]
     _positive_int("n", n, 0)
     total = sum(counts)
     if n > total:
         raise DistributionError(f"cannot draw {n} cards from a deck of {total}")
-    tuples = math.comb(n + len(counts) - 1, len(counts) - 1) if counts else 1
-    outcomes = min(tuples, math.prod(min(c, n) + 1 for c in counts))
-    log_ways = math.lgamma(total + 1) - math.lgamma(n + 1) - math.lgamma(total - n + 1)
-    check_size(what, outcomes, outcomes * log_ways / math.log(10))
-    ways: dict[tuple[int, ...], int] = {(): 1}
+    outcomes = _draw_outcomes(counts, n)
+    if outcomes > MAX_OUTCOMES:  # the count first: the digits' product could be huge
+        raise ResourceError(
+            f"{what} would have more than {MAX_OUTCOMES:,} outcomes; at most "
+            f"{MAX_OUTCOMES:,} are allowed"
+        )
+    digits = outcomes * min(n, total - n) * math.log10(total + 1)
+    check_size(what, outcomes, digits)
+    later = total
+    ways: dict[tuple[int, ...], tuple[int, int]] = {(): (1, 0)}  # prefix: (ways, drawn)
     for c in counts:  # extend the partial tuples kind by kind
+        later -= c
         ways = {
-            prefix + (k,): w * math.comb(c, k)
-            for prefix, w in ways.items()
-            for k in range(min(c, n - sum(prefix)) + 1)
+            prefix + (k,): (w * math.comb(c, k), drawn + k)
+            for prefix, (w, drawn) in ways.items()
+            for k in range(max(0, n - drawn - later), min(c, n - drawn) + 1)
         }
     denominator = math.comb(total, n)
-    return Dist._trusted({t: mpq(w, denominator) for t, w in ways.items() if sum(t) == n})
+    return Dist._trusted({t: mpq(w, denominator) for t, (w, _) in ways.items()})
+
+
+def _draw_outcomes(counts: list[int], n: int) -> int:
+    r"""An upper bound on the count tuples of a draw of ``n`` (capped just above
+    :data:`MAX_OUTCOMES`): the kinds that hold cards but the largest choose their counts
+    (:math:`\prod (\min(c_i, n) + 1)`, the last is forced), and at most
+    :math:`\binom{n + m - 1}{m - 1}` tuples of :math:`m` kinds sum to :math:`n`.
+
+    >>> _draw_outcomes([1, 3_000_000], 3_000_000), _draw_outcomes([5] * 20, 3)
+    (2, 1540)
+    """
+    factors = sorted(min(c, n) + 1 for c in counts if c)[:-1]
+    product = 1
+    for factor in factors:
+        product *= factor
+        if product > MAX_OUTCOMES:
+            break
+    free = len(factors)  # the kinds whose counts are chosen
+    tuples = math.comb(n + free, free) if min(n, free) <= 64 else MAX_OUTCOMES + 1
+    return min(product, tuples, MAX_OUTCOMES + 1)
