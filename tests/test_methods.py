@@ -219,3 +219,17 @@ def test_solve_shows_a_bar_by_default_only_on_a_terminal(monkeypatch, capsys):
     assert "states" in capsys.readouterr().err
     ep.solve(ruin, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_no_stderr_or_a_closed_one_is_no_terminal(monkeypatch):
+    import io
+    import sys
+
+    from exactprob.util.progress import on_terminal
+
+    monkeypatch.setattr(sys, "stderr", None)
+    assert on_terminal() is False
+    closed = io.StringIO()
+    closed.close()
+    monkeypatch.setattr(sys, "stderr", closed)
+    assert on_terminal() is False

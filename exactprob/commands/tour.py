@@ -37,8 +37,8 @@ def headlines() -> list[tuple[str, str, Any]]:
     import sympy
 
     p = sympy.Symbol("p", positive=True)
-    ruin = solve(GamblersRuin(goal=10, start=3, p="18/37"))
-    ruin_p = solve(GamblersRuin(4, 2, p)).value()
+    ruin = solve(GamblersRuin(goal=10, start=3, p="18/37"), progress=False)
+    ruin_p = solve(GamblersRuin(4, 2, p), progress=False).value()
     fighters = battle(Fleet.of({"fighter": 5}), Fleet.of({"war-sun": 1}))
     return [
         ("two_dice_seven", "P(2d6 = 7)", (die(6) + die(6))[7]),
@@ -86,8 +86,8 @@ def headlines() -> list[tuple[str, str, Any]]:
             rogue_d2_hit_points()[72],
         ),
         (
-            "rubber_band_resources",
-            "rubber-band odds 0.7, +0.15, -0.4: resources in 20 levels",
+            "rubber_band_resources_mean",
+            "rubber-band odds 0.7, +0.15, -0.4: mean resources in 20 levels",
             count_distribution(RubberBand()).mean(),
         ),
         ("staircakes_none", "  staircakes: P(none in a game)", staircakes().none),
@@ -114,14 +114,17 @@ def headlines() -> list[tuple[str, str, Any]]:
         (
             "yahtzee_in_one_turn",
             "Yahtzee: P(a Yahtzee in one turn, keeping for it)",
-            solve(YahtzeeLevels(YahtzeeRules(("Yahtzee",), extra_yahtzees=False))).value() / 50,
+            solve(
+                YahtzeeLevels(YahtzeeRules(("Yahtzee",), extra_yahtzees=False)), progress=False
+            ).value()
+            / 50,
         ),
     ]
 
 
 def _first_player_win(game: Pig | FowlPlay) -> Any:
     """The first player's exact chance under optimal play, through the front door."""
-    solved = solve(JeopardyModel(game))
+    solved = solve(JeopardyModel(game), progress=False)
     assert isinstance(solved, RaceSolution)
     return solved.first_player_win()
 
@@ -130,8 +133,8 @@ def _first_player_win(game: Pig | FowlPlay) -> Any:
 NEXT = (
     "",
     "next: exactprob --help lists every command, each with --help and --json; the full",
-    "games are `exactprob pig --goal 100`, `exactprob fowl-play`, `exactprob yahtzee --law`,",
-    "and a gamebook: `exactprob gamebook examples/books/the_salt_mine.toml --walkthrough`.",
+    "games are `exactprob pig --goal 100` (15 s), `exactprob fowl-play` (20 s), `exactprob",
+    "yahtzee` (20 s; --law: 2 more minutes), and a gamebook in examples/books/.",
 )
 
 

@@ -45,7 +45,7 @@ def setup(app: Any) -> dict[str, Any]:
             except (ImportError, AttributeError, ValueError) as error:
                 raise self.error(f"cannot import the model {self.arguments[0]!r}: {error}")
             derivation = derivation_of(
-                solve(factory(), generic=True),
+                solve(factory(), generic=True, progress=False),
                 limit=self.options.get("limit", 12),
                 states=self.options.get("states"),
             )

@@ -24,8 +24,12 @@ __all__ = ["Progress", "on_terminal", "progress_bar"]
 
 def on_terminal() -> bool:
     """Whether stderr is a terminal: where a bar is shown unless asked otherwise (a bar in
-    a log file, a pipe or a notebook's captured stream is noise)."""
-    return sys.stderr.isatty()
+    a log file, a pipe or a notebook's captured stream is noise; so is no stderr, or a
+    closed one)."""
+    try:
+        return sys.stderr is not None and sys.stderr.isatty()
+    except (AttributeError, ValueError):  # an object without isatty; a closed stream
+        return False
 
 
 class Progress(Protocol):

@@ -314,7 +314,7 @@ def battle(
     ``max_states`` states.
     """
     model = FleetBattle(attacker, defender, attacker_order, defender_order)
-    return result_of(model, solve(model, max_states=max_states))
+    return result_of(model, solve(model, max_states=max_states, progress=False))
 
 
 # -- the source's table -------------------------------------------------------------------

@@ -194,7 +194,7 @@ def optimal_battle(
 ) -> OptimalResult:
     """Solve the MDP in which ``side`` assigns its hits optimally, and play it out."""
     mdp = OptimalAssignment(attacker, defender, side, attacker_order, defender_order)
-    solution = solve(mdp, max_states=max_states)
+    solution = solve(mdp, max_states=max_states, progress=False)
     decisions: list[Any] = [s for s in solution.states if s[0] == "assign"]  # type: ignore[index]
     policy = {(s[1], s[2], s[3]): solution.policy(s) for s in decisions}
     orders: list[Any] = list(mdp.orders)
@@ -211,7 +211,7 @@ def optimal_battle(
     return OptimalResult(
         side=side,
         value=solution.value(),
-        result=result_of(chain, solve(chain, max_states=max_states)),
+        result=result_of(chain, solve(chain, max_states=max_states, progress=False)),
         fixed=fixed,
         decision_states=len(decisions),
         tied_states=sum(len(solution.ties(s)) > 1 for s in decisions),

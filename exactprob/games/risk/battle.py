@@ -211,7 +211,7 @@ def risk_battle(
     :func:`battle_bytes`)."""
     model = RiskBattle(attackers, defenders)
     check_memory(battle_bytes(attackers, defenders), f"{attackers} against {defenders}")
-    return result_of(model, solve(model, max_states=max_states))
+    return result_of(model, solve(model, max_states=max_states, progress=False))
 
 
 def conquest_table(attackers: int, defenders: int) -> dict[RiskState, Fraction]:
@@ -219,5 +219,5 @@ def conquest_table(attackers: int, defenders: int) -> dict[RiskState, Fraction]:
     from one exploration and one solve."""
     starts = [(a, d) for a in range(2, attackers + 1) for d in range(1, defenders + 1)]
     check_memory(battle_bytes(attackers, defenders), f"the table up to {attackers} x {defenders}")
-    solution = solve(RiskBattle(attackers, defenders), starts=starts)
+    solution = solve(RiskBattle(attackers, defenders), starts=starts, progress=False)
     return {start: solution.value(start) for start in starts}
