@@ -62,8 +62,8 @@ MAX_WORK = 2e10
 """Digit operations allowed for an exact computation (:func:`check_work`): about 5 s."""
 MAX_FLOAT_WORK = 5e9
 """Float operations allowed for the certified distribution: about 10 s."""
-MAX_GAP_DIGITS = 1e7
-"""Digits the listed gaps' exact chances may take together: about 2 s."""
+MAX_GAP_DIGITS = 3e7
+"""Digits the listed gaps' exact chances may take together: about 3 s."""
 EXACT_DISTRIBUTION_TRIALS = 200
 """Up to this many trials the distribution is exact by default; beyond, certified bounds."""
 QUANTILES = (0, 25, 50, 75, 100)
@@ -119,19 +119,18 @@ def check_work(
     :math:`N` trials and denominators of :math:`d` digits, the exact moments cost about
     :math:`nN^2d` digit operations (0.3 s for the source's decimal table at 10,000 trials,
     1.4 s for its uint32 table), the exact distribution :math:`nN^3d/3`, the certified one
-    :math:`nN^2` float operations. Listing :math:`L` gaps writes about
-    :math:`d_q\,n\,M^2/2` digits, :math:`M = L/n` wraps of a chance :math:`q` of
-    :math:`d_q`-digit denominator."""
+    :math:`nN^2` float operations. Listing :math:`L` gaps of a table that wraps writes
+    about :math:`d_q L(L + n)/(2n)` digits: gap :math:`g` holds :math:`q^{g/n}`, a chance
+    :math:`q` of :math:`d_q`-digit denominator to the power of its wraps."""
     digits = denominator_digits(table)
     n = table.size
-    if gaps is not None:
-        wraps = gaps // n
-        q_digits = max(1.0, math.log10(table.wrap_probability.denominator))
-        written = q_digits * n * wraps * (wraps + 1) / 2
+    if gaps is not None and table.wraps:
+        q_digits = math.log10(table.wrap_probability.denominator)
+        written = q_digits * gaps * (gaps + n) / (2 * n)
         if written > MAX_GAP_DIGITS:
             raise UsageError(
                 f"listing {gaps:,} gaps of a {n}-entry table writes about {written:.1e} "
-                f"digits (a wrap's chance to the power of up to {wraps:,}), more than "
+                f"digits (a wrap's chance to the power of up to {gaps // n:,}), more than "
                 f"{MAX_GAP_DIGITS:.0e}; list fewer (--gaps)"
             )
     costs = [("exact moments", n * trials**2 * digits, MAX_WORK)]
