@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from ..errors import ResourceError
 
@@ -25,9 +26,10 @@ __all__ = [
     "resident_memory",
 ]
 
-#: Where a cgroup (a container's, a systemd unit's) may cap the memory of this process:
-#: cgroup v2, then v1.
-CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+#: Where the cgroups live: v2's unified tree, and v1's memory controller.
+CGROUP_ROOTS = {"v2": Path("/sys/fs/cgroup"), "v1": Path("/sys/fs/cgroup/memory")}
+#: The file of a cgroup directory that holds its memory limit, by version.
+CGROUP_LIMIT_FILES = {"v2": "memory.max", "v1": "memory.limit_in_bytes"}
 
 #: The share of physical memory one computation may plan to use (the rest: the system,
 #: Python itself, and what an estimate leaves out).
@@ -55,15 +57,47 @@ def memory_limit() -> tuple[int, str]:
             limits.append((soft, "the process's address-space limit of"))
     except (ImportError, OSError, ValueError, AttributeError):  # not a POSIX system
         pass
-    for path in CGROUP_LIMITS:
-        try:
-            with open(path) as limit:
-                text = limit.read().strip()
-        except OSError:
-            continue
-        if text.isdigit() and int(text) > 0:
-            limits.append((int(text), "the cgroup's limit of"))
+    limits += [(limit, "the cgroup's limit of") for limit in cgroup_limits()]
     return min(limits)
+
+
+def cgroup_limits(membership: str = "/proc/self/cgroup") -> list[int]:
+    """The memory limits of this process's cgroups and of every cgroup above them (a
+    container's, a systemd unit's), read from the lines of ``membership``: ``0::/path``
+    (v2) and ``N:memory:/path`` (v1)."""
+    try:
+        with open(membership) as lines:
+            entries = [line.strip().split(":", 2) for line in lines]
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        if len(entry) != 3:
+            continue
+        version = (
+            "v2"
+            if entry[0] == "0" and not entry[1]
+            else "v1"
+            if "memory" in entry[1].split(",")
+            else None
+        )
+        if version is None:
+            continue
+        here = CGROUP_ROOTS[version] / entry[2].lstrip("/")
+        for folder in (here, *here.parents):
+            found += _limit_in(folder / CGROUP_LIMIT_FILES[version])
+            if folder == CGROUP_ROOTS[version]:
+                break
+    return found
+
+
+def _limit_in(path: Path) -> list[int]:
+    """The limit a cgroup file holds, if any (``max`` and v1's huge default are none)."""
+    try:
+        text = path.read_text().strip()
+    except OSError:
+        return []
+    return [int(text)] if text.isdigit() and 0 < int(text) < 2**62 else []
 
 
 def format_bytes(n: float) -> str:
