@@ -29,6 +29,7 @@ from exactprob.games.jeopardy.redesign import (
     fairest_designs,
     load_cached,
     search,
+    store,
 )
 from exactprob.games.jeopardy.solver import solve_race
 from exactprob.util import cluster
@@ -306,6 +307,9 @@ def test_a_cache_entry_that_is_no_regular_small_file_is_not_read(tmp_path, kind)
         os.mkfifo(path)
     elif kind == "device":
         path.symlink_to("/dev/zero")
-    else:
-        path.write_bytes(b" " * 2_000_000)
+    else:  # a sound record, padded past the size read
+        wins = tuple(Enclosure(0.25, 0.75) for _ in range(GOAL))
+        store(DeckResult(*DECKS[0], GOAL, wins, 1.0), tmp_path)
+        assert load_cached(tmp_path, *DECKS[0], GOAL) is not None
+        path.write_text(path.read_text() + " " * 1_000_000)
     assert load_cached(tmp_path, *DECKS[0], GOAL) is None
