@@ -131,6 +131,11 @@ def _untwinned(node: Any, path: str, twinned: bool = False) -> list[str]:
     return found
 
 
+def test_the_json_runs_cover_every_subcommand() -> None:
+    # fowl-redesign needs a Dask cluster: its JSON is checked in test_jeopardy_redesign.py
+    assert {argv[0] for argv in JSON_RUNS} | {"fowl-redesign"} == set(SUBCOMMANDS)
+
+
 @pytest.mark.parametrize("argv", JSON_RUNS, ids=lambda argv: " ".join(argv))
 def test_every_json_gives_each_exact_value_a_decimal_twin(
     capsys: pytest.CaptureFixture[str], argv: list[str]
@@ -162,7 +167,7 @@ def test_tour_json_has_exact_and_decimal_fields(capsys: pytest.CaptureFixture[st
     assert payload["hp_rogue_level_9"] == "56"  # 12 + 8 * 11/2
     # the classic count of a Yahtzee in three rolls, keeping the most common face
     assert Fraction(payload["yahtzee_in_one_turn"]) == Fraction(2_783_176, 6**10)
-    games = ("pig_to_20", "fowl_play_to_6", "red_light_to_8", "rubber_band_resources")
+    games = ("pig_to_20", "fowl_play_to_6", "red_light_to_8", "rubber_band_resources_mean")
     assert all(0 < Fraction(payload[key]) for key in games)
 
 

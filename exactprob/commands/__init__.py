@@ -20,7 +20,10 @@ __all__ = ["SUBCOMMANDS", "help_of", "module_of"]
 #: ``name: (module, one-line help)`` in the order ``exactprob --help`` lists them.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "tour": ("tour", "print the headline exact results of every game available"),
-    "dice": ("dice", "exact distribution of a dice expression (2d6-2d6, 12+8d10, d20)"),
+    "dice": (
+        "dice",
+        "exact distribution of a dice expression (2d6-2d6, d20), or of a comparison (3d6>d20)",
+    ),
     "battle": ("battle", "exact outcome of a fleet battle (Twilight Imperium style)"),
     "risk": (
         "risk",

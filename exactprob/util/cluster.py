@@ -62,7 +62,7 @@ def check_address(scheduler: str) -> None:
             f"{scheme}:// is not a scheduler's network address (one of "
             f"{', '.join(s + '://' for s in NETWORK_SCHEMES)}, or this process's inproc://)"
         )
-    if scheme in ("tcp", "tls"):
+    if scheme in ("tcp", "tls", "ws", "wss"):
         _, port = parse_host_port(location)
         if not 0 < port < 65536:
             raise ValueError(f"port {port} out of range in address {scheduler!r}")
