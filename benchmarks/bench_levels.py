@@ -170,7 +170,7 @@ def measure_law(name: str) -> dict[str, object]:
         "peak_kib": peak_kib(),
         "mean": mean.decimal(),
         "deviation": law.standard_deviation().decimal(),
-        "band": float(law.high_factor - 1),
+        "band": float(law.relative_error),
         "meets": mean.low <= value.high and value.low <= mean.high,
     }
 

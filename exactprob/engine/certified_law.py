@@ -94,6 +94,12 @@ class CertifiedLaw:
             *itertools.accumulate(highs),
         ]
 
+    @property
+    def relative_error(self) -> Fraction:
+        """How far, relatively, a float probability may be from the exact one:
+        :math:`\\max(1 - \\ell, h - 1)`."""
+        return max(1 - self.low_factor, self.high_factor - 1)
+
     def probability(self, outcome: int) -> Enclosure:
         """An enclosure of :math:`P(X = \\text{outcome})`."""
         at = int(np.searchsorted(self.outcomes, outcome))
@@ -159,7 +165,7 @@ class CertifiedLaw:
         return {
             **value_fields("mean", self.mean()),
             **value_fields("standard_deviation", self.standard_deviation()),
-            "relative_error": repr(float(max(1 - self.low_factor, self.high_factor - 1))),
+            "relative_error": repr(float(self.relative_error)),
             "probabilities": {
                 str(int(x)): repr(float(p)) for x, p in zip(self.outcomes, self.floats, strict=True)
             },
@@ -172,7 +178,7 @@ class CertifiedLaw:
             ("outcomes", f"{int(self.outcomes[0])} .. {int(self.outcomes[-1])}"),
             (
                 "relative error at most",
-                f"{float(max(1 - self.low_factor, self.high_factor - 1)):.1e}",
+                f"{float(self.relative_error):.1e}",
             ),
         ]
         return rows_html("Certified law", rows)

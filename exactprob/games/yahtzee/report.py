@@ -260,10 +260,9 @@ def _law_json(law: Any) -> dict[str, Any]:
 def _law_lines(law: Any) -> list[str]:
     mean, _, deviation, quantiles = _law_summary(law)
     if isinstance(law, CertifiedLaw):
-        band = max(law.high_factor - 1, 1 - law.low_factor)
         head = (
             "the final score, the best option taken by the computed values (certified, each "
-            f"chance within a relative {_one_digit_up(band)}):"
+            f"chance within a relative {_one_digit_up(law.relative_error)}):"
         )
     else:
         head = "the final score under optimal play (exact; ties to the first keep and category):"
