@@ -73,7 +73,7 @@ from ..util.rounding import UNIT_ROUNDOFF
 from ._internal.level_batches import final_values, keys_of, rationals
 from .certified_law import CertifiedLaw
 from .dist import Dist
-from .level_model import LevelModel, LevelMoves
+from .level_model import LevelModel, LevelMoves, summed_by
 
 __all__ = ["reward_law"]
 
@@ -200,12 +200,11 @@ def _checked(
         raise ModelError(f"{where} must earn whole numbers >= 0")
     if exact:
         chances = rationals(np.asarray(moves.probability), f"the exact moves of level {level}")
-        totals = np.zeros(count, dtype=object)
-        np.add.at(totals, source, chances)
+        totals = summed_by(source, chances, count, exact)
         fair = all(c >= 0 for c in chances) and all(t == 1 for t in totals)
     else:
         chances = np.asarray(moves.probability, dtype=np.float64)
-        totals = np.bincount(source, weights=chances, minlength=count)
+        totals = summed_by(source, chances, count, exact)
         fair = bool((chances >= 0).all() and (abs(totals - 1) <= 1e-9).all())
     if not fair:
         raise ModelError(f"{where}: a state's chances are not >= 0 summing to 1")

@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["LevelModel", "LevelMoves", "NextValues"]
+__all__ = ["LevelModel", "LevelMoves", "NextValues", "summed_by"]
 
 #: How a step reads the next level: ``values(next_states)``, one value per row.
 NextValues = Callable[[np.ndarray], np.ndarray]
@@ -140,3 +140,18 @@ def is_level_model(model: Any) -> bool:
     (True, False)
     """
     return isinstance(model, LevelModel)
+
+
+def summed_by(index: np.ndarray, weights: np.ndarray, size: int, exact: bool) -> np.ndarray:
+    """The sums of ``weights`` by ``index`` (``0 .. size - 1``): floats, or exact numbers
+    in an object array (a move's chances merged, each state's total of them).
+
+    >>> summed_by(np.array([0, 2, 0]), np.array([0.25, 0.5, 0.25]), 3, exact=False).tolist()
+    [0.5, 0.0, 0.5]
+    """
+    if not exact:
+        found: np.ndarray = np.bincount(index, weights=weights, minlength=size)
+        return found
+    out = np.zeros(size, dtype=object)
+    np.add.at(out, index, weights)
+    return out

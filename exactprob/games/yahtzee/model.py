@@ -44,7 +44,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from ...engine.level_model import LevelModel, LevelMoves, NextValues
+from ...engine.level_model import LevelModel, LevelMoves, NextValues, summed_by
 from ...util.rounding import SAFETY, UNIT_ROUNDOFF
 from .dice import DICE, FACES
 from .rules import (
@@ -233,7 +233,7 @@ class YahtzeeLevels(LevelModel):
             (len(states), int(np.prod(self.sizes)), MOST_GAINED + 1),
         )
         merged, first_of, into = np.unique(code, return_index=True, return_inverse=True)
-        summed = _summed(into.ravel(), chance, len(merged), exact)
+        summed = summed_by(into.ravel(), chance, len(merged), exact)
         return LevelMoves(rows[first_of], after[first_of], gained[first_of], summed)
 
     def move_rounding(self, level: int) -> float:
@@ -369,15 +369,6 @@ class YahtzeeLevels(LevelModel):
         return (UNIT_ROUNDOFF + 3 * gamma) * (magnitude + MOST_GAINED) * SAFETY
 
 
-def _summed(index: np.ndarray, weights: np.ndarray, size: int, exact: bool) -> np.ndarray:
-    """The sums of ``weights`` by ``index`` (``0 .. size - 1``), floats or rationals."""
-    if not exact:
-        return np.bincount(index, weights=weights, minlength=size)
-    out = np.zeros(size, dtype=object)
-    np.add.at(out, index, weights)
-    return out
-
-
 def _rerolled(
     chances_now: np.ndarray, keeps: np.ndarray, chances: np.ndarray, exact: bool
 ) -> np.ndarray:
@@ -385,6 +376,6 @@ def _rerolled(
     roll and the keep chosen for each."""
     n, count = len(chances_now), len(DICE.keeps)
     flat = (np.arange(n)[:, None] * count + keeps).ravel()
-    weights = _summed(flat, np.ravel(chances_now), n * count, exact).reshape(n, count)
+    weights = summed_by(flat, np.ravel(chances_now), n * count, exact).reshape(n, count)
     rolled: np.ndarray = weights @ chances
     return rolled
