@@ -352,7 +352,7 @@ def broken(**parts):
         ({"terminal": lambda s: s[:, 0]}, "terminal\\(\\) must return one boolean per row"),
         ({"outcome": lambda s: np.full(len(s), 0.5)}, "outcome\\(\\) returned float64 values"),
         (
-            {"outcome": lambda s: np.array([0.5] * len(s) + [None], dtype=object)[:-1]},
+            {"outcome": lambda s: np.array([0.1] * len(s) + [None], dtype=object)[:-1]},
             r"outcome\(\(4,\)\) is not an exact number",
         ),
         (
@@ -368,7 +368,7 @@ def broken(**parts):
             {"transition": lambda s, a: [("1/2", s + 1), ("1/2", s + 9)]},
             r"moves \(0,\) to \(9,\), outside sizes \(5,\)",
         ),
-        ({"transition": lambda s, a: [(0.5, s + 1), (0.5, s + 2)]}, "float 0.5 is not exact"),
+        ({"transition": lambda s, a: [(0.1, s + 1), (0.9, s + 2)]}, "float 0.1 is not exact"),
         (
             {"transition": lambda s, a: [("3/2", s + 1)]},
             "probability 3/2 of row 0 is not between 0 and 1",
@@ -464,11 +464,12 @@ def test_many_actions():
 
 
 def test_a_float_probability_is_refused_even_after_its_exact_twin():
-    """Exact scalars are parsed once and remembered; a float equal to one of them (0.5 ==
-    Fraction(1, 2)) must still be refused."""
-    explore(broken(transition=lambda s, a: [(F(1, 2), s + 1), (F(1, 2), np.minimum(s + 2, 4))]))
-    with pytest.raises(ModelError, match="float 0.5 is not exact"):
-        explore(broken(transition=lambda s, a: [(0.5, s + 1), (0.5, np.minimum(s + 2, 4))]))
+    """Exact scalars are parsed once and remembered; a float equal to one of them (0.1 ==
+    Fraction(3602879701896397, 2**55), its binary value) must still be refused."""
+    tenth = F(0.1)
+    explore(broken(transition=lambda s, a: [(tenth, s + 1), (1 - tenth, np.minimum(s + 2, 4))]))
+    with pytest.raises(ModelError, match="float 0.1 is not exact"):
+        explore(broken(transition=lambda s, a: [(0.1, s + 1), (0.9, np.minimum(s + 2, 4))]))
 
 
 @pytest.mark.parametrize(

@@ -191,8 +191,8 @@ def test_bad_player_refused(who):
 
 
 def test_float_outcome_refused():
-    model = TableModel("s", {"t": 0.5}, {"s": (0, {"a": {"t": 1}})})
-    with pytest.raises(ModelError, match=r"outcome\('t'\) is not an exact number: float 0.5"):
+    model = TableModel("s", {"t": 0.1}, {"s": (0, {"a": {"t": 1}})})
+    with pytest.raises(ModelError, match=r"outcome\('t'\) is not an exact number: float 0.1"):
         explore(model)
 
 

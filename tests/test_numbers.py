@@ -12,6 +12,7 @@ from fractions import Fraction as F
 
 import flint
 import gmpy2
+import numpy as np
 import pytest
 import sympy
 from hypothesis import example, given
@@ -101,32 +102,42 @@ def test_exact_division_by_zero_message():
 # -- exact(): refused inputs --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("x", [0.1, 0.5, 1.0, -2.0, 0.0])
-def test_floats_refused_without_allow_float(x):
-    # even floats that convert exactly (0.5) are refused unless the caller opts in
+@pytest.mark.parametrize("x", [0.1, 0.3, 1e-5, 2.0**-30, 1e300, 2.0**60, float("nan")])
+def test_floats_whose_decimal_is_not_their_value_are_refused(x):
+    # 0.1 is stored as 3602879701896397 / 2**55; 2**-30 is exact but prints as 9.3e-10
     with pytest.raises(InexactError) as info:
         exact(x)
     assert isinstance(info.value, ValueError) and isinstance(info.value, TypeError)
     assert isinstance(info.value, ExactProbError)
 
 
-def test_float_message_suggests_a_fraction():
-    with pytest.raises(InexactError, match="'1/10'"):
+def test_float_message_names_the_string_to_write():
+    with pytest.raises(InexactError, match="pass the string '0.1'"):
         exact(0.1)
 
 
-def test_allow_float_uses_the_exact_binary_value():
-    assert same(exact(0.5, allow_float=True), F(1, 2))
-    assert same(exact(-0.75, allow_float=True), F(-3, 4))
-    # 0.1 is stored as the nearest double: 3602879701896397 / 2**55
-    assert same(exact(0.1, allow_float=True), F(3602879701896397, 2**55))
-    assert F(3602879701896397, 2**55) != F(1, 10)
+@pytest.mark.parametrize(
+    "x, value",
+    [(0.5, F(1, 2)), (-0.75, F(-3, 4)), (0.375, F(3, 8)), (3.0, F(3)), (0.0, F(0)),
+     (2.0**-20, F(1, 2**20)), (np.float64(0.25), F(1, 4))],
+)
+def test_floats_printed_exactly_are_taken_exactly(x, value):
+    assert same(exact(x), value)
 
 
-@pytest.mark.parametrize("x", [math.nan, math.inf, -math.inf])
-def test_allow_float_refuses_non_finite(x):
-    with pytest.raises(InexactError):
-        exact(x, allow_float=True)
+@given(st.integers(1, 2**40), st.integers(0, 40))
+def test_a_float_is_taken_when_its_whole_decimal_is_short(numerator, power):
+    """m/2^k = m 5^k / 10^k is a decimal with as many significant digits as m 5^k has once
+    its trailing zeros go. Up to 15 digits no shorter decimal lies within half a unit in the
+    last place (2^-53 relative), so Python prints it whole and it is taken; past 17 digits
+    the float cannot print whole, and is refused."""
+    digits = len(str(numerator * 5**power).rstrip("0"))
+    x = numerator / 2**power
+    if digits <= 15:
+        assert same(exact(x), F(numerator, 2**power))
+    elif digits > 17:
+        with pytest.raises(InexactError):
+            exact(x)
 
 
 @pytest.mark.parametrize("x", [math.nan, math.inf, -math.inf])

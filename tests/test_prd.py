@@ -271,8 +271,9 @@ def test_bad_tables_are_refused(odds: list[str]) -> None:
         PRDTable.from_odds(odds)
 
 
-def test_float_entries_are_refused() -> None:
-    for float_entry in (0.1, 0.5):
+def test_float_entries_are_refused_unless_exact() -> None:
+    assert PRDTable.from_odds([0.5]) == PRDTable.from_odds(["1/2"])
+    for float_entry in (0.1, 0.03):
         with pytest.raises(ExactProbError):
             PRDTable.from_odds([float_entry])
 

@@ -173,7 +173,7 @@ def _scalar(probability: Any, where: str) -> tuple[int, int]:
         raise ModelError(f"{where}: {probability!r} is not an exact probability") from None
 
 
-@lru_cache(maxsize=256, typed=True)  # typed: a float 0.5 is never taken for a cached 1/2
+@lru_cache(maxsize=256, typed=True)  # typed: a float 0.1 is never taken for its cached binary twin
 def _parsed(probability: Any) -> tuple[int, int]:
     p = exact(probability)
     if not hasattr(p, "denominator"):  # a symbol: array models are rational

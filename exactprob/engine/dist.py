@@ -61,8 +61,9 @@ class Dist(Mapping[T, Any], Generic[T]):
     probabilities : Mapping
         Outcome -> probability. A probability may be an ``int``, ``Fraction``, a string
         ``"p/q"`` or ``"0.25"``, a ``gmpy2.mpq``, or a sympy expression (symbolic mode).
-        Floats are refused. Rational probabilities must lie in [0, 1] and sum to exactly
-        one; symbolic ones must sum to one identically.
+        A float is taken only when it prints as its exact value (``0.5``, not ``0.1``).
+        Rational probabilities must lie in [0, 1] and sum to exactly one; symbolic ones
+        must sum to one identically.
 
     Notes
     -----

@@ -2,8 +2,9 @@
 
 Hot loops compute with :class:`gmpy2.mpq` (an order of magnitude faster than
 :class:`fractions.Fraction`); every public result is a ``Fraction`` or, in symbolic
-mode, a sympy expression. No float enters an exact path: a float argument is accepted
-only when it converts exactly *and* the caller asked for that (``allow_float=True``).
+mode, a sympy expression. No rounded float enters an exact path: a float is taken only
+when the decimal Python prints for it is its exact value (``0.5``, ``0.375``, ``3.0``), so
+the number typed is the number used; ``0.1`` is refused.
 
 >>> exact("1/6") + exact(1) == exact(7) / 6
 True
@@ -71,20 +72,20 @@ def is_symbolic(x: object) -> bool:
     return module.startswith("sympy")
 
 
-def exact(x: object, *, allow_float: bool = False) -> Exact:
+def exact(x: object) -> Exact:
     """Convert ``x`` to the engine's exact scalar.
 
     Accepts ``int``, ``Fraction`` (any :class:`numbers.Rational`), ``gmpy2.mpq``,
-    strings ``"p/q"`` or decimals ``"0.125"``, and sympy expressions (kept symbolic;
-    sympy rationals become ``mpq``). A float is refused unless ``allow_float`` is true,
-    and then only when finite: its exact binary value is used.
+    strings ``"p/q"`` or decimals ``"0.125"``, sympy expressions (kept symbolic;
+    sympy rationals become ``mpq``), and floats whose printed decimal is their exact
+    binary value (a dyadic fraction short enough to print whole: ``0.5``, ``-0.75``).
 
-    >>> exact("3/12")
-    mpq(1,4)
+    >>> exact("3/12"), exact(0.375)
+    (mpq(1,4), mpq(3,8))
     >>> exact(0.1)
     Traceback (most recent call last):
     ...
-    exactprob.errors.InexactError: float 0.1 is not exact; pass a Fraction or a string such as '1/10'
+    exactprob.errors.InexactError: float 0.1 is not exact in binary; pass the string '0.1' or a Fraction (a float is taken only when it is exact, as 0.5 is)
     """
     if isinstance(x, bool):
         raise InexactError(f"expected a number, got the boolean {x!r}")
@@ -97,14 +98,7 @@ def exact(x: object, *, allow_float: bool = False) -> Exact:
     if isinstance(x, str):
         return _parse_string(x)
     if isinstance(x, float):
-        if not math.isfinite(x):
-            raise InexactError(f"{x!r} is not a finite number")
-        if not allow_float:
-            raise InexactError(
-                f"float {x!r} is not exact; pass a Fraction or a string such as "
-                f"'{Fraction(x).limit_denominator(10**6)}'"
-            )
-        return mpq(Fraction(x))
+        return _printed_float(x)
     if is_symbolic(x):
         import sympy
 
@@ -122,6 +116,26 @@ def exact(x: object, *, allow_float: bool = False) -> Exact:
     if hasattr(x, "numerator") and hasattr(x, "denominator"):  # flint.fmpq and friends
         return mpq(int(x.numerator), int(x.denominator))
     raise InexactError(f"cannot use {x!r} of type {type(x).__name__} as an exact number")
+
+
+def _printed_float(x: float) -> Exact:
+    """``x`` exactly, when the shortest decimal that reads back as ``x`` (its ``repr``)
+    equals its binary value m/2^k; any other float would bring a rounding the caller did
+    not write, and is refused naming a fraction near what was meant.
+
+    >>> _printed_float(-0.75), _printed_float(2.0)
+    (mpq(-3,4), mpq(2,1))
+    """
+    if not math.isfinite(x):
+        raise InexactError(f"{x!r} is not a finite number")
+    x = float(x)  # a numpy float prints as np.float64(...)
+    value = Fraction(x)
+    if Fraction(repr(x)) != value:
+        raise InexactError(
+            f"float {x!r} is not exact in binary; pass the string '{x!r}' or a Fraction "
+            "(a float is taken only when it is exact, as 0.5 is)"
+        )
+    return mpq(value)
 
 
 def plain_integer(value: Any) -> Any:

@@ -115,7 +115,7 @@ class RubberBand:
     """The parameters of a rubber-band resource (defaults: the source's 0.7, 0.15, 0.4, 20).
 
     ``start``, ``up`` and ``down`` are exact (ints, Fractions or strings such as ``"0.15"``;
-    floats are refused), ``up`` and ``down`` non-negative; ``grid`` is ``None`` for a draw
+    a float only when exact, as 0.5 is), ``up`` and ``down`` non-negative; ``grid`` is ``None`` for a draw
     uniform on [0, 1), or ``R`` for a draw uniform on the multiples of 1/R below 1.
 
     >>> RubberBand(up="0.2").up

@@ -88,7 +88,7 @@ class PRDTable:
     @classmethod
     def from_odds(cls, odds: Iterable[Any]) -> PRDTable:
         """A table from exact probabilities (``Fraction``, ``int``, or strings such as
-        ``"0.03"`` or ``"3/100"``); floats are refused."""
+        ``"0.03"`` or ``"3/100"``); a float only when exact, as 0.5 is."""
         return cls(tuple(to_fraction(exact(p)) for p in odds))
 
     @classmethod
