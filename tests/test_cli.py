@@ -36,8 +36,23 @@ def test_every_flag_has_help_that_names_its_default(command: str) -> None:
         flags = (argparse._StoreTrueAction, argparse._StoreFalseAction)
         shown = action.default is not None and action.default is not argparse.SUPPRESS
         shown = shown and not isinstance(action, flags)
-        assert not shown or "default" in action.help, f"{command} {flag}: default not named"
+        named = re.search(r"\(default[ )]", action.help)
+        assert not shown or named, f"{command} {flag}: default not named as (default X)"
+        assert re.sub(r"\s*\(default[^)]*\)", "", action.help), f"{command} {flag}: only a default"
         assert not re.search(r"\((\d[\d,.]*|[a-z-]+)\)\s*$", action.help), f"{command} {flag}"
+
+
+def test_exact_means_one_thing_in_every_subcommand() -> None:
+    """--exact gives exact rationals where the default certifies; its help says so alike."""
+    helps = {
+        command: action.help
+        for command in SUBCOMMANDS
+        for action in build_parser(command).commands[command]._actions
+        if "--exact" in action.option_strings
+    }
+    assert set(helps) >= {"fowl-play", "red-light", "softlock", "yahtzee"}
+    prefix = "exact rationals where a certified enclosure is the default: "
+    assert all(str(text).startswith(prefix) for text in helps.values()), helps
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -360,16 +375,16 @@ def test_a_number_too_long_to_print_is_refused_in_one_line(
     assert status == 2 and out == "" and err.count("\n") == 1 and "--up" in err
 
 
-@pytest.mark.parametrize("plot", ["/proc/no-such-dir", "a-file/sub"])
-def test_atlas_plot_place_is_checked_before_any_work(
-    capsys: pytest.CaptureFixture[str], tmp_path, plot: str
+@pytest.mark.parametrize("figures", ["/proc/no-such-dir", "a-file/sub"])
+def test_atlas_figures_place_is_checked_before_any_work(
+    capsys: pytest.CaptureFixture[str], tmp_path, figures: str
 ) -> None:
     (tmp_path / "a-file").write_text("")
-    place = plot if plot.startswith("/") else str(tmp_path / plot)
+    place = figures if figures.startswith("/") else str(tmp_path / figures)
     out = tmp_path / "atlas.csv"
     argv = ["ff", "atlas", "--out", str(out), "--max-stamina", "2", "--max-luck", "1"]
-    status, stdout, err = run(capsys, *argv, "--plot", place)
-    assert status == 2 and stdout == "" and err.count("\n") == 1 and "--plot" in err
+    status, stdout, err = run(capsys, *argv, "--figures", place)
+    assert status == 2 and stdout == "" and err.count("\n") == 1 and "--figures" in err
     assert not out.exists()  # no data file without its figures
 
 
@@ -498,7 +513,7 @@ def test_a_full_disk_mid_figures_leaves_neither_data_nor_figures(
     monkeypatch.setattr(figures, "atlas_figure_jobs", filling_up)
     out, plots = tmp_path / "atlas.csv", tmp_path / "figures"
     argv = ["ff", "atlas", "--out", str(out), "--max-stamina", "2", "--max-luck", "1"]
-    status, stdout, err = run(capsys, *argv, "--plot", str(plots))
+    status, stdout, err = run(capsys, *argv, "--figures", str(plots))
     assert (status, stdout) == (2, "")
     assert "No space left on device" in err and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -118,8 +118,15 @@ def test_float_message_names_the_string_to_write():
 
 @pytest.mark.parametrize(
     "x, value",
-    [(0.5, F(1, 2)), (-0.75, F(-3, 4)), (0.375, F(3, 8)), (3.0, F(3)), (0.0, F(0)),
-     (2.0**-20, F(1, 2**20)), (np.float64(0.25), F(1, 4))],
+    [
+        (0.5, F(1, 2)),
+        (-0.75, F(-3, 4)),
+        (0.375, F(3, 8)),
+        (3.0, F(3)),
+        (0.0, F(0)),
+        (2.0**-20, F(1, 2**20)),
+        (np.float64(0.25), F(1, 4)),
+    ],
 )
 def test_floats_printed_exactly_are_taken_exactly(x, value):
     assert same(exact(x), value)

@@ -1,5 +1,5 @@
 """The flags the subcommands share, parsed and checked before any work: whole numbers
-in ASCII digits, ``--json``, ``--max-states`` and ``--plot FILE``."""
+in ASCII digits, ``--json``, ``--exact``, ``--max-states`` and ``--plot FILE``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ..util.files import check_output
 
 __all__ = [
     "PLOT_FORMATS",
+    "add_exact_flag",
     "add_json_flag",
     "add_max_states_flag",
     "integer",
@@ -42,6 +43,18 @@ def integer(text: str) -> int:
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
     """The ``--json`` flag every subcommand carries."""
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def add_exact_flag(
+    parser: argparse.ArgumentParser | argparse._ActionsContainer, scope: str
+) -> None:
+    """The ``--exact`` flag, one meaning everywhere: exact rationals where the subcommand
+    would otherwise give a certified enclosure; ``scope`` says where that is and the cost."""
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help=f"exact rationals where a certified enclosure is the default: {scope}",
+    )
 
 
 def add_max_states_flag(parser: argparse.ArgumentParser, default: int) -> None:

@@ -113,20 +113,20 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     if args.out is None:
         raise UsageError("ff atlas needs --out FILE (the CSV data file to write)")
     out = check_output(Path(args.out), "--out")
-    plot_dir = Path(args.plot) if args.plot else None
-    if plot_dir is not None and plot_dir.exists() and not plot_dir.is_dir():
-        raise UsageError(f"--plot: {str(plot_dir)!r} exists and is not a directory")
+    figure_dir = Path(args.figures) if args.figures else None
+    if figure_dir is not None and figure_dir.exists() and not figure_dir.is_dir():
+        raise UsageError(f"--figures: {str(figure_dir)!r} exists and is not a directory")
     stamina = whole_number("--max-stamina", args.max_stamina, 1, 1000, UsageError)
     luck = whole_number("--max-luck", args.max_luck, 0, 1000, UsageError)
-    # refused before the --plot directory is made
+    # refused before the --figures directory is made
     refuse_more_than(args.max_states, atlas_states(stamina, luck), "the atlas")
-    made = plot_dir is not None and not plot_dir.exists()
-    if plot_dir is not None:  # made before any work, so that a bad place fails first
+    made = figure_dir is not None and not figure_dir.exists()
+    if figure_dir is not None:  # made before any work, so that a bad place fails first
         try:
-            plot_dir.mkdir(exist_ok=True)
+            figure_dir.mkdir(exist_ok=True)
         except OSError as error:
             raise UsageError(
-                f"--plot: cannot make the directory {str(plot_dir)!r}: {error.strerror}"
+                f"--figures: cannot make the directory {str(figure_dir)!r}: {error.strerror}"
             ) from None
     try:
         result = atlas(
@@ -137,19 +137,19 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             progress=show_progress(),
         )
         writes: list[tuple[Path, Any]] = [(out, result.write_csv)]
-        if plot_dir is not None:
+        if figure_dir is not None:
             from ..games.fighting_fantasy.figures import atlas_figure_jobs
 
-            writes += atlas_figure_jobs(result, plot_dir)
+            writes += atlas_figure_jobs(result, figure_dir)
         write_all(writes, progress=show_progress())  # the data and its figures: all or none
     except BaseException:
-        if made and plot_dir is not None and not any(plot_dir.iterdir()):
-            plot_dir.rmdir()  # the directory this run made, left empty
+        if made and figure_dir is not None and not any(figure_dir.iterdir()):
+            figure_dir.rmdir()  # the directory this run made, left empty
         raise
     summary = result.summary()
     summary["rule"] = args.rule
     summary["data_file"] = str(out)
-    if plot_dir is not None:
+    if figure_dir is not None:
         summary["figures"] = [str(path) for path, _ in writes[1:]]
     text = "Fighting Fantasy atlas\n" + "\n".join(f"  {k}: {v}" for k, v in summary.items())
     return summary, text
@@ -165,7 +165,7 @@ TASK_FLAGS: dict[str, dict[str, Any]] = {
         "keep_luck": 0,
         "rounds": None,
     },
-    "atlas": {"out": None, "plot": None, "max_stamina": 24, "max_luck": 12},
+    "atlas": {"out": None, "figures": None, "max_stamina": 24, "max_luck": 12},
 }
 
 
@@ -249,7 +249,9 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--out", metavar="FILE", help="atlas: the CSV data file to write")
     parser.add_argument(
-        "--plot", metavar="DIR", help="atlas: also write the policy-map figures here"
+        "--figures",
+        metavar="DIR",
+        help="atlas: also write the policy-map figures (one PNG per skill difference) here",
     )
     parser.add_argument(
         "--max-stamina",

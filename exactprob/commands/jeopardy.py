@@ -28,7 +28,7 @@ from ..games.jeopardy.solitaire import solitaire_report
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import parse_whole
 from . import help_of
-from ._options import add_json_flag, integer, plot_path
+from ._options import add_exact_flag, add_json_flag, integer, plot_path
 from ._output import emit, save_figure, show_progress
 
 __all__ = ["race_of", "register"]
@@ -191,12 +191,18 @@ def register(sub: Any) -> None:
                 "a certified enclosure (an interval guaranteed to hold the exact value)."
             ),
         )
-        parser.add_argument("--chickens", default=str(chickens), help=f"default {chickens}")
-        parser.add_argument("--wolves", default=str(wolves), help=f"default {wolves}")
-        mode = parser.add_mutually_exclusive_group()
-        mode.add_argument(
-            "--exact", action="store_true", help="exact rationals at any size up to --max-states"
+        parser.add_argument(
+            "--chickens",
+            default=str(chickens),
+            help=f"chicken cards (green, +1) in the deck (default {chickens})",
         )
+        parser.add_argument(
+            "--wolves",
+            default=str(wolves),
+            help=f"wolf cards (red, end the turn) in the deck (default {wolves})",
+        )
+        mode = parser.add_mutually_exclusive_group()
+        add_exact_flag(mode, f"games past {EXACT_LIMIT:,} states, up to --max-states")
         mode.add_argument(
             "--certified",
             action="store_true",

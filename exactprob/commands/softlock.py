@@ -41,7 +41,7 @@ from ..util.numbers import (
     whole_number,
 )
 from . import help_of
-from ._options import add_json_flag, integer
+from ._options import add_exact_flag, add_json_flag, integer
 from ._output import emit, show_progress
 
 __all__ = ["register", "run"]
@@ -101,10 +101,8 @@ def register(sub: Any) -> None:
             "source: the essay's function, freed as soon as the counter drops to 0"
         ),
     )
-    parser.add_argument(
-        "--exact",
-        action="store_true",
-        help=f"exact rational beyond {EXACT_LIMIT} turns, up to {MAX_EXACT_LIMIT:,} (slow: N^3)",
+    add_exact_flag(
+        parser, f"past {EXACT_LIMIT:,} turns, up to {MAX_EXACT_LIMIT:,} (slow: N^3 in the turns)"
     )
     parser.add_argument(
         "--bits",

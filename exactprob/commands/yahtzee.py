@@ -18,7 +18,7 @@ from ..games.yahtzee.figures import score_law_figure
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import parse_whole
 from . import help_of
-from ._options import add_json_flag, add_max_states_flag, integer, plot_path
+from ._options import add_exact_flag, add_json_flag, add_max_states_flag, integer, plot_path
 from ._output import emit, save_figure, show_progress
 
 __all__ = ["register", "run"]
@@ -111,9 +111,7 @@ def register(sub: Any) -> None:
         help="a Yahtzee rolled again: 'free' (any empty box; Verhoeff's reading) or 'forced' "
         "(its upper box first, then a lower box) (default free)",
     )
-    parser.add_argument(
-        "--exact", action="store_true", help="exact rationals (games of up to a few categories)"
-    )
+    add_exact_flag(parser, "every game (seconds for a few categories; the fractions grow fast)")
     parser.add_argument("--dice", metavar="FACES", help="advise on these five dice, e.g. 22356")
     parser.add_argument(
         "--roll",
