@@ -101,7 +101,7 @@ def test_the_containment_check_can_fail():
     assert not math.isclose(float(other[0, 0, 0, 0]), float(values[0, 0, 0, 0]), abs_tol=1e-6)
 
 
-@pytest.mark.parametrize("deck", [(400, 2, 20), (700, 1, 5)])
+@pytest.mark.parametrize("deck", [pytest.param((400, 2, 20), marks=pytest.mark.slow), (700, 1, 5)])
 def test_the_memory_estimate_matches_the_measured_peak(deck: tuple[int, int, int]) -> None:
     """working_bytes, which the CLI checks before a certified solve, against the peak
     resident memory that enclose_race adds in a fresh process (within 15%)."""
