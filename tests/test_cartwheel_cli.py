@@ -27,7 +27,7 @@ def test_text_report_of_a_hand_solved_wheel(capsys):
     )
     assert status == 0 and err == ""
     lines = out.splitlines()
-    assert "wins 1/3, -1/3 per gold staked" in lines[1]
+    assert "wins with chance 0.3333333333 = 1/3, the player's edge -0.3333333333 = -1/3" in lines[1]
     assert lines[2].split()[-1] == "3/7"
     assert lines[3].startswith("  bold play") and lines[3].endswith("= 3/7")
     assert lines[4].startswith("  timid play") and lines[4].endswith("= 3/7")

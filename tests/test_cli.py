@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runner import run
+from cli_runner import SMALL_RUNS, run
 
 from exactprob import __version__
 from exactprob.cli import build_parser
@@ -102,28 +102,6 @@ def test_a_comparison_of_dice_is_the_enumerated_chance(
 
 
 #: Each subcommand's --json on a small input, for the JSON convention.
-JSON_RUNS = [
-    ["dice", "2d6-2d6"],
-    ["dice", "3d6>d20"],
-    ["battle", "--attacker", "5 fighter", "--defender", "1 war-sun"],
-    ["risk", "--attacker", "3", "--defender", "2"],
-    ["ff", "--hero", "10", "4", "0", "--opponent", "10", "4"],
-    ["rogue-rng"],
-    ["hp", "--dice", "1d10", "--levels", "3", "--base", "12"],
-    ["rubber-band"],
-    ["staircakes"],
-    ["waffles"],
-    ["prd", "--odds", "0.25,1", "--longest-run"],
-    ["prd", "--target-rate", "1/4"],
-    ["softlock", "--ac", "5"],
-    ["gamebook", "examples/books/the_salt_mine.toml"],
-    ["cartwheel", "--gold", "10", "--target", "20", "--max-stake", "5"],
-    ["pig", "--goal", "10"],
-    ["fowl-play", "--chickens", "5", "--wolves", "2", "--goal", "6"],
-    ["red-light", "--chickens", "5", "--wolves", "2", "--goal", "6"],
-    ["yahtzee", "--categories", "sixes,yahtzee", "--exact", "--law", "--strategies"],
-    ["tour"],
-]
 _EXACT = re.compile(r"^-?\d+(/\d+)?$")
 
 
@@ -148,10 +126,10 @@ def _untwinned(node: Any, path: str, twinned: bool = False) -> list[str]:
 
 def test_the_json_runs_cover_every_subcommand() -> None:
     # fowl-redesign needs a Dask cluster: its JSON is checked in test_jeopardy_redesign.py
-    assert {argv[0] for argv in JSON_RUNS} | {"fowl-redesign"} == set(SUBCOMMANDS)
+    assert {argv[0] for argv in SMALL_RUNS} | {"fowl-redesign"} == set(SUBCOMMANDS)
 
 
-@pytest.mark.parametrize("argv", JSON_RUNS, ids=lambda argv: " ".join(argv))
+@pytest.mark.parametrize("argv", SMALL_RUNS, ids=lambda argv: " ".join(argv))
 def test_every_json_gives_each_exact_value_a_decimal_twin(
     capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:

@@ -16,7 +16,8 @@ from exactprob import Dist, dice, die
 from exactprob.engine.enclosure import Enclosure
 from exactprob.games.fighting_fantasy import STRATEGY_CODES, solve_grid
 from exactprob.games.risk import risk_battle
-from exactprob.util.display import PLACES, ROWS, approximate, dist_html, dist_latex
+from exactprob.util.display import ROWS, dist_html, dist_latex
+from exactprob.util.numbers import readable_decimal
 
 _CELLS = re.compile(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>")
 _FRAC = re.compile(r"\\frac\{(\d+)\}\{(\d+)\}")
@@ -77,28 +78,31 @@ def test_a_symbolic_distribution_shows_expressions_without_bars() -> None:
     d = Dist({"H": p, "T": 1 - p})
     rows = _CELLS.findall(d._repr_html_())
     assert [(x, q, bar) for x, q, bar in rows] == [
-        ("&#x27;H&#x27;", "p", ""),
-        ("&#x27;T&#x27;", "1 - p", ""),
+        ("&#x27;H&#x27;", r"\(p\)", ""),
+        ("&#x27;T&#x27;", r"\(1 - p\)", ""),
     ]
     assert r"& p \\" in d._repr_latex_() and "1 - p" in d._repr_latex_()
 
 
 @given(
-    st.fractions(min_value=Fraction(-(10**6)), max_value=Fraction(10**6), max_denominator=10**30)
+    st.fractions(min_value=Fraction(-(10**20)), max_value=Fraction(10**20), max_denominator=10**30),
+    st.sampled_from([1, 6, 10]),
 )
-def test_approximate_is_correctly_rounded(x: Fraction) -> None:
+def test_readable_decimal_is_correctly_rounded(x: Fraction, places: int) -> None:
     """The decimal shown is within half a unit in its last place of the exact value."""
-    text = approximate(x)
+    text = readable_decimal(x, places)
     mantissa, _, exponent = text.partition("e")
     scale = Fraction(10) ** int(exponent or 0)
     shown = Fraction(mantissa) * scale
-    places = len(mantissa.partition(".")[2])
-    assert abs(shown - x) <= Fraction(1, 2 * 10**places) * scale
+    shown_places = len(mantissa.partition(".")[2])
+    assert abs(shown - x) <= Fraction(1, 2 * 10**shown_places) * scale
     if exponent:  # scientific: a mantissa in [1, 10) for a value below 1/1000
-        assert abs(x) < Fraction(1, 1000) and 1 <= abs(Fraction(mantissa)) < 10
-        assert places == PLACES - 1
+        assert (abs(x) < Fraction(1, 1000) or abs(x) >= 10**12) and 1 <= abs(
+            Fraction(mantissa)
+        ) < 10
+        assert len(mantissa.partition(".")[2]) == places - 1
     else:
-        assert places == PLACES
+        assert len(mantissa.partition(".")[2]) == places
 
 
 class Bet:
@@ -182,3 +186,15 @@ def test_a_solved_race_shows_its_chance_and_fairest_komi() -> None:
         assert f"{komi}: {wins[komi]} <small>" in html
     box = enclose_race(FowlPlay(8, 2, 8))
     assert f"≈ {box.first_player_win().decimal()} <small>(certified" in box._repr_html_()
+
+
+def test_a_game_result_shows_tables_not_python_reprs() -> None:
+    """A Risk battle's HTML: the survivors as a table of their own, each chance once (the
+    decimal beside its fraction, not a second ``_decimal`` row), no quoted Python lists."""
+    from exactprob.games.risk import risk_battle
+
+    shown = risk_battle(5, 3)._repr_html_()
+    assert "&#x27;" not in shown and "[{" not in shown
+    assert "_decimal" not in shown
+    assert shown.count("<table") == 3  # the result, and each side's survivors
+    assert "402241935565/626913312768 <small>≈ 0.641623</small>" in shown  # P(win)

@@ -374,7 +374,7 @@ def test_cli_atlas_writes_data_and_figures(
         "atlas",
         "--out",
         str(out),
-        "--plot",
+        "--figures",
         str(figures),
         "--max-stamina",
         "3",

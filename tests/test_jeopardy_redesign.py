@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from cli_runner import run
+from text_style import style_faults
 
 from exactprob import Enclosure
 from exactprob.games.jeopardy import FowlPlay
@@ -33,6 +34,7 @@ from exactprob.games.jeopardy.redesign import (
 )
 from exactprob.games.jeopardy.solver import solve_race
 from exactprob.util import cluster
+from exactprob.util.text import decimal_text
 
 GOAL = 6
 DECKS = [(1, 1), (2, 1), (3, 1), (2, 2), (3, 2), (4, 3)]
@@ -210,10 +212,11 @@ def test_cli_json_on_a_local_cluster_then_from_the_cache(capsys, tmp_path):
     lines = out.splitlines()
     assert lines[2].split()[:4] == ["rank", "chickens", "wolves", "komi"]
     top = payload["fairest"][0]
+    middle = (Fraction(top["first_player_win_low"]) + Fraction(top["first_player_win_high"])) / 2
     assert lines[3].split()[:5] == [
-        "1", str(top["chickens"]), str(top["wolves"]), str(top["komi"]),
-        top["first_player_win_decimal"],
+        "1", str(top["chickens"]), str(top["wolves"]), str(top["komi"]), decimal_text(middle),
     ]  # fmt: skip
+    assert style_faults(out) == []
 
 
 BAD = [

@@ -185,7 +185,9 @@ class Broken(RandomLevels):
             return LevelMoves(good.source, good.target + (0, 1), good.reward, good.probability)
         if self.fault == "target":
             return LevelMoves(good.source, good.target * 0, good.reward, good.probability)
-        return LevelMoves(good.source, good.target, good.reward, good.probability.astype(float))
+        # 0.1 in binary is not 1/10: refused as inexact before any sum is checked
+        tenth = np.full(len(good.probability), 0.1)
+        return LevelMoves(good.source, good.target, good.reward, tenth)
 
 
 @pytest.mark.parametrize(
@@ -264,6 +266,7 @@ def test_a_certified_law_checks_what_it_is_given(outcomes, floats, message):
 def test_a_quantile_level_is_exact_and_in_range():
     law = CertifiedLaw(np.array([0, 1]), np.array([0.5, 0.5]), Fraction(1), Fraction(1))
     assert law.quantile("1/2") == (0, 0) and law.quantile(1) == (1, 1)
-    for bad in (0.5, "x", 2, 0):
+    assert law.quantile(0.5) == (0, 0)  # a float exactly 1/2
+    for bad in (0.1, "x", 2, 0):
         with pytest.raises(ExactProbError):
             law.quantile(bad)

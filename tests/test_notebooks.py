@@ -1,4 +1,5 @@
 """Every notebook in examples/ runs top to bottom in a fresh kernel without an error,
+shows the outputs it is committed with (``examples/refresh_notebooks.py`` saves them),
 and its tables show the exact numbers the same objects give outside a notebook."""
 
 from __future__ import annotations
@@ -21,6 +22,15 @@ def _run(path: Path) -> object:
     return notebook
 
 
+def _outputs(notebook: object) -> list[list[tuple[str, object]]]:
+    """Each code cell's outputs: kind and data (or text), without counts or metadata."""
+    return [
+        [(o["output_type"], o.get("data", o.get("text"))) for o in cell.outputs]
+        for cell in notebook.cells  # type: ignore[attr-defined]
+        if cell.cell_type == "code"
+    ]
+
+
 def _html(notebook: object) -> list[str]:
     """The text/html output of each code cell ('' for a cell without one)."""
     out = []
@@ -34,11 +44,14 @@ def _html(notebook: object) -> list[str]:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_notebook_runs(path: Path) -> None:
+def test_notebook_runs_and_shows_what_it_is_committed_with(path: Path) -> None:
     notebook = _run(path)
     for cell in notebook.cells:  # type: ignore[attr-defined]
         for output in cell.get("outputs", []):
             assert output["output_type"] != "error", "".join(output.get("traceback", []))
+    committed = nbformat.read(path, as_version=4)
+    assert all(cell.get("outputs") for cell in committed.cells if cell.cell_type == "code")
+    assert _outputs(notebook) == _outputs(committed), "run examples/refresh_notebooks.py"
 
 
 def test_the_example_notebook_shows_exact_tables() -> None:
@@ -51,4 +64,4 @@ def test_the_example_notebook_shows_exact_tables() -> None:
     for value in risk_battle(5, 3).to_json().values():
         if isinstance(value, str) and "/" in value:
             assert f"<td>{value}" in risk
-    assert "<td>p**2</td>" in symbolic and "<td>(1 - p)**2</td>" in symbolic
+    assert r"<td>\(p^{2}\)</td>" in symbolic and r"<td>\(\left(1 - p\right)^{2}\)</td>" in symbolic

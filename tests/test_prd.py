@@ -762,7 +762,8 @@ def test_cli_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and err == ""
     assert "never wraps" in out and "4/7" in out and "hit quantiles (exact)" in out
     status, out, _ = run(capsys, "prd", "--target-rate", "0.75")
-    assert status == 0 and "exactly 2/3" in out
+    # C = 2/3: p = (2/3, 1), mean gap 1 + 1/3, rate 3/4
+    assert status == 0 and "C  0.6666666667 = 2/3\n  C is rational\n" in out
 
 
 def test_cli_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -96,7 +96,7 @@ def test_the_law_of_the_turns_follows_the_rules():
 def test_the_command_plays_alone(capsys):
     status, out, _ = run(capsys, "pig", "--solitaire", "--goal", "2")
     assert status == 0
-    assert "expected turns  1.200000000000 = 6/5" in out
+    assert "expected turns  1.2000000000 = 6/5" in out
     assert "turns needed  median: 1, 90%: 2, 99%: 3" in out
     status, out, _ = run(capsys, "pig", "--solitaire", "--goal", "2", "--json")
     assert '"expected_turns": "6/5"' in out and '"turns_law"' in out

@@ -7,7 +7,7 @@ staking 1 wins with 3/7, going all in with 1/3):
 >>> from exactprob.cli import main
 >>> main(["cartwheel", "--gold", "2", "--target", "3", "--numbers", "3", "--bet", "1:1"])
 Wheel of 3 slots: from 2 gold to 3, stakes up to the whole purse
-  bet 1:1  covers 1 slot, pays 1 to 1: wins 1/3, -1/3 per gold staked
+  bet 1:1  covers 1 slot, pays 1 to 1: wins with chance 0.3333333333 = 1/3, the player's edge -0.3333333333 = -1/3 per gold staked
   best chance  0.4285714286 = 3/7
   bold play    0.4285714286 = 3/7
   timid play   0.4285714286 = 3/7

@@ -25,14 +25,8 @@ from typing import Any
 
 from ..engine.dist import Dist, dice
 from ..errors import UsageError
-from ..util.numbers import (
-    decimal_string,
-    exact_fields,
-    fraction_string,
-    parse_whole,
-    probability_rows,
-    quoted,
-)
+from ..util.numbers import exact_fields, parse_whole, probability_rows, quoted
+from ..util.text import exact_text, table_lines
 from . import help_of
 from ._options import add_json_flag
 from ._output import emit
@@ -143,8 +137,7 @@ def run(args: argparse.Namespace) -> None:
     if chance is not None:
         shown = " ".join(_COMPARISON.sub(lambda m: f" {m.group()} ", args.expression).split())
         answer = {"expression": args.expression, **exact_fields("probability", chance)}
-        text = f"P({shown}) = {fraction_string(chance)} ({decimal_string(chance, 6)})"
-        emit(answer, text, args.json)
+        emit(answer, "\n".join([shown, *table_lines([("probability", chance)])]), args.json)
         return
     distribution = parse_dice(args.expression)
     mean, variance = distribution.mean(), distribution.variance()
@@ -152,14 +145,10 @@ def run(args: argparse.Namespace) -> None:
     payload.update(exact_fields("mean", mean))
     payload.update(exact_fields("variance", variance))
     payload["distribution"] = probability_rows(distribution, "outcome")
-    summary = (
-        f"{args.expression}: mean {fraction_string(mean)} ({decimal_string(mean, 6)}), "
-        f"variance {fraction_string(variance)} ({decimal_string(variance, 6)})"
-    )
-    lines = [summary]
-    lines += [
-        f"{k:>8}  {fraction_string(p):>24}  {decimal_string(p, 8)}" for k, p in distribution.items()
-    ]
+    lines = [args.expression, *table_lines([("mean", mean), ("variance", variance)])]
+    width = max(len("outcome"), *(len(str(k)) for k in distribution))
+    lines += ["", f"  {'outcome':>{width}}  probability"]
+    lines += [f"  {k:>{width}}  {exact_text(p)}" for k, p in distribution.items()]
     emit(payload, "\n".join(lines), args.json)
 
 

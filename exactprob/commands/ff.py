@@ -31,6 +31,7 @@ from ..errors import UsageError
 from ..games.fighting_fantasy import (
     HEURISTICS,
     RULES,
+    STRATEGY_CODES,
     LuckPolicy,
     Objective,
     atlas,
@@ -151,8 +152,35 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     summary["data_file"] = str(out)
     if figure_dir is not None:
         summary["figures"] = [str(path) for path, _ in writes[1:]]
-    text = "Fighting Fantasy atlas\n" + "\n".join(f"  {k}: {v}" for k, v in summary.items())
-    return summary, text
+    return summary, atlas_text(summary)
+
+
+def atlas_text(summary: dict[str, Any]) -> str:
+    """The atlas's summary for people: what was solved, how the strategies split, the
+    ties, and the files written."""
+    deltas = summary["deltas"]
+    strategies = summary["strategies"]
+    rows = [
+        ("states solved", f"{summary['states']:,} in {round(summary['seconds'] * 1000):,} ms"),
+        *(
+            (f"strategy {code}: test luck {meaning}", f"{strategies[str(code)]:,}")
+            for code, meaning in STRATEGY_CODES.items()
+        ),
+        ("exact ties", f"{summary['exact_ties']:,}"),
+        ("forced ties (either choice ends the fight)", f"{summary['forced_ties']:,}"),
+        ("near ties (within 1e-10)", f"{summary['near_ties_1e-10']:,}"),
+        ("largest denominator", f"{summary['largest_denominator_digits']:,} digits"),
+        ("data file", summary["data_file"]),
+    ]
+    if "figures" in summary:
+        rows.append(("figures", f"{len(summary['figures'])} PNG files"))
+    width = max(len(label) for label, _ in rows)
+    head = (
+        f"Fighting Fantasy atlas: skill differences {deltas[0]} to {deltas[-1]}, staminas "
+        f"1 to {summary['max_hero_stamina']}, luck 0 to {summary['max_luck']} "
+        f"(rule {summary['rule']})"
+    )
+    return "\n".join([head, *(f"  {label:<{width}}  {value}" for label, value in rows)])
 
 
 #: The flags of one task only, with the value each has when not given.

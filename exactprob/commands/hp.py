@@ -3,8 +3,8 @@
 >>> from exactprob.cli import main
 >>> main(["hp", "--dice", "1d10", "--levels", "8", "--base", "12"])
 12 + 8d10 (1d10 per level for 8 levels, from 12)
-  mean                56.0000000000 = 56
-  variance            66.0000000000 = 66
+  mean                56
+  variance            66
   standard deviation  8.1240384046 = sqrt(66)
   min, max            20, 92
   quantiles           0%: 20, 25%: 50, 50%: 56, 75%: 62, 100%: 92

@@ -7,9 +7,9 @@ of 2 to 6 then wins for the second player):
 >>> from exactprob.cli import main
 >>> main(["pig", "--goal", "6"])
 Pig to 6 with a d6, komi 0, both players optimal
-  first player wins  0.774193548387 = 24/31 (exact; denominator 2 digits)
+  first player wins  0.7741935484 = 24/31
   non-terminal states  126
-  fairest komi  4, 5 (first player wins 0.744525547445)
+  fairest komi  4, 5 (first player wins 0.7445255474)
 0
 """
 

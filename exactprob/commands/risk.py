@@ -18,8 +18,8 @@ from typing import Any
 from ..errors import UsageError
 from ..games.risk import MAX_ARMIES, RiskResult, risk_battle
 from ..util.limits import check_max_states, refuse_more_than
-from ..util.numbers import decimal_string, parse_whole
-from ..util.text import table_lines
+from ..util.numbers import parse_whole
+from ..util.text import decimal_text, table_lines
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit
@@ -41,9 +41,9 @@ def text_of(result: RiskResult) -> str:
         ]
     )
     lines += ["", "attacker's armies left (1 after a failed attack):"]
-    lines += [f"  {k:>5}  {decimal_string(p, 10)}" for k, p in result.attacker_remaining.items()]
+    lines += [f"  {k:>5}  {decimal_text(p)}" for k, p in result.attacker_remaining.items()]
     lines += ["", "defender's armies left (0 after a conquest):"]
-    lines += [f"  {k:>5}  {decimal_string(p, 10)}" for k, p in result.defender_remaining.items()]
+    lines += [f"  {k:>5}  {decimal_text(p)}" for k, p in result.defender_remaining.items()]
     return "\n".join(lines)
 
 

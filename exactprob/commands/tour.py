@@ -26,7 +26,8 @@ from ..games.roguelike.generator import rogue_d2_hit_points
 from ..games.roguelike.prd import PRDTable
 from ..games.roguelike.softlock import locked_forever
 from ..games.yahtzee import YahtzeeLevels, YahtzeeRules
-from ..util.numbers import decimal_string, exact_fields, fraction_string
+from ..util.numbers import exact_fields
+from ..util.text import exact_text
 from . import help_of
 from ._options import add_json_flag
 from ._output import emit
@@ -48,7 +49,7 @@ def headlines() -> list[tuple[str, str, Any]]:
             (dice(2, 6) - dice(2, 6))[0],
         ),
         ("three_d6_beats_d20", "P(3d6 > d20)", dice(3, 6).gt(die(20))[True]),
-        ("ruin_roulette", "gambler's ruin, 3 -> 10 units betting red (p = 18/37)", ruin.value()),
+        ("ruin_roulette", "gambler's ruin, 3 -> 10 units on red (18 of 37 win)", ruin.value()),
         ("ruin_roulette_steps", "  expected number of bets", ruin.expected_steps()),
         ("ruin_symbolic", "gambler's ruin 2 -> 4 units as a function of p", ruin_p),
         (
@@ -66,7 +67,7 @@ def headlines() -> list[tuple[str, str, Any]]:
         ),
         (
             "prd_rate",
-            "PRD table 0.03, 0.17, ..., 0.83: long-run activation rate",
+            "PRD table 3%, 17%, ..., 83%: long-run activation rate",
             PRDTable.from_odds(("0.03", "0.17", "0.29", "0.37", "0.43", "0.59", "0.83")).rate(),
         ),
         ("softlock_ac10", "floating eye, AC 10: P(paralysed forever)", locked_forever(10)),
@@ -87,7 +88,7 @@ def headlines() -> list[tuple[str, str, Any]]:
         ),
         (
             "rubber_band_resources_mean",
-            "rubber-band odds 0.7, +0.15, -0.4: mean resources in 20 levels",
+            "rubber-band odds 70%, +15%, -40%: mean resources in 20 levels",
             count_distribution(RubberBand()).mean(),
         ),
         ("staircakes_none", "  staircakes: P(none in a game)", staircakes().none),
@@ -142,16 +143,17 @@ def run(args: argparse.Namespace) -> None:
     rows = headlines()
     payload: dict[str, Any] = {}
     lines = ["exactprob tour: headline exact results, each computed now", ""]
+    width = max(len(text) for _, text, _ in rows)
     for key, text, value in rows:
         if isinstance(value, bool):
             payload[key] = value
-            lines.append(f"{text:<58} {value}")
+            lines.append(f"{text:<{width}}  {'yes' if value else 'no'}")
         elif hasattr(value, "free_symbols") and value.free_symbols:
             payload[key] = str(value)
-            lines.append(f"{text:<58} {value}")
+            lines.append(f"{text:<{width}}  {value}")
         else:
             payload.update(exact_fields(key, value))
-            lines.append(f"{text:<58} {fraction_string(value):>16} = {decimal_string(value, 10)}")
+            lines.append(f"{text:<{width}}  {exact_text(value)}")
     emit(payload, "\n".join([*lines, *NEXT]), args.json)
 
 

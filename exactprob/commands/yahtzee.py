@@ -3,7 +3,7 @@
 >>> from exactprob.cli import main
 >>> main(["yahtzee", "--categories", "yahtzee", "--no-extra-yahtzees", "--exact"])
 solitaire Yahtzee, categories Yahtzee; no bonuses (2 turn-start states)
-  optimal expected score (exact)  2.3014321263 = 8697425/3779136
+  optimal expected score  2.3014321263 = 8697425/3779136
 0
 """
 

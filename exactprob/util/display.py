@@ -27,13 +27,12 @@ from functools import cached_property
 from typing import Any
 
 from .mathdoc import latex_number, math_text
-from .numbers import decimal_string, is_symbolic, mpq, to_public
+from .numbers import decimal_string, is_symbolic, mpq, readable_decimal, to_public
 
 __all__ = [
     "ROWS",
     "JsonDisplay",
     "Report",
-    "approximate",
     "dist_html",
     "dist_latex",
     "exact_html",
@@ -57,13 +56,21 @@ _BAR = (
 
 
 def exact_html(value: Any) -> str:
-    """An exact value as HTML: ``p/q ≈ decimal`` (symbolic values as their text).
+    r"""An exact value as HTML: ``p/q ≈ decimal``; a symbolic value as inline math, which
+    Jupyter typesets (``\(...\)``).
 
     >>> exact_html(Fraction(1, 3))
     '1/3 <small>≈ 0.333333</small>'
     >>> exact_html(Fraction(1, 2))
     '1/2'
+    >>> import sympy
+    >>> exact_html((1 - sympy.Symbol("p")) ** 2)
+    '\\(\\left(1 - p\\right)^{2}\\)'
     """
+    if is_symbolic(value):
+        import sympy
+
+        return html.escape(f"\\({sympy.latex(value)}\\)")
     if not _is_number(value) and not isinstance(value, _MPQ):
         return html.escape(str(value))
     value = to_public(value)
@@ -71,27 +78,7 @@ def exact_html(value: Any) -> str:
     decimal = decimal_string(value, PLACES)
     if Fraction(decimal) == value:  # a terminating expansion says nothing new
         return text
-    return f"{text} <small>≈ {approximate(value)}</small>"
-
-
-def approximate(value: Fraction) -> str:
-    """``value`` to :data:`PLACES` decimal places, or to ``PLACES`` significant digits in
-    scientific notation when it is below :math:`10^{-3}` in size (rounded exactly).
-
-    >>> approximate(Fraction(2, 3)), approximate(Fraction(-1, 3656158440062976))
-    ('0.666667', '-2.73511e-16')
-    """
-    size = abs(value)
-    if size == 0 or size >= Fraction(1, 1000):
-        return decimal_string(value, PLACES)
-    exponent = len(str(size.numerator)) - len(str(size.denominator))  # 10**e <= size*10
-    if size < Fraction(10) ** exponent:
-        exponent -= 1
-    mantissa = decimal_string(value / Fraction(10) ** exponent, PLACES - 1)
-    if mantissa.lstrip("-").startswith("10"):  # rounded up to the next power of ten
-        exponent += 1
-        mantissa = decimal_string(value / Fraction(10) ** exponent, PLACES - 1)
-    return f"{mantissa}e{exponent}"
+    return f"{text} <small>≈ {readable_decimal(value, PLACES)}</small>"
 
 
 def _listed(
@@ -172,23 +159,53 @@ def rows_html(title: str, rows: Iterable[tuple[str, str]]) -> str:
 
 
 def json_html(title: str, payload: Mapping[str, Any]) -> str:
-    """A result's ``to_json()`` as an HTML table, nested keys joined by dots; exact
-    ``"p/q"`` strings shown with their decimal."""
+    """A result's ``to_json()`` as an HTML table, nested keys joined by dots: an exact
+    ``"p/q"`` string shown with its decimal (its ``_decimal`` twin, which says the same,
+    left out), a list of records as a table of its own, a list of values as one line.
+
+    >>> json_html("R", {"win": "1/3", "win_decimal": "0.333", "rows": [{"k": 1, "p": "1/2"}]})
+    '<table class="exactprob"><caption>R</caption><tbody><tr><th>win</th><td>1/3 <small>≈ 0.333333</small></td></tr><tr><th>rows</th><td><table class="exactprob"><thead><tr><th>k</th><th>p</th></tr></thead><tbody><tr><td>1</td><td>1/2</td></tr></tbody></table></td></tr></tbody></table>'
+    """
     return rows_html(title, ((html.escape(k), _json_cell(v)) for k, v in _flat(payload)))
 
 
 def _flat(payload: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:
-    for key, value in payload.items():
+    for key, value in _untwinned(payload).items():
         if isinstance(value, Mapping):
             yield from _flat(value, f"{prefix}{key}.")
         else:
             yield f"{prefix}{key}", value
 
 
+def _untwinned(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` without the ``_decimal`` twins of the keys it also has."""
+    return {
+        k: v
+        for k, v in record.items()
+        if not (isinstance(k, str) and k.endswith("_decimal") and k[: -len("_decimal")] in record)
+    }
+
+
 def _json_cell(value: Any) -> str:
     if isinstance(value, str) and _FRACTION.fullmatch(value):
         return exact_html(Fraction(value))
+    if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+        return _records_html(value)
+    if isinstance(value, list):
+        return ", ".join(_json_cell(v) for v in value)
     return html.escape(str(value))
+
+
+def _records_html(records: list[Mapping[str, Any]]) -> str:
+    """A list of JSON records (one row each) as an HTML table."""
+    rows = [_untwinned(record) for record in records]
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_json_cell(row.get(c, ''))}</td>" for c in columns) + "</tr>"
+        for row in rows
+    )
+    return f"{_TABLE}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _is_number(x: object) -> bool:

@@ -447,6 +447,31 @@ def decimal_string(x: Any, digits: int = 12) -> str:
     return f"{sign}{gmpy2.mpz(whole)}.{str(gmpy2.mpz(frac)).zfill(digits)}"
 
 
+def readable_decimal(x: Any, places: int) -> str:
+    """``x`` to ``places`` places after the point; a nonzero value below :math:`10^{-3}`
+    in size, or one of :math:`10^{12}` or more, in scientific notation with ``places``
+    significant digits instead, so a small chance keeps its digits and a large count
+    stays short. Rounded from the exact value, half to even.
+
+    >>> readable_decimal(Fraction(2, 3), 6), readable_decimal(Fraction(-1, 3656158440062976), 6)
+    ('0.666667', '-2.73511e-16')
+    >>> readable_decimal(6**40, 6)
+    '1.33675e31'
+    """
+    value = to_fraction(exact(x)) if not is_symbolic(x) else None
+    if value is None or value == 0 or Fraction(1, 1000) <= abs(value) < 10**12:
+        return decimal_string(x, places)
+    size = abs(value)
+    exponent = digit_count(size.numerator) - digit_count(size.denominator)  # 10^e <= 10 size
+    if size < Fraction(10) ** exponent:
+        exponent -= 1
+    mantissa = decimal_string(value / Fraction(10) ** exponent, places - 1)
+    if mantissa.lstrip("-").startswith("10"):  # rounded up to the next power of ten
+        exponent += 1
+        mantissa = decimal_string(value / Fraction(10) ** exponent, places - 1)
+    return f"{mantissa}e{exponent}"
+
+
 def digit_count(n: int) -> int:
     """Decimal digits of the whole number ``n`` (its sign aside), counted by gmpy2, which
     has no length limit (``len(str(n))`` refuses more than 4300 digits).

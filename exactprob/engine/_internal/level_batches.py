@@ -100,8 +100,8 @@ def keys_of(model: LevelModel, rows: np.ndarray) -> np.ndarray:
 
 def rationals(values: np.ndarray, what: str) -> np.ndarray:
     """Values ``what`` gave (the end level's, an exact step's, exact moves' chances) as
-    gmpy2 rationals; a float (or anything else inexact) is refused: it would pass for the
-    rational it happens to equal."""
+    gmpy2 rationals; a float that is not exactly its printed decimal (or anything else
+    inexact) is refused: it would pass for the rational it happens to equal."""
     try:
         found = [exact_number(int(v) if isinstance(v, np.integer) else v) for v in values]
     except InexactError as error:

@@ -20,12 +20,11 @@ from typing import Any
 
 from ...util.display import Report
 from ...util.numbers import (
-    decimal_string,
     exact_fields,
     exact_list_fields,
     whole_number,
 )
-from ...util.text import table_lines
+from ...util.text import PLACES, decimal_text, exact_text, table_lines
 from .wheel import (
     Bet,
     Stake,
@@ -38,9 +37,6 @@ from .wheel import (
 )
 
 __all__ = ["WheelReport", "stakes_text", "wheel_report"]
-
-#: Decimal places in the text's table of amounts.
-TABLE_DIGITS = 10
 
 #: ``(strategy name, bet, chance of reaching the target from every amount)``.
 Strategy = tuple[str, Bet, dict[int, Fraction]]
@@ -127,8 +123,9 @@ class WheelReport(Report):
         for bet in self.wheel.bets:
             slots = "slot" if bet.covers == 1 else "slots"
             lines.append(
-                f"  bet {bet}  covers {bet.covers} {slots}, pays {bet.pays} to 1: wins "
-                f"{self.wheel.chance(bet)}, {self.wheel.edge(bet)} per gold staked"
+                f"  bet {bet}  covers {bet.covers} {slots}, pays {bet.pays} to 1: wins with "
+                f"chance {exact_text(self.wheel.chance(bet))}, the player's edge "
+                f"{exact_text(self.wheel.edge(bet))} per gold staked"
             )
         rows: list[tuple[str, Any]] = [("best chance", self.best.values[self.gold])]
         for name, bet, values in self.strategies:
@@ -136,10 +133,10 @@ class WheelReport(Report):
         lines += table_lines(rows)
         lines += [
             "Optimal stakes at every amount (all exactly tied stakes):",
-            f"  {'gold':>4}  {'best chance':<{TABLE_DIGITS + 2}}  stakes",
+            f"  {'gold':>4}  {'best chance':<{PLACES + 2}}  stakes",
         ]
         lines += [
-            f"  {g:>4}  {decimal_string(self.best.values[g], TABLE_DIGITS)}  "
+            f"  {g:>4}  {decimal_text(self.best.values[g]):<{PLACES + 2}}  "
             f"{stakes_text(self.best.stakes[g], single)}"
             for g in sorted(self.best.values)
         ]

@@ -21,7 +21,7 @@ from ...engine.methods import solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES
 from ...util.numbers import exact_fields, exact_map_fields
-from ...util.text import table_lines
+from ...util.text import decimal_text, table_lines
 from .closed_forms import no_luck_value
 from .fast_paths import grid_of
 from .grid import STRATEGY_CODES, FightGrid, solve_grid
@@ -165,8 +165,8 @@ class FightReport(Report):
                 tie = " (exact tie: either choice is optimal)" if decision["tie"] else ""
                 lines.append(
                     f"  {label}: {verdict}{tie}; chance of victory with luck "
-                    f"{decision['value_with_luck_decimal']}, without "
-                    f"{decision['value_without_luck_decimal']}"
+                    f"{decimal_text(decision['value_with_luck'])}, without "
+                    f"{decimal_text(decision['value_without_luck'])}"
                 )
         if "note" in payload:
             lines.append(f"  note: {payload['note']}")

@@ -18,8 +18,8 @@ from typing import Any
 from ...errors import ModelError, StateLimitError
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
-from ...util.numbers import decimal_string, exact_fields
-from ...util.text import exact_text, table_lines
+from ...util.numbers import exact_fields
+from ...util.text import decimal_text, exact_text, table_lines
 from .battle import BattleResult, battle, battle_states_bound, battle_transitions_bound
 from .hits import HitOrder
 from .optimal import OptimalResult, optimal_battle
@@ -82,7 +82,7 @@ class BattleReport(Report):
             lines += ["", f"{side} survivors:"]
             rows = result.survivor_labels(side)
             width = max(len(label) for label, _ in rows)
-            lines += [f"  {label:<{width}}  {decimal_string(p, 10)}" for label, p in rows]
+            lines += [f"  {label:<{width}}  {decimal_text(p)}" for label, p in rows]
         return "\n".join(lines)
 
 

@@ -28,8 +28,8 @@ from ...engine.choice_tree import (
 from ...errors import ModelError
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES
-from ...util.numbers import decimal_string, exact_fields
-from ...util.text import exact_text
+from ...util.numbers import exact_fields
+from ...util.text import decimal_text, exact_text
 from .book import Book, Hero, load_book
 
 __all__ = ["BookReport", "solve_book"]
@@ -103,13 +103,13 @@ class BookReport(Report):
         lines.append(f"  win with optimal play  {exact_text(self.tree.score)}")
         lines.append(f"  first choice           {payload['first_choice']}")
         for entry in payload.get("report", []):
-            lines.append(f"  {entry['situation']}: {decimal_string(entry['probability'], 4)}")
+            lines.append(f"  {entry['situation']}: {exact_text(entry['probability'])}")
         if "report" in payload and all(entry["ending"] for entry in payload["report"]):
             lines.append(
                 f"  section {payload['report_section']} is never reached with optimal play"
             )
         for step in payload.get("walkthrough", []):
-            lines.append(f"  {step['situation']}: {step['choice']} ({step['win_decimal'][:8]})")
+            lines.append(f"  {step['situation']}: {step['choice']} ({decimal_text(step['win'])})")
         return "\n".join(lines)
 
 

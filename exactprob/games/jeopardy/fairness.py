@@ -36,8 +36,6 @@ __all__ = [
 Win = Fraction | Enclosure
 W = TypeVar("W", Fraction, Enclosure)
 HALF = Fraction(1, 2)
-#: Decimal places of an exact chance in JSON.
-DIGITS = 12
 
 
 def komi_wins(solution: SolvedRace[W]) -> list[W]:

@@ -11,8 +11,6 @@ grid too large for the machine is refused before any work (:func:`check_decks`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, Context, Decimal
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +19,7 @@ from ...errors import ModelError, UsageError
 from ...util.display import Report
 from ...util.numbers import exact_fields
 from ...util.resources import check_memory
+from ...util.text import bound_text, decimal_text
 from .certified import MAX_CERTIFIED_STATES, working_bytes
 from .redesign import DeckResult, Design, fairest_designs, search
 from .rules import FowlPlay
@@ -34,18 +33,6 @@ def range_text(values: range) -> str:
         return str(values[0])
     step = f":{values.step}" if values.step > 1 else ""
     return f"{values[0]}-{values[-1]}{step}"
-
-
-def _at_most(x: Fraction) -> str:
-    """``x`` rounded up to three significant digits, for an upper bound shown in text.
-
-    >>> _at_most(Fraction(11017, 10**9)), _at_most(Fraction(0))
-    ('1.11e-5', '0')
-    """
-    if x == 0:
-        return "0"
-    up = Context(prec=3, rounding=ROUND_CEILING).divide(Decimal(x.numerator), x.denominator)
-    return f"{up:.2e}"
 
 
 def _design_fields(rank: int, design: Design) -> dict[str, Any]:
@@ -97,16 +84,16 @@ def text_of(
 ) -> str:
     """The readable report: a table of the top designs and the cache summary."""
     solved = [result for result in results if not result.cached]
-    header = ("rank", "chickens", "wolves", "komi", "first player wins", "width", "|P - 1/2| <=")
+    header = ("rank", "chickens", "wolves", "komi", "first player wins", "within", "off even by <=")
     rows = [
         (
             f"{rank}" if design.decided else f"{design.ranks[0]}-{design.ranks[1]}",
             str(design.chickens),
             str(design.wolves),
             str(design.komi),
-            design.win.decimal(),
-            f"{float(design.win.width()):.1e}",
-            _at_most(design.distance[1]),
+            decimal_text(design.win.midpoint()),
+            bound_text(design.win.width() / 2) if design.win.width() else "0",
+            bound_text(design.distance[1]) if design.distance[1] else "0",
         )
         for rank, design in enumerate(designs, start=1)
     ]
@@ -127,7 +114,7 @@ def text_of(
     seconds = sum(result.seconds for result in solved)
     sources = (
         f"  decks: {len(results) - len(solved)} from the cache, {len(solved)} solved "
-        f"({seconds:.1f} s of solving); cache {cache}"
+        f"({round(seconds * 1000):,} ms of solving); cache {cache}"
     )
     return "\n".join([title, sources, *table, f"  {undecided}"])
 

@@ -11,28 +11,27 @@ wins), so komi 0 and 1 tie as the fairest; the non-terminal states are
 
 >>> print(race_report(Pig(goal=2)).text())
 Pig to 2 with a d6, komi 0, both players optimal
-  first player wins  0.857142857143 = 6/7 (exact; denominator 1 digits)
+  first player wins  0.8571428571 = 6/7
   non-terminal states  6
-  fairest komi  0, 1 (first player wins 0.857142857143)
+  fairest komi  0, 1 (first player wins 0.8571428571)
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from ...engine.enclosure import Enclosure
 from ...engine.methods import Method, solve
 from ...engine.results import value_fields
 from ...errors import ModelError, StateLimitError, UsageError
 from ...util.display import Report
 from ...util.limits import check_max_states
-from ...util.numbers import decimal_string, digit_count, exact_fields
+from ...util.numbers import digit_count, exact_fields
+from ...util.text import PLACES, decimal_text, exact_text
 from .certified import MAX_CERTIFIED_STATES
-from .fairness import DIGITS, Win, fairest_komi, komi_wins
+from .fairness import Win, fairest_komi, komi_wins
 from .fast_paths import solved_race
 from .players import PolicyTable, agreement, hold_thresholds, optimal_policy_table
 from .roster import Player, player_named, round_robin
@@ -47,7 +46,6 @@ __all__ = [
     "race_report",
     "rules_fields",
     "rules_title",
-    "value_text",
 ]
 
 #: Fowl Play games with more non-terminal states are enclosed unless asked to be exact.
@@ -57,7 +55,6 @@ EXACT_LIMIT = 500_000
 #: the states, as the exact numbers grow longer); certified solves take up to
 #: :data:`~.certified.MAX_CERTIFIED_STATES`.
 MAX_EXACT_STATES = 2_000_000
-SHOWN_DIGITS = 60  # longer fractions are given in JSON only
 
 
 def is_exact(game: Pig | FowlPlay, exact: bool | None) -> bool:
@@ -114,10 +111,6 @@ def payload_of(game: Pig | FowlPlay, komi: int, wins: list[Win], exact: bool) ->
     return payload
 
 
-def _decimal(win: Win) -> str:
-    return win.decimal() if isinstance(win, Enclosure) else decimal_string(win, DIGITS)
-
-
 def rules_fields(game: Pig | FowlPlay) -> dict[str, int]:
     """The game's die, or deck, as JSON fields."""
     if isinstance(game, Pig):
@@ -129,16 +122,9 @@ def rules_title(game: Pig | FowlPlay) -> str:
     """The game in words: ``Pig to 100 with a d6``."""
     if isinstance(game, Pig):
         return f"{game.name} to {game.goal} with a d{game.sides}"
-    return f"{game.name} to {game.goal}, {game.chickens} chickens and {game.wolves} wolves"
-
-
-def value_text(win: Win) -> str:
-    """An exact value with its decimal (the fraction too when short), or an enclosure."""
-    if isinstance(win, Enclosure):
-        return f"{_decimal(win)} (certified: in [{float(win.low)!r}, {float(win.high)!r}], width {float(win.width()):.1e})"
-    digits = digit_count(win.denominator)
-    fraction = f" = {win}" if digits <= SHOWN_DIGITS else ""
-    return f"{_decimal(win)}{fraction} (exact; denominator {digits:,} digits)"
+    chickens = f"{game.chickens} chicken{'' if game.chickens == 1 else 's'}"
+    wolves = f"{game.wolves} {'wolf' if game.wolves == 1 else 'wolves'}"
+    return f"{game.name} to {game.goal}, {chickens} and {wolves}"
 
 
 def text_of(game: Pig | FowlPlay, komi: int, wins: list[Win]) -> str:
@@ -147,12 +133,12 @@ def text_of(game: Pig | FowlPlay, komi: int, wins: list[Win]) -> str:
     fairest = fairest_komi(wins)
     fairest_line = (
         f"  fairest komi  {', '.join(map(str, fairest))} "
-        f"(first player wins {_decimal(wins[fairest[0]])})"
+        f"(first player wins {decimal_text(wins[fairest[0]])})"
     )
     return "\n".join(
         [
             f"{rules}, komi {komi}, both players optimal",
-            f"  first player wins  {value_text(wins[komi])}",
+            f"  first player wins  {exact_text(wins[komi])}",
             f"  non-terminal states  {game.nonterminal_states():,}",
             fairest_line,
         ]
@@ -165,7 +151,7 @@ def players_text(players: list[Player], agreements: list[Fraction]) -> str:
     return "\n".join(
         ["  players  (parameters; optimal choices matched)"]
         + [
-            f"    {player.name:<{width}}  {player.parameters:>9,}  {decimal_string(a, 6)}"
+            f"    {player.name:<{width}}  {player.parameters:>9,}  {decimal_text(a)}"
             for player, a in zip(players, agreements, strict=True)
         ]
     )
@@ -186,18 +172,17 @@ def matchups_text(names: list[str], wins: dict[tuple[str, str], Win]) -> str:
 
 
 def _short(win: Win) -> str:
-    """Eight decimal places, the exact value within one unit of the last; a wider
-    enclosure is shown as its ends rounded outward to three places (``--json`` has them in
-    full).
+    """A cell of the matrix: the decimal of the value, or of an enclosure's midpoint when
+    it is narrower than the last place shown; a wider enclosure is shown as its ends
+    (``--json`` has them in full).
 
-    >>> _short(Enclosure(0.21874, 0.75))
-    '[0.218, 0.750]'
+    >>> from exactprob import Enclosure
+    >>> _short(Enclosure(0.21875, 0.75))
+    '[0.2187500000, 0.7500000000]'
     """
-    if isinstance(win, Fraction):
-        return decimal_string(win, 8)
-    if win.width() <= 1e-9:
-        return f"{float(win.midpoint()):.8f}"
-    return f"[{math.floor(win.low * 1000) / 1000:.3f}, {math.ceil(win.high * 1000) / 1000:.3f}]"
+    if isinstance(win, Fraction) or win.width() <= Fraction(1, 10**PLACES):
+        return decimal_text(win)
+    return f"[{decimal_text(win.low)}, {decimal_text(win.high)}]"
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,7 +12,7 @@ finish with chance :math:`35/36 \ge 90\%` and three with :math:`215/216 \ge 99\%
 
 >>> print(solitaire_report(Pig(goal=2)).text())
 Solitaire Pig to 2 with a d6, fewest expected turns
-  expected turns  1.200000000000 = 6/5 (exact; denominator 1 digits)
+  expected turns  1.2000000000 = 6/5
   states  6
   holds at (scores: turn total)  0: 2
   exactly tied choices  0
@@ -32,7 +32,8 @@ from ...engine.solve import Solution
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES
 from ...util.numbers import exact_fields, probability_rows
-from .report import rules_fields, rules_title, value_text
+from ...util.text import exact_text
+from .report import rules_fields, rules_title
 from .rules import FowlPlay, Jeopardy, Pig, turn_actions
 
 __all__ = ["LAW_LIMIT", "SolitaireModel", "SolitaireReport", "solitaire_report"]
@@ -130,7 +131,7 @@ class SolitaireReport(Report):
         as its quantiles (in full in the JSON)."""
         lines = [
             f"Solitaire {rules_title(self.game)}, fewest expected turns",
-            f"  expected turns  {value_text(self.turns)}",
+            f"  expected turns  {exact_text(self.turns)}",
             f"  states  {self.states:,}",
             *_wrapped("  holds at (scores: turn total)  ", _runs(self.holds)),
             f"  exactly tied choices  {self.ties:,}",

@@ -23,7 +23,7 @@ from ...util.numbers import (
     probability_rows,
     whole_number,
 )
-from ...util.text import table_lines
+from ...util.text import decimal_text, table_lines
 from .rubber_band import (
     MAX_STATES,
     STAIRCAKES,
@@ -82,7 +82,7 @@ def _band_line(band: RubberBand) -> str:
 
 def _lines(title: str, dist: Dist[int] | dict[int, Fraction]) -> list[str]:
     """A titled list of ``k  probability`` lines."""
-    return ["", title] + [f"  {k:>5}  {decimal_string(p, 10)}" for k, p in dist.items()]
+    return ["", title] + [f"  {k:>5}  {decimal_text(p)}" for k, p in dist.items()]
 
 
 @dataclass(frozen=True, eq=False)

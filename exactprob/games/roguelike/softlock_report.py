@@ -29,7 +29,7 @@ from ...util.numbers import (
     fraction_string,
     whole_number,
 )
-from ...util.text import exact_text
+from ...util.text import table_lines
 from .softlock import (
     ENCLOSURE_BITS,
     EXACT_LIMIT,
@@ -115,53 +115,65 @@ def limit_payload(value: Fraction | Enclosure, bits: int) -> dict[str, Any]:
     }
 
 
-def text_of(payload: dict[str, Any], value: Fraction | Enclosure | None) -> str:
-    """The readable report (``value``: the result for a number of turns, if asked)."""
+#: How rho is written, in words.
+_FORMS = {
+    "rational": "rational",
+    "radicals": "written in radicals",
+    "root_of": "a root of its minimal polynomial",
+}
+
+
+def text_of(
+    payload: dict[str, Any], rho: Any, forever: dict[str, Any], value: Fraction | Enclosure | None
+) -> str:
+    """The readable report: ``rho`` the return probability, ``forever`` the chance of being
+    locked forever by turn order (algebraic numbers), ``value`` the result for a number of
+    turns, if asked."""
     eyes = "1 eye" if payload["eyes"] == 1 else f"{payload['eyes']} eyes"
-    threshold = payload["drift_threshold_ac"]
-    other = next(o for o in payload["locked_forever_by_turn_order"] if o != payload["turn_order"])
+    order = payload["turn_order"]
+    (other,) = (o for o in forever if o != order)
+    rows: list[tuple[str, Any]] = [
+        ("drift E[J] - 1", payload["drift_value"]),
+        ("rho = P(free, ever)", rho),
+        ("locked forever", forever[order]),
+        (f"  in the {other}'s turn order", forever[other]),
+    ]
+    if value is not None:
+        rows.append((f"locked {payload['limit']:,} turns", value))
+    head = (
+        f"Floating-eye softlock: AC {payload['ac']}, {eyes}, gaze {payload['gaze']} per eye, "
+        f"{order}'s turn order"
+    )
+    threshold, form = payload["drift_threshold_ac"], _FORMS[payload["form"]]
     lines = [
-        (
-            f"Floating-eye softlock: AC {payload['ac']}, {eyes}, gaze {payload['gaze']} "
-            f"per eye, {payload['turn_order']}'s turn order"
-        ),
-        f"  drift E[J] - 1        {payload['drift']} (positive from AC {threshold})",
-        f"  rho = P(free, ever)   {payload['rho']}",
-        f"                        = {payload['rho_decimal']} ({payload['form']})",
-        f"  locked forever        {payload['locked_forever']}",
-        f"                        = {payload['locked_forever_decimal']}",
-        (
-            f"  ({other}'s turn order: "
-            f"{payload['locked_forever_by_turn_order_decimal'][other][:14]}...)"
-        ),
+        head,
+        *table_lines(rows),
+        f"  the drift is positive from AC {threshold}; rho is {form}",
     ]
     if payload["galois_group"] is not None:
         solvable = "solvable" if payload["solvable"] else "not solvable: no radicals exist"
-        lines.append(f"  Galois group          {payload['galois_group']} ({solvable})")
-    label = f"  locked {payload['limit']} turns"
-    if isinstance(value, Fraction):
-        lines.append(f"{label:<24}{exact_text(value)}")
-    elif value is not None:
-        lines.append(
-            f"{label:<24}{payload['locked_decimal']}... (certified enclosure, width "
-            f"{payload['locked_width_decimal']}; not exact: pass --exact)"
-        )
+        lines.append(f"  Galois group of rho  {payload['galois_group']} ({solvable})")
+    if isinstance(value, Enclosure):
+        lines.append("  (certified: pass --exact for the exact rational)")
     return "\n".join(lines)
 
 
 @dataclass(frozen=True, eq=False)
 class SoftlockReport(Report):
-    """The closed forms for ``ac`` and ``eyes``, and the value for ``limit`` turns."""
+    """The closed forms for ``ac`` and ``eyes`` (``rho``, and ``forever`` by turn order),
+    and the value for ``limit`` turns."""
 
     payload: dict[str, Any]
+    rho: Any
+    forever: dict[str, Any]
     value: Fraction | Enclosure | None = None
 
     def _build(self) -> dict[str, Any]:
-        return self.payload
+        return {k: v for k, v in self.payload.items() if k != "drift_value"}
 
     def text(self) -> str:
         """The report for people."""
-        return text_of(self.payload, self.value)
+        return text_of(self.payload, self.rho, self.forever, self.value)
 
 
 def softlock_report(
@@ -188,11 +200,13 @@ def softlock_report(
     payload["locked_forever"] = str(both[turn_order])
     payload["locked_forever_decimal"] = decimal_string(both[turn_order], CLOSED_FORM_DIGITS)
     payload |= exact_map_fields("locked_forever_by_turn_order", both, CLOSED_FORM_DIGITS)
+    rho = return_probability(ac, eyes).value
+    payload["drift_value"] = drift(ac, eyes)
     if limit is None:
         payload["locked"] = payload["locked_forever"]
         payload["locked_decimal"] = payload["locked_forever_decimal"]
         payload["exact"] = True
-        return SoftlockReport(payload)
+        return SoftlockReport(payload, rho, both)
     progress = progress and limit >= LONG_RUN_TURNS
     value: Fraction | Enclosure
     if exact or limit <= EXACT_LIMIT:
@@ -200,4 +214,4 @@ def softlock_report(
     else:
         value = locked_enclosure(ac, limit, eyes, bits, progress=progress, turn_order=turn_order)
     payload.update(limit_payload(value, bits))
-    return SoftlockReport(payload, value)
+    return SoftlockReport(payload, rho, both, value)

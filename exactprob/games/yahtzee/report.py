@@ -15,10 +15,8 @@ score under optimal play (the engine's forward sweep, :mod:`~exactprob.engine.le
 
 from __future__ import annotations
 
-import math
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from decimal import Context, Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -29,8 +27,8 @@ from ...engine.level_sweep import LevelSolution
 from ...engine.methods import Method, solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
-from ...util.numbers import decimal_string, exact_fields, exact_map_fields
-from ...util.text import exact_text
+from ...util.numbers import decimal_string, exact_fields, exact_map_fields, to_sympy
+from ...util.text import bound_text, decimal_text, exact_text
 from .advice import Advice, Situation, advise
 from .model import YahtzeeLevels
 from .rules import YahtzeeRules
@@ -124,7 +122,7 @@ class YahtzeeReport(Report):
         kind = "certified" if isinstance(value, Enclosure) else "exact"
         lines = [
             f"solitaire Yahtzee, {self.rules.describe()} ({self.states:,} turn-start states)",
-            f"  optimal expected score ({kind})  {_value_text(value)}",
+            f"  optimal expected score  {exact_text(value)}",
         ]
         if self.advice is not None and self.situation is not None:
             where = self.situation
@@ -138,14 +136,14 @@ class YahtzeeReport(Report):
                 label = "exactly tied" if kind == "exact" else "not ruled out"
                 lines.append(f"  {label}: {', '.join(tied)}")
             lines.append("  expected score still to come, best options first:")
-            lines += [f"    {name:<24} {_value_text(v)}" for name, v in _ranked(self.advice)[:8]]
+            lines += [f"    {name:<24} {exact_text(v)}" for name, v in _ranked(self.advice)[:8]]
         if self.law is not None:
             lines += _law_lines(self.law)
         if self.strategies is not None:
             lines.append(f"simple strategies ({kind}): expected score, and what each gives up")
             optimal = self.solution.value()
             lines += [
-                f"  {name:<30} {_short(v):>11}  -{_short(_loss(optimal, v))}"
+                f"  {name:<30} {decimal_text(v):>14}  -{decimal_text(_loss(optimal, v))}"
                 for name, v in self.strategies.items()
             ]
         if self.simulated is not None:
@@ -157,7 +155,7 @@ class YahtzeeReport(Report):
                 lines.append(
                     f"  {name:<8} mean {runs.score.mean():.3f} +- {error:.3f}, "
                     f"sd {runs.score.std(ddof=1):.2f}, upper bonus {runs.bonus.mean():.1%} "
-                    f"(its value: {_short(values[name])})"
+                    f"(its value: {decimal_text(values[name])})"
                 )
         return "\n".join(lines)
 
@@ -226,15 +224,16 @@ def _loss(optimal: Any, value: Any) -> Any:
 
 def _law_summary(law: Any) -> tuple[Any, Any, Any, dict[int, tuple[int, int]]]:
     """The mean, variance and standard deviation of a law (exact, or enclosures; the
-    exact deviation as a decimal string, a square root being irrational) and its
-    :data:`PERCENTILES` (each as the lowest and highest score it may be)."""
+    exact deviation a sympy square root) and its :data:`PERCENTILES` (each as the lowest
+    and highest score it may be)."""
     if isinstance(law, CertifiedLaw):
         quantiles = {p: law.quantile(Fraction(p, 100)) for p in PERCENTILES}
         return law.mean(), law.variance(), law.standard_deviation(), quantiles
+    import sympy
+
     variance = law.variance()
-    deviation = Decimal(variance.numerator) / Decimal(variance.denominator)
     quantiles = {p: (law.quantile(Fraction(p, 100)),) * 2 for p in PERCENTILES}
-    return law.mean(), variance, str(deviation.sqrt(Context(prec=12))), quantiles
+    return law.mean(), variance, sympy.sqrt(to_sympy(variance)), quantiles
 
 
 def _law_json(law: Any) -> dict[str, Any]:
@@ -244,7 +243,7 @@ def _law_json(law: Any) -> dict[str, Any]:
         **_fields("mean", mean),
         **_fields("variance", variance),
         **(
-            {"standard_deviation_decimal": deviation}
+            {"standard_deviation_decimal": decimal_string(deviation, 12)}
             if exact
             else _fields("standard_deviation", deviation)
         ),
@@ -262,7 +261,7 @@ def _law_lines(law: Any) -> list[str]:
     if isinstance(law, CertifiedLaw):
         head = (
             "the final score, the best option taken by the computed values (certified, each "
-            f"chance within a relative {_one_digit_up(law.relative_error)}):"
+            f"chance within a relative {bound_text(law.relative_error)}):"
         )
     else:
         head = "the final score under optimal play (exact; ties to the first keep and category):"
@@ -270,28 +269,13 @@ def _law_lines(law: Any) -> list[str]:
         f"{p}%: {low}" if low == high else f"{p}%: {low}-{high}"
         for p, (low, high) in quantiles.items()
     ]
-    spread = deviation.decimal() if isinstance(deviation, Enclosure) else deviation
+    spread = exact_text(deviation) if isinstance(deviation, Enclosure) else decimal_text(deviation)
     return [
         head,
-        f"  mean {_value_text(mean)}",
+        f"  mean {exact_text(mean)}",
         f"  standard deviation {spread}",
         f"  percentiles {'  '.join(shown)}",
     ]
-
-
-def _one_digit_up(x: Fraction) -> str:
-    """``x > 0`` rounded up to one significant digit, as ``4e-12``.
-
-    >>> _one_digit_up(Fraction(34, 10**13)), _one_digit_up(Fraction(3, 10**12))
-    ('4e-12', '3e-12')
-    """
-    exponent = len(str(x.numerator // x.denominator)) - 1 if x >= 1 else 0
-    while x < Fraction(10) ** exponent:
-        exponent -= 1
-    digit = math.ceil(x / Fraction(10) ** exponent)
-    if digit == 10:
-        digit, exponent = 1, exponent + 1
-    return f"{digit}e{exponent}"
 
 
 def _ranked(advice: Advice) -> list[tuple[str, Any]]:
@@ -314,18 +298,6 @@ def _fields(key: str, value: Any) -> dict[str, str]:
             f"{key}_upper_decimal": repr(float(value.high)),
         }
     return exact_fields(key, value)
-
-
-def _short(value: Any) -> str:
-    """A value to 6 places: an enclosure's certain digits, or an exact value's decimal."""
-    middle = value.midpoint() if isinstance(value, Enclosure) else value
-    return decimal_string(middle, 6)
-
-
-def _value_text(value: Any) -> str:
-    if isinstance(value, Enclosure):
-        return f"{value.decimal()} (in [{float(value.low)!r}, {float(value.high)!r}])"
-    return exact_text(value)
 
 
 def _situation_json(situation: Situation) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from ....util.numbers import (
     to_fraction,
     whole_number,
 )
-from ....util.text import table_lines
+from ....util.text import bound_text, enclosure_text, exact_text, table_lines
 from ..rng import random_source
 from .bounds import hits_enclosure
 from .inverse import MAX_INVERSE_ENTRIES, ROOT_OF_DEGREE, linear_constant
@@ -278,9 +278,8 @@ def prd_report(
     return PRDReport(table, trials, result, rows)
 
 
-def _constant_payload(target: Fraction) -> dict[str, Any]:
+def _constant_payload(target: Fraction, constant: Any) -> dict[str, Any]:
     """The constant :math:`C` of the table :math:`\\min(1, C(k+1))` of rate ``target``."""
-    constant = linear_constant(target)
     low, high = constant.interval
     expression, minimal = constant.expression, constant.minimal_polynomial
     if expression is None:
@@ -317,13 +316,14 @@ class ConstantReport(Report):
     """The constant of a linear table for a target rate."""
 
     payload: dict[str, Any]
+    expression: Any = None
 
     def _build(self) -> dict[str, Any]:
         return self.payload
 
     def text(self) -> str:
         """The report for people."""
-        return text_of(self.payload, [])
+        return constant_text(self.payload, self.expression)
 
 
 def constant_report(target: Fraction) -> ConstantReport:
@@ -333,24 +333,50 @@ def constant_report(target: Fraction) -> ConstantReport:
         raise UsageError(
             f"the target rate must be above 0 (a rate of 0 needs no table), got {target}"
         )
-    return ConstantReport(_constant_payload(target))
+    constant = linear_constant(target)
+    return ConstantReport(_constant_payload(target, constant), constant.expression)
+
+
+def constant_text(result: dict[str, Any], expression: Any) -> str:
+    """The constant's report for people (``expression``: its closed form, if found)."""
+    lines = [f"PRD constant C for a rate of {result['target_rate']} with p_k = min(1, C(k+1))"]
+    low, high = (Fraction(end) for end in result["constant_interval"])
+    if expression is None:
+        lines.append(f"  C  {enclosure_text(low, high)}")
+    else:
+        lines.append(f"  C  {exact_text(expression)}")
+        form = _CONSTANT_FORMS[result["form"]]
+        degree = result["minimal_polynomial_degree"]
+        if degree is not None and result["form"] != "rational":
+            form += f" (degree {degree})"
+        if low == high:
+            lines.append(f"  C is {form}")
+        else:
+            width = bound_text(high - low)
+            lines.append(f"  C is {form}; --json gives ends within {width} of it")
+        polynomial = result["minimal_polynomial"]
+        if result["form"] != "rational" and polynomial and len(polynomial) <= _SHOWN_POLYNOMIAL:
+            lines.append(f"  its minimal polynomial  {polynomial}")
+    if result["minimal_polynomial_degree"] is None:
+        lines.append(
+            f"  a root of a*E[G](C) - b, degree {result['defining_polynomial_degree']:,} "
+            f"(not factored above {MAX_INVERSE_ENTRIES:,} entries)"
+        )
+    lines.append(f"  table of {result['entries']:,} entries")
+    return "\n".join(lines)
+
+
+#: The longest minimal polynomial the text writes out (``--json`` has any).
+_SHOWN_POLYNOMIAL = 160
+#: How the constant is written, in words.
+_CONSTANT_FORMS = {
+    "rational": "rational",
+    "radicals": "written in radicals, a root of its minimal polynomial",
+    "root_of": "a root of its minimal polynomial",
+}
 
 
 def text_of(result: dict[str, Any], rows: list[tuple[str, Fraction]]) -> str:
-    if "target_rate" in result:
-        lines = [f"PRD constant C for a rate of {result['target_rate']} with p_k = min(1, C(k+1))"]
-        lines.append(f"  C = {result['constant_decimal']} ({result['form']})")
-        if result["constant"] is not None:
-            lines.append(f"  exactly {result['constant']}")
-        low, high = (Fraction(end) for end in result["constant_interval"])
-        lines.append(f"  certified: in an interval of width {float(high - low):.1e}")
-        if result["minimal_polynomial_degree"] is None:
-            lines.append(
-                f"  a root of a*E[G](C) - b, degree {result['defining_polynomial_degree']:,} "
-                f"(not factored above {MAX_INVERSE_ENTRIES:,} entries)"
-            )
-        lines.append(f"  table of {result['entries']:,} entries")
-        return "\n".join(lines)
     lines = [
         f"PRD table of {len(result['odds'])} entries ({'wraps' if result['wraps'] else 'never wraps'})"
     ]
