@@ -197,14 +197,12 @@ def softlock_report(
     payload: dict[str, Any] = {"ac": ac, "eyes": eyes, "limit": limit, "turn_order": turn_order}
     payload.update(closed_form_payload(ac, eyes))
     both = {o: locked_forever(ac, eyes, turn_order=o) for o in TURN_ORDERS}
-    payload["locked_forever"] = str(both[turn_order])
-    payload["locked_forever_decimal"] = decimal_string(both[turn_order], CLOSED_FORM_DIGITS)
     payload |= exact_map_fields("locked_forever_by_turn_order", both, CLOSED_FORM_DIGITS)
     rho = return_probability(ac, eyes).value
     payload["drift_value"] = drift(ac, eyes)
     if limit is None:
-        payload["locked"] = payload["locked_forever"]
-        payload["locked_decimal"] = payload["locked_forever_decimal"]
+        payload["locked"] = str(both[turn_order])  # the answer: locked forever
+        payload["locked_decimal"] = decimal_string(both[turn_order], CLOSED_FORM_DIGITS)
         payload["exact"] = True
         return SoftlockReport(payload, rho, both)
     progress = progress and limit >= LONG_RUN_TURNS
