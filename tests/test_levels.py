@@ -29,6 +29,8 @@ from exactprob.engine._internal.levels import Levels, peel, sweep
 from exactprob.engine._internal.order import edge_ends
 
 solve_module = importlib.import_module("exactprob.engine.solve")
+levels_module = importlib.import_module("exactprob.engine._internal.levels")
+order_module = importlib.import_module("exactprob.engine._internal.order")
 
 
 def without_levels(monkeypatch):
@@ -59,17 +61,33 @@ def check_levels(G, levels):
     assert sum(map(len, levels.fronts)) == int(np.sum(level >= 0))
 
 
+#: A level of at most NARROW states is valued one action at a time in Python, a wider one
+#: by numpy passes: 0 sends every level through numpy, a huge bound through Python.
+BOTH_PATHS = pytest.mark.parametrize("narrow", [0, 10**9], ids=["numpy", "python"])
+
+
+def narrow_levels(monkeypatch: pytest.MonkeyPatch, narrow: int) -> None:
+    monkeypatch.setattr(levels_module, "NARROW", narrow)
+    monkeypatch.setattr(order_module, "NARROW", narrow)
+
+
+@BOTH_PATHS
 @settings(max_examples=150)
-@given(acyclic_models(self_loops=True))
-def test_random_models_with_self_loops_equal_the_do_over_recursion(model):
-    check_against_recursion(model, solve(model), self_loops=True)
+@given(model=acyclic_models(self_loops=True))
+def test_random_models_with_self_loops_equal_the_do_over_recursion(model, narrow):
+    with pytest.MonkeyPatch.context() as patch:
+        narrow_levels(patch, narrow)
+        check_against_recursion(model, solve(model), self_loops=True)
 
 
+@BOTH_PATHS
 @settings(max_examples=60)
-@given(acyclic_models(self_loops=True))
-def test_levels_are_longest_paths_to_the_end(model):
+@given(model=acyclic_models(self_loops=True))
+def test_levels_are_longest_paths_to_the_end(model, narrow):
     G = explore(model)
-    levels = peel(G)
+    with pytest.MonkeyPatch.context() as patch:
+        narrow_levels(patch, narrow)
+        levels = peel(G)
     assert levels.complete
     check_levels(G, levels)
 
@@ -81,13 +99,16 @@ def test_levels_of_cyclic_graphs(model):
     check_levels(G, peel(G))
 
 
+@BOTH_PATHS
 @settings(max_examples=80, deadline=None)
-@given(cyclic_games(two_players=True))
-def test_mixed_graphs_equal_the_component_solver(model):
+@given(model=cyclic_games(two_players=True))
+def test_mixed_graphs_equal_the_component_solver(model, narrow):
     """Terminal states and states that reach no cycle are swept, the rest goes through
     the component loop reading the swept values: same values, policy and ties as the
     component loop alone."""
-    swept = solve(model)
+    with pytest.MonkeyPatch.context() as patch:
+        narrow_levels(patch, narrow)
+        swept = solve(model)
     with pytest.MonkeyPatch.context() as patch:
         without_levels(patch)
         alone = solve(model)
@@ -131,9 +152,11 @@ def test_pig_with_a_swept_lower_part_equals_the_component_solver(monkeypatch):
         assert swept.value(s) == alone.value(s) and swept.ties(s) == alone.ties(s)
 
 
-def test_two_players_and_ties_without_floats(monkeypatch):
+@BOTH_PATHS
+def test_two_players_and_ties_without_floats(monkeypatch, narrow):
     """DiceDuel: both players, shared successors, many exact ties; the sweep neither
     consults floats nor the per-state decision."""
+    narrow_levels(monkeypatch, narrow)
 
     def unused(*args):
         raise AssertionError("the per-state solver was used on an acyclic graph")
@@ -146,9 +169,11 @@ def test_two_players_and_ties_without_floats(monkeypatch):
     assert sum(len(S.ties(s)) == 2 for s in S.states) > 10
 
 
-def test_an_action_that_stays_forever_is_never_chosen():
+@BOTH_PATHS
+def test_an_action_that_stays_forever_is_never_chosen(monkeypatch, narrow):
     """Player 1 would like "wait" (it never ends, so it has no value): "go" is chosen
     even though it comes later and is worth the most to player 0."""
+    narrow_levels(monkeypatch, narrow)
     model = TableModel(
         "s",
         {"win": 1, "lose": 0},
@@ -163,9 +188,11 @@ def test_an_action_that_stays_forever_is_never_chosen():
         solve(stuck)
 
 
-def test_level_denominators_are_reduced():
+@BOTH_PATHS
+def test_level_denominators_are_reduced(monkeypatch, narrow):
     """Every move of a random walk ends in a win, so every value is 1: each level's
     common factor is divided out and the denominators stay 1 (not 6 to the level)."""
+    narrow_levels(monkeypatch, narrow)
 
     class Walk:
         initial = 0

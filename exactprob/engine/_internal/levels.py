@@ -5,7 +5,9 @@ out (:func:`peel`): terminal states are level 0, and every move of a level-:math
 goes to a lower level or back to itself. States that can reach a cycle of two or more
 states have no level and are left to the component solver. Every state of a level
 depends only on lower levels, so the whole level is valued by a few numpy passes over its
-edges (:func:`sweep`), not by a Python loop per state.
+edges (:func:`sweep`), not by a Python loop per state; a level of at most
+:data:`~.order.NARROW` states (a chain has one state a level) is valued by a plain loop,
+which costs less than the numpy passes' fixed tens of microseconds.
 
 *The numbers.* Level :math:`j`'s values are integers :math:`N(s)` over one denominator
 :math:`E_j`, the least common multiple of their reduced denominators. For level
@@ -49,7 +51,7 @@ mpq(13,27)
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from functools import reduce
+from functools import cached_property, reduce
 from typing import Any
 
 import gmpy2
@@ -60,7 +62,7 @@ from ...errors import NonTerminationError
 from ...util.numbers import Exact, integer_weights
 from ..state_graph import StateGraph
 from .component_table import ranges
-from .order import edge_ends, longest_path_levels
+from .order import NARROW, edge_ends, longest_path_levels
 
 __all__ = ["LevelValues", "Levels", "peel", "stays_forever", "sweep"]
 
@@ -130,6 +132,8 @@ def sweep(
     for k, front in enumerate(levels.fronts):
         if k == 0:
             sweeper.terminal(front)
+        elif len(front) <= NARROW:
+            sweeper.narrow_level(front)
         else:
             sweeper.level(front)
         if progress is not None:
@@ -193,13 +197,66 @@ class _Sweep:
             swept.choice[front] = 0
         else:
             best = self._decide(front, q, n_choices, forever)
-        D = common * M
+        self._store(front, best, common * M)
+
+    def narrow_level(self, front: np.ndarray) -> None:
+        """A level of at most :data:`~.order.NARROW` states, one action at a time in
+        Python: the numbers of :meth:`level` without its fixed cost of numpy passes (a
+        chain has a level per state). Actions that stay forever are never chosen."""
+        swept, E, W, weights = self.swept, self.swept.denominators, self.W, self.weights
+        cs, es, targets, prob_ids, level, players = self._lists
+        actions = []  # per state: (its moves elsewhere as (weight, target), weight of staying)
+        for s in front.tolist():
+            state_actions = []
+            for c in range(cs[s], cs[s + 1]):
+                moves, stay = [], 0
+                for e in range(es[c], es[c + 1]):
+                    t, a = targets[e], weights[prob_ids[e]]
+                    if t == s:
+                        stay += a
+                    else:
+                        moves.append((a, t))
+                state_actions.append((moves, stay))
+            actions.append(state_actions)
+        used = {level[t] for acts in actions for moves, _ in acts for _, t in moves}
+        common = reduce(gmpy2.lcm, (E[j] for j in used), _ONE)
+        ratio = {j: common // E[j] for j in used}
+        M = reduce(gmpy2.lcm, (W - stay for acts in actions for _, stay in acts if stay != W), W)
+        best, choices = [], []
+        for s, acts in zip(front.tolist(), actions, strict=True):
+            sign = -1 if players[s] == 1 else 1
+            q = {  # the actions that leave: numerators over C M
+                k: sum(a * swept.numerators[t] * ratio[level[t]] for a, t in moves)
+                * (M // (W - stay))
+                for k, (moves, stay) in enumerate(acts)
+                if stay != W
+            }
+            if not q:
+                raise stays_forever(self.G.states[s])
+            top = max(sign * x for x in q.values())
+            at_best = [k for k, x in q.items() if sign * x == top]
+            choices.append(at_best[0])
+            best.append(q[at_best[0]])
+            if len(at_best) > 1:
+                swept.ties[s] = tuple(at_best)
+        swept.choice[front] = choices
+        self._store(front, best, common * M)
+
+    @cached_property
+    def _lists(self) -> tuple[list[int], ...]:
+        """The graph's arrays as Python lists, for :meth:`narrow_level` (indexing a numpy
+        array one element at a time costs more than the arithmetic of a narrow level)."""
+        arrays = (self.choice_start, self.edge_start, self.targets, self.prob_ids)
+        return (*(a.tolist() for a in arrays), self.swept.level.tolist(), self.players.tolist())
+
+    def _store(self, front: np.ndarray, best: Any, D: Any) -> None:
+        """The level's numerators ``best`` over ``D``, their common factor divided out."""
         g = _common_factor(D, best)
         if g != 1:
-            best = best // g
+            best = [x // g for x in best]
             D = D // g
-        swept.numerators[front] = best
-        swept.denominators.append(D)
+        self.swept.numerators[front] = best
+        self.swept.denominators.append(D)
 
     def _scaled(self, successors: np.ndarray) -> tuple[np.ndarray, Any]:
         """``N(t) C / E_j(t)`` for each successor, and ``C``."""
@@ -275,11 +332,11 @@ class _Sweep:
         return best * signs if minimiser.any() else best
 
 
-def _common_factor(D: Any, numerators: np.ndarray) -> Any:
-    """``gcd(D, numerators...)``, stopping as soon as it reaches 1."""
+def _common_factor(D: Any, numerators: Any) -> Any:
+    """``gcd(D, numerators...)`` (an array or a list), stopping as soon as it reaches 1."""
     g = mpz(D)
     gcd = gmpy2.gcd
-    for x in numerators.tolist():
+    for x in list(numerators):
         g = gcd(g, x)
         if g == 1:
             break

@@ -38,6 +38,7 @@ from ..state_graph import StateGraph
 from .component_table import ranges
 
 __all__ = [
+    "NARROW",
     "CutOrders",
     "SolveOrder",
     "component_labels",
@@ -207,12 +208,18 @@ class CutOrders:
         return self.elimination[self.ends[i] : self.ends[i + 1]].tolist(), int(self.acyclic[i])
 
 
+#: Levels of at most this many nodes (or states) are handled one node at a time.
+NARROW = 8
+
+
 def longest_path_levels(
     n: int, sources: np.ndarray, targets: np.ndarray
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """Each node's longest path to a sink along these edges (``-1`` for a node that can
     reach a cycle), and the nodes of each level (ascending): Kahn's algorithm from the
-    sinks, one numpy pass over the reversed edges per level. Edges may repeat.
+    sinks, one numpy pass over the reversed edges per level, or a Python loop over a level
+    of at most :data:`NARROW` nodes (a long chain has a level per node, and a numpy pass
+    costs tens of microseconds however few its nodes). Edges may repeat.
 
     >>> level, fronts = longest_path_levels(4, np.array([0, 0, 1, 3]), np.array([1, 2, 2, 3]))
     >>> level.tolist(), [f.tolist() for f in fronts]
@@ -228,11 +235,28 @@ def longest_path_levels(
     while len(front):
         level[front] = len(fronts)
         fronts.append(front)
+        if len(front) <= NARROW:
+            front = _next_front(front, predecessors, starts, waiting)
+            continue
         done = predecessors[ranges(starts[front], starts[front + 1] - starts[front])]
         nodes, edges = np.unique(done, return_counts=True)
         waiting[nodes] -= edges
         front = nodes[waiting[nodes] == 0]
     return level, fronts
+
+
+def _next_front(
+    front: np.ndarray, predecessors: np.ndarray, starts: np.ndarray, waiting: np.ndarray
+) -> np.ndarray:
+    """The nodes whose last waiting edge leads into ``front`` (a few nodes), ascending;
+    ``waiting`` is counted down one edge at a time."""
+    ready = []
+    for node in front.tolist():
+        for before in predecessors[starts[node] : starts[node + 1]].tolist():
+            waiting[before] -= 1
+            if waiting[before] == 0:
+                ready.append(before)
+    return np.array(sorted(ready), dtype=front.dtype)
 
 
 def edge_ends(G: StateGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
