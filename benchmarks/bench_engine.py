@@ -84,6 +84,25 @@ except ImportError:  # pragma: no cover - depends on the environment
 # ---------------------------------------------------------------------------------------
 # Models
 # ---------------------------------------------------------------------------------------
+class Chain:
+    """A deterministic chain 0 -> 1 -> ... -> ``n``, won at ``n``: the deepest graph of
+    its size, with a level per state."""
+
+    initial = 0
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def outcome(self, s: int) -> int | None:
+        return 1 if s == self.n else None
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("step",)
+
+    def transition(self, s: int, a: str) -> Dist[int]:
+        return Dist({s + 1: 1})
+
+
 class DiceRace:
     """An acyclic MDP: race to square ``target`` within ``turns`` turns.
 
@@ -464,9 +483,9 @@ class MdpCase:
 
 def mdp_cases(quick: bool) -> list[MdpCase]:
     if quick:
-        race, pig_mdp, pig_dtmc, pig_game = (150, 75), 25, 40, 15
+        race, pig_mdp, pig_dtmc, pig_game, chain = (150, 75), 25, 40, 15, 10_000
     else:
-        race, pig_mdp, pig_dtmc, pig_game = (600, 300), 50, 100, 30
+        race, pig_mdp, pig_dtmc, pig_game, chain = (600, 300), 50, 100, 30, 100_000
     target, turns = race
     return [
         MdpCase(
@@ -495,6 +514,11 @@ def mdp_cases(quick: bool) -> list[MdpCase]:
             lambda: Pig(pig_game, None, None),
             storm=False,
             note="Storm: no exact solver for stochastic games",
+        ),
+        MdpCase(
+            f"(e) a deterministic chain of {chain:,} states",
+            "deep narrow DTMC",
+            lambda: Chain(chain),
         ),
     ]
 

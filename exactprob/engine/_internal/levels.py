@@ -197,16 +197,20 @@ class _Sweep:
             swept.choice[front] = 0
         else:
             best = self._decide(front, q, n_choices, forever)
-        self._store(front, best, common * M)
+        best, D = _reduced(best, common * M)
+        swept.numerators[front] = best
+        swept.denominators.append(D)
 
     def narrow_level(self, front: np.ndarray) -> None:
         """A level of at most :data:`~.order.NARROW` states, one action at a time in
         Python: the numbers of :meth:`level` without its fixed cost of numpy passes (a
         chain has a level per state). Actions that stay forever are never chosen."""
         swept, E, W, weights = self.swept, self.swept.denominators, self.W, self.weights
+        numerators = swept.numerators
         cs, es, targets, prob_ids, level, players = self._lists
+        states = front.tolist()
         actions = []  # per state: (its moves elsewhere as (weight, target), weight of staying)
-        for s in front.tolist():
+        for s in states:
             state_actions = []
             for c in range(cs[s], cs[s + 1]):
                 moves, stay = [], 0
@@ -223,11 +227,10 @@ class _Sweep:
         ratio = {j: common // E[j] for j in used}
         M = reduce(gmpy2.lcm, (W - stay for acts in actions for _, stay in acts if stay != W), W)
         best, choices = [], []
-        for s, acts in zip(front.tolist(), actions, strict=True):
+        for s, acts in zip(states, actions, strict=True):
             sign = -1 if players[s] == 1 else 1
             q = {  # the actions that leave: numerators over C M
-                k: sum(a * swept.numerators[t] * ratio[level[t]] for a, t in moves)
-                * (M // (W - stay))
+                k: sum(a * numerators[t] * ratio[level[t]] for a, t in moves) * (M // (W - stay))
                 for k, (moves, stay) in enumerate(acts)
                 if stay != W
             }
@@ -239,8 +242,11 @@ class _Sweep:
             best.append(q[at_best[0]])
             if len(at_best) > 1:
                 swept.ties[s] = tuple(at_best)
-        swept.choice[front] = choices
-        self._store(front, best, common * M)
+        best, D = _reduced(best, common * M)
+        for s, x, c in zip(states, best, choices, strict=True):  # no fancy indexing: 1 µs each
+            numerators[s] = x
+            swept.choice[s] = c
+        E.append(D)
 
     @cached_property
     def _lists(self) -> tuple[list[int], ...]:
@@ -248,15 +254,6 @@ class _Sweep:
         array one element at a time costs more than the arithmetic of a narrow level)."""
         arrays = (self.choice_start, self.edge_start, self.targets, self.prob_ids)
         return (*(a.tolist() for a in arrays), self.swept.level.tolist(), self.players.tolist())
-
-    def _store(self, front: np.ndarray, best: Any, D: Any) -> None:
-        """The level's numerators ``best`` over ``D``, their common factor divided out."""
-        g = _common_factor(D, best)
-        if g != 1:
-            best = [x // g for x in best]
-            D = D // g
-        self.swept.numerators[front] = best
-        self.swept.denominators.append(D)
 
     def _scaled(self, successors: np.ndarray) -> tuple[np.ndarray, Any]:
         """``N(t) C / E_j(t)`` for each successor, and ``C``."""
@@ -330,6 +327,14 @@ class _Sweep:
             ties.setdefault(s, []).append(k)
         swept.ties.update((s, tuple(ks)) for s, ks in ties.items())
         return best * signs if minimiser.any() else best
+
+
+def _reduced(numerators: Any, D: Any) -> tuple[Any, Any]:
+    """A level's numerators over ``D`` with their common factor divided out."""
+    g = _common_factor(D, numerators)
+    if g == 1:
+        return numerators, D
+    return [x // g for x in numerators], D // g
 
 
 def _common_factor(D: Any, numerators: Any) -> Any:
