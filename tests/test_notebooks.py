@@ -1,5 +1,5 @@
 """Every notebook in examples/ runs top to bottom in a fresh kernel without an error,
-shows the outputs it is committed with (``examples/refresh_notebooks.py`` saves them),
+shows the outputs it is committed with (``tests/refresh_notebooks.py`` saves them),
 and its tables show the exact numbers the same objects give outside a notebook."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
 
 
 def _run(path: Path) -> object:
-    notebook = nbformat.read(path, as_version=4)
-    nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3").execute()
-    return notebook
+    from refresh_notebooks import executed
+
+    return executed(path)
 
 
 def _outputs(notebook: object) -> list[list[tuple[str, object]]]:
@@ -51,7 +51,7 @@ def test_notebook_runs_and_shows_what_it_is_committed_with(path: Path) -> None:
             assert output["output_type"] != "error", "".join(output.get("traceback", []))
     committed = nbformat.read(path, as_version=4)
     assert all(cell.get("outputs") for cell in committed.cells if cell.cell_type == "code")
-    assert _outputs(notebook) == _outputs(committed), "run examples/refresh_notebooks.py"
+    assert _outputs(notebook) == _outputs(committed), "run tests/refresh_notebooks.py"
 
 
 def test_the_example_notebook_shows_exact_tables() -> None:
