@@ -1,6 +1,6 @@
 """Pytest's options for the whole repository (tests, proofs and doctests): the checks
-marked ``slow`` are left out unless ``--slow`` is given (``.ci/run`` gives it), or a
-``-m`` expression chooses for itself."""
+marked ``slow`` are left out unless ``--slow`` is given (``.ci/run`` gives it), a ``-m``
+expression chooses for itself, or a test is named (``file.py::test``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("--slow") or config.getoption("markexpr"):
+    named = any("::" in arg for arg in config.args)  # a test asked for by name runs
+    if config.getoption("--slow") or config.getoption("markexpr") or named:
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
     if slow:

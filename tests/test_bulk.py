@@ -368,7 +368,10 @@ def broken(**parts):
             {"transition": lambda s, a: [("1/2", s + 1), ("1/2", s + 9)]},
             r"moves \(0,\) to \(9,\), outside sizes \(5,\)",
         ),
-        ({"transition": lambda s, a: [(0.1, s + 1), (0.9, s + 2)]}, "float 0.1 is not exact"),
+        (
+            {"transition": lambda s, a: [(0.1, s + 1), (0.9, s + 2)]},
+            "float 0.1 is not the number it prints",
+        ),
         (
             {"transition": lambda s, a: [("3/2", s + 1)]},
             "probability 3/2 of row 0 is not between 0 and 1",
@@ -468,7 +471,7 @@ def test_a_float_probability_is_refused_even_after_its_exact_twin():
     Fraction(3602879701896397, 2**55), its binary value) must still be refused."""
     tenth = F(0.1)
     explore(broken(transition=lambda s, a: [(tenth, s + 1), (1 - tenth, np.minimum(s + 2, 4))]))
-    with pytest.raises(ModelError, match="float 0.1 is not exact"):
+    with pytest.raises(ModelError, match="float 0.1 is not the number it prints"):
         explore(broken(transition=lambda s, a: [(0.1, s + 1), (0.9, np.minimum(s + 2, 4))]))
 
 

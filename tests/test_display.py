@@ -198,3 +198,18 @@ def test_a_game_result_shows_tables_not_python_reprs() -> None:
     assert "_decimal" not in shown
     assert shown.count("<table") == 3  # the result, and each side's survivors
     assert "402241935565/626913312768 <small>≈ 0.641623</small>" in shown  # P(win)
+
+
+def test_a_long_fraction_is_summarised_not_refused() -> None:
+    """Python's int() stops at 4,300 digits; a report's 12,000-digit mean still shows."""
+    from exactprob.util.display import json_html
+
+    shown = json_html("R", {"mean": "1/" + "3" * 5000, "rows": [{"p": "2/" + "3" * 5000}]})
+    assert shown.count("(exact: a 1-digit over a 5000-digit integer; see --json)") == 2
+
+
+def test_a_symbolic_value_keeps_its_decimal_row() -> None:
+    from exactprob.util.display import json_html
+
+    shown = json_html("R", {"rho": "-1 + sqrt(319)/11", "rho_decimal": "0.62", "p": "1/3"})
+    assert "<th>rho_decimal</th>" in shown and "p_decimal" not in shown

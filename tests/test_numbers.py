@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import re
 from fractions import Fraction as F
 
 import flint
@@ -111,9 +112,16 @@ def test_floats_whose_decimal_is_not_their_value_are_refused(x):
     assert isinstance(info.value, ExactProbError)
 
 
-def test_float_message_names_the_string_to_write():
-    with pytest.raises(InexactError, match="pass the string '0.1'"):
-        exact(0.1)
+@pytest.mark.parametrize(
+    "x, suggested",
+    [(0.1, "1/10"), (1 / 3, "1/3"), (2.0**60, str(2**60)), (2.0**-30, f"1/{2**30}")],
+)
+def test_float_message_names_an_exact_value_to_pass(x, suggested):
+    """The simplest fraction that rounds to the float (what was likely meant), or the
+    float's own binary value; either one, passed, is taken exactly."""
+    with pytest.raises(InexactError, match=f"such as '{re.escape(suggested)}'"):
+        exact(x)
+    assert float(exact(suggested)) == x
 
 
 @pytest.mark.parametrize(

@@ -22,12 +22,12 @@ import html
 import numbers
 import re
 from collections.abc import Callable, Iterable, Mapping
-from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 from .mathdoc import latex_number, math_text
-from .numbers import decimal_string, is_symbolic, mpq, readable_decimal, to_public
+from .numbers import decimal_string, fraction_string, is_symbolic, mpq, readable_decimal
+from .text import MAX_FRACTION_CHARS, exact_text
 
 __all__ = [
     "ROWS",
@@ -59,6 +59,7 @@ def exact_html(value: Any) -> str:
     r"""An exact value as HTML: ``p/q ≈ decimal``; a symbolic value as inline math, which
     Jupyter typesets (``\(...\)``).
 
+    >>> from fractions import Fraction
     >>> exact_html(Fraction(1, 3))
     '1/3 <small>≈ 0.333333</small>'
     >>> exact_html(Fraction(1, 2))
@@ -73,10 +74,11 @@ def exact_html(value: Any) -> str:
         return html.escape(f"\\({sympy.latex(value)}\\)")
     if not _is_number(value) and not isinstance(value, _MPQ):
         return html.escape(str(value))
-    value = to_public(value)
-    text = html.escape(str(value))
-    decimal = decimal_string(value, PLACES)
-    if Fraction(decimal) == value:  # a terminating expansion says nothing new
+    value = mpq(value)
+    text = fraction_string(value)
+    if len(text) > MAX_FRACTION_CHARS:  # as text shows it: the decimal and the digit counts
+        return html.escape(exact_text(value))
+    if mpq(decimal_string(value, PLACES)) == value:  # a terminating expansion says nothing new
         return text
     return f"{text} <small>≈ {readable_decimal(value, PLACES)}</small>"
 
@@ -178,17 +180,32 @@ def _flat(payload: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, A
 
 
 def _untwinned(record: Mapping[str, Any]) -> dict[str, Any]:
-    """``record`` without the ``_decimal`` twins of the keys it also has."""
+    """``record`` without the ``_decimal`` twins that say what their key's cell shows
+    already: the decimal of an exact ``"p/q"`` (a symbolic value keeps its twin)."""
     return {
         k: v
         for k, v in record.items()
-        if not (isinstance(k, str) and k.endswith("_decimal") and k[: -len("_decimal")] in record)
+        if not (
+            isinstance(k, str)
+            and k.endswith("_decimal")
+            and _shows_its_decimal(record.get(k[: -len("_decimal")]))
+        )
     }
+
+
+def _shows_its_decimal(value: Any) -> bool:
+    """Whether a JSON value's cell shows its decimal: an exact ``"p/q"``, or a list or map
+    of them."""
+    if isinstance(value, Mapping):
+        value = list(value.values())
+    if isinstance(value, list):
+        return bool(value) and all(_shows_its_decimal(v) for v in value)
+    return isinstance(value, str) and _FRACTION.fullmatch(value) is not None
 
 
 def _json_cell(value: Any) -> str:
     if isinstance(value, str) and _FRACTION.fullmatch(value):
-        return exact_html(Fraction(value))
+        return exact_html(mpq(value))
     if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
         return _records_html(value)
     if isinstance(value, list):

@@ -85,7 +85,7 @@ def exact(x: object) -> Exact:
     >>> exact(0.1)
     Traceback (most recent call last):
     ...
-    exactprob.errors.InexactError: float 0.1 is not exact in binary; pass the string '0.1' or a Fraction (a float is taken only when it is exact, as 0.5 is)
+    exactprob.errors.InexactError: float 0.1 is not the number it prints (in binary it is 3602879701896397/2**55); pass an exact value such as '1/10' (a float is taken only when it prints its exact value, as 0.5 does)
     """
     if isinstance(x, bool):
         raise InexactError(f"expected a number, got the boolean {x!r}")
@@ -121,21 +121,34 @@ def exact(x: object) -> Exact:
 def _printed_float(x: float) -> Exact:
     """``x`` exactly, when the shortest decimal that reads back as ``x`` (its ``repr``)
     equals its binary value m/2^k; any other float would bring a rounding the caller did
-    not write, and is refused naming a fraction near what was meant.
+    not write, and is refused naming an exact value to pass: the simplest fraction that
+    rounds to ``x`` (``1/10`` for 0.1, ``1/3`` for 1/3), else ``x``'s own binary value.
 
     >>> _printed_float(-0.75), _printed_float(2.0)
     (mpq(-3,4), mpq(2,1))
+    >>> _printed_float(2.0**-30)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.InexactError: float 9.313225746154785e-10 is not the number it prints (in binary it is 1/2**30); pass an exact value such as '1/1073741824' (a float is taken only when it prints its exact value, as 0.5 does)
     """
     if not math.isfinite(x):
         raise InexactError(f"{x!r} is not a finite number")
     x = float(x)  # a numpy float prints as np.float64(...)
     value = Fraction(x)
-    if Fraction(repr(x)) != value:
-        raise InexactError(
-            f"float {x!r} is not exact in binary; pass the string '{x!r}' or a Fraction "
-            "(a float is taken only when it is exact, as 0.5 is)"
-        )
-    return mpq(value)
+    if Fraction(repr(x)) == value:
+        return mpq(value)
+    near = value.limit_denominator(10**6)
+    suggestion = str(near if float(near) == x else value)
+    binary = f"{value.numerator}/2**{value.denominator.bit_length() - 1}"
+    if value.denominator == 1:
+        binary = str(value.numerator)
+    if len(binary) > 40:
+        binary = f"a number of {len(binary):,} characters"
+    raise InexactError(
+        f"float {x!r} is not the number it prints (in binary it is {binary}); "
+        f"pass an exact value such as {quoted(suggestion, 40)} "
+        "(a float is taken only when it prints its exact value, as 0.5 does)"
+    )
 
 
 def plain_integer(value: Any) -> Any:
@@ -428,9 +441,11 @@ def decimal_string(x: Any, digits: int = 12) -> str:
         if is_symbolic(x):
             import sympy
 
-            value = sympy.N(x, digits + 10)
-            if not value.is_real:
+            rough = sympy.N(x, 15)
+            if not rough.is_real:
                 raise InexactError(f"{x} has no real decimal value")
+            whole = len(str(int(abs(rough)))) if abs(rough) >= 1 else 0  # digits before the point
+            value = sympy.N(x, digits + whole + 10)
             x = Fraction(str(value)) if value.is_Rational else Fraction(Decimal(str(value)))
         x = exact(x)
     denominator = x.denominator  # x * 10**digits, left unreduced: rounding needs no gcd
@@ -457,18 +472,29 @@ def readable_decimal(x: Any, places: int) -> str:
     ('0.666667', '-2.73511e-16')
     >>> readable_decimal(6**40, 6)
     '1.33675e31'
+    >>> import sympy
+    >>> readable_decimal(sympy.sqrt(2) / 10**20, 6), readable_decimal(sympy.sqrt(2) * 10**15, 6)
+    ('1.41421e-20', '1.41421e15')
     """
-    value = to_fraction(exact(x)) if not is_symbolic(x) else None
-    if value is None or value == 0 or Fraction(1, 1000) <= abs(value) < 10**12:
+    if is_symbolic(x):
+        import sympy
+
+        rough = sympy.N(sympy.Abs(x), 30)
+        size = Fraction(Decimal(str(rough))) if rough.is_real else Fraction(1)
+        value: Any = x
+        ten: Any = sympy.Integer(10)
+    else:
+        value = to_fraction(exact(x))
+        size, ten = abs(value), Fraction(10)
+    if size == 0 or Fraction(1, 1000) <= size < 10**12:
         return decimal_string(x, places)
-    size = abs(value)
     exponent = digit_count(size.numerator) - digit_count(size.denominator)  # 10^e <= 10 size
     if size < Fraction(10) ** exponent:
         exponent -= 1
-    mantissa = decimal_string(value / Fraction(10) ** exponent, places - 1)
+    mantissa = decimal_string(value / ten**exponent, places - 1)
     if mantissa.lstrip("-").startswith("10"):  # rounded up to the next power of ten
         exponent += 1
-        mantissa = decimal_string(value / Fraction(10) ** exponent, places - 1)
+        mantissa = decimal_string(value / ten**exponent, places - 1)
     return f"{mantissa}e{exponent}"
 
 

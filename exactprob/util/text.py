@@ -26,6 +26,7 @@ __all__ = [
     "MAX_FRACTION_CHARS",
     "PLACES",
     "bound_text",
+    "certified_decimal",
     "decimal_text",
     "enclosure_text",
     "exact_text",
@@ -90,19 +91,36 @@ def exact_text(value: Any) -> str:
 
 
 def enclosure_text(low: Any, high: Any) -> str:
-    """A certified value, the exact one in ``[low, high]``: the midpoint's decimal and the
-    half-width, to two significant digits rounded up.
+    """A certified value, the exact one in ``[low, high]``: the decimal of the midpoint
+    and how far from that decimal the exact value may be (:func:`certified_decimal`).
 
     >>> from fractions import Fraction
-    >>> enclosure_text(Fraction(1, 3) - Fraction(1, 10**14), Fraction(1, 3) + Fraction(1, 10**14))
-    '0.3333333333 (certified: the exact value is within 1.0e-14)'
+    >>> enclosure_text(Fraction(1, 4) - Fraction(1, 10**14), Fraction(1, 4) + Fraction(1, 10**14))
+    '0.2500000000 (certified: the exact value is within 1.0e-14)'
     >>> enclosure_text(Fraction(1, 2), Fraction(1, 2))
     '0.5000000000 = 1/2'
     """
     low, high = Fraction(low), Fraction(high)
     if low == high:
         return exact_text(low)
-    return f"{decimal_text((low + high) / 2)} (certified: the exact value is within {bound_text((high - low) / 2)})"
+    shown, bound = certified_decimal(low, high)
+    return f"{shown} (certified: the exact value is within {bound})"
+
+
+def certified_decimal(low: Any, high: Any) -> tuple[str, str]:
+    """The decimal of ``[low, high]``'s midpoint, and a bound on how far the exact value,
+    anywhere in the interval, lies from that decimal (not from the midpoint: the
+    rounding counts too), two significant digits rounded up.
+
+    >>> from fractions import Fraction
+    >>> certified_decimal(Fraction(1, 3) - Fraction(1, 10**14), Fraction(1, 3) + Fraction(1, 10**14))
+    ('0.3333333333', '3.4e-11')
+    """
+    low, high = Fraction(low), Fraction(high)
+    shown = decimal_text((low + high) / 2)
+    value = Fraction(shown)
+    far = max(high - value, value - low)
+    return shown, bound_text(far) if far else "0"
 
 
 def bound_text(size: Fraction) -> str:

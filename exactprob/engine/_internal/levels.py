@@ -51,7 +51,8 @@ mpq(13,27)
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from functools import cached_property, reduce
+from functools import reduce
+from itertools import pairwise
 from typing import Any
 
 import gmpy2
@@ -205,30 +206,18 @@ class _Sweep:
         """A level of at most :data:`~.order.NARROW` states, one action at a time in
         Python: the numbers of :meth:`level` without its fixed cost of numpy passes (a
         chain has a level per state). Actions that stay forever are never chosen."""
-        swept, E, W, weights = self.swept, self.swept.denominators, self.W, self.weights
+        swept, E, W = self.swept, self.swept.denominators, self.W
         numerators = swept.numerators
-        cs, es, targets, prob_ids, level, players = self._lists
         states = front.tolist()
-        actions = []  # per state: (its moves elsewhere as (weight, target), weight of staying)
-        for s in states:
-            state_actions = []
-            for c in range(cs[s], cs[s + 1]):
-                moves, stay = [], 0
-                for e in range(es[c], es[c + 1]):
-                    t, a = targets[e], weights[prob_ids[e]]
-                    if t == s:
-                        stay += a
-                    else:
-                        moves.append((a, t))
-                state_actions.append((moves, stay))
-            actions.append(state_actions)
-        used = {level[t] for acts in actions for moves, _ in acts for _, t in moves}
+        actions = [self._actions(s) for s in states]
+        level = {t: int(swept.level[t]) for acts in actions for moves, _ in acts for _, t in moves}
+        used = set(level.values())
         common = reduce(gmpy2.lcm, (E[j] for j in used), _ONE)
         ratio = {j: common // E[j] for j in used}
         M = reduce(gmpy2.lcm, (W - stay for acts in actions for _, stay in acts if stay != W), W)
         best, choices = [], []
         for s, acts in zip(states, actions, strict=True):
-            sign = -1 if players[s] == 1 else 1
+            sign = -1 if self.players[s] == 1 else 1
             q = {  # the actions that leave: numerators over C M
                 k: sum(a * numerators[t] * ratio[level[t]] for a, t in moves) * (M // (W - stay))
                 for k, (moves, stay) in enumerate(acts)
@@ -248,12 +237,30 @@ class _Sweep:
             swept.choice[s] = c
         E.append(D)
 
-    @cached_property
-    def _lists(self) -> tuple[list[int], ...]:
-        """The graph's arrays as Python lists, for :meth:`narrow_level` (indexing a numpy
-        array one element at a time costs more than the arithmetic of a narrow level)."""
-        arrays = (self.choice_start, self.edge_start, self.targets, self.prob_ids)
-        return (*(a.tolist() for a in arrays), self.swept.level.tolist(), self.players.tolist())
+    def _actions(self, s: int) -> list[tuple[list[tuple[Any, int]], Any]]:
+        """State ``s``'s actions, each as its moves elsewhere ``(weight, target)`` and the
+        weight of staying; its slices of the graph's arrays are read as Python lists (a
+        numpy element read one at a time costs more than a narrow level's arithmetic)."""
+        first, last = self.choice_start[s : s + 2].tolist()
+        bounds = self.edge_start[first : last + 1].tolist()
+        start, stop = bounds[0], bounds[-1]
+        edges = list(
+            zip(
+                self.targets[start:stop].tolist(),
+                self.weights[self.prob_ids[start:stop]].tolist(),
+                strict=True,
+            )
+        )
+        actions = []
+        for begin, end in pairwise(bounds):
+            moves, stay = [], 0
+            for t, a in edges[begin - start : end - start]:
+                if t == s:
+                    stay += a
+                else:
+                    moves.append((a, t))
+            actions.append((moves, stay))
+        return actions
 
     def _scaled(self, successors: np.ndarray) -> tuple[np.ndarray, Any]:
         """``N(t) C / E_j(t)`` for each successor, and ``C``."""

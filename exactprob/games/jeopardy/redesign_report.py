@@ -19,7 +19,7 @@ from ...errors import ModelError, UsageError
 from ...util.display import Report
 from ...util.numbers import exact_fields
 from ...util.resources import check_memory
-from ...util.text import bound_text, decimal_text
+from ...util.text import bound_text, certified_decimal
 from .certified import MAX_CERTIFIED_STATES, working_bytes
 from .redesign import DeckResult, Design, fairest_designs, search
 from .rules import FowlPlay
@@ -91,8 +91,7 @@ def text_of(
             str(design.chickens),
             str(design.wolves),
             str(design.komi),
-            decimal_text(design.win.midpoint()),
-            bound_text(design.win.width() / 2) if design.win.width() else "0",
+            *certified_decimal(design.win.low, design.win.high),
             bound_text(design.distance[1]) if design.distance[1] else "0",
         )
         for rank, design in enumerate(designs, start=1)

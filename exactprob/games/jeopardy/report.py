@@ -18,6 +18,7 @@ Pig to 2 with a d6, komi 0, both players optimal
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -28,7 +29,7 @@ from ...engine.results import value_fields
 from ...errors import ModelError, StateLimitError, UsageError
 from ...util.display import Report
 from ...util.limits import check_max_states
-from ...util.numbers import digit_count, exact_fields
+from ...util.numbers import decimal_string, digit_count, exact_fields
 from ...util.text import PLACES, decimal_text, exact_text
 from .certified import MAX_CERTIFIED_STATES
 from .fairness import Win, fairest_komi, komi_wins
@@ -174,15 +175,17 @@ def matchups_text(names: list[str], wins: dict[tuple[str, str], Win]) -> str:
 def _short(win: Win) -> str:
     """A cell of the matrix: the decimal of the value, or of an enclosure's midpoint when
     it is narrower than the last place shown; a wider enclosure is shown as its ends
-    (``--json`` has them in full).
+    rounded outward, so the interval shown holds it (``--json`` has them in full).
 
     >>> from exactprob import Enclosure
-    >>> _short(Enclosure(0.21875, 0.75))
-    '[0.2187500000, 0.7500000000]'
+    >>> _short(Enclosure(Fraction("0.12345678906"), Fraction("0.98765432104")))
+    '[0.1234567890, 0.9876543211]'
     """
     if isinstance(win, Fraction) or win.width() <= Fraction(1, 10**PLACES):
         return decimal_text(win)
-    return f"[{decimal_text(win.low)}, {decimal_text(win.high)}]"
+    unit = 10**PLACES
+    low, high = math.floor(win.low * unit), math.ceil(win.high * unit)
+    return f"[{decimal_string(Fraction(low, unit), PLACES)}, {decimal_string(Fraction(high, unit), PLACES)}]"
 
 
 @dataclass(frozen=True, eq=False)

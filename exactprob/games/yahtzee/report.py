@@ -143,7 +143,7 @@ class YahtzeeReport(Report):
             lines.append(f"simple strategies ({kind}): expected score, and what each gives up")
             optimal = self.solution.value()
             lines += [
-                f"  {name:<30} {decimal_text(v):>14}  -{decimal_text(_loss(optimal, v))}"
+                f"  {name:<30} {decimal_text(v):>14}  {decimal_text(-_middle(_loss(optimal, v)))}"
                 for name, v in self.strategies.items()
             ]
         if self.simulated is not None:
