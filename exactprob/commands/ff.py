@@ -44,6 +44,7 @@ from ..games.fighting_fantasy.terms import MAX_STAT
 from ..util.files import check_output, write_all
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
 from ..util.numbers import parse_whole, whole_number
+from ..util.text import duration_text
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag, integer
 from ._output import emit, show_progress
@@ -161,7 +162,7 @@ def atlas_text(summary: dict[str, Any]) -> str:
     deltas = summary["deltas"]
     strategies = summary["strategies"]
     rows = [
-        ("states solved", f"{summary['states']:,} in {round(summary['seconds'] * 1000):,} ms"),
+        ("states solved", f"{summary['states']:,} in {duration_text(summary['seconds'])}"),
         *(
             (f"strategy {code}: test luck {meaning}", f"{strategies[str(code)]:,}")
             for code, meaning in STRATEGY_CODES.items()

@@ -28,6 +28,7 @@ __all__ = [
     "bound_text",
     "certified_decimal",
     "decimal_text",
+    "duration_text",
     "enclosure_text",
     "exact_text",
     "table_lines",
@@ -137,6 +138,15 @@ def bound_text(size: Fraction) -> str:
     if tenths == 100:
         exponent, tenths = exponent + 1, 10
     return f"{tenths // 10}.{tenths % 10}e{exponent}"
+
+
+def duration_text(seconds: float) -> str:
+    """A measured time, whole (a float, not an exact value): milliseconds below 10 s.
+
+    >>> duration_text(0.0064), duration_text(956.57)
+    ('6 ms', '957 s')
+    """
+    return f"{round(seconds * 1000):,} ms" if seconds < 10 else f"{round(seconds):,} s"
 
 
 def table_lines(rows: list[tuple[str, Any]], indent: str = "  ") -> list[str]:

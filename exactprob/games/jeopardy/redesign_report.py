@@ -19,7 +19,7 @@ from ...errors import ModelError, UsageError
 from ...util.display import Report
 from ...util.numbers import exact_fields
 from ...util.resources import check_memory
-from ...util.text import bound_text, certified_decimal
+from ...util.text import bound_text, certified_decimal, duration_text
 from .certified import MAX_CERTIFIED_STATES, working_bytes
 from .redesign import DeckResult, Design, fairest_designs, search
 from .rules import FowlPlay
@@ -113,7 +113,7 @@ def text_of(
     seconds = sum(result.seconds for result in solved)
     sources = (
         f"  decks: {len(results) - len(solved)} from the cache, {len(solved)} solved "
-        f"({round(seconds * 1000):,} ms of solving); cache {cache}"
+        f"({duration_text(seconds)} of solving); cache {cache}"
     )
     return "\n".join([title, sources, *table, f"  {undecided}"])
 
