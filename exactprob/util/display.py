@@ -56,8 +56,8 @@ _BAR = (
 
 
 def exact_html(value: Any) -> str:
-    r"""An exact value as HTML: ``p/q ≈ decimal``; a symbolic value as inline math, which
-    Jupyter typesets (``\(...\)``).
+    r"""An exact value as HTML: ``p/q ≈ decimal``; a symbolic value as LaTeX between
+    inline-math delimiters, which Jupyter typesets.
 
     >>> from fractions import Fraction
     >>> exact_html(Fraction(1, 3))
@@ -65,8 +65,8 @@ def exact_html(value: Any) -> str:
     >>> exact_html(Fraction(1, 2))
     '1/2'
     >>> import sympy
-    >>> exact_html((1 - sympy.Symbol("p")) ** 2)
-    '\\(\\left(1 - p\\right)^{2}\\)'
+    >>> exact_html((1 - sympy.Symbol("p")) ** 2)[2:-2]  # the LaTeX, inside the delimiters
+    '\\left(1 - p\\right)^{2}'
     """
     if is_symbolic(value):
         import sympy
