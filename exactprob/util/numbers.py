@@ -32,6 +32,7 @@ __all__ = [
     "Exact",
     "common_denominator_dots",
     "decimal_string",
+    "decimal_exponent",
     "digit_count",
     "exact",
     "exact_fields",
@@ -488,14 +489,23 @@ def readable_decimal(x: Any, places: int) -> str:
         size, ten = abs(value), Fraction(10)
     if size == 0 or Fraction(1, 1000) <= size < 10**12:
         return decimal_string(x, places)
-    exponent = digit_count(size.numerator) - digit_count(size.denominator)  # 10^e <= 10 size
-    if size < Fraction(10) ** exponent:
-        exponent -= 1
+    exponent = decimal_exponent(size)
     mantissa = decimal_string(value / ten**exponent, places - 1)
     if mantissa.lstrip("-").startswith("10"):  # rounded up to the next power of ten
         exponent += 1
         mantissa = decimal_string(value / ten**exponent, places - 1)
     return f"{mantissa}e{exponent}"
+
+
+def decimal_exponent(size: Fraction) -> int:
+    """The ``e`` with :math:`10^e \\le` ``size`` :math:`< 10^{e+1}`, for ``size > 0``,
+    from digit counts (no float: ``size`` may be far outside a float's range).
+
+    >>> decimal_exponent(Fraction(1, 3)), decimal_exponent(Fraction(10**400))
+    (-1, 400)
+    """
+    exponent = digit_count(size.numerator) - digit_count(size.denominator)  # 10^e <= 10 size
+    return exponent - 1 if size < Fraction(10) ** exponent else exponent
 
 
 def digit_count(n: int) -> int:

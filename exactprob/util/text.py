@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .numbers import digit_count, exact, fraction_string, is_symbolic, readable_decimal
+from .numbers import decimal_exponent, exact, fraction_string, is_symbolic, readable_decimal
 
 __all__ = [
     "MAX_FRACTION_CHARS",
@@ -121,19 +121,19 @@ def certified_decimal(low: Any, high: Any) -> tuple[str, str]:
     shown = decimal_text((low + high) / 2)
     value = Fraction(shown)
     far = max(high - value, value - low)
-    return shown, bound_text(far) if far else "0"
+    return shown, bound_text(far)
 
 
 def bound_text(size: Fraction) -> str:
-    """``size`` > 0 to two significant digits in scientific notation, rounded up, so the
-    bound shown is still a bound.
+    """``size`` >= 0 to two significant digits in scientific notation, rounded up, so the
+    bound shown is still a bound; ``"0"`` for 0.
 
-    >>> bound_text(Fraction(1, 3)), bound_text(Fraction(1, 10**14))
-    ('3.4e-1', '1.0e-14')
+    >>> bound_text(Fraction(1, 3)), bound_text(Fraction(1, 10**14)), bound_text(Fraction(0))
+    ('3.4e-1', '1.0e-14', '0')
     """
-    exponent = digit_count(size.numerator) - digit_count(size.denominator)
-    if size < Fraction(10) ** exponent:
-        exponent -= 1
+    if size == 0:
+        return "0"
+    exponent = decimal_exponent(size)
     tenths = -(-size * 10 / Fraction(10) ** exponent // 1)  # ceiling, in [10, 100]
     if tenths == 100:
         exponent, tenths = exponent + 1, 10

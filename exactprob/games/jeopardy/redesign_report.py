@@ -92,7 +92,7 @@ def text_of(
             str(design.wolves),
             str(design.komi),
             *certified_decimal(design.win.low, design.win.high),
-            bound_text(design.distance[1]) if design.distance[1] else "0",
+            bound_text(design.distance[1]),
         )
         for rank, design in enumerate(designs, start=1)
     ]
