@@ -31,8 +31,8 @@ from ..errors import ExactProbError, InexactError, ModelError, NumberTooLongErro
 __all__ = [
     "Exact",
     "common_denominator_dots",
-    "decimal_string",
     "decimal_exponent",
+    "decimal_string",
     "digit_count",
     "exact",
     "exact_fields",
