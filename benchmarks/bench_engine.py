@@ -795,7 +795,7 @@ def measure_pig_model(quick: bool) -> dict[str, Any]:
 def measure_pig_jeopardy(quick: bool) -> dict[str, Any]:
     """Two-player Pig by the game's own solver (:mod:`exactprob.games.jeopardy`)."""
     from exactprob.games.jeopardy.rules import Pig as JeopardyPig
-    from exactprob.games.jeopardy.solver import solve_race as solve_jeopardy
+    from exactprob.games.jeopardy.solving.solver import solve_race as solve_jeopardy
 
     t0 = time.perf_counter()
     value = solve_jeopardy(JeopardyPig(goal=pig_game_goal(quick))).first_player_win()
@@ -845,7 +845,7 @@ def engine_enclose(model: Any) -> dict[str, Any]:
 def game_enclose(goal: int) -> dict[str, Any]:
     """Fowl Play by the game's own certified solver (numpy interval iteration)."""
     from exactprob.games.jeopardy import FowlPlay
-    from exactprob.games.jeopardy.certified import enclose_race
+    from exactprob.games.jeopardy.solving.certified import enclose_race
 
     t0 = time.perf_counter()
     return enclosed(0.0, t0, enclose_race(FowlPlay(goal=goal)).first_player_win())
@@ -969,14 +969,20 @@ def run_certified(
     cases = [
         ("fowl-enclose", f"Fowl Play to {fowl}, JeopardyModel"),
         ("fowl-bulk", f"Fowl Play to {fowl}, FowlPlayArrays"),
-        ("fowl-jeopardy", f"Fowl Play to {fowl}, exactprob.games.jeopardy.certified"),
+        ("fowl-jeopardy", f"Fowl Play to {fowl}, exactprob.games.jeopardy.solving.certified"),
         ("larger-fowl-bulk", f"Fowl Play to {larger}, FowlPlayArrays"),
-        ("larger-fowl-jeopardy", f"Fowl Play to {larger}, exactprob.games.jeopardy.certified"),
+        (
+            "larger-fowl-jeopardy",
+            f"Fowl Play to {larger}, exactprob.games.jeopardy.solving.certified",
+        ),
     ]
     if full_fowl:
         cases += [
             ("full-fowl-bulk", f"Fowl Play to {full}, FowlPlayArrays"),
-            ("full-fowl-jeopardy", f"Fowl Play to {full}, exactprob.games.jeopardy.certified"),
+            (
+                "full-fowl-jeopardy",
+                f"Fowl Play to {full}, exactprob.games.jeopardy.solving.certified",
+            ),
         ]
     for name, what in cases:
         log(f"certified: {what}")
@@ -1006,7 +1012,7 @@ def run_certified(
         ]
 
     def game_row(goal: int, m: dict[str, Any]) -> list[str]:
-        label = f"Fowl Play to {goal}, exactprob.games.jeopardy.certified.enclose"
+        label = f"Fowl Play to {goal}, exactprob.games.jeopardy.solving.certified.enclose"
         return [label, "", fmt_time(m["enclose"]), f"{m['peak_mb']:,.0f} MB", box(m), ""]
 
     def ratios(m: dict[str, Any], game: dict[str, Any]) -> str:

@@ -21,8 +21,8 @@ import exactprob as ep
 from exactprob.engine.methods import Method
 from exactprob.games.fighting_fantasy import FightModel, solve_grid
 from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
-from exactprob.games.jeopardy.certified import enclose_race
-from exactprob.games.jeopardy.solver import solve_race
+from exactprob.games.jeopardy.solving.certified import enclose_race
+from exactprob.games.jeopardy.solving.solver import solve_race
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_engine import fmt_ratio, fmt_time, machine_description, table

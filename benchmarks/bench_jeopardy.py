@@ -6,9 +6,9 @@ Usage::
     python benchmarks/bench_jeopardy.py [--quick] [--out FILE] [--cap SECONDS]
 
 1. The issue's goals: Pig to 100 solved exactly
-   (:func:`exactprob.games.jeopardy.solver.solve`) in under a minute; Fowl Play (42
+   (:func:`exactprob.games.jeopardy.solving.solver.solve`) in under a minute; Fowl Play (42
    chickens, 6 wolves, to 50) and Red Light (24 green, 4 red, to 50, komi 1) enclosed
-   (:func:`exactprob.games.jeopardy.certified.enclose`) in under 15 minutes and 8 GB.
+   (:func:`exactprob.games.jeopardy.solving.certified.enclose`) in under 15 minutes and 8 GB.
 2. The peer: float value iteration in numpy, the papers' method, written here from the
    spec's equations alone (:func:`pig_value_iteration`, :func:`fowl_value_iteration`).
    Its value is compared with the exact one (Pig, as a ``Fraction``) or with the certified
@@ -59,9 +59,9 @@ from bench_engine import (
 )
 from gmpy2 import mpq
 
-from exactprob.games.jeopardy import certified, solver
 from exactprob.games.jeopardy.fairness import komi_wins
 from exactprob.games.jeopardy.rules import RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, Pig
+from exactprob.games.jeopardy.solving import certified, solver
 from exactprob.util.numbers import decimal_string, digit_count
 
 # ---------------------------------------------------------------------------------------
@@ -411,7 +411,7 @@ def run_goals(run: Sizes, cap: float, pig_exact: Measured) -> list[str]:
     out += [
         "",
         (
-            "exact: exactprob.games.jeopardy.solver.solve_race, size = digits of the win's "
+            "exact: exactprob.games.jeopardy.solving.solver.solve_race, size = digits of the win's "
             "denominator; certified: certified.enclose_race, an interval guaranteed to contain the "
             "exact value, size = its width. Peak memory: VmHWM of the solving process "
             f"(after its imports alone: {fmt_memory(imports)})."

@@ -9,12 +9,12 @@ A simple player meets the optimal one, each moving first in turn: hold at 20 in 
 risk-balancing (draw iff :math:`c_\text{rem} > w_\text{rem} k`) in the full Fowl Play (42
 chickens, 6 wolves, to 50).
 
-1. The optimal players: Pig solved exactly (:func:`exactprob.games.jeopardy.solver.solve`),
-   Fowl Play enclosed (:func:`exactprob.games.jeopardy.certified.enclose`), each made a
-   policy table (:func:`exactprob.games.jeopardy.players.optimal_policy_table`), with the
+1. The optimal players: Pig solved exactly (:func:`exactprob.games.jeopardy.solving.solver.solve`),
+   Fowl Play enclosed (:func:`exactprob.games.jeopardy.solving.certified.enclose`), each made a
+   policy table (:func:`exactprob.games.jeopardy.policies.optimal_policy_table`), with the
    number of choices the enclosures leave undecided. Timed on their own.
-2. The match-ups by exactprob: exact for Pig (:func:`exactprob.games.jeopardy.matchup.play_off`),
-   certified for Fowl Play (:func:`exactprob.games.jeopardy.certified.enclose_matchup`). Each
+2. The match-ups by exactprob: exact for Pig (:func:`exactprob.games.jeopardy.players.matchup.play_off`),
+   certified for Fowl Play (:func:`exactprob.games.jeopardy.solving.certified.enclose_matchup`). Each
    is checked against the optimal value :math:`v^*`: the optimal player guarantees at least
    :math:`v^*` moving first and holds the first player to at most :math:`v^*` moving second.
 3. The peer, the papers' method (Neller et al. 2013 measured their network's win rate over
@@ -66,10 +66,8 @@ from bench_jeopardy import (
 
 from exactprob import Enclosure
 from exactprob.engine.simulate import agrees_with
-from exactprob.games.jeopardy import certified, solver
-from exactprob.games.jeopardy.certified import enclose_matchup
-from exactprob.games.jeopardy.matchup import play_off
-from exactprob.games.jeopardy.players import (
+from exactprob.games.jeopardy.players.matchup import play_off
+from exactprob.games.jeopardy.policies import (
     Holds,
     PolicyTable,
     choice_states,
@@ -80,6 +78,8 @@ from exactprob.games.jeopardy.players import (
 )
 from exactprob.games.jeopardy.rules import FOWL_PLAY, FowlPlay, Pig
 from exactprob.games.jeopardy.simulator import SimulatedRaces, simulate_race
+from exactprob.games.jeopardy.solving import certified, solver
+from exactprob.games.jeopardy.solving.certified import enclose_matchup
 from exactprob.util.numbers import decimal_string, digit_count
 
 Game = Pig | FowlPlay

@@ -52,7 +52,7 @@ from bench_engine import (
 
 from exactprob.cli import main as exactprob_main
 from exactprob.engine.simulate import NumpyRandom
-from exactprob.games.roguelike.hit_points import (
+from exactprob.games.roguelike.hit_points.dice import (
     ROGUE_BASE,
     ROGUE_LEVELS,
     DistributionSummary,
@@ -66,7 +66,7 @@ from exactprob.games.roguelike.prd.inverse import linear_constant
 from exactprob.games.roguelike.prd.simulator import simulate_hits
 from exactprob.games.roguelike.prd.trials import hit_moments, hits_distribution
 from exactprob.games.roguelike.rng import RogueRandom
-from exactprob.games.roguelike.rubber_band import (
+from exactprob.games.roguelike.rubber_band.odds import (
     RubberBand,
     Waffles,
     count_distribution,
@@ -74,7 +74,7 @@ from exactprob.games.roguelike.rubber_band import (
     staircakes,
     starvation_distribution,
 )
-from exactprob.games.roguelike.softlock import locked_enclosure, locked_forever, locked_within
+from exactprob.games.roguelike.softlock.walk import locked_enclosure, locked_forever, locked_within
 
 Timing = tuple[str, Callable[[], Any]]
 

@@ -14,7 +14,7 @@ Proof. For one die, :math:`E[D] = \frac1S \sum_{k=1}^{S} k = \frac{S+1}{2}` and
 sums in closed form for a symbolic :math:`S` and checks the identity. Expectation is
 linear, and the variance of a sum of independent variables is the sum of their
 variances; the constant :math:`b` moves the mean only. The symbolic result is checked
-equal to :func:`~exactprob.games.roguelike.hit_points.closed_form_moments`, and both are
+equal to :func:`~exactprob.games.roguelike.hit_points.dice.closed_form_moments`, and both are
 checked exactly against the mean and variance of the engine's exact distribution for
 every :math:`S \le 12`, :math:`N \le 5`, :math:`L \le 4` and the source's cases
 :math:`12 + 8\mathrm{d}10` and :math:`12 + 40\mathrm{d}2`.
@@ -25,7 +25,7 @@ from itertools import product
 
 import sympy
 
-from exactprob.games.roguelike.hit_points import closed_form_moments, hit_points
+from exactprob.games.roguelike.hit_points.dice import closed_form_moments, hit_points
 
 S, N, L, b, k = sympy.symbols("S N L b k", integer=True, positive=True)
 

@@ -33,7 +33,7 @@ from fractions import Fraction
 
 import sympy
 
-from exactprob.games.roguelike.softlock import (
+from exactprob.games.roguelike.softlock.walk import (
     drift_threshold,
     locked_forever,
     locked_within,

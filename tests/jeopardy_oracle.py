@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from exactprob.games.jeopardy import RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, Pig
-from exactprob.games.jeopardy.players import Holds, hold_at, risk_balancing
+from exactprob.games.jeopardy.policies import Holds, hold_at, risk_balancing
 from exactprob.games.jeopardy.simulator import SimulatedRaces, simulate_race
 
 GAMES = 100_000

@@ -173,10 +173,10 @@ def test_a_fight_grid_shows_its_largest_state() -> None:
 def test_a_solved_race_shows_its_chance_and_fairest_komi() -> None:
     """Pig to 10: 7776/10961 for the first player (Storm gives the same in
     docs/verification.rst); a certified Fowl Play shows the enclosure's certain digits."""
-    from exactprob.games.jeopardy.certified import enclose_race
     from exactprob.games.jeopardy.fairness import fairest_komi, komi_wins
     from exactprob.games.jeopardy.rules import FowlPlay, Pig
-    from exactprob.games.jeopardy.solver import solve_race
+    from exactprob.games.jeopardy.solving.certified import enclose_race
+    from exactprob.games.jeopardy.solving.solver import solve_race
 
     pig = solve_race(Pig(10))
     html = pig._repr_html_()

@@ -25,7 +25,7 @@ from cli_runner import run
 from exactprob import die
 from exactprob.engine.simulate import NumpyRandom, agrees_with
 from exactprob.errors import ModelError
-from exactprob.games.roguelike.hit_points import (
+from exactprob.games.roguelike.hit_points.dice import (
     DiceSpec,
     DistributionSummary,
     compare,

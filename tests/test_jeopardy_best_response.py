@@ -13,10 +13,10 @@ import pytest
 
 from exactprob.errors import ModelError, StateLimitError
 from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, Pig
-from exactprob.games.jeopardy.best_response import best_response
-from exactprob.games.jeopardy.certified import enclose_matchup, enclose_race
-from exactprob.games.jeopardy.matchup import play_off
-from exactprob.games.jeopardy.players import (
+from exactprob.games.jeopardy.players.best_response import best_response
+from exactprob.games.jeopardy.players.matchup import play_off
+from exactprob.games.jeopardy.players.roster import player_named
+from exactprob.games.jeopardy.policies import (
     PolicyTable,
     choice_states,
     hold_at,
@@ -24,8 +24,8 @@ from exactprob.games.jeopardy.players import (
     policy_table,
     risk_balancing,
 )
-from exactprob.games.jeopardy.roster import player_named
-from exactprob.games.jeopardy.solver import solve_race
+from exactprob.games.jeopardy.solving.certified import enclose_matchup, enclose_race
+from exactprob.games.jeopardy.solving.solver import solve_race
 from tests.cli_runner import run
 
 

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from memory_probe import peak_added
 
 from exactprob.games.jeopardy import FowlPlay
-from exactprob.games.jeopardy.certified import CertifiedRace, enclose_race, working_bytes
-from exactprob.games.jeopardy.solver import solve_race
+from exactprob.games.jeopardy.solving.certified import CertifiedRace, enclose_race, working_bytes
+from exactprob.games.jeopardy.solving.solver import solve_race
 from tests.jeopardy_oracle import SMALL_FOWL_PLAY
 
 WIDTH = 1e-11
@@ -108,7 +108,7 @@ def test_the_memory_estimate_matches_the_measured_peak(deck: tuple[int, int, int
     chickens, wolves, goal = deck
     measured = peak_added(
         "from exactprob.games.jeopardy import FowlPlay\n"
-        "from exactprob.games.jeopardy.certified import enclose_race",
+        "from exactprob.games.jeopardy.solving.certified import enclose_race",
         f"enclose_race(FowlPlay({chickens}, {wolves}, {goal}))",
     )
     estimate = working_bytes(FowlPlay(chickens, wolves, goal))

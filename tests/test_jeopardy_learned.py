@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from exactprob.errors import ModelError
-from exactprob.games.jeopardy.learned import LearnedPlayer, fit_network, fit_tree
-from exactprob.games.jeopardy.players import PolicyTable, optimal_policy_table
+from exactprob.games.jeopardy.players.learned import LearnedPlayer, fit_network, fit_tree
+from exactprob.games.jeopardy.policies import PolicyTable, optimal_policy_table
 from exactprob.games.jeopardy.rules import FowlPlay, Pig
 from exactprob.games.jeopardy.simulator import simulate_race
-from exactprob.games.jeopardy.solver import solve_race
+from exactprob.games.jeopardy.solving.solver import solve_race
 
 # Pig with a d3 (1 busts, 2 or 3 add): about a third of its choices are holds (with a d6,
 # optimal Pig never holds below the goal 40). Fowl Play to 8 has both actions too.

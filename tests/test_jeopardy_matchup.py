@@ -15,15 +15,15 @@ from hypothesis import strategies as st
 from exactprob.engine.solve import evaluate
 from exactprob.errors import ModelError, NonTerminationError
 from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, JeopardyModel, Pig
-from exactprob.games.jeopardy.certified import enclose_matchup, enclose_race
-from exactprob.games.jeopardy.matchup import play_off
-from exactprob.games.jeopardy.players import (
+from exactprob.games.jeopardy.players.matchup import play_off
+from exactprob.games.jeopardy.policies import (
     hold_at,
     optimal_policy_table,
     policy_table,
     risk_balancing,
 )
-from exactprob.games.jeopardy.solver import solve_race
+from exactprob.games.jeopardy.solving.certified import enclose_matchup, enclose_race
+from exactprob.games.jeopardy.solving.solver import solve_race
 from tests.jeopardy_oracle import FIXED, model_policy, race, seed_of
 
 

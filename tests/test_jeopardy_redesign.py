@@ -22,7 +22,7 @@ from text_style import style_faults
 
 from exactprob import Enclosure
 from exactprob.games.jeopardy import FowlPlay
-from exactprob.games.jeopardy.redesign import (
+from exactprob.games.jeopardy.redesign.search import (
     DeckResult,
     SchedulerError,
     cache_path,
@@ -32,7 +32,7 @@ from exactprob.games.jeopardy.redesign import (
     search,
     store,
 )
-from exactprob.games.jeopardy.solver import solve_race
+from exactprob.games.jeopardy.solving.solver import solve_race
 from exactprob.util import cluster
 from exactprob.util.text import decimal_text
 

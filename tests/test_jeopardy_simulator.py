@@ -16,12 +16,12 @@ import pytest
 
 from exactprob.engine.solve import evaluate
 from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
-from exactprob.games.jeopardy.players import (
+from exactprob.games.jeopardy.policies import (
     PolicyTable,
     hold_at,
     optimal_policy_table,
 )
-from exactprob.games.jeopardy.solver import solve_race
+from exactprob.games.jeopardy.solving.solver import solve_race
 from tests.jeopardy_oracle import FIXED, GAMES, model_policy, race, seed_of
 
 

@@ -25,8 +25,8 @@ from exactprob.games.jeopardy import (
     policy_table,
     race_report,
 )
-from exactprob.games.jeopardy.certified import enclose_race
-from exactprob.games.jeopardy.solver import solve_race
+from exactprob.games.jeopardy.solving.certified import enclose_race
+from exactprob.games.jeopardy.solving.solver import solve_race
 from tests.jeopardy_oracle import SMALL_FOWL_PLAY
 
 GAMES = [

@@ -23,7 +23,7 @@ from exactprob.errors import StateLimitError, UsageError
 from exactprob.games.fighting_fantasy import RULES, FightModel
 from exactprob.games.gamblers_ruin import GamblersRuin
 from exactprob.games.jeopardy import FowlPlay, FowlPlayArrays, JeopardyModel, Pig
-from exactprob.games.jeopardy.best_response import _AgainstFixed
+from exactprob.games.jeopardy.players.best_response import _AgainstFixed
 
 
 @st.composite

@@ -1,5 +1,5 @@
 """Rogue 3.6.3's generator: bit-for-bit against the C macro and a ctypes oracle, and the exact
-analysis of :mod:`exactprob.games.roguelike.generator` against brute force over a whole cycle.
+analysis of :mod:`exactprob.games.roguelike.generator.cycle` against brute force over a whole cycle.
 
 The oracles here are written from the C source's rules, not from the modules under test:
 ``RN`` is ``((seed = seed*11109+13849) & 0x7fff) >> 1`` on a wrapping 32-bit ``int``, and

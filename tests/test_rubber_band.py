@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from exactprob.engine.simulate import NumpyRandom, agrees_with
 from exactprob.errors import ModelError, StateLimitError
 from exactprob.games.roguelike.rng import RogueRandom
-from exactprob.games.roguelike.rubber_band import (
+from exactprob.games.roguelike.rubber_band.odds import (
     STAIRCAKES,
     RubberBand,
     Waffles,

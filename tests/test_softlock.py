@@ -13,7 +13,7 @@ import sympy
 from exactprob.engine.simulate import NumpyRandom
 from exactprob.errors import ModelError
 from exactprob.games.roguelike.rng import RogueRandom
-from exactprob.games.roguelike.softlock import (
+from exactprob.games.roguelike.softlock.walk import (
     drift,
     jump_distribution,
     locked_enclosure,

@@ -125,6 +125,27 @@ def test_no_module_imports_one_that_imports_it() -> None:
     assert circles == []
 
 
+def test_the_subcommands_import_only_the_games_faces() -> None:
+    """A subcommand reaches a game through a face: a package's ``__init__`` (the game's, or
+    one of its mechanics', such as ``roguelike.prd``) or a game that is one module, never a
+    module inside a package; a game may rearrange its modules without touching the command
+    line. (Read from the source: grimp takes ``from game import battle`` for the module
+    ``game.battle`` when a function and a module share the name.)"""
+    import ast
+
+    source = Path(exactprob.commands.__file__).parent
+    package_root = source.parents[1]
+    past_faces = []
+    for path in sorted(source.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module:
+                target = package_root / "exactprob" / node.module.replace(".", "/")
+                is_face = target.is_dir() or target.parent.name == "games"
+                if node.module.startswith("games.") and not is_face:
+                    past_faces.append(f"{path.stem} -> {node.module}")
+    assert past_faces == []
+
+
 OPTIONAL = ("matplotlib", "sklearn", "dask", "distributed")
 
 

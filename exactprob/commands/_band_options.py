@@ -7,8 +7,7 @@ import argparse
 from fractions import Fraction
 
 from ..errors import UsageError
-from ..games.roguelike.band_report import plain
-from ..games.roguelike.rubber_band import MAX_LEVELS, MAX_STATES, MAX_STEP, RubberBand
+from ..games.roguelike.rubber_band import MAX_LEVELS, MAX_STATES, MAX_STEP, RubberBand, plain
 from ..util.limits import check_max_states
 from ..util.numbers import parse_fraction, parse_whole
 from ._options import add_max_states_flag

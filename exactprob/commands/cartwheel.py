@@ -24,8 +24,7 @@ import argparse
 from typing import Any
 
 from ..errors import UsageError
-from ..games.cartwheel.report import wheel_report
-from ..games.cartwheel.wheel import (
+from ..games.cartwheel import (
     CARTWHEEL,
     CARTWHEEL_NUMBERS,
     MAX_CHOICES,
@@ -33,6 +32,7 @@ from ..games.cartwheel.wheel import (
     Bet,
     Wheel,
     stake_choices,
+    wheel_report,
 )
 from ..util.numbers import parse_whole
 from . import help_of

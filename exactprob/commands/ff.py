@@ -30,17 +30,18 @@ from typing import Any
 from ..errors import UsageError
 from ..games.fighting_fantasy import (
     HEURISTICS,
+    MAX_STAT,
+    MAX_TAU,
     RULES,
     STRATEGY_CODES,
     LuckPolicy,
     Objective,
     atlas,
+    atlas_figure_jobs,
     atlas_states,
     fight_report,
     heuristic,
 )
-from ..games.fighting_fantasy.heuristics import MAX_TAU
-from ..games.fighting_fantasy.terms import MAX_STAT
 from ..util.files import check_output, write_all
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
 from ..util.numbers import parse_whole, whole_number
@@ -140,8 +141,6 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         )
         writes: list[tuple[Path, Any]] = [(out, result.write_csv)]
         if figure_dir is not None:
-            from ..games.fighting_fantasy.figures import atlas_figure_jobs
-
             writes += atlas_figure_jobs(result, figure_dir)
         write_all(writes, progress=show_progress())  # the data and its figures: all or none
     except BaseException:

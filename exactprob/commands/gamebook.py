@@ -15,7 +15,7 @@ import argparse
 from typing import Any
 
 from ..errors import BookError, ModelError, StateLimitError, UsageError
-from ..games.gamebook.report import solve_book
+from ..games.gamebook import solve_book
 from ..util.limits import check_max_states
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag

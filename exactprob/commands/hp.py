@@ -24,9 +24,9 @@ from ..games.roguelike.hit_points import (
     ROGUE_BASE,
     ROGUE_LEVELS,
     DiceSpec,
+    hit_points_report,
     parse_dice_spec,
 )
-from ..games.roguelike.hp_report import hit_points_report
 from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag, plot_path

@@ -19,12 +19,23 @@ import argparse
 from typing import Any
 
 from ..errors import ModelError, UsageError
-from ..games.jeopardy import FOWL_PLAY, RED_LIGHT, RED_LIGHT_KOMI, FowlPlay, Pig
-from ..games.jeopardy.certified import MAX_CERTIFIED_STATES
-from ..games.jeopardy.report import EXACT_LIMIT, MAX_EXACT_STATES, race_report
-from ..games.jeopardy.roster import NAMES, check_player_name
-from ..games.jeopardy.rules import MAX_CARDS, MAX_GOAL, MAX_SIDES
-from ..games.jeopardy.solitaire import solitaire_report
+from ..games.jeopardy import (
+    EXACT_LIMIT,
+    FOWL_PLAY,
+    MAX_CARDS,
+    MAX_CERTIFIED_STATES,
+    MAX_EXACT_STATES,
+    MAX_GOAL,
+    MAX_SIDES,
+    NAMES,
+    RED_LIGHT,
+    RED_LIGHT_KOMI,
+    FowlPlay,
+    Pig,
+    check_player_name,
+    race_report,
+    solitaire_report,
+)
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import parse_whole
 from . import help_of

@@ -22,8 +22,9 @@ import argparse
 from typing import Any
 
 from ..errors import UsageError
-from ..games.roguelike.prd import THRESHOLD_SCALE, PRDTable
-from ..games.roguelike.prd.report import (
+from ..games.roguelike.prd import (
+    THRESHOLD_SCALE,
+    PRDTable,
     Simulated,
     check_work,
     constant_report,

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..games.jeopardy.redesign import default_cache_dir
-from ..games.jeopardy.redesign_report import redesign_report
-from ..games.jeopardy.rules import MAX_CARDS, MAX_GOAL
+from ..games.jeopardy import MAX_CARDS, MAX_GOAL
+from ..games.jeopardy.redesign import default_cache_dir, redesign_report
 from ..util.files import check_directory
 from ..util.numbers import parse_whole
 from . import help_of

@@ -29,8 +29,8 @@ from ..errors import UsageError
 from ..games.roguelike.generator import (
     MAX_DRAWS,
     MAX_N,
+    generator_report,
 )
-from ..games.roguelike.generator_report import generator_report
 from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag

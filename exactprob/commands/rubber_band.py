@@ -18,8 +18,12 @@ import argparse
 from typing import Any
 
 from ..errors import UsageError
-from ..games.roguelike.band_report import rubber_band_report, staircakes_report
-from ..games.roguelike.rubber_band import STAIRCAKES, RubberBand
+from ..games.roguelike.rubber_band import (
+    STAIRCAKES,
+    RubberBand,
+    rubber_band_report,
+    staircakes_report,
+)
 from ..util.numbers import parse_whole
 from . import help_of
 from ._band_options import add_band_flags, band_from_args

@@ -34,8 +34,8 @@ from ..games.roguelike.softlock import (
     EXACT_LIMIT,
     MAX_AC,
     TURN_ORDERS,
+    softlock_report,
 )
-from ..games.roguelike.softlock_report import softlock_report
 from ..util.numbers import (
     parse_whole,
     whole_number,

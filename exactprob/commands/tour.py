@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engine.dist import dice, die
 from ..engine.methods import solve
-from ..games.cartwheel.wheel import Wheel, solve_wheel
+from ..games.cartwheel import Wheel, solve_wheel
 from ..games.fighting_fantasy import solve_grid
 from ..games.fleet_battle import Fleet, battle
 from ..games.gamblers_ruin import GamblersRuin, closed_form

@@ -19,8 +19,13 @@ import argparse
 from typing import Any
 
 from ..errors import UsageError
-from ..games.roguelike.band_report import waffles_report
-from ..games.roguelike.rubber_band import MAX_LEVELS, MAX_WAFFLES, RubberBand, Waffles
+from ..games.roguelike.rubber_band import (
+    MAX_LEVELS,
+    MAX_WAFFLES,
+    RubberBand,
+    Waffles,
+    waffles_report,
+)
 from ..util.numbers import parse_whole
 from . import help_of
 from ._band_options import add_band_flags, band_from_args

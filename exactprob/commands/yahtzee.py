@@ -13,8 +13,14 @@ import argparse
 from typing import Any
 
 from ..errors import UsageError
-from ..games.yahtzee import JOKERS, Situation, YahtzeeRules, parse_categories, yahtzee_report
-from ..games.yahtzee.figures import score_law_figure
+from ..games.yahtzee import (
+    JOKERS,
+    Situation,
+    YahtzeeRules,
+    parse_categories,
+    score_law_figure,
+    yahtzee_report,
+)
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import parse_whole
 from . import help_of

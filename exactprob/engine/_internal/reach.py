@@ -17,7 +17,7 @@ a dense :math:`|C| \times |C|` system for the values :math:`X` of the cut. The r
 probabilities are products of the model's probabilities, short numbers; each long value
 :math:`V(t)` from the solved part of the graph is multiplied once per cut state whose
 pushes reach it, where eliminating the whole component would carry long numbers through
-every state (the approach of :func:`~exactprob.games.jeopardy.components.reach_forms`,
+every state (the approach of :func:`~exactprob.games.jeopardy.solving.components.reach_forms`,
 for any model). Stopping at every source, not only at :math:`F`, keeps a source's
 pushes out of the others': in Pig, each player's turn is pushed once.
 

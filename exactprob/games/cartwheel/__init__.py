@@ -12,6 +12,9 @@ from __future__ import annotations
 from .report import WheelReport, wheel_report
 from .wheel import (
     CARTWHEEL,
+    CARTWHEEL_NUMBERS,
+    MAX_CHOICES,
+    MAX_TARGET,
     Bet,
     Stake,
     Wheel,
@@ -21,11 +24,15 @@ from .wheel import (
     policy_values,
     simulate_wheel,
     solve_wheel,
+    stake_choices,
     timid_play,
 )
 
 __all__ = [
     "CARTWHEEL",
+    "CARTWHEEL_NUMBERS",
+    "MAX_CHOICES",
+    "MAX_TARGET",
     "Bet",
     "Stake",
     "Wheel",
@@ -36,6 +43,7 @@ __all__ = [
     "policy_values",
     "simulate_wheel",
     "solve_wheel",
+    "stake_choices",
     "timid_play",
     "wheel_report",
 ]

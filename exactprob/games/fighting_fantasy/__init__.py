@@ -43,9 +43,11 @@ from .closed_forms import (
 )
 from .fast_paths import FightSolution
 from .fight_arrays import FightArrays, round_start
+from .figures import atlas_figure_jobs
 from .grid import STRATEGY_CODES, FightGrid, GridRecord, solve_grid
 from .heuristics import (
     HEURISTICS,
+    MAX_TAU,
     PAIRS,
     BestHeuristic,
     Fold,
@@ -66,12 +68,14 @@ from .rules import (
     sextinomial_row,
 )
 from .simulator import FightSimulation, simulate_fight
-from .terms import LuckPolicy, Objective, resolve_rule
+from .terms import MAX_STAT, LuckPolicy, Objective, resolve_rule
 
 __all__ = [
     "ATLAS_DELTAS",
     "HEURISTICS",
     "LUCK",
+    "MAX_STAT",
+    "MAX_TAU",
     "NO_LUCK",
     "PAIRS",
     "RULES",
@@ -95,6 +99,7 @@ __all__ = [
     "Rule",
     "Threshold",
     "atlas",
+    "atlas_figure_jobs",
     "atlas_states",
     "best_heuristics",
     "constant_luck_win",

@@ -31,12 +31,12 @@ from ...util.display import Report
 from ...util.limits import check_max_states
 from ...util.numbers import decimal_string, digit_count, exact_fields
 from ...util.text import PLACES, decimal_text, exact_text
-from .certified import MAX_CERTIFIED_STATES
 from .fairness import Win, fairest_komi, komi_wins
-from .fast_paths import solved_race
-from .players import PolicyTable, agreement, hold_thresholds, optimal_policy_table
-from .roster import Player, player_named, round_robin
+from .players.roster import Player, player_named, round_robin
+from .policies import PolicyTable, agreement, hold_thresholds, optimal_policy_table
 from .rules import FowlPlay, JeopardyModel, Pig, check_komi
+from .solving.certified import MAX_CERTIFIED_STATES
+from .solving.fast_paths import solved_race
 
 __all__ = [
     "EXACT_LIMIT",

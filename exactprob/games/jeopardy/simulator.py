@@ -42,7 +42,7 @@ import numpy as np
 from ...engine.simulate import Runs
 from ...errors import ModelError
 from ...util.numbers import whole_number
-from .players import Holds
+from .policies import Holds
 
 __all__ = ["SimulatedRaces", "simulate_race"]
 

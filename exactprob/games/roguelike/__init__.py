@@ -3,34 +3,39 @@
 The source answered these questions by Monte-Carlo runs, some on Rogue 3.6.3's generator;
 here each is answered exactly, and each simulator runs on either generator.
 
+Each mechanic is a package of its own, with its face, its model, and its answer in full
+in one call (``report``, what the commands print); they share only the generators:
+
 * :mod:`.rng`: Rogue 3.6.3's generator bit for bit, and numpy's, behind one protocol;
 * :mod:`.generator`: Rogue's generator taken apart over its whole cycle (periods, the bias
-  of ``rnd(n)``, serial correlation, why its 12 + 40d2 hit points are always 72), and
-  :mod:`.generator_report` the whole answer in one call;
+  of ``rnd(n)``, serial correlation, why its 12 + 40d2 hit points are always 72);
 * :mod:`.prd`: pseudo-random distribution tables (rate, gaps, hits in N trials exactly or
   with certified bounds, longest miss runs, the inverse problem);
-* :mod:`.hit_points`: hit-point dice (12 + 8d10 against 12 + 40d2, 3d6 against 1d20), and
-  :mod:`.hp_report` the whole answer in one call;
-* :mod:`.rubber_band`: rubber-band odds, waffles (starvation) and staircakes, and
-  :mod:`.band_report` each question answered in full (what the commands print);
+* :mod:`.hit_points`: hit-point dice (12 + 8d10 against 12 + 40d2, 3d6 against 1d20);
+* :mod:`.rubber_band`: rubber-band odds, waffles (starvation) and staircakes;
 * :mod:`.softlock`: the floating eye's paralysis as a random walk, locked for ``limit`` turns
-  (exact, or certified beyond 2,000 turns) and forever (an algebraic number), and
-  :mod:`.softlock_report` the whole answer in one call.
+  (exact, or certified beyond 2,000 turns) and forever (an algebraic number).
 
 >>> PRDTable.from_odds(["1/4", "1"]).rate()
 Fraction(4, 7)
 """
 
 from ...engine.simulate import NumpyRandom, RandomSource
-from .band_report import rubber_band_report, staircakes_report, waffles_report
-from .generator_report import generator_report
-from .hit_points import DistributionSummary, compare, hit_points
-from .hp_report import hit_points_report
+from .generator import generator_report
+from .hit_points import DistributionSummary, compare, hit_points, hit_points_report
 from .prd import PRDTable, hit_moments, hits_distribution, linear_constant, longest_miss_run
 from .rng import RogueRandom, random_source
-from .rubber_band import RubberBand, Waffles, count_distribution, staircakes, starve_probability
-from .softlock import locked_enclosure, locked_forever, locked_within
-from .softlock_report import softlock_report
+from .rubber_band import (
+    RubberBand,
+    Waffles,
+    count_distribution,
+    rubber_band_report,
+    staircakes,
+    staircakes_report,
+    starve_probability,
+    waffles_report,
+)
+from .softlock import locked_enclosure, locked_forever, locked_within, softlock_report
 
 __all__ = [
     "DistributionSummary",

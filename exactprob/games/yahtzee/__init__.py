@@ -25,6 +25,7 @@ Fraction(347897, 7558272)
 from __future__ import annotations
 
 from .advice import Advice, Situation, advise
+from .figures import score_law_figure
 from .model import YahtzeeLevels
 from .report import EXACT_STATES, YahtzeeReport, yahtzee_report
 from .rules import CATEGORIES, JOKERS, YahtzeeRules, parse_categories, score
@@ -51,6 +52,7 @@ __all__ = [
     "advise",
     "parse_categories",
     "score",
+    "score_law_figure",
     "simulate_games",
     "yahtzee_report",
 ]

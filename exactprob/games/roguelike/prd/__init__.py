@@ -19,7 +19,15 @@ from __future__ import annotations
 
 from .bounds import HitsEnclosure, hits_enclosure
 from .inverse import PRDConstant, certified_root, linear_constant, linear_table
-from .report import ConstantReport, PRDReport, constant_report, prd_report
+from .report import (
+    ConstantReport,
+    PRDReport,
+    Simulated,
+    check_work,
+    constant_report,
+    distribution_is_exact,
+    prd_report,
+)
 from .simulator import SimulatedHits, simulate_hits
 from .table import MAX_TABLE_SIZE, THRESHOLD_SCALE, PRDTable, threshold_probability
 from .trials import hit_moments, hits_distribution, hits_range, longest_miss_run
@@ -32,9 +40,12 @@ __all__ = [
     "PRDConstant",
     "PRDReport",
     "PRDTable",
+    "Simulated",
     "SimulatedHits",
     "certified_root",
+    "check_work",
     "constant_report",
+    "distribution_is_exact",
     "hit_moments",
     "hits_distribution",
     "hits_enclosure",

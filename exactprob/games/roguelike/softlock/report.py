@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...engine.enclosure import Enclosure
-from ...errors import ModelError
-from ...util.display import Report
-from ...util.numbers import (
+from ....engine.enclosure import Enclosure
+from ....errors import ModelError
+from ....util.display import Report
+from ....util.numbers import (
     decimal_string,
     digit_count,
     exact_fields,
@@ -29,8 +29,8 @@ from ...util.numbers import (
     fraction_string,
     whole_number,
 )
-from ...util.text import table_lines
-from .softlock import (
+from ....util.text import table_lines
+from .walk import (
     ENCLOSURE_BITS,
     EXACT_LIMIT,
     TURN_ORDERS,

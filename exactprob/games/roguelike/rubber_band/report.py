@@ -14,17 +14,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...engine.dist import Dist
-from ...util.display import Report
-from ...util.numbers import (
+from ....engine.dist import Dist
+from ....util.display import Report
+from ....util.numbers import (
     decimal_string,
     exact_fields,
     fraction_string,
     probability_rows,
     whole_number,
 )
-from ...util.text import decimal_text, table_lines
-from .rubber_band import (
+from ....util.text import decimal_text, table_lines
+from .odds import (
     MAX_STATES,
     STAIRCAKES,
     RubberBand,

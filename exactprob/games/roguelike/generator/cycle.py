@@ -33,10 +33,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...engine.dist import Dist
-from ...errors import ModelError
-from ...util.numbers import whole_number
-from .rng import INCREMENT, MULTIPLIER, RN_RANGE, RogueRandom
+from ....engine.dist import Dist
+from ....errors import ModelError
+from ....util.numbers import whole_number
+from ..rng import INCREMENT, MULTIPLIER, RN_RANGE, RogueRandom
 
 __all__ = [
     "CYCLE_LENGTH",

@@ -75,12 +75,12 @@ from typing import Any
 
 import numpy as np
 
-from ...engine.dist import Dist
-from ...engine.enclosure import Enclosure
-from ...engine.simulate import RandomSource, Runs
-from ...errors import ModelError
-from ...util.numbers import whole_number
-from ...util.progress import progress_bar
+from ....engine.dist import Dist
+from ....engine.enclosure import Enclosure
+from ....engine.simulate import RandomSource, Runs
+from ....errors import ModelError
+from ....util.numbers import whole_number
+from ....util.progress import progress_bar
 
 __all__ = [
     "ENCLOSURE_BITS",

@@ -84,14 +84,14 @@ class SolvedWithTable(Protocol):
     """A solved race that gives its optimal player's table: exact
     (:class:`~.solver.JeopardySolution`), certified (:class:`~.certified.CertifiedRace`),
     or either as :func:`exactprob.solve` answers it
-    (:mod:`~exactprob.games.jeopardy.fast_paths`)."""
+    (:mod:`~exactprob.games.jeopardy.solving.fast_paths`)."""
 
     def policy_table(self) -> PolicyTable: ...
 
 
 def optimal_policy_table(solution: SolvedWithTable) -> PolicyTable:
     r"""An optimal player, as a :class:`PolicyTable`, from an exact
-    (:meth:`~exactprob.games.jeopardy.solver.JeopardySolution.policy_table`) or a certified
+    (:meth:`~exactprob.games.jeopardy.solving.solver.JeopardySolution.policy_table`) or a certified
     (:meth:`.certified.CertifiedRace.policy_table`) solution. On an exact tie the
     table **holds**.
 

@@ -36,13 +36,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...engine.enclosure import Enclosure
-from ...util.progress import progress_bar
-from ...util.resources import check_memory
-from ...util.rounding import UNIT_ROUNDOFF
-from .fairness import SolvedRace
-from .players import PolicyTable, check_table, table_shape
-from .rules import FowlPlay
+from ....engine.enclosure import Enclosure
+from ....util.progress import progress_bar
+from ....util.resources import check_memory
+from ....util.rounding import UNIT_ROUNDOFF
+from ..fairness import SolvedRace
+from ..policies import PolicyTable, check_table, table_shape
+from ..rules import FowlPlay
 
 __all__ = [
     "MAX_CERTIFIED_STATES",

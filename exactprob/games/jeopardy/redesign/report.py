@@ -14,15 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...engine.results import value_fields
-from ...errors import ModelError, UsageError
-from ...util.display import Report
-from ...util.numbers import exact_fields
-from ...util.resources import check_memory
-from ...util.text import bound_text, certified_decimal, duration_text
-from .certified import MAX_CERTIFIED_STATES, working_bytes
-from .redesign import DeckResult, Design, fairest_designs, search
-from .rules import FowlPlay
+from ....engine.results import value_fields
+from ....errors import ModelError, UsageError
+from ....util.display import Report
+from ....util.numbers import exact_fields
+from ....util.resources import check_memory
+from ....util.text import bound_text, certified_decimal, duration_text
+from ..rules import FowlPlay
+from ..solving.certified import MAX_CERTIFIED_STATES, working_bytes
+from .search import DeckResult, Design, fairest_designs, search
 
 __all__ = ["RedesignReport", "check_decks", "range_text", "redesign_report"]
 

@@ -48,11 +48,11 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from ...engine.dist import Dist
-from ...engine.simulate import RandomSource, Runs
-from ...errors import ModelError
-from ...util.limits import check_max_states, refuse_more_than
-from ...util.numbers import Exact, exact, is_symbolic, mpq, to_fraction, whole_number
+from ....engine.dist import Dist
+from ....engine.simulate import RandomSource, Runs
+from ....errors import ModelError
+from ....util.limits import check_max_states, refuse_more_than
+from ....util.numbers import Exact, exact, is_symbolic, mpq, to_fraction, whole_number
 
 __all__ = [
     "MAX_LEVELS",

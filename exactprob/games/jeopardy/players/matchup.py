@@ -2,7 +2,7 @@ r"""Two fixed players against each other, valued exactly.
 
 With both players' choices fixed (two :class:`~.players.PolicyTable` s), the game is a
 Markov chain with cycles, solved component by component like the optimal game
-(:mod:`exactprob.games.jeopardy.solver`), without any comparison. Let
+(:mod:`exactprob.games.jeopardy.solving.solver`), without any comparison. Let
 :math:`V_m(a, b, d)` be the chance that player :math:`m`, about to start a turn with
 :math:`a` banked against :math:`b`, wins. A bust by player :math:`m` at scores
 :math:`(a, b)` starts the other player's turn at :math:`(b, a)`, so the component
@@ -37,10 +37,13 @@ from typing import Any
 import numpy as np
 from gmpy2 import mpq
 
-from ...errors import NonTerminationError
-from ...util.numbers import to_fraction
-from ...util.progress import progress_bar
-from .components import (
+from ....errors import NonTerminationError
+from ....util.numbers import to_fraction
+from ....util.progress import progress_bar
+from ..fairness import SolvedRace
+from ..policies import PolicyTable, check_table, deck_cards
+from ..rules import Jeopardy, Pig
+from ..solving.components import (
     Form,
     Starts,
     at,
@@ -51,9 +54,6 @@ from .components import (
     sides_of,
     solve_resets,
 )
-from .fairness import SolvedRace
-from .players import PolicyTable, check_table, deck_cards
-from .rules import Jeopardy, Pig
 
 __all__ = ["Matchup", "play_off"]
 

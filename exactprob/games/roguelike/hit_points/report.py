@@ -6,7 +6,7 @@ its JSON form, its text and its figure, which is all the ``exactprob hp`` comman
 2d2 is 2, 3, 4 with 1/4, 1/2, 1/4 and 2d3 is 2 to 6 with 1, 2, 3, 2, 1 ninths, so
 :math:`P(2d2 > 2d3) = \tfrac12 \cdot \tfrac19 + \tfrac14 \cdot \tfrac39 = 5/36`:
 
->>> from exactprob.games.roguelike.hit_points import parse_dice_spec
+>>> from exactprob.games.roguelike.hit_points.dice import parse_dice_spec
 >>> report = hit_points_report(parse_dice_spec("1d2"), 2, 0, compare=parse_dice_spec("1d3"))
 >>> report.to_json()["comparison"]["p_a_greater"]
 '5/36'
@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...engine.dist import Dist
-from ...util.display import Report
-from ...util.numbers import probability_rows
-from ...util.text import exact_text, table_lines
-from .hit_points import Comparison, DiceSpec, DistributionSummary, hit_points, plot_distributions
-from .hit_points import compare as compare_totals
+from ....engine.dist import Dist
+from ....util.display import Report
+from ....util.numbers import probability_rows
+from ....util.text import exact_text, table_lines
+from .dice import Comparison, DiceSpec, DistributionSummary, hit_points, plot_distributions
+from .dice import compare as compare_totals
 
 __all__ = ["HitPoints", "HitPointsReport", "hit_points_report"]
 

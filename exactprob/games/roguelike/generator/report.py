@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...engine.dist import Dist
-from ...util.display import Report
-from ...util.numbers import exact_fields, exact_map_fields
-from ...util.text import exact_text, table_lines
-from .generator import (
+from ....engine.dist import Dist
+from ....util.display import Report
+from ....util.numbers import exact_fields, exact_map_fields
+from ....util.text import exact_text, table_lines
+from ..rng import INCREMENT, MULTIPLIER
+from .cycle import (
     RN_BITS,
     consecutive_sum_distribution,
     hull_dobell,
@@ -34,7 +35,6 @@ from .generator import (
     seed_period,
     serial_correlation,
 )
-from .rng import INCREMENT, MULTIPLIER
 
 __all__ = ["GeneratorReport", "generator_report"]
 

@@ -1,7 +1,7 @@
 r"""The best response to a fixed player: how well can one do against *this* opponent?
 
 Two questions are easy to confuse. The *optimal* player
-(:mod:`exactprob.games.jeopardy.solver`) maximises its chance against an opponent who also
+(:mod:`exactprob.games.jeopardy.solving.solver`) maximises its chance against an opponent who also
 plays optimally: the game's minimax value, the guarantee against anyone. The *best
 response* to a given player maximises its chance against that player alone, and may lose
 more against others. Neller and Presser's
@@ -34,12 +34,12 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from ...engine.dist import Dist
-from ...errors import ModelError
-from ...util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
-from .certified import enclose_best_response
-from .players import PolicyTable, check_table, deck_cards
-from .rules import FowlPlay, Jeopardy, JeopardyModel
+from ....engine.dist import Dist
+from ....errors import ModelError
+from ....util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
+from ..policies import PolicyTable, check_table, deck_cards
+from ..rules import FowlPlay, Jeopardy, JeopardyModel
+from ..solving.certified import enclose_best_response
 
 __all__ = ["best_response"]
 
@@ -118,7 +118,7 @@ def best_response(
         at_most=True,
         how=f"take {smaller}, or pass max_states={states} to best_response",
     )
-    from ... import solve  # the engine, loaded when a response is asked for
+    from .... import solve  # the engine, loaded when a response is asked for
 
     model = _AgainstFixed(game, opponent)
     solution = solve(model, max_states=max_states + 1)  # and the initial state

@@ -27,15 +27,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...engine.enclosure import Enclosure
-from ...engine.fast_path import ExactFastPath, FastPathResult
-from ...engine.methods import register
-from ...util.limits import refuse_more_than
+from ....engine.enclosure import Enclosure
+from ....engine.fast_path import ExactFastPath, FastPathResult
+from ....engine.methods import register
+from ....util.limits import refuse_more_than
+from ..fairness import SolvedRace
+from ..fowl_arrays import FowlPlayArrays
+from ..policies import PolicyTable, deck_cards
+from ..rules import FowlPlay, Jeopardy, JeopardyModel
 from .certified import CertifiedRace, enclose_race
-from .fairness import SolvedRace
-from .fowl_arrays import FowlPlayArrays
-from .players import PolicyTable, deck_cards
-from .rules import FowlPlay, Jeopardy, JeopardyModel
 from .solver import JeopardySolution, solve_race
 
 __all__ = ["CertifiedRaceSolution", "RaceSolution", "solved_race"]

@@ -43,11 +43,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...engine.dist import Dist, dice
-from ...engine.simulate import RandomSource, Runs
-from ...errors import ModelError
-from ...util.display import JsonDisplay
-from ...util.numbers import decimal_string, exact_fields, to_fraction, to_sympy, whole_number
+from ....engine.dist import Dist, dice
+from ....engine.simulate import RandomSource, Runs
+from ....errors import ModelError
+from ....util.display import JsonDisplay
+from ....util.numbers import decimal_string, exact_fields, to_fraction, to_sympy, whole_number
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

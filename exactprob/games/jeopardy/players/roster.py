@@ -38,14 +38,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...errors import ModelError
-from ...util.progress import progress_bar
-from .best_response import best_response
-from .certified import enclose_matchup
-from .fairness import Win
-from .learned import fit_network, fit_tree
-from .matchup import play_off
-from .players import (
+from ....errors import ModelError
+from ....util.progress import progress_bar
+from ..fairness import Win
+from ..policies import (
     PolicyTable,
     choice_states,
     hold_at,
@@ -53,7 +49,11 @@ from .players import (
     policy_table,
     risk_balancing,
 )
-from .rules import FowlPlay, Jeopardy, Pig
+from ..rules import FowlPlay, Jeopardy, Pig
+from ..solving.certified import enclose_matchup
+from .best_response import best_response
+from .learned import fit_network, fit_tree
+from .matchup import play_off
 
 __all__ = [
     "NAMES",

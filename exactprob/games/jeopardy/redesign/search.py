@@ -53,14 +53,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
-from ...engine.enclosure import Enclosure
-from ...errors import SchedulerError, WriteError
-from ...util.cluster import dask_client, distributed_module
-from ...util.files import write_atomically
-from ...util.progress import progress_bar
-from .certified import enclose_race
-from .fairness import distance_from_even, fairest_komi, komi_wins
-from .rules import FowlPlay
+from ....engine.enclosure import Enclosure
+from ....errors import SchedulerError, WriteError
+from ....util.cluster import dask_client, distributed_module
+from ....util.files import write_atomically
+from ....util.progress import progress_bar
+from ..fairness import distance_from_even, fairest_komi, komi_wins
+from ..rules import FowlPlay
+from ..solving.certified import enclose_race
 
 __all__ = [
     "CACHE_FORMAT",

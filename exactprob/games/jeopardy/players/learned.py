@@ -56,10 +56,10 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import ModelError
-from ...util.extras import import_extra
-from ...util.numbers import whole_number
-from .players import (
+from ....errors import ModelError
+from ....util.extras import import_extra
+from ....util.numbers import whole_number
+from ..policies import (
     Holds,
     PolicyTable,
     agreement,
@@ -68,7 +68,7 @@ from .players import (
     policy_table,
     table_shape,
 )
-from .rules import Jeopardy, Pig
+from ..rules import Jeopardy, Pig
 
 __all__ = [
     "LearnedPlayer",

@@ -31,9 +31,12 @@ from typing import Any
 import numpy as np
 from gmpy2 import mpq
 
-from ...util.numbers import to_fraction
-from ...util.progress import progress_bar
-from ...util.rounding import UNIT_ROUNDOFF
+from ....util.numbers import to_fraction
+from ....util.progress import progress_bar
+from ....util.rounding import UNIT_ROUNDOFF
+from ..fairness import SolvedRace
+from ..policies import PolicyTable, deck_cards, hold_thresholds, table_shape
+from ..rules import Jeopardy
 from .components import (
     Decide,
     Form,
@@ -48,9 +51,6 @@ from .components import (
     sides_of,
     solve_resets,
 )
-from .fairness import SolvedRace
-from .players import PolicyTable, deck_cards, hold_thresholds, table_shape
-from .rules import Jeopardy
 
 __all__ = ["Component", "JeopardySolution", "solve_race"]
 
