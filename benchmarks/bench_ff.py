@@ -52,6 +52,8 @@ from bench_engine import (
     table,
 )
 
+from exactprob.games.fighting_fantasy import Fight
+
 State = tuple[int, int, int, int]  # (delta, hero stamina, opponent stamina, luck)
 
 FULL = {"deltas": range(-9, 10), "max_stamina": 24, "max_luck": 12}
@@ -383,7 +385,7 @@ def run_engine(quick: bool, t_ours: float | None) -> list[str]:
     ``exactprob.explore`` and solved by ``exactprob.solve_graph``; every start of a
     round's value compared with the atlas's."""
     from exactprob import explore, solve_graph
-    from exactprob.games.fighting_fantasy import FightArrays, atlas, round_start
+    from exactprob.games.fighting_fantasy import Fight, FightArrays, atlas, round_start
 
     grid = QUICK if quick else FULL
     deltas, stamina, luck = grid["deltas"], grid["max_stamina"], grid["max_luck"]
@@ -398,7 +400,7 @@ def run_engine(quick: bool, t_ours: float | None) -> list[str]:
         differing = states = 0
         for delta in deltas:
             t0 = time.perf_counter()
-            G = explore(model(delta, stamina, stamina, luck))
+            G = explore(model(Fight(delta, stamina, stamina, luck)))
             t1 = time.perf_counter()
             solution = solve_graph(G)
             t_explore, t_solve = t_explore + t1 - t0, t_solve + time.perf_counter() - t1
@@ -454,15 +456,15 @@ class AllStates:
     once: the initial state ``"atlas"`` moves, with equal chances, to each
     ``("round", h, o, l, False)``."""
 
-    def __init__(self, delta: int, hero_stamina: int, opponent_stamina: int, luck: int) -> None:
+    def __init__(self, fight: Fight) -> None:
         from exactprob.games.fighting_fantasy import FightModel
 
-        self.fight = FightModel(delta, hero_stamina, opponent_stamina, luck)
+        self.fight = FightModel(fight)
         self.starts = [
             ("round", h, o, l, False)
-            for l in range(luck + 1)
-            for h in range(1, hero_stamina + 1)
-            for o in range(1, opponent_stamina + 1)
+            for l in range(fight.luck + 1)
+            for h in range(1, fight.hero_stamina + 1)
+            for o in range(1, fight.opponent_stamina + 1)
         ]
         self.initial = "atlas"
 

@@ -27,6 +27,8 @@ from exactprob.games.jeopardy.solving.solver import solve_race
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_engine import fmt_ratio, fmt_time, machine_description, table
 
+from exactprob.games.fighting_fantasy import Fight
+
 
 def best_time(call: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     """The least of ``repeat`` wall times of ``call()``, and its last answer."""
@@ -66,7 +68,7 @@ def cases(quick: bool) -> list[Case]:
             (1, 24, 24, 12),
         )
     )
-    fight_model = FightModel(*fight)
+    fight_model = FightModel(Fight(*fight))
     return [
         (
             f"Pig to {pig_goal}, exact",
@@ -86,7 +88,7 @@ def cases(quick: bool) -> list[Case]:
             f"fight {fight}, exact",
             "exact",
             lambda: ep.solve(fight_model).value(),
-            lambda: solve_grid(*fight).value(*fight[1:]),
+            lambda: solve_grid(Fight(*fight)).value(*fight[1:]),
             fight_model,
         ),
     ]

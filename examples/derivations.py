@@ -16,6 +16,7 @@ from typing import Any
 import sympy
 
 import exactprob as ep
+from exactprob.games.fighting_fantasy import Fight
 
 P = sympy.Symbol("p")
 
@@ -74,7 +75,7 @@ def fight_against_seven() -> Any:
     example: after a won round the hero tests luck)."""
     from exactprob.games.fighting_fantasy import FightModel
 
-    return FightModel(0, 8, 7, 7)
+    return FightModel(Fight(0, 8, 7, 7))
 
 
 def fighter_against_war_sun() -> Any:

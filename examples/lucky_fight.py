@@ -23,7 +23,7 @@ from typing import Any
 import sympy
 
 import exactprob as ep
-from exactprob.games.fighting_fantasy import luck_probability, round_odds, solve_grid
+from exactprob.games.fighting_fantasy import Fight, luck_probability, round_odds, solve_grid
 
 P = sympy.Symbol("p")
 #: A state: the phase (a round to fight, or the decision after a won or a lost one),
@@ -130,7 +130,7 @@ def main() -> None:
         odds = round_odds(delta)
         p = odds.win / (odds.win + odds.lose)
         ours = Fraction(str(solved.at(p).value_expr(0).subs(P, sympy.Rational(str(p)))))
-        assert ours == solve_grid(delta, 8, 8, 7).value(8, 8, 7)
+        assert ours == solve_grid(Fight(delta, 8, 8, 7)).value(8, 8, 7)
         print(f"at p = {p} (skill difference {delta}): {ours}, the grid solver's value")
     fight = LuckyFight(8, 8, 7, Fraction(3, 5))
     exact = ep.solve(fight)

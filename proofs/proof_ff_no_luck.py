@@ -31,13 +31,13 @@ import pytest
 import sympy
 
 from exactprob.engine.solve import solve_model as solve  # the generic engine: symbolic odds
-from exactprob.games.fighting_fantasy import FightModel, RoundOdds, hits_to_kill, no_luck_win
+from exactprob.games.fighting_fantasy import Fight, FightModel, RoundOdds, hits_to_kill, no_luck_win
 
 p = sympy.Symbol("p", positive=True)
 
 
 def _symbolic_model(hero: int, opponent: int) -> FightModel:
-    model = FightModel(0, hero, opponent, 0)
+    model = FightModel(Fight(0, hero, opponent, 0))
     model.odds = RoundOdds(p, sympy.Integer(0), 1 - p)  # type: ignore[arg-type]
     return model
 

@@ -476,9 +476,9 @@ def test_a_full_disk_mid_figures_leaves_neither_data_nor_figures(
 ) -> None:
     """The atlas's CSV and its figures are written all or none: a disk that fills up at
     the second figure leaves no CSV, no figure, no temporary file and no new directory."""
-    from exactprob.games.fighting_fantasy import figures
+    from exactprob.commands import ff
 
-    real_jobs = figures.atlas_figure_jobs
+    real_jobs = ff.atlas_figure_jobs
 
     def filling_up(atlas: object, directory: Path) -> list:
         jobs = real_jobs(atlas, directory)
@@ -488,7 +488,7 @@ def test_a_full_disk_mid_figures_leaves_neither_data_nor_figures(
 
         return [jobs[0], (jobs[1][0], full), *jobs[2:]]
 
-    monkeypatch.setattr(figures, "atlas_figure_jobs", filling_up)
+    monkeypatch.setattr(ff, "atlas_figure_jobs", filling_up)
     out, plots = tmp_path / "atlas.csv", tmp_path / "figures"
     argv = ["ff", "atlas", "--out", str(out), "--max-stamina", "2", "--max-luck", "1"]
     status, stdout, err = run(capsys, *argv, "--figures", str(plots))

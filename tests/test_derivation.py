@@ -29,6 +29,7 @@ from test_parametric import Gamble, PushYourLuck
 
 import exactprob as ep
 from exactprob.engine.derivation import derivation_of
+from exactprob.games.fighting_fantasy import Fight
 from exactprob.util.mathdoc import latex_number
 
 ROOT = Path(__file__).parent.parent
@@ -145,10 +146,10 @@ def test_a_fighting_fantasy_derivation_has_the_grid_solvers_options():
     first round carry the options of the game's own grid solver (written separately)."""
     from exactprob.games.fighting_fantasy import FightModel, solve_grid
 
-    model = FightModel(0, 8, 7, 7)
+    model = FightModel(Fight(0, 8, 7, 7))
     derivation = ep.solve(model, generic=True).derivation(limit=3)
     check_read_back(model, derivation)
-    grid = solve_grid(0, 8, 7, 7)
+    grid = solve_grid(Fight(0, 8, 7, 7))
     for phase, won in (("won", True), ("lost", False)):
         equations = derivation.decisions[(phase, 8, 7, 7, False)]
         assert tuple(e.value for e in equations) == grid.options(won, 8, 7, 7)

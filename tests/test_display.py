@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import exactprob as ep
 from exactprob import Dist, dice, die
 from exactprob.engine.enclosure import Enclosure
-from exactprob.games.fighting_fantasy import STRATEGY_CODES, solve_grid
+from exactprob.games.fighting_fantasy import STRATEGY_CODES, Fight, solve_grid
 from exactprob.games.risk import risk_battle
 from exactprob.util.display import ROWS, dist_html, dist_latex
 from exactprob.util.numbers import readable_decimal
@@ -164,7 +164,7 @@ def test_an_enclosure_shows_both_exact_ends() -> None:
 
 
 def test_a_fight_grid_shows_its_largest_state() -> None:
-    grid = solve_grid(2, 6, 5, 3)
+    grid = solve_grid(Fight(2, 6, 5, 3))
     html = grid._repr_html_()
     assert f"<th>value at (6, 5, 3)</th><td>{grid.value(6, 5, 3)} <small>" in html
     assert f"<th>luck at (6, 5, 3)</th><td>{STRATEGY_CODES[grid.strategy(6, 5, 3)]}</td>" in html

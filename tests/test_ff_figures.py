@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from exactprob.errors import ModelError
-from exactprob.games.fighting_fantasy import atlas, best_heuristics, solve_grid
+from exactprob.games.fighting_fantasy import Fight, atlas, best_heuristics, solve_grid
 from exactprob.games.fighting_fantasy.figures import (
     _panel,
     best_heuristic_map,
@@ -58,7 +58,7 @@ def test_policy_maps_one_panel_per_delta_and_luck(small: object) -> None:
 
 
 def test_policy_maps_accepts_a_mapping_of_grids_and_wraps_one_delta() -> None:
-    grids = {2: solve_grid(2, 5, 7, 4)}
+    grids = {2: solve_grid(Fight(2, 5, 7, 4))}
     fig = policy_maps(grids, [2], range(5))
     assert len(map_titles(fig)) == 5
     image = fig.axes[0].images[0].get_array()
@@ -66,12 +66,12 @@ def test_policy_maps_accepts_a_mapping_of_grids_and_wraps_one_delta() -> None:
 
 
 def test_the_main_figure_has_the_papers_panels() -> None:
-    grids = {d: solve_grid(d, 3, 3, 12) for d in (-4, -2, 0, 2, 4)}
+    grids = {d: solve_grid(Fight(d, 3, 3, 12)) for d in (-4, -2, 0, 2, 4)}
     assert len(map_titles(policy_maps(grids))) == 25
 
 
 def test_policy_map_cells_are_the_grid() -> None:
-    grid = solve_grid(0, 6, 6, 12)
+    grid = solve_grid(Fight(0, 6, 6, 12))
     values, codes, ties = _panel(grid, 12)
     assert values[5, 5] == pytest.approx(float(grid.value(6, 6, 12)))
     assert codes[3, 2] == grid.strategy(4, 3, 12)
@@ -115,7 +115,7 @@ def test_write_atlas_figures(small: object, tmp_path: Path) -> None:
 
 
 def test_best_heuristic_map_and_histograms() -> None:
-    best, histograms = best_heuristics(0, 4, 5, 3)
+    best, histograms = best_heuristics(Fight(0, 4, 5, 3))
     fig = best_heuristic_map(best, (4, 5, 3), 3)
     assert isinstance(fig, Figure)
     assert len(panels(fig)) == 1

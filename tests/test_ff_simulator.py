@@ -22,7 +22,7 @@ import pytest
 
 from exactprob.engine.simulate import agrees_with
 from exactprob.errors import ExactProbError, ModelError
-from exactprob.games.fighting_fantasy import Objective, heuristic, solve_grid
+from exactprob.games.fighting_fantasy import Fight, Objective, heuristic, solve_grid
 from exactprob.games.fighting_fantasy.simulator import (
     SIMULATED_RULES,
     FightSimulation,
@@ -155,17 +155,17 @@ def test_brute_force_no_luck_equals_closed_form() -> None:
 # ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("rule", list(SIMULATED_RULES))
 def test_delta_beyond_ten_decides_every_fight(rule: str) -> None:
-    strong = simulate_fight(11, 1, 24, 12, rule=rule, policy=always, n=2000, seed=3)
-    weak = simulate_fight(-11, 24, 1, 12, rule=rule, policy=always, n=2000, seed=3)
+    strong = simulate_fight(Fight(11, 1, 24, 12, rule=rule), policy=always, n=2000, seed=3)
+    weak = simulate_fight(Fight(-11, 24, 1, 12, rule=rule), policy=always, n=2000, seed=3)
     assert strong.won.all() and strong.win_rate == 1.0 and strong.agrees_with(1)
     assert not weak.won.any() and weak.win_rate == 0.0 and weak.agrees_with(0)
     assert strong.standard_error == weak.standard_error == 0.0
 
 
 def test_delta_ten_draws_but_never_loses_and_nine_can_lose() -> None:
-    ten = simulate_fight(10, 1, 1, 0, n=50_000, seed=4)
+    ten = simulate_fight(Fight(10, 1, 1, 0), n=50_000, seed=4)
     assert ten.won.all() and (ten.rounds > 1).any()  # a draw: the opponent rolls 12, the hero 2
-    nine = simulate_fight(9, 1, 1, 0, n=50_000, seed=4)
+    nine = simulate_fight(Fight(9, 1, 1, 0), n=50_000, seed=4)
     assert not nine.won.all() and nine.agrees_with(closed_form(9, 1, 1))
     assert closed_form(9, 1, 1) == Fraction(1291, 1292)
 
@@ -178,7 +178,7 @@ NO_LUCK = [(0, 12, 12), (2, 20, 14), (-3, 8, 18), (4, 5, 17), (-1, 1, 1), (1, 19
 
 @pytest.mark.parametrize("delta, hero, opponent", NO_LUCK)
 def test_no_luck_matches_the_closed_form(delta: int, hero: int, opponent: int) -> None:
-    sim = simulate_fight(delta, hero, opponent, 9, n=N, seed=hero * 100 + opponent)
+    sim = simulate_fight(Fight(delta, hero, opponent, 9), n=N, seed=hero * 100 + opponent)
     assert sim.agrees_with(closed_form(delta, hero, opponent))
     assert not sim.luck_spent.any() and (sim.luck == 9).all()
 
@@ -198,7 +198,7 @@ def expected_rounds(delta: int, hero: int, opponent: int) -> Fraction:
 
 @pytest.mark.parametrize("delta, hero, opponent", NO_LUCK[:4])
 def test_no_luck_mean_rounds(delta: int, hero: int, opponent: int) -> None:
-    sim = simulate_fight(delta, hero, opponent, 0, n=N, seed=7)
+    sim = simulate_fight(Fight(delta, hero, opponent, 0), n=N, seed=7)
     assert sim.sample(sim.rounds).agrees_with(expected_rounds(delta, hero, opponent))
     assert sim.mean_rounds == pytest.approx(float(expected_rounds(delta, hero, opponent)), rel=0.05)
 
@@ -224,12 +224,12 @@ def test_fixed_policy_matches_brute_force(
 ) -> None:
     policy = POLICIES[name]
     exact = brute_value(delta, hero, opponent, luck, rule, policy)
-    sim = simulate_fight(delta, hero, opponent, luck, rule=rule, policy=policy, n=N, seed=11)
+    sim = simulate_fight(Fight(delta, hero, opponent, luck, rule=rule), policy=policy, n=N, seed=11)
     assert sim.agrees_with(exact), (sim.win_rate, float(exact))
 
 
 def test_a_wrong_value_is_detected() -> None:
-    sim = simulate_fight(0, 10, 10, 9, policy=always, n=N, seed=12)
+    sim = simulate_fight(Fight(0, 10, 10, 9), policy=always, n=N, seed=12)
     assert sim.agrees_with(brute_value(0, 10, 10, 9, "standard", always))
     assert not sim.agrees_with(brute_value(0, 10, 10, 9, "amplify3", always))
     assert not sim.agrees_with(closed_form(0, 10, 10))
@@ -240,7 +240,7 @@ def test_a_wrong_value_is_detected() -> None:
 # ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("luck", [0, 1, 5, 12, 15])
 def test_luck_always_spends_luck_correctly(luck: int) -> None:
-    sim = simulate_fight(0, 20, 20, luck, policy=always, n=5000, seed=luck)
+    sim = simulate_fight(Fight(0, 20, 20, luck), policy=always, n=5000, seed=luck)
     assert (sim.luck >= 0).all() and (sim.luck_spent <= luck).all()
     assert (sim.luck_spent == luck - sim.luck).all()
     assert (sim.luck_spent <= sim.rounds).all()
@@ -250,7 +250,7 @@ def test_luck_always_spends_luck_correctly(luck: int) -> None:
 
 
 def test_luck_above_twelve_is_always_lucky() -> None:
-    sim = simulate_fight(0, 20, 20, 30, policy=offensive, n=5000, seed=5)
+    sim = simulate_fight(Fight(0, 20, 20, 30), policy=offensive, n=5000, seed=5)
     # every offensive test is lucky, so each hit deals 4: 5 hits kill a 20-stamina opponent
     assert (sim.opponent_stamina[sim.won] == 0).all() and (sim.luck_spent[sim.won] == 5).all()
     assert (sim.hero_stamina % 2 == 0).all()  # no defensive test: the hero loses 2 at a time
@@ -264,7 +264,7 @@ def test_the_policy_sees_the_state_before_damage(rule: str) -> None:
         seen.append(args)
         return np.ones_like(args[0], dtype=bool)
 
-    simulate_fight(0, 6, 6, 3, rule=rule, policy=spy, n=500, seed=6)
+    simulate_fight(Fight(0, 6, 6, 3, rule=rule), policy=spy, n=500, seed=6)
     won, hero, opponent, luck, streak = (np.concatenate(a) for a in zip(*seen))
     assert won.dtype == bool and streak.dtype == bool
     assert (hero > 0).all() and (opponent > 0).all() and (luck >= 1).all()
@@ -277,7 +277,7 @@ def test_the_policy_sees_the_state_before_damage(rule: str) -> None:
 
 
 def test_crypt_kills_on_the_second_lost_round_in_a_row() -> None:
-    sim = simulate_fight(-4, 24, 24, 0, rule="crypt", n=5000, seed=8)
+    sim = simulate_fight(Fight(-4, 24, 24, 0, rule="crypt"), n=5000, seed=8)
     lost = ~sim.won
     # killed outright, or worn down from 24 two at a time: a losing hero ends at 0
     assert (sim.hero_stamina[lost] == 0).all() and sim.rounds[lost].min() >= 2
@@ -286,14 +286,14 @@ def test_crypt_kills_on_the_second_lost_round_in_a_row() -> None:
 
 def test_crypt_loses_more_often_than_standard() -> None:
     for delta, luck, policy in [(0, 0, None), (2, 9, always), (4, 12, offensive)]:
-        crypt = simulate_fight(delta, 16, 16, luck, rule="crypt", policy=policy, n=N, seed=9)
-        standard = simulate_fight(delta, 16, 16, luck, policy=policy, n=N, seed=9)
+        crypt = simulate_fight(Fight(delta, 16, 16, luck, rule="crypt"), policy=policy, n=N, seed=9)
+        standard = simulate_fight(Fight(delta, 16, 16, luck), policy=policy, n=N, seed=9)
         assert crypt.win_rate + 5 * crypt.standard_error < standard.win_rate
 
 
 def test_amplify3_wins_less_often_with_offensive_luck() -> None:
-    amplify3 = simulate_fight(0, 16, 16, 12, rule="amplify3", policy=offensive, n=N, seed=10)
-    standard = simulate_fight(0, 16, 16, 12, policy=offensive, n=N, seed=10)
+    amplify3 = simulate_fight(Fight(0, 16, 16, 12, rule="amplify3"), policy=offensive, n=N, seed=10)
+    standard = simulate_fight(Fight(0, 16, 16, 12), policy=offensive, n=N, seed=10)
     assert amplify3.win_rate + 5 * amplify3.standard_error < standard.win_rate
 
 
@@ -301,8 +301,8 @@ def test_amplify3_wins_less_often_with_offensive_luck() -> None:
 # The result object, seeding and input errors
 # ---------------------------------------------------------------------------------------
 def test_result_arrays_and_seeding() -> None:
-    a = simulate_fight(1, 9, 9, 4, policy=always, n=1000, seed=42)
-    b = simulate_fight(1, 9, 9, 4, policy=always, n=1000, seed=42)
+    a = simulate_fight(Fight(1, 9, 9, 4), policy=always, n=1000, seed=42)
+    b = simulate_fight(Fight(1, 9, 9, 4), policy=always, n=1000, seed=42)
     assert isinstance(a, FightSimulation) and a.n == 1000
     for field in ("won", "rounds", "hero_stamina", "opponent_stamina", "luck", "luck_spent"):
         assert np.array_equal(getattr(a, field), getattr(b, field))
@@ -310,44 +310,66 @@ def test_result_arrays_and_seeding() -> None:
     assert ((a.hero_stamina > 0) == a.won).all() and ((a.opponent_stamina <= 0) == a.won).all()
     assert a.wins == int(a.won.sum()) and a.win_rate == a.wins / 1000
     assert a.standard_error == pytest.approx((a.win_rate * (1 - a.win_rate) / 1000) ** 0.5)
-    assert not np.array_equal(a.rounds, simulate_fight(1, 9, 9, 4, n=1000, seed=43).rounds)
+    assert not np.array_equal(a.rounds, simulate_fight(Fight(1, 9, 9, 4), n=1000, seed=43).rounds)
 
 
 @pytest.mark.parametrize(
     "args, kwargs, message",
     [
-        ((0, 0, 5, 3), {}, "hero_stamina must be a whole number >= 1"),
-        ((0, 5, 0, 3), {}, "opponent_stamina must be a whole number >= 1"),
+        ((0, 0, 5, 3), {}, "hero stamina must be a whole number >= 1"),
+        ((0, 5, 0, 3), {}, "opponent stamina must be a whole number >= 1"),
         ((0, 5, 5, -1), {}, "luck must be a whole number >= 0"),
         ((0.5, 5, 5, 3), {}, "delta must be a whole number"),
         ((0, 5, 5, True), {}, "luck must be a whole number"),
-        ((0, "5", 5, 3), {}, "hero_stamina must be a whole number"),
-        ((0, 5, 5, 3), {"n": 0}, "n must be a whole number >= 1"),
-        ((0, 5, 5, 3), {"rule": "house"}, "rule must be one of standard, amplify3, crypt"),
-        ((0, 5, 5, 3), {"max_rounds": 0}, "max_rounds must be a whole number >= 1"),
+        ((0, "5", 5, 3), {}, "hero stamina must be a whole number"),
+        ((0, 5, 5, 3), {"rule": "house"}, "unknown rule 'house'; allowed: standard, amplify3"),
     ],
 )
-def test_input_errors(args: tuple[object, ...], kwargs: dict[str, object], message: str) -> None:
+def test_a_bad_fight_is_refused(
+    args: tuple[object, ...], kwargs: dict[str, object], message: str
+) -> None:
     with pytest.raises(ModelError, match=message) as info:
-        simulate_fight(*args, **kwargs)  # type: ignore[arg-type]
+        Fight(*args, **kwargs)  # type: ignore[arg-type]
     assert isinstance(info.value, ExactProbError) and isinstance(info.value, ValueError)
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"n": 0}, "n must be a whole number >= 1"),
+        ({"max_rounds": 0}, "max_rounds must be a whole number >= 1"),
+    ],
+)
+def test_bad_runs_are_refused(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ModelError, match=message):
+        simulate_fight(Fight(0, 5, 5, 3), **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_rule_the_simulator_does_not_know_is_refused() -> None:
+    """The simulator plays the rules from its own table: a rule of another name, or a
+    named rule with other terms, is refused rather than played wrongly."""
+    from exactprob.games.fighting_fantasy import Rule
+
+    for rule in (Rule("house", lucky_hit=5), Rule("standard", lucky_hit=5)):
+        with pytest.raises(ModelError, match="the simulator plays the rules standard"):
+            simulate_fight(Fight(0, 5, 5, 3, rule), n=10)
+
+
 def test_numpy_integers_are_accepted() -> None:
-    sim = simulate_fight(np.int64(0), np.int64(4), np.int64(4), np.int64(2), n=100)  # type: ignore[arg-type]
-    assert sim.n == 100
+    fight = Fight(np.int64(0), np.int64(4), np.int64(4), np.int64(2))  # type: ignore[arg-type]
+    assert type(fight.hero_stamina) is int and simulate_fight(fight, n=100).n == 100
 
 
 def test_a_policy_of_the_wrong_shape_is_refused() -> None:
     with pytest.raises(ModelError, match="the policy returned shape"):
-        simulate_fight(0, 5, 5, 3, policy=lambda *a: np.ones(1, dtype=bool), n=50)
+        simulate_fight(Fight(0, 5, 5, 3), policy=lambda *a: np.ones(1, dtype=bool), n=50)
 
 
 def test_max_rounds_is_enforced() -> None:
     with pytest.raises(ModelError, match="lasted more than 3 rounds"):
-        simulate_fight(0, 24, 24, 0, n=100, max_rounds=3)
-    assert simulate_fight(11, 1, 1, 0, n=10, max_rounds=1).won.all()
+        simulate_fight(Fight(0, 24, 24, 0), n=100, max_rounds=3)
+    assert simulate_fight(Fight(11, 1, 1, 0), n=10, max_rounds=1).won.all()
 
 
 # ---------------------------------------------------------------------------------------
@@ -375,10 +397,10 @@ def solver_and_policy(
 ) -> tuple[Fraction, VectorLuckPolicy | None]:
     """The exact value from the solver and the policy to simulate with."""
     if pair is None:
-        grid = solve_grid(delta, hero, opponent, luck, rule=rule)
+        grid = solve_grid(Fight(delta, hero, opponent, luck, rule=rule))
         return grid.value(hero, opponent, luck), grid.policy_function()
     policy = heuristic(*pair)
-    grid = solve_grid(delta, hero, opponent, luck, rule=rule, policy=policy)
+    grid = solve_grid(Fight(delta, hero, opponent, luck, rule=rule), policy=policy)
     return grid.value(hero, opponent, luck), None if pair[0] == 0 else policy
 
 
@@ -394,7 +416,9 @@ def test_solver_agrees_with_the_simulator(
     pair: tuple[int, int] | None,
 ) -> None:
     exact, policy = solver_and_policy(delta, hero, opponent, luck, rule, pair)
-    sim = simulate_fight(delta, hero, opponent, luck, rule=rule, policy=policy, n=N, seed=2020)
+    sim = simulate_fight(
+        Fight(delta, hero, opponent, luck, rule=rule), policy=policy, n=N, seed=2020
+    )
     assert sim.agrees_with(exact), (sim.win_rate, float(exact), sim.standard_error)
 
 
@@ -403,13 +427,15 @@ def test_solver_agrees_with_the_simulator(
 def test_solver_agrees_on_the_other_heuristics(rule: str, pair: tuple[int, int]) -> None:
     delta, hero, opponent, luck = (-1, 13, 11, 12) if rule != "crypt" else (2, 11, 13, 12)
     exact, policy = solver_and_policy(delta, hero, opponent, luck, rule, pair)
-    sim = simulate_fight(delta, hero, opponent, luck, rule=rule, policy=policy, n=N, seed=2022)
+    sim = simulate_fight(
+        Fight(delta, hero, opponent, luck, rule=rule), policy=policy, n=N, seed=2022
+    )
     assert sim.agrees_with(exact), (sim.win_rate, float(exact), sim.standard_error)
 
 
 def test_solver_never_equals_the_closed_form() -> None:
     for delta in range(-4, 5):
-        grid = solve_grid(delta, 20, 20, 3, policy=heuristic(0, 1))
+        grid = solve_grid(Fight(delta, 20, 20, 3), policy=heuristic(0, 1))
         for hero, opponent in [(4, 20), (20, 4), (13, 17), (20, 20)]:
             assert grid.value(hero, opponent, 3) == closed_form(delta, hero, opponent)
 
@@ -417,13 +443,13 @@ def test_solver_never_equals_the_closed_form() -> None:
 @pytest.mark.parametrize("rule", list(SIMULATED_RULES))
 def test_solver_equals_the_brute_force_recursion(rule: str) -> None:
     delta, hero, opponent, luck = 1, 8, 9, 8
-    optimal = solve_grid(delta, hero, opponent, luck, rule=rule)
+    optimal = solve_grid(Fight(delta, hero, opponent, luck, rule=rule))
     policies = [optimal.policy_function()] + [heuristic(*pair) for pair in [(1, 4), (3, 6), (8, 5)]]
     for policy in policies:
         grid = (
             optimal
             if policy is policies[0]
-            else solve_grid(delta, hero, opponent, luck, rule=rule, policy=policy)
+            else solve_grid(Fight(delta, hero, opponent, luck, rule=rule), policy=policy)
         )
         assert grid.value(hero, opponent, luck) == brute_value(
             delta, hero, opponent, luck, rule, policy
@@ -433,7 +459,9 @@ def test_solver_equals_the_brute_force_recursion(rule: str) -> None:
 @pytest.mark.parametrize("rule", list(SIMULATED_RULES))
 def test_final_stamina_and_luck_agree_with_the_solver(rule: str) -> None:
     delta, hero, opponent, luck, policy = 0, 16, 12, 10, heuristic(1, 5)
-    sim = simulate_fight(delta, hero, opponent, luck, rule=rule, policy=policy, n=N, seed=2024)
+    sim = simulate_fight(
+        Fight(delta, hero, opponent, luck, rule=rule), policy=policy, n=N, seed=2024
+    )
     for objective, hits in [
         (Objective(keep_stamina=9), sim.won & (sim.hero_stamina >= 9)),
         (Objective(keep_luck=6), sim.won & (sim.luck >= 6)),
@@ -443,7 +471,7 @@ def test_final_stamina_and_luck_agree_with_the_solver(rule: str) -> None:
         ),
     ]:
         grid = solve_grid(
-            delta, hero, opponent, luck, rule=rule, objective=objective, policy=policy
+            Fight(delta, hero, opponent, luck, rule=rule, objective=objective), policy=policy
         )
         assert agrees_with(grid.value(hero, opponent, luck), int(hits.sum()), sim.n)
 
@@ -451,11 +479,13 @@ def test_final_stamina_and_luck_agree_with_the_solver(rule: str) -> None:
 @pytest.mark.parametrize("delta", [-4, -2, 0, 2, 4])
 @pytest.mark.parametrize("rule", list(SIMULATED_RULES))
 def test_optimal_play_from_random_states_of_one_grid(rule: str, delta: int) -> None:
-    grid = solve_grid(delta, 20, 20, 12, rule=rule)
+    grid = solve_grid(Fight(delta, 20, 20, 12, rule=rule))
     policy = grid.policy_function()
     rng = np.random.default_rng(delta + 10)
     for _ in range(6):
         hero, opponent = (int(x) for x in rng.integers(4, 21, size=2))
         luck = int(rng.integers(0, 13))
-        sim = simulate_fight(delta, hero, opponent, luck, rule=rule, policy=policy, n=N, seed=luck)
+        sim = simulate_fight(
+            Fight(delta, hero, opponent, luck, rule=rule), policy=policy, n=N, seed=luck
+        )
         assert sim.agrees_with(grid.value(hero, opponent, luck)), (hero, opponent, luck)

@@ -21,6 +21,7 @@ from exactprob.errors import ModelError, ResourceError, StateLimitError
 from exactprob.games.fighting_fantasy import (
     LUCK,
     NO_LUCK,
+    Fight,
     FightModel,
     Objective,
     atlas,
@@ -89,7 +90,7 @@ def _engine_values(delta: int, rule: str, objective: Objective | None = None, po
             state = ("round", h, o, l, streak)
             if state in values:
                 continue
-            model = FightModel(delta, h, o, l, rule=rule, objective=objective)
+            model = FightModel(Fight(delta, h, o, l, rule=rule, objective=objective))
             model.initial = state
             solution = solve(model) if policy is None else evaluate(model, engine_policy(policy))
             for s in solution.states:
@@ -101,7 +102,7 @@ def _engine_values(delta: int, rule: str, objective: Objective | None = None, po
 @pytest.mark.parametrize("rule", ["standard", "amplify3", "crypt"])
 @pytest.mark.parametrize("delta", [-3, 0, 2])
 def test_grid_equals_generic_engine_on_every_state(rule: str, delta: int) -> None:
-    grid = solve_grid(delta, *SMALL, rule=rule)
+    grid = solve_grid(Fight(delta, *SMALL, rule=rule))
     values = _engine_values(delta, rule)
     assert len(values) == SMALL[0] * SMALL[1] * (SMALL[2] + 1) * (2 if rule == "crypt" else 1)
     for (_, h, o, l, streak), value in values.items():
@@ -114,8 +115,8 @@ def test_the_fight_explored_in_bulk_equals_the_grid(rule: str, delta: int) -> No
     """FightArrays (an ArrayModel of every start of the grid at once) through the generic
     engine: every value, the luck decisions and their exact ties equal the grid's."""
     objective = Objective(keep_stamina=2, luck_weight=Fraction(1, 10)) if delta == 2 else None
-    grid = solve_grid(delta, *SMALL, rule=rule, objective=objective)
-    solution = solve(FightArrays(delta, *SMALL, rule=rule, objective=objective))
+    grid = solve_grid(Fight(delta, *SMALL, rule=rule, objective=objective))
+    solution = solve(FightArrays(Fight(delta, *SMALL, rule=rule, objective=objective)))
     H, O, L = SMALL
     for h, o, l in itertools.product(range(1, H + 1), range(1, O + 1), range(L + 1)):
         assert solution.value(round_start(h, o, l)) == grid.value(h, o, l)
@@ -132,21 +133,21 @@ def test_the_fight_explored_in_bulk_equals_the_grid(rule: str, delta: int) -> No
 @pytest.mark.parametrize("rule", ["standard", "crypt"])
 def test_heuristic_values_equal_engine_evaluation(pair: tuple[int, int], rule: str) -> None:
     policy = heuristic(*pair)
-    grid = solve_grid(1, *SMALL, rule=rule, policy=policy)
+    grid = solve_grid(Fight(1, *SMALL, rule=rule), policy=policy)
     for (_, h, o, l, streak), value in _engine_values(1, rule, policy=policy).items():
         assert grid.value(h, o, l, streak) == value
 
 
 def test_retention_objective_equals_engine() -> None:
     objective = Objective(keep_stamina=3, luck_weight=Fraction(1, 7))
-    grid = solve_grid(0, *SMALL, objective=objective)
+    grid = solve_grid(Fight(0, *SMALL, objective=objective))
     for (_, h, o, l, _), value in _engine_values(0, "standard", objective).items():
         assert grid.value(h, o, l) == value
 
 
 def test_engine_decisions_and_ties_agree_with_grid() -> None:
-    grid = solve_grid(0, *SMALL)
-    solution = solve(FightModel(0, *SMALL))
+    grid = solve_grid(Fight(0, *SMALL))
+    solution = solve(FightModel(Fight(0, *SMALL)))
     for s in solution.states:
         phase, h, o, l, _streak = s
         if phase in ("won", "lost") and h > 0 and o > 0 and l >= 1:
@@ -159,7 +160,7 @@ def test_engine_decisions_and_ties_agree_with_grid() -> None:
 
 @pytest.mark.parametrize("delta", range(-9, 10))
 def test_no_luck_closed_form_equals_grid(delta: int) -> None:
-    grid = solve_grid(delta, 24, 24, 0)
+    grid = solve_grid(Fight(delta, 24, 24, 0))
     odds = round_odds(delta)
     for h, o, _ in grid.states():
         assert grid.value(h, o, 0) == no_luck_value(odds.win, odds.lose, h, o)
@@ -168,25 +169,30 @@ def test_no_luck_closed_form_equals_grid(delta: int) -> None:
 def test_hand_derived_values() -> None:
     # one hit each, no luck: the first decisive round decides, p = w / (w + l)
     w, _, l = round_counts(-3)
-    assert solve_grid(-3, 2, 2, 0).value(2, 2, 0) == Fraction(w, w + l)
+    assert solve_grid(Fight(-3, 2, 2, 0)).value(2, 2, 0) == Fraction(w, w + l)
     # luck 12 always succeeds: against 4 stamina a won round with luck kills outright,
     # and a lost round costs 1; hero with 1 stamina: only the first decisive round counts
     w, _, l = round_counts(0)
-    assert solve_grid(0, 1, 4, 12).value(1, 4, 12) == Fraction(w, w + l)
+    assert solve_grid(Fight(0, 1, 4, 12)).value(1, 4, 12) == Fraction(w, w + l)
     # crypt: hero 3 stamina (two losses kill anyway), opponent 2 stamina, no luck
     w, d, l = (Fraction(n, 1296) for n in round_counts(0))
     first = w / (w + l)  # the first decisive round
     # after a loss the streak flag is set: win w, draw d (flag cleared, then 1/2), loss kills
     after_loss = w + d * Fraction(1, 2)
-    assert solve_grid(0, 3, 2, 0, rule="crypt").value(3, 2, 0) == first + (1 - first) * after_loss
+    assert (
+        solve_grid(Fight(0, 3, 2, 0, rule="crypt")).value(3, 2, 0)
+        == first + (1 - first) * after_loss
+    )
 
 
 def test_outcomes_match_engine_absorption() -> None:
     for rule in ("standard", "crypt"):
-        grid = solve_grid(1, 7, 8, 5, rule=rule)
+        grid = solve_grid(Fight(1, 7, 8, 5, rule=rule))
         result = fight_outcomes(grid, 7, 8, 5)
         absorbed: dict = {}
-        for (_, h, o, l, _), p in solve(FightModel(1, 7, 8, 5, rule=rule)).absorption().items():
+        for (_, h, o, l, _), p in (
+            solve(FightModel(Fight(1, 7, 8, 5, rule=rule))).absorption().items()
+        ):
             key = (o <= 0, max(h, 0), l)
             absorbed[key] = absorbed.get(key, 0) + p
         assert dict(result.final) == absorbed
@@ -198,19 +204,21 @@ def test_outcomes_match_engine_absorption() -> None:
 def test_expected_rounds_without_luck_hand_derived() -> None:
     # one hit each: a single decisive round, preceded by geometric draws
     w, _d, l = round_counts(0)
-    assert fight_outcomes(solve_grid(0, 2, 2, 0), 2, 2, 0).expected_rounds == Fraction(1296, w + l)
+    assert fight_outcomes(solve_grid(Fight(0, 2, 2, 0)), 2, 2, 0).expected_rounds == Fraction(
+        1296, w + l
+    )
 
 
 def test_heuristics_never_beat_the_optimum() -> None:
-    best, histograms = best_heuristics(0, 6, 6, 12)
-    optimum = solve_grid(0, 6, 6, 12)
+    best, histograms = best_heuristics(Fight(0, 6, 6, 12))
+    optimum = solve_grid(Fight(0, 6, 6, 12))
     for state, choice in best.items():
         assert choice.gap == optimum.value(*state) - choice.value >= 0
     assert all(sum(h.values()) <= 6 * 6 * 13 for h in histograms.values())
 
 
 def test_fold_increase_is_optimum_over_no_luck() -> None:
-    grids = {d: solve_grid(d, 8, 8, 12) for d in (-2, 0)}
+    grids = {d: solve_grid(Fight(d, 8, 8, 12)) for d in (-2, 0)}
     folds = fold_increases(grids)
     top = folds["overall"]
     grid = grids[top.delta]
@@ -219,19 +227,19 @@ def test_fold_increase_is_optimum_over_no_luck() -> None:
 
 
 def test_certain_outcomes_beyond_the_dice() -> None:
-    assert solve_grid(10, 5, 30, 12).value(5, 30, 12) == 1
-    assert solve_grid(-10, 30, 1, 12).value(30, 1, 12) == 0
+    assert solve_grid(Fight(10, 5, 30, 12)).value(5, 30, 12) == 1
+    assert solve_grid(Fight(-10, 30, 1, 12)).value(30, 1, 12) == 0
 
 
 def test_bad_grid_input() -> None:
     with pytest.raises(ModelError, match="hero stamina"):
-        solve_grid(0, 0, 4, 0)
+        solve_grid(Fight(0, 0, 4, 0))
     with pytest.raises(ModelError, match="unknown rule"):
-        solve_grid(0, 4, 4, 0, rule="house")
+        solve_grid(Fight(0, 4, 4, 0, rule="house"))
     with pytest.raises(StateLimitError, match="1,000,000"):
-        solve_grid(0, 1000, 1000, 0, max_states=999_999)
+        solve_grid(Fight(0, 1000, 1000, 0), max_states=999_999)
     with pytest.raises(ModelError, match="luck must be an integer in 0..2"):
-        solve_grid(0, 4, 4, 2).value(4, 4, 3)
+        solve_grid(Fight(0, 4, 4, 2)).value(4, 4, 3)
 
 
 def test_atlas_summary_counts_every_state(tmp_path: Path) -> None:
@@ -249,7 +257,7 @@ def test_cli_fight_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "ff", "--hero", "10", "6", "7", "--opponent", "9", "5", "--json")
     assert code == 0
     payload = json.loads(out)
-    grid = solve_grid(1, 6, 5, 7)
+    grid = solve_grid(Fight(1, 6, 5, 7))
     assert Fraction(payload["win"]) == grid.value(6, 5, 7)
     assert payload["strategy"] == grid.strategy(6, 5, 7)
     w, _, l = round_counts(1)
@@ -262,7 +270,7 @@ def test_cli_rounds_law(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, *argv, "--json")
     assert code == 0
     rounds = json.loads(out)["rounds"]
-    law = fight_solution(solve_grid(1, 6, 5, 3), 6, 5, 3).counter_distribution(rolls, cap=4)
+    law = fight_solution(solve_grid(Fight(1, 6, 5, 3)), 6, 5, 3).counter_distribution(rolls, cap=4)
     assert rounds == {("4+" if k == 4 else str(k)): str(p) for k, p in law.items()}
     assert sum(Fraction(p) for p in rounds.values()) == 1
     code, out, _ = run(capsys, *argv)
@@ -293,7 +301,7 @@ def test_cli_heuristic_and_rule(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, *argv)
     assert code == 0
     assert Fraction(json.loads(out)["win"]) == solve_grid(
-        0, 8, 8, 9, rule="crypt", policy=heuristic(2, 7)
+        Fight(0, 8, 8, 9, rule="crypt"), policy=heuristic(2, 7)
     ).value(8, 8, 9)
 
 
@@ -335,10 +343,10 @@ def test_cli_bad_input(
 def test_outcome_expectations_agree_with_simulation(rule: str) -> None:
     """Mean rounds (draws included), mean luck spent and mean stamina left on victory
     from the forward pass, against the independent simulator (5 standard errors)."""
-    grid = solve_grid(-1, 12, 10, 9, rule=rule)
+    grid = solve_grid(Fight(-1, 12, 10, 9, rule=rule))
     exact = fight_outcomes(grid, 12, 10, 9)
     simulated = simulate_fight(
-        -1, 12, 10, 9, rule=rule, policy=grid.policy_function(), n=40_000, seed=7
+        Fight(-1, 12, 10, 9, rule=rule), policy=grid.policy_function(), n=40_000, seed=7
     )
     assert simulated.agrees_with(exact.win)
     assert simulated.sample(simulated.rounds).agrees_with(exact.expected_rounds)
@@ -352,12 +360,12 @@ def test_round_count_law_agrees_with_simulation(rule: str) -> None:
     """The exact law of the number of rounds, draws included (a counter on the engine's
     solution, capped: draws can repeat any number of times), against the simulator's
     round counts, one probability at a time (5 standard errors)."""
-    grid = solve_grid(0, 6, 6, 3, rule=rule)
+    grid = solve_grid(Fight(0, 6, 6, 3, rule=rule))
     cap = 12
     law = fight_solution(grid, 6, 6, 3).counter_distribution(rolls, cap=cap)
     assert sum(law.values()) == 1
     simulated = simulate_fight(
-        0, 6, 6, 3, rule=rule, policy=grid.policy_function(), n=40_000, seed=11
+        Fight(0, 6, 6, 3, rule=rule), policy=grid.policy_function(), n=40_000, seed=11
     )
     rounds = simulated.rounds
     for k in range(1, cap):
@@ -398,8 +406,8 @@ def test_the_grid_memory_estimate_bounds_the_measured_peak(grid: tuple[int, ...]
     fresh process adds solving it: at least the measured peak, at most three times it."""
     delta, hero, opponent, luck = grid
     measured = peak_added(
-        "from exactprob.games.fighting_fantasy.grid import solve_grid",
-        f"solve_grid({delta}, {hero}, {opponent}, {luck})",
+        "from exactprob.games.fighting_fantasy import Fight, solve_grid",
+        f"solve_grid(Fight({delta}, {hero}, {opponent}, {luck}))",
     )
     estimate = grid_bytes(hero * opponent * (luck + 1), hero, opponent, luck)
     assert measured <= estimate <= 3 * measured
@@ -407,7 +415,7 @@ def test_the_grid_memory_estimate_bounds_the_measured_peak(grid: tuple[int, ...]
 
 def test_a_grid_beyond_memory_is_refused_before_any_work() -> None:
     with pytest.raises(ResourceError, match="the fight's grid needs about .* TiB of memory"):
-        solve_grid(0, 500_000, 2, 0)
+        solve_grid(Fight(0, 500_000, 2, 0))
 
 
 def test_the_atlas_is_refused_up_front_past_its_state_limit() -> None:

@@ -20,7 +20,7 @@ from exactprob.engine.depth_first import DepthFirstSolution
 from exactprob.engine.enclose import CertifiedSolution
 from exactprob.engine.solve import Solution
 from exactprob.errors import StateLimitError, UsageError
-from exactprob.games.fighting_fantasy import RULES, FightModel
+from exactprob.games.fighting_fantasy import RULES, Fight, FightModel
 from exactprob.games.gamblers_ruin import GamblersRuin
 from exactprob.games.jeopardy import FowlPlay, FowlPlayArrays, JeopardyModel, Pig
 from exactprob.games.jeopardy.players.best_response import _AgainstFixed
@@ -47,11 +47,13 @@ def fowl_models(draw: st.DrawFn) -> Any:
 @st.composite
 def fight_models(draw: st.DrawFn) -> FightModel:
     return FightModel(
-        draw(st.integers(-4, 4)),
-        draw(st.integers(1, 6)),
-        draw(st.integers(1, 6)),
-        draw(st.integers(0, 4)),
-        rule=draw(st.sampled_from(sorted(RULES))),
+        Fight(
+            draw(st.integers(-4, 4)),
+            draw(st.integers(1, 6)),
+            draw(st.integers(1, 6)),
+            draw(st.integers(0, 4)),
+            rule=draw(st.sampled_from(sorted(RULES))),
+        )
     )
 
 
@@ -124,10 +126,12 @@ def test_a_fast_path_declines_what_it_does_not_cover() -> None:
     """Pig has no interval sweep, a fight with symbolic odds no grid: the engine answers."""
     pig = JeopardyModel(Pig(goal=4))
     assert isinstance(ep.solve(pig, method="certified"), CertifiedSolution)
-    fight = FightModel(3, 3, 3, 1)  # the hero is the better fighter: the grid says > 1/2
+    fight = FightModel(Fight(3, 3, 3, 1))  # the hero is the better fighter: the grid says > 1/2
     fight.odds = type(fight.odds)(Fraction(1, 3), Fraction(1, 3), Fraction(1, 3))
     assert isinstance(ep.solve(fight), Solution)  # not the grid of the real odds
-    assert ep.solve(fight).value() == Fraction(1, 2) < ep.solve(FightModel(3, 3, 3, 1)).value()
+    assert (
+        ep.solve(fight).value() == Fraction(1, 2) < ep.solve(FightModel(Fight(3, 3, 3, 1))).value()
+    )
 
 
 def test_a_subclass_is_not_taken_for_its_base() -> None:

@@ -43,6 +43,8 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
 from derivations import PushYourLuck as ExamplePush
 from lucky_fight import LuckyFight
 
+from exactprob.games.fighting_fantasy import Fight
+
 p = sympy.Symbol("p")
 
 
@@ -392,7 +394,7 @@ def test_a_fight_in_the_chance_of_a_round_matches_the_grid_solver():
         odds = round_odds(delta)
         t = F(odds.win / (odds.win + odds.lose))
         value = solved.at(t).value_expr(0).subs(p, sympy.Rational(t.numerator, t.denominator))
-        assert F(str(value)) == solve_grid(delta, 4, 4, 3).value(4, 4, 3)
+        assert F(str(value)) == solve_grid(Fight(delta, 4, 4, 3)).value(4, 4, 3)
 
 
 def test_a_piecewise_solution_is_a_solved_result_with_json_and_html():

@@ -9,7 +9,7 @@ from typing import Any
 from ..engine.dist import dice, die
 from ..engine.methods import solve
 from ..games.cartwheel import Wheel, solve_wheel
-from ..games.fighting_fantasy import solve_grid
+from ..games.fighting_fantasy import Fight, solve_grid
 from ..games.fleet_battle import Fleet, battle
 from ..games.gamblers_ruin import GamblersRuin, closed_form
 from ..games.jeopardy import FowlPlay, JeopardyModel, Pig, RaceSolution
@@ -63,7 +63,7 @@ def headlines() -> list[tuple[str, str, Any]]:
         (
             "ff_luck_7",
             "Fighting Fantasy, equal skills, stamina 6 each, luck 7",
-            solve_grid(0, 6, 6, 7).value(6, 6, 7),
+            solve_grid(Fight(0, 6, 6, 7)).value(6, 6, 7),
         ),
         (
             "prd_rate",

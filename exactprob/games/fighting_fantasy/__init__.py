@@ -25,7 +25,7 @@ soften it. Only the skill difference :math:`\Delta` matters.
   ``exactprob ff`` prints;
 * :mod:`.figures`: the atlas's figures (loaded on use: they need matplotlib).
 
->>> grid = solve_grid(0, 24, 24, 12)
+>>> grid = solve_grid(Fight(0, 24, 24, 12))
 >>> grid.value(24, 24, 0)  # equal skills, no luck: a fair fight
 Fraction(1, 2)
 >>> grid.value(24, 24, 12) > grid.value(24, 24, 0)
@@ -68,7 +68,7 @@ from .rules import (
     sextinomial_row,
 )
 from .simulator import FightSimulation, simulate_fight
-from .terms import MAX_STAT, LuckPolicy, Objective, resolve_rule
+from .terms import MAX_STAT, Fight, LuckPolicy, Objective, resolve_rule
 
 __all__ = [
     "ATLAS_DELTAS",
@@ -84,6 +84,7 @@ __all__ = [
     "Atlas",
     "BestHeuristic",
     "Decision",
+    "Fight",
     "FightArrays",
     "FightGrid",
     "FightModel",

@@ -37,6 +37,7 @@ from ...util.numbers import decimal_string, fraction_string, to_fraction
 from ...util.progress import progress_bar
 from .grid import FightGrid, GridRecord, solve_grid
 from .rules import ends_either_way
+from .terms import Fight
 
 __all__ = ["ATLAS_DELTAS", "TOLERANCE", "Atlas", "Decision", "atlas", "atlas_states"]
 
@@ -117,7 +118,7 @@ class Atlas:
         for delta, r in self.records():
             if r.luck == 0:
                 continue
-            hit = self.grids[delta].rule.lucky_hit
+            hit = self.grids[delta].fight.rule.lucky_hit
             for won, (no, yes) in ((True, r.after_won), (False, r.after_lost)):
                 assert yes is not None
                 no_luck, luck_value = to_fraction(no), to_fraction(yes)
@@ -151,7 +152,7 @@ class Atlas:
                 continue
             for won, (no, yes) in ((True, r.after_won), (False, r.after_lost)):
                 if no == yes:
-                    hit = self.grids[delta].rule.lucky_hit
+                    hit = self.grids[delta].fight.rule.lucky_hit
                     tie_forced = ends_either_way(won, r.hero, r.opponent, r.luck, hit)
                     forced += tie_forced
                     ties += not tie_forced
@@ -200,7 +201,7 @@ def atlas(
     with progress_bar(progress, "atlas", total=len(deltas), unit=" deltas") as bar:
         for delta in deltas:
             grids[delta] = solve_grid(
-                delta, max_stamina, max_stamina, max_luck, rule=rule, max_states=max_states
+                Fight(delta, max_stamina, max_stamina, max_luck, rule=rule), max_states=max_states
             )
             bar.update(1)
     return Atlas(grids, time.perf_counter() - start)

@@ -1,6 +1,6 @@
 r"""The grid sweep as the engine's exact method for a fight (:mod:`exactprob.engine.methods`).
 
-``ep.solve(FightModel(...))`` solves the whole grid up to the fight's start in one backward
+``ep.solve(FightModel(Fight(...)))`` solves the whole grid up to the fight's start in one backward
 sweep (:func:`~.grid.solve_grid`) and answers for the model's states
 :math:`(\text{phase}, h, o, l, f)`: at the start of a round the grid's value
 :math:`V(h, o, l, f)`; after a won or lost round the better of the two options, testing luck
@@ -8,11 +8,11 @@ or not, both listed when they tie exactly (the policy then keeps luck, the model
 action, as the grid does).
 
 >>> import exactprob as ep
->>> from .model import FightModel
->>> solved = ep.solve(FightModel(0, 4, 4, 7))
+>>> from exactprob.games.fighting_fantasy import Fight, FightModel
+>>> solved = ep.solve(FightModel(Fight(0, 4, 4, 7)))
 >>> solved.method, solved.value()
 ('exact (fighting fantasy grid)', Fraction(9185, 13824))
->>> ep.solve(FightModel(0, 4, 4, 7), generic=True).value()
+>>> ep.solve(FightModel(Fight(0, 4, 4, 7)), generic=True).value()
 Fraction(9185, 13824)
 >>> solved.policy(("won", 4, 4, 7, False))
 'luck'
@@ -85,17 +85,7 @@ def grid_of(solved: object) -> FightGrid:
 def _grid(model: FightModel, *, max_states: int, progress: bool) -> FightSolution | None:
     """Every state of the fight up to its start, in one exact sweep; a model whose round
     odds were changed (symbolic odds, say) is left to the generic engine."""
-    if model.odds != round_odds(model.delta):
+    if model.odds != round_odds(model.fight.delta):
         return None
-    _, hero, opponent, luck, _ = model.initial
-    grid = solve_grid(
-        model.delta,
-        hero,
-        opponent,
-        luck,
-        rule=model.rule,
-        objective=model.objective,
-        max_states=max_states,
-        progress=progress,
-    )
+    grid = solve_grid(model.fight, max_states=max_states, progress=progress)
     return FightSolution(model, grid, max_states)

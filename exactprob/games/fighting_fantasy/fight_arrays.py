@@ -11,7 +11,7 @@ the whole grid, as the atlas needs. The engine's answers equal the grid sweep's
 (:doc:`/benchmarks`) and stays the game's solver.
 
 >>> from exactprob import solve
->>> fights = solve(FightArrays(0, 4, 4, 7))
+>>> fights = solve(FightArrays(Fight(0, 4, 4, 7)))
 >>> fights.value(round_start(4, 4, 7)), fights.value(round_start(4, 4, 0))
 (Fraction(9185, 13824), Fraction(1, 2))
 """
@@ -24,9 +24,10 @@ from fractions import Fraction
 import numpy as np
 
 from ...engine.array_model import ArrayModel, Branch
+from ...errors import ModelError
 from .model import LUCK, NO_LUCK
-from .rules import Rule, luck_probability, round_counts
-from .terms import Objective, fight_terms
+from .rules import luck_probability, round_counts
+from .terms import Fight
 
 __all__ = ["FightArrays", "round_start"]
 
@@ -41,24 +42,21 @@ def round_start(hero: int, opponent: int, luck: int) -> tuple[int, int, int, int
 
 
 class FightArrays(ArrayModel):
-    """Every fight with hero stamina ``1..hero_stamina``, opponent stamina
-    ``1..opponent_stamina`` and luck ``0..luck`` at skill difference ``delta``."""
+    """Every start of a :class:`~.terms.Fight`'s grid at once: hero stamina
+    ``1..hero_stamina``, opponent stamina ``1..opponent_stamina``, luck ``0..luck``."""
 
     actions = ("roll", NO_LUCK, LUCK)
 
-    def __init__(
-        self,
-        delta: int,
-        hero_stamina: int,
-        opponent_stamina: int,
-        luck: int,
-        rule: str | Rule = "standard",
-        objective: Objective | None = None,
-    ) -> None:
-        self.rule, self.objective = fight_terms(
-            delta, hero_stamina, opponent_stamina, luck, rule, objective
+    def __init__(self, fight: Fight) -> None:
+        if not isinstance(fight, Fight):
+            raise ModelError(f"FightArrays takes a Fight, got {type(fight).__name__}")
+        self.fight = fight
+        hero_stamina, opponent_stamina, luck = (
+            fight.hero_stamina,
+            fight.opponent_stamina,
+            fight.luck,
         )
-        self.counts = round_counts(delta)
+        self.counts = round_counts(fight.delta)
         self.sizes = (3, hero_stamina + _HERO + 1, opponent_stamina + _OPPONENT + 1, luck + 1, 2)
         self.initial = [
             round_start(h, o, l)
@@ -75,7 +73,7 @@ class FightArrays(ArrayModel):
 
     def outcome(self, states: np.ndarray) -> np.ndarray:
         values = np.empty(len(states), dtype=object)
-        score = self.objective.score
+        score = self.fight.objective.score
         for i, (hero, opponent, luck) in enumerate(states[:, 1:4].tolist()):
             won = hero > _HERO and opponent <= _OPPONENT
             values[i] = score(hero - _HERO, luck) if won else Fraction(0)
@@ -93,14 +91,14 @@ class FightArrays(ArrayModel):
         if action == "roll":
             return self._round(states)
         won = (states[:, 0] == _WON)[:, None]
-        streak = ~won if self.rule.two_in_a_row_kills else np.zeros_like(won)
+        streak = ~won if self.fight.rule.two_in_a_row_kills else np.zeros_like(won)
         after = states * [0, 1, 1, 1, 0] + streak * [0, 0, 0, 0, 1]
         if action == NO_LUCK:
             return [(1, after - np.where(won, [0, 0, 2, 0, 0], [0, 2, 0, 0, 0]))]
         luck = states[:, 3]
         success = (self.luck_numerators[luck], self.luck_denominators[luck])
         failure = (success[1] - success[0], success[1])
-        hit = self.rule.lucky_hit
+        hit = self.fight.rule.lucky_hit
         lucky = after - np.where(won, [0, 0, hit, 1, 0], [0, 1, 0, 1, 0])
         unlucky = after - np.where(won, [0, 0, 1, 1, 0], [0, 3, 0, 1, 0])
         return [(success, lucky), (failure, unlucky)]

@@ -28,6 +28,7 @@ from .grid import STRATEGY_CODES, FightGrid
 from .heuristics import HEURISTICS, BestHeuristic
 from .rules import ends_either_way, round_odds
 from .simulator import simulate_fight
+from .terms import Fight
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -79,7 +80,7 @@ def _panel(grid: FightGrid, luck: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
                 continue
             codes[h - 1, o - 1] = grid.strategy(h, o, luck)
             ties[h - 1, o - 1] = any(
-                not ends_either_way(won, h, o, luck, grid.rule.lucky_hit)
+                not ends_either_way(won, h, o, luck, grid.fight.rule.lucky_hit)
                 and grid.is_tie(won, h, o, luck)
                 for won in (True, False)
             )
@@ -531,7 +532,9 @@ def closed_form_vs_simulation(
         ax.plot(opponents, exact, color=colour, linewidth=1.2, label=f"hero stamina {hero}")
         rates, errors = [], []
         for k, o in enumerate(opponents):
-            sim = simulate_fight(delta, hero, o, 0, n=n, seed=seed + index * len(opponents) + k)
+            sim = simulate_fight(
+                Fight(delta, hero, o, 0), n=n, seed=seed + index * len(opponents) + k
+            )
             rates.append(sim.win_rate)
             errors.append(2 * sim.standard_error)
         ax.errorbar(

@@ -23,7 +23,7 @@ increasing :math:`l, h, o` solves the whole grid, in ``gmpy2.mpq``. The maximum 
 exactly; equal options are a *tie*, reported, and resolved to "no luck" (which keeps luck).
 The generic engine gives the same values on every state (``tests/test_fighting_fantasy.py``).
 
->>> grid = solve_grid(0, 4, 4, 7)
+>>> grid = solve_grid(Fight(0, 4, 4, 7))
 >>> grid.value(4, 4, 0), grid.value(4, 4, 7)
 (Fraction(1, 2), Fraction(9185, 13824))
 >>> grid.strategy(4, 4, 7), STRATEGY_CODES[3]
@@ -47,8 +47,8 @@ from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...util.numbers import to_fraction
 from ...util.progress import Progress, progress_bar
 from ...util.resources import check_memory
-from .rules import Rule, luck_probability, round_counts
-from .terms import LuckPolicy, Objective, fight_terms
+from .rules import luck_probability, round_counts
+from .terms import Fight, LuckPolicy
 
 __all__ = [
     "STRATEGY_CODES",
@@ -91,33 +91,21 @@ def _mpq(value: Fraction) -> mpq:
 
 
 class FightGrid:
-    """The exact value and luck decisions of every state with hero stamina
-    ``1..hero_stamina``, opponent stamina ``1..opponent_stamina`` and luck ``0..luck``,
-    at skill difference ``delta``, under optimal play or a fixed ``policy``."""
+    """The exact value and luck decisions of every state of a :class:`~.terms.Fight` up to
+    its start (hero stamina ``1..hero_stamina``, opponent stamina ``1..opponent_stamina``,
+    luck ``0..luck``; its ``bounds``), under optimal play or a fixed ``policy``."""
 
-    def __init__(
-        self,
-        delta: int,
-        hero_stamina: int,
-        opponent_stamina: int,
-        luck: int,
-        rule: Rule,
-        objective: Objective,
-        policy: LuckPolicy | None,
-        progress: bool = False,
-    ) -> None:
-        self.delta = delta
-        self.bounds = (hero_stamina, opponent_stamina, luck)
-        self.rule = rule
-        self.objective = objective
+    def __init__(self, fight: Fight, policy: LuckPolicy | None, progress: bool = False) -> None:
+        self.fight = fight
+        self.bounds = (fight.hero_stamina, fight.opponent_stamina, fight.luck)
         self.policy = policy
-        self.flags = (False, True) if rule.two_in_a_row_kills else (False,)
+        self.flags = (False, True) if fight.rule.two_in_a_row_kills else (False,)
         # per flag, per luck: rows by hero index, columns by opponent index
         self._values: dict[bool, list[list[list[mpq]]]] = {f: [] for f in self.flags}
         # options after a won / lost round: (no luck, luck or None); keyed (won, flag)
         self._options: dict[tuple[bool, bool], list[list[list[tuple[mpq, mpq | None]]]]] = {}
         self._uses: dict[tuple[bool, bool], np.ndarray] = {}
-        rows = (luck + 1) * hero_stamina
+        rows = (fight.luck + 1) * fight.hero_stamina
         # every number made stays alive in the tables: no garbage collection meanwhile
         with (
             progress_bar(progress, "solving", total=rows, unit=" rows") as bar,
@@ -131,18 +119,18 @@ class FightGrid:
         zero = mpq(0)
         rows = [[zero] * (O + _OPPONENT_OFFSET + 1) for _ in range(H + _HERO_OFFSET + 1)]
         for h in range(1, H + 1):
-            score = _mpq(self.objective.score(h, luck))
+            score = _mpq(self.fight.objective.score(h, luck))
             for o in range(_OPPONENT_OFFSET + 1):
                 rows[h + _HERO_OFFSET][o] = score
         return rows
 
     def _sweep(self, bar: Progress) -> None:
         H, O, L = self.bounds
-        win, draw, lose = (mpq(n) for n in round_counts(self.delta))
+        win, draw, lose = (mpq(n) for n in round_counts(self.fight.delta))
         total = win + draw + lose
         p_win, p_lose = win / (win + lose), lose / (win + lose)  # draws are do-overs
-        hit = self.rule.lucky_hit
-        crypt = self.rule.two_in_a_row_kills
+        hit = self.fight.rule.lucky_hit
+        crypt = self.fight.rule.two_in_a_row_kills
         policy = self.policy
         keys = ((True, False), (False, False), (True, True))
         uses: dict[tuple[bool, bool], list[list[list[bool]]]] = {key: [] for key in keys}
@@ -203,8 +191,8 @@ class FightGrid:
         when the hero tests luck."""
         H, O, L = self.bounds
         rows = [
-            ("skill difference", str(self.delta)),
-            ("rule", html.escape(self.rule.name)),
+            ("skill difference", str(self.fight.delta)),
+            ("rule", html.escape(self.fight.rule.name)),
             ("states", f"hero 1..{H} × opponent 1..{O} × luck 0..{L}"),
             (f"value at ({H}, {O}, {L})", exact_html(self.value(H, O, L))),
             (f"luck at ({H}, {O}, {L})", STRATEGY_CODES[self.strategy(H, O, L)]),
@@ -220,7 +208,7 @@ class FightGrid:
                 raise ModelError(
                     f"{name} must be an integer in {low}..{high} for this grid, got {value!r}"
                 )
-        if streak and not self.rule.two_in_a_row_kills:
+        if streak and not self.fight.rule.two_in_a_row_kills:
             raise ModelError("streak=True exists only under the crypt rule")
 
     def value(self, hero: int, opponent: int, luck: int, streak: bool = False) -> Fraction:
@@ -273,7 +261,7 @@ class FightGrid:
         strategy code and both decisions' options, read straight from the sweep's tables
         (``mpq``, no per-state checks): the bulk export of the atlas.
 
-        >>> first = next(solve_grid(0, 2, 2, 0).records())
+        >>> first = next(solve_grid(Fight(0, 2, 2, 0)).records())
         >>> first.value, first.strategy, first.after_won
         (mpq(1,2), 0, (mpq(1,1), None))
         """
@@ -300,7 +288,7 @@ class FightGrid:
     def policy_function(self) -> LuckPolicy:
         """The grid's decisions as a vectorised :data:`~.terms.LuckPolicy` (numpy lookups)."""
         uses = self._uses
-        crypt = self.rule.two_in_a_row_kills
+        crypt = self.fight.rule.two_in_a_row_kills
 
         def policy(won: Any, hero: Any, opponent: Any, luck: Any, streak: Any) -> Any:
             after_win = uses[(True, True)] if crypt else uses[(True, False)]
@@ -336,42 +324,25 @@ def grid_bytes(states: int, hero_stamina: int, opponent_stamina: int, luck: int)
 
 
 def solve_grid(
-    delta: int,
-    hero_stamina: int,
-    opponent_stamina: int,
-    luck: int,
+    fight: Fight,
     *,
-    rule: str | Rule = "standard",
-    objective: Objective | None = None,
     policy: LuckPolicy | None = None,
     max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,
 ) -> FightGrid:
-    """Solve every state up to the given staminas and luck (see the module docstring);
+    """Solve every state of ``fight`` up to its start (see the module docstring);
     ``policy=None`` is optimal play. The size is checked before anything is allocated;
     ``progress`` shows a bar on stderr.
 
-    >>> solve_grid(0, 1, 1, 0).value(1, 1, 0)
+    >>> solve_grid(Fight(0, 1, 1, 0)).value(1, 1, 0)
     Fraction(1, 2)
     """
-    the_rule, the_objective = fight_terms(
-        delta, hero_stamina, opponent_stamina, luck, rule, objective
-    )
-    states = (
-        hero_stamina * opponent_stamina * (luck + 1) * (2 if the_rule.two_in_a_row_kills else 1)
-    )
+    if not isinstance(fight, Fight):
+        raise ModelError(f"solve_grid takes a Fight, got {type(fight).__name__}")
     counted = "hero stamina x opponent stamina x (luck + 1)" + (
-        " x 2" if the_rule.two_in_a_row_kills else ""
+        " x 2" if fight.rule.two_in_a_row_kills else ""
     )
-    refuse_more_than(max_states, states, f"the fight ({counted})")
-    check_memory(grid_bytes(states, hero_stamina, opponent_stamina, luck), "the fight's grid")
-    return FightGrid(
-        delta,
-        hero_stamina,
-        opponent_stamina,
-        luck,
-        the_rule,
-        the_objective,
-        policy,
-        progress,
-    )
+    refuse_more_than(max_states, fight.states, f"the fight ({counted})")
+    bounds = (fight.hero_stamina, fight.opponent_stamina, fight.luck)
+    check_memory(grid_bytes(fight.states, *bounds), "the fight's grid")
+    return FightGrid(fight, policy, progress)

@@ -35,7 +35,7 @@ from typing import Any
 from ...errors import ModelError
 from ...util.numbers import whole_number
 from .grid import FightGrid, solve_grid
-from .terms import LuckPolicy
+from .terms import Fight, LuckPolicy
 
 __all__ = [
     "HEURISTICS",
@@ -101,33 +101,29 @@ class BestHeuristic:
     tied: tuple[tuple[int, int], ...]
 
 
-def _grids(delta: int, bounds: tuple[int, int, int], rule: str) -> dict[tuple[int, int], FightGrid]:
+def _grids(fight: Fight) -> dict[tuple[int, int], FightGrid]:
     """One evaluated grid per (heuristic, tau) of :data:`PAIRS` (luck above 12 would
     need larger thresholds, so the grid's luck is capped at 12)."""
-    hero, opponent, luck = bounds
-    if luck > 12:
+    if fight.luck > 12:
         raise ModelError("heuristics are defined for luck 0..12 (their thresholds are 1..12)")
-    return {
-        pair: solve_grid(delta, hero, opponent, luck, rule=rule, policy=heuristic(*pair))
-        for pair in PAIRS
-    }
+    return {pair: solve_grid(fight, policy=heuristic(*pair)) for pair in PAIRS}
 
 
 def best_heuristics(
-    delta: int, hero: int, opponent: int, luck: int, *, rule: str = "standard"
+    fight: Fight,
 ) -> tuple[dict[tuple[int, int, int], BestHeuristic], dict[int, dict[int, int]]]:
-    """For every state of the grid: the best heuristic and its gap to the optimum; and
-    per heuristic 1-8, the histogram {tau: number of states where that tau is best for
-    it}, over the states where tau changes the heuristic's value (the smallest best tau
-    on ties). Where several heuristics tie, ``number``/``tau`` is the first in
+    """For every state of the fight's grid: the best heuristic and its gap to the optimum;
+    and per heuristic 1-8, the histogram {tau: number of states where that tau is best
+    for it}, over the states where tau changes the heuristic's value (the smallest best
+    tau on ties). Where several heuristics tie, ``number``/``tau`` is the first in
     :data:`PAIRS` order and ``tied`` lists them all.
 
-    >>> best, taus = best_heuristics(0, 4, 4, 12)
+    >>> best, taus = best_heuristics(Fight(0, 4, 4, 12))
     >>> best[(4, 4, 12)].gap >= 0, 0 < sum(taus[3].values()) < 4 * 4 * 13
     (True, True)
     """
-    optimum = solve_grid(delta, hero, opponent, luck, rule=rule)
-    grids = _grids(delta, (hero, opponent, luck), rule)
+    grids = _grids(fight)
+    optimum = solve_grid(fight)
     best: dict[tuple[int, int, int], BestHeuristic] = {}
     histograms: dict[int, dict[int, int]] = {n: dict.fromkeys(range(1, 13), 0) for n in range(1, 9)}
     for state in optimum.states():
@@ -165,7 +161,7 @@ def fold_increases(
     exceeds ``floor``, and among those whose initial one does (the paper's three
     questions). States that cannot be won without luck are skipped (fold undefined).
 
-    >>> folds = fold_increases({0: solve_grid(0, 6, 6, 12)})
+    >>> folds = fold_increases({0: solve_grid(Fight(0, 6, 6, 12))})
     >>> folds["overall"].fold >= folds["final above floor"].fold >= 1
     True
     """

@@ -12,7 +12,7 @@ This is the model the issue asks for; :mod:`.grid` solves the same equations fas
 the tests require both to agree on every state of a grid.
 
 >>> from exactprob import solve
->>> solution = solve(FightModel(0, 4, 4, 7))
+>>> solution = solve(FightModel(Fight(0, 4, 4, 7)))
 >>> solution.value()
 Fraction(9185, 13824)
 >>> solution.policy(("won", 4, 4, 7, False))
@@ -25,8 +25,9 @@ from fractions import Fraction
 from typing import Any
 
 from ...engine.dist import Dist
-from .rules import Rule, luck_probability, round_odds
-from .terms import LuckPolicy, Objective, fight_terms
+from ...errors import ModelError
+from .rules import luck_probability, round_odds
+from .terms import Fight, LuckPolicy
 
 __all__ = ["LUCK", "NO_LUCK", "FightModel", "FightState", "engine_policy"]
 
@@ -36,31 +37,28 @@ FightState = tuple[str, int, int, int, bool]
 
 
 class FightModel:
-    """One fight from ``(hero_stamina, opponent_stamina, luck)`` at skill difference
-    ``delta``, under a rule variant and an objective."""
+    """One :class:`~.terms.Fight` from its start, round by round (``odds`` are its round's
+    chances, which a symbolic proof may replace)."""
 
-    def __init__(
-        self,
-        delta: int,
-        hero_stamina: int,
-        opponent_stamina: int,
-        luck: int,
-        rule: str | Rule = "standard",
-        objective: Objective | None = None,
-    ) -> None:
-        self.rule, self.objective = fight_terms(
-            delta, hero_stamina, opponent_stamina, luck, rule, objective
+    def __init__(self, fight: Fight) -> None:
+        if not isinstance(fight, Fight):
+            raise ModelError(f"FightModel takes a Fight, got {type(fight).__name__}")
+        self.fight = fight
+        self.odds = round_odds(fight.delta)
+        self.initial: FightState = (
+            "round",
+            fight.hero_stamina,
+            fight.opponent_stamina,
+            fight.luck,
+            False,
         )
-        self.delta = delta
-        self.odds = round_odds(delta)
-        self.initial: FightState = ("round", hero_stamina, opponent_stamina, luck, False)
 
     def outcome(self, state: FightState) -> Fraction | None:
         _, hero, opponent, luck, _ = state
         if hero <= 0:
             return Fraction(0)
         if opponent <= 0:
-            return self.objective.score(hero, luck)
+            return self.fight.objective.score(hero, luck)
         return None
 
     def actions(self, state: FightState) -> tuple[str, ...]:
@@ -74,12 +72,12 @@ class FightModel:
         if phase == "round":
             return self._round(hero, opponent, luck, streak)
         won = phase == "won"  # the streak flag rides along so that a policy may read it
-        after = (not won) and self.rule.two_in_a_row_kills
+        after = (not won) and self.fight.rule.two_in_a_row_kills
         if action == NO_LUCK:
             hits = {(0, 2) if won else (2, 0): Fraction(1)}
         else:
             t = luck_probability(luck)
-            lucky, unlucky = ((0, self.rule.lucky_hit), (0, 1)) if won else ((1, 0), (3, 0))
+            lucky, unlucky = ((0, self.fight.rule.lucky_hit), (0, 1)) if won else ((1, 0), (3, 0))
             hits = {lucky: t, unlucky: 1 - t}
             luck -= 1
         return Dist(

@@ -12,8 +12,8 @@ only clears the flag). Under the standard rules the total number of rounds is th
 plus independent geometric runs of draws; its law, with a cap, is
 :meth:`FightOutcomes.rounds`.
 
->>> from exactprob.games.fighting_fantasy import solve_grid
->>> result = fight_outcomes(solve_grid(0, 1, 1, 0), 1, 1, 0)
+>>> from exactprob.games.fighting_fantasy import Fight, solve_grid
+>>> result = fight_outcomes(solve_grid(Fight(0, 1, 1, 0)), 1, 1, 0)
 >>> result.win, result.expected_rounds, dict(result.decisive_rounds)
 (Fraction(1, 2), Fraction(648, 575), {1: Fraction(1, 1)})
 """
@@ -79,7 +79,7 @@ class FightOutcomes:
 def fight_solution(grid: FightGrid, hero: int, opponent: int, luck: int) -> Solution:
     """The fight from one state as the engine's solution under the grid's choices."""
     grid.value(hero, opponent, luck)  # checks the state is in the grid
-    model = FightModel(grid.delta, hero, opponent, luck, grid.rule, grid.objective)
+    model = FightModel(grid.fight.at(hero, opponent, luck))
     return evaluate(model, engine_policy(grid.uses_luck))
 
 

@@ -27,8 +27,8 @@ from .fast_paths import grid_of
 from .grid import STRATEGY_CODES, FightGrid, solve_grid
 from .model import FightModel
 from .outcomes import FightOutcomes, fight_outcomes
-from .rules import RULES, round_odds
-from .terms import LuckPolicy, Objective
+from .rules import round_odds
+from .terms import Fight, LuckPolicy, Objective
 
 __all__ = ["LONG_SOLVE_STATES", "FightReport", "fight_report"]
 
@@ -42,18 +42,21 @@ class FightReport(Report):
 
     hero: tuple[int, int, int]
     opponent: tuple[int, int]
-    rule: str
     policy: str
-    objective: Objective
     rounds_cap: int | None
     grid: FightGrid = field(repr=False)
     outcome: FightOutcomes = field(repr=False)
     no_luck_win: Fraction
 
     @property
+    def fight(self) -> Fight:
+        """The fight solved (skill difference, staminas, luck, rule, objective)."""
+        return self.grid.fight
+
+    @property
     def delta(self) -> int:
         """Hero skill minus opponent skill."""
-        return self.hero[0] - self.opponent[0]
+        return self.fight.delta
 
     @property
     def win(self) -> Fraction:
@@ -101,14 +104,15 @@ class FightReport(Report):
             "hero": {"skill": self.hero[0], "stamina": hero, "luck": luck},
             "opponent": {"skill": self.opponent[0], "stamina": opponent},
             "delta": self.delta,
-            "rule": self.rule,
+            "rule": self.fight.rule.name,
             "policy": self.policy,
             **exact_fields("win", outcome.win),
         }
-        if not self.objective.is_win:
+        objective = self.fight.objective
+        if not objective.is_win:
             payload["objective"] = {
-                "keep_stamina": self.objective.keep_stamina,
-                "keep_luck": self.objective.keep_luck,
+                "keep_stamina": objective.keep_stamina,
+                "keep_luck": objective.keep_luck,
             }
             payload.update(exact_fields("objective_value", grid.value(hero, opponent, luck)))
         payload.update(exact_fields("no_luck_win", self.no_luck_win))
@@ -143,7 +147,7 @@ class FightReport(Report):
         title = (
             f"Fighting Fantasy: hero skill {hero['skill']} stamina {hero['stamina']} luck "
             f"{hero['luck']} against skill {opponent['skill']} stamina {opponent['stamina']} "
-            f"(rule {self.rule}, policy {self.policy})"
+            f"(rule {self.fight.rule.name}, policy {self.policy})"
         )
         lines = [title]
         rows = [("hero wins", self.win), ("without any luck", self.no_luck_win)]
@@ -191,42 +195,31 @@ def fight_report(
     law of the number of rounds up to ``rounds_cap`` when asked; ``progress`` shows a bar
     on long solves (:data:`LONG_SOLVE_STATES`)."""
     (hero_skill, hero_stamina, luck), (opponent_skill, opponent_stamina) = hero, opponent
-    delta = hero_skill - opponent_skill
-    objective = objective or Objective()
-    bar = progress and hero_stamina * opponent_stamina * (luck + 1) >= LONG_SOLVE_STATES
+    fight = Fight(
+        hero_skill - opponent_skill, hero_stamina, opponent_stamina, luck, rule, objective
+    )
+    bar = progress and fight.states >= LONG_SOLVE_STATES
     grid: FightGrid
     if policy is None:  # optimal luck: the front door, which takes the grid's fast path
-        model = FightModel(delta, hero_stamina, opponent_stamina, luck, rule, objective)
-        grid = grid_of(solve(model, max_states=max_states, progress=bar))
+        grid = grid_of(solve(FightModel(fight), max_states=max_states, progress=bar))
     else:  # a fixed luck policy, evaluated on the grid
-        grid = solve_grid(
-            delta,
-            hero_stamina,
-            opponent_stamina,
-            luck,
-            rule=rule,
-            objective=objective,
-            policy=policy,
-            max_states=max_states,
-            progress=bar,
-        )
+        grid = solve_grid(fight, policy=policy, max_states=max_states, progress=bar)
     return FightReport(
         hero,
         opponent,
-        rule,
         policy_label,
-        objective,
         rounds_cap,
         grid,
         fight_outcomes(grid, hero_stamina, opponent_stamina, luck),
-        _no_luck_win(rule, delta, hero_stamina, opponent_stamina),
+        _no_luck_win(fight),
     )
 
 
-def _no_luck_win(rule: str, delta: int, hero: int, opponent: int) -> Fraction:
+def _no_luck_win(fight: Fight) -> Fraction:
     """The chance of victory without luck: the paper's closed form, except under *Crypt*,
     whose streak rule it does not cover (a luck-0 grid then)."""
-    if RULES[rule].two_in_a_row_kills:
-        return solve_grid(delta, hero, opponent, 0, rule=rule).value(hero, opponent, 0)
-    odds = round_odds(delta)
+    hero, opponent = fight.hero_stamina, fight.opponent_stamina
+    if fight.rule.two_in_a_row_kills:
+        return solve_grid(fight.at(hero, opponent, 0)).value(hero, opponent, 0)
+    odds = round_odds(fight.delta)
     return no_luck_value(odds.win, odds.lose, hero, opponent)

@@ -15,9 +15,9 @@ lucky (3 under ``"amplify3"``) or 1 if not; a lost round costs the hero 1 if luc
 3 if not. Under ``"crypt"`` the opponent kills the hero outright when it wins a round
 right after winning the previous one (a draw breaks the run); no luck is tested then.
 
->>> simulate_fight(11, 1, 24, 0, n=1000).win_rate
+>>> simulate_fight(Fight(11, 1, 24, 0), n=1000).win_rate
 1.0
->>> sim = simulate_fight(0, 2, 2, 0, n=10_000, seed=1)
+>>> sim = simulate_fight(Fight(0, 2, 2, 0), n=10_000, seed=1)
 >>> round(sim.win_rate, 1), sim.agrees_with("1/2")
 (0.5, True)
 """
@@ -34,6 +34,7 @@ import numpy as np
 from ...engine.simulate import Runs
 from ...errors import ModelError
 from ...util.numbers import plain_integer, whole_number
+from .terms import Fight
 
 __all__ = ["SIMULATED_RULES", "FightSimulation", "VectorLuckPolicy", "simulate_fight"]
 
@@ -111,34 +112,36 @@ def _whole(name: str, value: object, low: int) -> int:
 
 
 def simulate_fight(
-    delta: int,
-    hero_stamina: int,
-    opponent_stamina: int,
-    luck: int,
+    fight: Fight,
     *,
-    rule: str = "standard",
     policy: VectorLuckPolicy | None = None,
     n: int = 100_000,
     seed: int | None = 0,
     max_rounds: int = 10_000,
 ) -> FightSimulation:
-    """Play ``n`` fights from the same state with ``numpy.random.default_rng(seed)``.
+    """Play ``n`` copies of ``fight`` with ``numpy.random.default_rng(seed)``.
 
-    ``delta`` is hero skill minus opponent skill; ``policy`` is a :data:`VectorLuckPolicy`
-    (``None``: never test luck), consulted only for fights that won or lost this round
-    with luck at least 1 (and not on a ``"crypt"`` killing round). ``rule`` is one of
-    :data:`SIMULATED_RULES`. Raises :class:`~exactprob.errors.ModelError` on bad input,
-    a policy answer of the wrong shape, or a fight longer than ``max_rounds`` rounds.
+    ``policy`` is a :data:`VectorLuckPolicy` (``None``: never test luck), consulted only
+    for fights that won or lost this round with luck at least 1 (and not on a ``"crypt"``
+    killing round). The fight's rule must be one of :data:`SIMULATED_RULES`, which the
+    simulator plays from its own table; the fight's objective is not read (the runs
+    record every outcome). Raises :class:`~exactprob.errors.ModelError` on bad input, a
+    policy answer of the wrong shape, or a fight longer than ``max_rounds`` rounds.
     """
-    delta = _whole("delta", delta, -(10**18))
-    hero_stamina = _whole("hero_stamina", hero_stamina, 1)
-    opponent_stamina = _whole("opponent_stamina", opponent_stamina, 1)
-    luck = _whole("luck", luck, 0)
+    if not isinstance(fight, Fight):
+        raise ModelError(f"simulate_fight takes a Fight, got {type(fight).__name__}")
     n = _whole("n", n, 1)
     max_rounds = _whole("max_rounds", max_rounds, 1)
-    if rule not in SIMULATED_RULES:
-        raise ModelError(f"rule must be one of {', '.join(SIMULATED_RULES)}, got {rule!r}")
-    lucky_hit, two_in_a_row_kills = SIMULATED_RULES[rule]
+    rule = fight.rule
+    if SIMULATED_RULES.get(rule.name) != (rule.lucky_hit, rule.two_in_a_row_kills):
+        raise ModelError(f"the simulator plays the rules {', '.join(SIMULATED_RULES)}, got {rule}")
+    lucky_hit, two_in_a_row_kills = SIMULATED_RULES[rule.name]
+    delta, hero_stamina, opponent_stamina, luck = (
+        fight.delta,
+        fight.hero_stamina,
+        fight.opponent_stamina,
+        fight.luck,
+    )
 
     rng = np.random.default_rng(seed)
     hero = np.full(n, hero_stamina, dtype=np.int64)

@@ -1,6 +1,7 @@
-"""What a fight to solve is, before any solver sees it: its start checked, its rule
-resolved by name, what a victory is worth (:class:`Objective`), and the signature of a
-luck policy. The grid, the model and the arrays all take their terms from here."""
+"""What a fight is, before any solver sees it: one :class:`Fight` value (its start checked,
+its rule resolved by name, what a victory is worth, an :class:`Objective`), and the
+signature of a luck policy. The grid, the model, the arrays and the simulator all take a
+:class:`Fight`."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import ModelError
-from ...util.numbers import exact, to_fraction, whole_number
+from ...util.numbers import exact, plain_integer, to_fraction, whole_number
 from .rules import RULES, Rule
 
-__all__ = ["MAX_STAT", "LuckPolicy", "Objective", "check_fight", "fight_terms", "resolve_rule"]
+__all__ = ["MAX_STAT", "Fight", "LuckPolicy", "Objective", "resolve_rule"]
 
 #: The largest skill difference a fight takes, and the largest skill, stamina or luck the
 #: command line accepts.
@@ -69,34 +70,65 @@ def resolve_rule(rule: str | Rule) -> Rule:
     return RULES[rule]
 
 
-def check_fight(delta: int, hero_stamina: int, opponent_stamina: int, luck: int) -> None:
-    """Refuse a starting state that is not whole numbers in range (one line naming the
-    field).
+@dataclass(frozen=True, init=False)
+class Fight:
+    r"""One fight, checked once: the skill difference :math:`\Delta` (hero's skill minus
+    opponent's), the hero's stamina, the opponent's stamina, the hero's luck, the rule (a
+    :class:`~.rules.Rule` or its name) and what a victory is worth (the plain chance of
+    winning by default). Every solver of a fight and its simulator take this value; a
+    bad field is one line naming it.
 
-    >>> check_fight(0, 0, 5, 0)
+    >>> fight = Fight(0, 4, 4, 7, "crypt")
+    >>> fight.rule.two_in_a_row_kills, fight.objective.is_win, fight.states
+    (True, True, 256)
+    >>> Fight(0, 0, 5, 0)
     Traceback (most recent call last):
     ...
     exactprob.errors.ModelError: hero stamina must be a whole number >= 1, got 0
     """
-    whole_number("delta", delta, -MAX_STAT, MAX_STAT)
-    whole_number("hero stamina", hero_stamina, 1)
-    whole_number("opponent stamina", opponent_stamina, 1)
-    whole_number("luck", luck, 0)
 
+    delta: int
+    hero_stamina: int
+    opponent_stamina: int
+    luck: int
+    rule: Rule
+    objective: Objective
 
-def fight_terms(
-    delta: int,
-    hero_stamina: int,
-    opponent_stamina: int,
-    luck: int,
-    rule: str | Rule,
-    objective: Objective | None,
-) -> tuple[Rule, Objective]:
-    """The rule and objective of a fight whose start is checked (:func:`check_fight`):
-    the rule resolved by name, the plain chance of winning when no objective is given.
+    def __init__(
+        self,
+        delta: int,
+        hero_stamina: int,
+        opponent_stamina: int,
+        luck: int,
+        rule: str | Rule = "standard",
+        objective: Objective | None = None,
+    ) -> None:
+        if objective is not None and not isinstance(objective, Objective):
+            raise ModelError(f"objective must be an Objective, got {type(objective).__name__}")
+        fields = {  # numpy integers (picked from arrays) are stored as Python ints
+            "delta": whole_number("delta", plain_integer(delta), -MAX_STAT, MAX_STAT),
+            "hero_stamina": whole_number("hero stamina", plain_integer(hero_stamina), 1),
+            "opponent_stamina": whole_number(
+                "opponent stamina", plain_integer(opponent_stamina), 1
+            ),
+            "luck": whole_number("luck", plain_integer(luck), 0),
+            "rule": resolve_rule(rule),
+            "objective": objective or Objective(),
+        }
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
 
-    >>> fight_terms(0, 5, 5, 0, "crypt", None)[0].two_in_a_row_kills
-    True
-    """
-    check_fight(delta, hero_stamina, opponent_stamina, luck)
-    return resolve_rule(rule), objective or Objective()
+    @property
+    def states(self) -> int:
+        """The round-start states of the grid up to this fight's start: hero stamina x
+        opponent stamina x (luck + 1), twice that under a rule with a streak flag."""
+        flags = 2 if self.rule.two_in_a_row_kills else 1
+        return self.hero_stamina * self.opponent_stamina * (self.luck + 1) * flags
+
+    def at(self, hero_stamina: int, opponent_stamina: int, luck: int) -> Fight:
+        """The same fight (skills, rule, objective) from another start.
+
+        >>> Fight(2, 10, 8, 5, "crypt").at(3, 3, 0) == Fight(2, 3, 3, 0, "crypt")
+        True
+        """
+        return Fight(self.delta, hero_stamina, opponent_stamina, luck, self.rule, self.objective)

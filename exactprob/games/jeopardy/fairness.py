@@ -5,8 +5,8 @@ One solve gives every komi at once: with komi :math:`K` the game starts at the t
 minimises :math:`|P(0, K, 0, \text{fresh}) - \tfrac12|`; exact values compare exactly (ties
 all listed), enclosures list every komi that their widths cannot rule out.
 
->>> from .rules import Pig
->>> from .solver import solve_race
+>>> from exactprob.games.jeopardy.rules import Pig
+>>> from exactprob.games.jeopardy.solving.solver import solve_race
 >>> wins = komi_wins(solve_race(Pig(goal=6)))
 >>> [str(w) for w in wins]  # a 2 to 6 reaches 6 from 4 or 5: komi 4 and 5 tie
 ['24/31', '3672/4799', '153/202', '612/815', '102/137', '102/137']

@@ -14,7 +14,7 @@ Whatever a player says, a turn total of 0 draws and a mover who has reached the 
   form the exact and certified match-ups read.
 * :func:`optimal_policy_table`: the optimal player from an exact or a certified solution.
 
->>> from .rules import FowlPlay
+>>> from exactprob.games.jeopardy.rules import FowlPlay
 >>> game = FowlPlay(chickens=6, wolves=2, goal=5)
 >>> table = policy_table(game, risk_balancing(game))
 >>> table.holds.shape  # (a, b, k, w, c)
@@ -98,8 +98,8 @@ def optimal_policy_table(solution: SolvedWithTable) -> PolicyTable:
     Pig to 10: from 0 to 0 the first player rolls until 10 (no hold at any turn total),
     and optimal play against itself wins 7776/10961 for the first player:
 
-    >>> from .simulator import simulate_race
-    >>> from .solver import solve_race
+    >>> from exactprob.games.jeopardy.simulator import simulate_race
+    >>> from exactprob.games.jeopardy.solving.solver import solve_race
     >>> solution = solve_race(Pig(goal=10))
     >>> table = optimal_policy_table(solution)
     >>> bool(table.holds[0, 0, 1:, 0, 0].any())
@@ -162,7 +162,7 @@ def keep_pace(game: Any) -> Holds:
     :math:`21 + \mathrm{round}((b - a)/8)` with :math:`a` the mover's score and :math:`b`
     the opponent's (halves rounded up).
 
-    >>> from .rules import Pig
+    >>> from exactprob.games.jeopardy.rules import Pig
     >>> player = keep_pace(Pig(goal=100))
     >>> player(np.array([0, 0, 0]), np.array([0, 40, 44]), 21, 0, 0).tolist()  # 21, 26, 27
     [True, False, False]
@@ -185,7 +185,7 @@ def keep_pace(game: Any) -> Holds:
 def risk_balancing(game: Any) -> Holds:
     r"""Fowl Play's risk-balancing player: hold iff :math:`c_\text{rem} \le w_\text{rem} k`.
 
-    >>> from .rules import FOWL_PLAY
+    >>> from exactprob.games.jeopardy.rules import FOWL_PLAY
     >>> risk_balancing(FOWL_PLAY)(0, 0, np.array([6, 7, 8]), 0, 0).tolist()  # 42 <= 6k?
     [False, True, True]
     """

@@ -23,7 +23,7 @@ Pig to 2 with a d6: the first roll wins unless it is a 1, so the first player wi
 and one wolf: :math:`P = \tfrac12 + \tfrac12 (1 - P) = 2/3` (the wolf is the last one, so
 the opponent starts on a fresh deck):
 
->>> from .players import hold_at
+>>> from exactprob.games.jeopardy.policies import hold_at
 >>> races = simulate_race("pig", 2, hold_at(1), hold_at(1), games=20_000, seed=1)
 >>> races.agrees_with("6/7"), races.agrees_with("5/6")
 (True, False)
@@ -85,7 +85,7 @@ def simulate_race(
     to its winner. ``sides`` is Pig's die; ``chickens`` and ``wolves`` make Fowl Play's
     deck.
 
-    >>> from .players import hold_at
+    >>> from exactprob.games.jeopardy.policies import hold_at
     >>> simulate_race("pig", 10, hold_at(1), hold_at(1), games=10, seed=0, komi=10)
     Traceback (most recent call last):
     ...

@@ -18,9 +18,9 @@ certified, by the game's own interval sweep with one side maximising
 is then a :class:`~.players.PolicyTable` like any other player, and its match-ups are
 valued by :func:`.matchup.play_off` (exact) or :func:`.certified.enclose_matchup`.
 
->>> from .matchup import play_off
->>> from .players import hold_at, policy_table
->>> from .rules import Pig
+>>> from exactprob.games.jeopardy.players.matchup import play_off
+>>> from exactprob.games.jeopardy.policies import hold_at, policy_table
+>>> from exactprob.games.jeopardy.rules import Pig
 >>> game = Pig(goal=10)
 >>> hold3 = policy_table(game, hold_at(3))
 >>> response = best_response(game, hold3, fill=hold3, exact=True)

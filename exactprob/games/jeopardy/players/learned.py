@@ -35,12 +35,12 @@ exact :func:`~.players.agreement` with the optimal table come with it, all fixed
 Fowl Play to 8 with 8 chickens and 2 wolves: every choice state has distinct inputs, so a
 tree allowed a leaf per state copies the optimal table exactly:
 
->>> from .players import optimal_policy_table
->>> from .rules import FowlPlay
->>> from .solver import solve_race
+>>> from exactprob.games.jeopardy.policies import optimal_policy_table
+>>> from exactprob.games.jeopardy.rules import FowlPlay
+>>> from exactprob.games.jeopardy.solving.solver import solve_race
 >>> game = FowlPlay(chickens=8, wolves=2, goal=8)
 >>> optimal = optimal_policy_table(solve_race(game))
->>> from .players import choice_states
+>>> from exactprob.games.jeopardy.policies import choice_states
 >>> fit_tree(game, optimal, leaves=int(choice_states(game).sum())).agreement
 Fraction(1, 1)
 >>> fit_network(game, optimal, hidden=13).parameters  # 7 * 13 + 13 + 13 + 1
@@ -110,7 +110,7 @@ def features(
     """The scaled inputs of the states ``(a, b, k, w, c)`` (1-D arrays): one row each, 3
     columns for Pig and 7 for Fowl Play (see the module's formula).
 
-    >>> from .rules import FowlPlay
+    >>> from exactprob.games.jeopardy.rules import FowlPlay
     >>> game = FowlPlay(chickens=3, wolves=1, goal=4)
     >>> features(game, *np.array([[1], [2], [2], [0], [2]])).tolist()  # 1 wolf, 1 chicken left
     [[0.25, 0.5, 0.5, 1.0, 0.3333333333333333, 0.5, 0.25]]

@@ -20,8 +20,8 @@ reset values (:mod:`.components`), and the reset values solve a 2 by 2 system.
 Pig to 2, both players rolling once (any roll but a 1 wins):
 :math:`V = \tfrac56 + \tfrac16 (1 - V)`, so :math:`V = 6/7`.
 
->>> from .players import hold_at, policy_table
->>> from .rules import Pig
+>>> from exactprob.games.jeopardy.policies import hold_at, policy_table
+>>> from exactprob.games.jeopardy.rules import Pig
 >>> game = Pig(goal=2)
 >>> once = policy_table(game, hold_at(1))
 >>> play_off(game, once, once).first_player_win()

@@ -13,9 +13,9 @@ their default settings and seed (:mod:`.learned`), and ``best-response:NAME``, t
 response to the player ``NAME`` (:mod:`.best_response`; one bit per choice state, like the
 optimal player).
 
->>> from .players import optimal_policy_table
->>> from .rules import Pig
->>> from .solver import solve_race
+>>> from exactprob.games.jeopardy.policies import optimal_policy_table
+>>> from exactprob.games.jeopardy.rules import Pig
+>>> from exactprob.games.jeopardy.solving.solver import solve_race
 >>> game = Pig(goal=6)
 >>> optimal = optimal_policy_table(solve_race(game))
 >>> players = [player_named(game, name, optimal) for name in ("optimal", "hold-at-2")]
@@ -86,7 +86,7 @@ HOLD_AT = re.compile(r"hold-at-([1-9][0-9]{0,5})")
 def check_player_name(game: Jeopardy, name: str) -> None:
     """Refuse a name :func:`player_named` does not know, in one line.
 
-    >>> from .rules import Pig
+    >>> from exactprob.games.jeopardy.rules import Pig
     >>> check_player_name(Pig(), "risk-balancing")
     Traceback (most recent call last):
     ...

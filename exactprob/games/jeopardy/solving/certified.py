@@ -22,8 +22,8 @@ few operations per state errs by at most :math:`2^{-53}` on numbers in :math:`[0
 and the probabilities are rounded outward with ``nextafter``). Sweeps stop when the
 intervals no longer shrink over two sweeps.
 
->>> from .rules import FowlPlay
->>> from .solver import solve_race
+>>> from exactprob.games.jeopardy.rules import FowlPlay
+>>> from exactprob.games.jeopardy.solving.solver import solve_race
 >>> game = FowlPlay(chickens=4, wolves=2, goal=5)
 >>> box = enclose_race(game).first_player_win()
 >>> box.contains(solve_race(game).first_player_win()), box.width() < 1e-12

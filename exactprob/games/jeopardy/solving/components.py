@@ -25,7 +25,7 @@ computed by one backward pass over decks and turn totals:
 The reset states' own forms then give a linear system of one or two equations.
 
 >>> from fractions import Fraction
->>> from .rules import Pig
+>>> from exactprob.games.jeopardy.rules import Pig
 >>> forms = component_forms(Pig(goal=2), [(1, 1)], lambda s, a, d: None, Fraction, None)
 >>> [str(c) for c in forms.table[0][0][0]]  # P(1,1,0) = 1/6 (1 - X) + 5/6
 ['1', '-1/6']
@@ -181,7 +181,7 @@ def reach_forms(
     the large values of higher components, where the backward pass of
     :func:`component_forms` would touch them at every turn total.
 
-    >>> from .rules import Pig
+    >>> from exactprob.games.jeopardy.rules import Pig
     >>> forms = reach_forms(Pig(goal=2), [(1, 1)], lambda s, a, d: None, lambda s, k: False)
     >>> [str(c) for c in forms.table[0][0][0]]
     ['1', '-1/6']

@@ -9,7 +9,7 @@ the model's state :math:`(s_0, s_1, k, d, m)` is the mover's state
 :math:`P`, when player 0 moves, and :math:`1 - P` when player 1 does.
 
 >>> import exactprob as ep
->>> from .rules import JeopardyModel, Pig
+>>> from exactprob.games.jeopardy.rules import JeopardyModel, Pig
 >>> solved = ep.solve(JeopardyModel(Pig(goal=10)))
 >>> solved.method, solved.value()
 ('exact (jeopardy components)', Fraction(7776, 10961))

@@ -14,7 +14,7 @@ raises the sum, so its value is known by then). In each component:
 The verified values satisfy every optimality equation exactly; :doc:`/jeopardy` says why
 they are the equations' only solution (proved for Pig, enclosed for Fowl Play).
 
->>> from .rules import Pig
+>>> from exactprob.games.jeopardy.rules import Pig
 >>> solution = solve_race(Pig(goal=10))
 >>> solution.first_player_win()
 Fraction(7776, 10961)
@@ -133,7 +133,7 @@ class Component:
     :meth:`choose` and :meth:`state` read its optimal choices back (:meth:`state` reads
     ``starts`` alone, so ``floats`` may then be empty).
 
-    >>> from .rules import Pig
+    >>> from exactprob.games.jeopardy.rules import Pig
     >>> values = Component(Pig(goal=2), 1, 1, {}, {}).solve()
     >>> {key: str(value) for key, value in values.items()}  # X = 5/6 + (1 - X)/6
     {(1, 1, 0): '6/7'}
