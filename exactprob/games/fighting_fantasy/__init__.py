@@ -7,8 +7,10 @@ soften it. Only the skill difference :math:`\Delta` matters.
 * :mod:`.rules`: one round's chances from the sextinomial generating function, the luck
   test, the rule variants (standard, lucky hit of 3, *Crypt of the Sorcerer*), and when a
   round ends the fight whatever the hero decides;
-* :mod:`.terms`: a fight's terms before any solver: its start checked, the rule by name,
-  what a victory is worth (:class:`~.terms.Objective`), a luck policy's signature;
+* :mod:`.terms`: a fight as one value checked once (:class:`~.terms.Fight`: skill
+  difference, staminas, luck, the rule by name, what a victory is worth, an
+  :class:`~.terms.Objective`), taken by every solver and the simulator; a luck policy's
+  signature;
 * :mod:`.grid`: the fast path, every state of a fight in one exact backward sweep, under
   optimal play or a fixed policy, for any :class:`~.terms.Objective`;
 * :mod:`.model`: the same fight as a :class:`~exactprob.engine.model.Model`;
@@ -25,7 +27,7 @@ soften it. Only the skill difference :math:`\Delta` matters.
   ``exactprob ff`` prints;
 * :mod:`.figures`: the atlas's figures (loaded on use: they need matplotlib).
 
->>> grid = solve_grid(Fight(0, 24, 24, 12))
+>>> grid = solve_grid(Fight(0, 24, 24, 12))  # skill difference, staminas, luck
 >>> grid.value(24, 24, 0)  # equal skills, no luck: a fair fight
 Fraction(1, 2)
 >>> grid.value(24, 24, 12) > grid.value(24, 24, 0)
