@@ -728,6 +728,15 @@ def dice(n: int, sides: int) -> Dist[int]:
     die : A single die.
     uniform : Equally likely outcomes of any kind.
 
+    References
+    ----------
+    - D. E. Knuth, *The Art of Computer Programming*, Vol. 2, *Seminumerical
+      Algorithms*, 3rd ed., Addison-Wesley, 1997 (§4.6.3, powers by repeated squaring:
+      the sum of ``n`` dice takes about ``2 log2(n)`` convolutions).
+    - W. B. Hart, "Fast Library for Number Theory: an introduction", *Mathematical
+      Software, ICMS 2010*, Lecture Notes in Computer Science 6327, Springer, 2010
+      (FLINT, whose integer polynomial products are the convolutions).
+
     Examples
     --------
     >>> dice(2, 6)[12]
@@ -795,6 +804,11 @@ def binomial(n: int, p: Any) -> Dist[int]:
     bernoulli : A single trial.
     hypergeometric : Successes drawn without replacement.
 
+    References
+    ----------
+    - N. L. Johnson, A. W. Kemp and S. Kotz, *Univariate Discrete Distributions*, 3rd
+      ed., Wiley, 2005 (the binomial distribution).
+
     Examples
     --------
     >>> binomial(3, "1/2")[1]
@@ -836,6 +850,11 @@ def hypergeometric(population: int, successes: int, n: int) -> Dist[int]:
     --------
     draw : The cards drawn themselves.
     binomial : Draws with replacement.
+
+    References
+    ----------
+    - N. L. Johnson, A. W. Kemp and S. Kotz, *Univariate Discrete Distributions*, 3rd
+      ed., Wiley, 2005 (the hypergeometric distribution).
 
     Examples
     --------
@@ -881,6 +900,11 @@ def draw(deck: Mapping[T, int], n: int) -> Dist[tuple[int, ...]]:
     See Also
     --------
     hypergeometric : How many marked cards the draw holds.
+
+    References
+    ----------
+    - N. L. Johnson, S. Kotz and N. Balakrishnan, *Discrete Multivariate
+      Distributions*, Wiley, 1997 (the multivariate hypergeometric distribution).
 
     Examples
     --------

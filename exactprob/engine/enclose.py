@@ -291,6 +291,14 @@ def enclose_graph(G: StateGraph, *, progress: bool = False) -> CertifiedSolution
     exactprob.solve : With ``method="certified"``, explores and encloses a model (a game's fast path where one is registered).
     solve_graph : The exact values of an explored graph.
 
+    References
+    ----------
+    - D. P. Bertsekas and J. N. Tsitsiklis, *Neuro-Dynamic Programming*, Athena
+      Scientific, 1996 (stochastic shortest paths: with every policy ending play, the
+      Bellman operator contracts in a norm weighted by the expected steps).
+    - N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., SIAM, 2002
+      (§3.1, the error of a floating-point inner product).
+
     Examples
     --------
     >>> from exactprob.games.gamblers_ruin import GamblersRuin

@@ -95,6 +95,14 @@ def check_formula(solved: Any, formula: Any, state: Any = None) -> FormulaCheck:
     --------
     exactprob.solve : The exact answers checked.
 
+    References
+    ----------
+    - J. T. Schwartz, "Fast probabilistic algorithms for verification of polynomial
+      identities", *Journal of the ACM* 27(4), 1980 (a nonzero polynomial vanishes at few
+      points of a grid: why a search of small rationals finds where a false formula fails).
+    - R. Zippel, "Probabilistic algorithms for sparse polynomials", *Symbolic and Algebraic
+      Computation (EUROSAM 1979)*, Lecture Notes in Computer Science 72, Springer, 1979.
+
     Examples
     --------
     >>> import exactprob as ep

@@ -105,6 +105,14 @@ def stationary(
     --------
     exactprob.solve : Where play ends, and its value, for a chain that ends.
 
+    References
+    ----------
+    - J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, Van Nostrand, 1960
+      (closed classes, stationary laws, periods, absorption and first passage).
+    - M. Kac, "On the notion of recurrence in discrete stochastic processes", *Bulletin
+      of the American Mathematical Society* 53, 1947 (the mean return time to a state
+      is the inverse of its stationary probability).
+
     Examples
     --------
     >>> from exactprob import Dist

@@ -220,6 +220,13 @@ def solve(
     exactprob.evaluate : The exact value of a fixed policy.
     exactprob.explore : The state graph alone.
 
+    References
+    ----------
+    - R. A. Howard, *Dynamic Programming and Markov Processes*, MIT Press, 1960
+      (policy iteration, which values the cyclic components).
+    - A. J. Hoffman and R. M. Karp, "On nonterminating stochastic games", *Management
+      Science* 12(5), 1966 (strategy iteration, for two players).
+
     Examples
     --------
     >>> from exactprob.games.gamblers_ruin import GamblersRuin

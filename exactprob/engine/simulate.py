@@ -205,6 +205,12 @@ def agrees_with(exact_probability: Any, hits: int, n: int, z: float = 5.0) -> bo
     simulate : Seeded play of a model, the sample to check.
     exactprob.engine.simulate.Runs.agrees_with : The same check for a game's own simulator.
 
+    References
+    ----------
+    - W. Feller, *An Introduction to Probability Theory and Its Applications*, Vol. 1,
+      3rd ed., Wiley, 1968 (the binomial count's standard deviation, Chebyshev's
+      inequality and the normal approximation, which bound how often the test fails).
+
     Examples
     --------
     The count has mean 1,000 and standard error :math:`\sqrt{6000 \cdot 5/36} \approx
@@ -277,6 +283,14 @@ def simulate(
     --------
     agrees_with : The check of a simulation against an exact value.
     exactprob.solve : The exact values it is checked against.
+
+    References
+    ----------
+    - L. Devroye, *Non-Uniform Random Variate Generation*, Springer, 1986 (each move
+      drawn by inversion, a search in its cumulative probabilities).
+    - M. E. O'Neill, "PCG: A family of simple fast space-efficient statistically good
+      algorithms for random number generation", Technical Report HMC-CS-2014-0905,
+      Harvey Mudd College, 2014 (numpy's default generator, PCG64).
 
     Examples
     --------

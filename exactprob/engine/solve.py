@@ -408,6 +408,11 @@ def evaluate(
     --------
     exactprob.solve : The values under optimal play.
 
+    References
+    ----------
+    - J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, Van Nostrand, 1960
+      (absorbing chains: the values under a fixed policy solve one linear system).
+
     Examples
     --------
     >>> from exactprob.games.gamblers_ruin import GamblersRuin
@@ -609,6 +614,15 @@ def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:
     --------
     exactprob.solve : Explores a model and solves it (a game's fast path where one is registered).
     enclose_graph : Certified enclosures of an explored graph.
+
+    References
+    ----------
+    - R. E. Tarjan, "Depth-first search and linear graph algorithms", *SIAM Journal on
+      Computing* 1(2), 1972 (the strongly connected components, in the order solved).
+    - R. A. Howard, *Dynamic Programming and Markov Processes*, MIT Press, 1960
+      (policy iteration with exact linear solves in each cyclic component).
+    - A. J. Hoffman and R. M. Karp, "On nonterminating stochastic games", *Management
+      Science* 12(5), 1966 (strategy iteration, for two players).
 
     Examples
     --------
