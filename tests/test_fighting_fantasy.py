@@ -40,8 +40,10 @@ from exactprob.games.fighting_fantasy import (
     simulate_fight,
     solve_grid,
 )
+from exactprob.games.fighting_fantasy.atlas import atlas_bytes, atlas_csv_bytes
 from exactprob.games.fighting_fantasy.fight_arrays import FightArrays, round_start
 from exactprob.games.fighting_fantasy.grid import grid_bytes
+from exactprob.util import resources
 
 SMALL = (6, 5, 4)  # hero stamina, opponent stamina, luck of the equality grids
 
@@ -424,3 +426,38 @@ def test_the_atlas_is_refused_up_front_past_its_state_limit() -> None:
     assert len(atlas([0], max_stamina=3, max_luck=1, max_states=18).grids) == 1
     with pytest.raises(StateLimitError, match="the atlas has 18 states, more than the limit of 17"):
         atlas([0], max_stamina=3, max_luck=1, max_states=17)
+
+
+@pytest.mark.parametrize("size", [(24, 12), (60, 0), (40, 3)])
+def test_the_atlas_file_estimate_is_about_the_written_size(
+    size: tuple[int, int], tmp_path: Path
+) -> None:
+    """atlas_csv_bytes, checked before an atlas is solved, against the file written: at
+    least its size, at most a quarter more."""
+    stamina, luck = size
+    out = tmp_path / "atlas.csv"
+    atlas(max_stamina=stamina, max_luck=luck).write_csv(out)
+    written = out.stat().st_size
+    assert written <= atlas_csv_bytes(stamina, luck) <= 1.25 * written
+
+
+def test_an_atlas_file_past_a_gigabyte_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Staminas to 324 without luck pass the state limit (1,994,544 states), but the file
+    would hold about 2.1 GB of exact values (it took minutes): refused at once."""
+    out = tmp_path / "atlas.csv"
+    argv = ["ff", "atlas", "--max-stamina", "324", "--max-luck", "0", "--out", str(out)]
+    status, printed, err = run(capsys, *argv)
+    assert (status, printed) == (2, "")
+    assert "data file would be about 2.1 GB" in err and "lower --max-stamina" in err
+    assert err.count("\n") == 1 and not out.exists()
+
+
+def test_an_atlas_beyond_memory_is_refused_before_any_work(monkeypatch) -> None:
+    """Every grid of an atlas is kept: their memory adds up, and is checked at once."""
+    one_grid = grid_bytes(100 * 100, 100, 100, 0)
+    assert atlas_bytes(100, 0, range(3)) == 3 * one_grid
+    monkeypatch.setattr(resources, "memory_limit", lambda: (2 * one_grid, "a test limit of"))
+    with pytest.raises(ResourceError, match=r"the atlas \(every grid kept\) needs about"):
+        atlas(range(3), max_stamina=100, max_luck=0)

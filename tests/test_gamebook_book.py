@@ -19,7 +19,7 @@ from exactprob.engine.choice_tree import SolutionNode, reachable_nodes
 from exactprob.engine.solve import evaluate, solve_model
 from exactprob.errors import ModelError
 from exactprob.games.gamebook import fight, solve_choices, toml_file
-from exactprob.games.gamebook.book import BookError, Fight, Hero, load_book
+from exactprob.games.gamebook.book import BookError, Hero, OngoingFight, load_book
 from exactprob.games.gamebook.combat import COLUMN_LABELS
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "books" / "the_salt_mine.toml"
@@ -261,7 +261,7 @@ def test_when_to_evade_is_chosen_round_by_round_by_hand(tmp_path):
         (1, 1): ("fight on",),  # reached from (2, 1): 1/2 > 3/10
         (1, 2): ("evade to section door",),
     }
-    hero = Hero("hall", 1, fight=Fight(0, 0, 2, 1))
+    hero = Hero("hall", 1, fight=OngoingFight(0, 0, 2, 1))
     assert book.describe(hero) == (
         "section hall with endurance 1, 0 gold, no items, fighting Imp (endurance 2) after 1 rounds"
     )
@@ -460,7 +460,7 @@ def as_tuple(hero: Hero):
 
 
 def as_hero(state) -> Hero:
-    return Hero(*state[:4], None if state[4] is None else Fight(*state[4]))
+    return Hero(*state[:4], None if state[4] is None else OngoingFight(*state[4]))
 
 
 def example_oracle(text: str | None = None):

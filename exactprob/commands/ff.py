@@ -37,6 +37,7 @@ from ..games.fighting_fantasy import (
     LuckPolicy,
     Objective,
     atlas,
+    atlas_csv_bytes,
     atlas_figure_jobs,
     atlas_states,
     fight_report,
@@ -111,6 +112,24 @@ def fight_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     return report.to_json(), report.text()
 
 
+#: The largest data file ``ff atlas`` writes, in bytes (the paper's atlas is 17 MB).
+MAX_ATLAS_BYTES = 10**9
+
+
+def check_atlas_size(stamina: int, luck: int) -> None:
+    """Refuse, before any work, an atlas whose data file would pass
+    :data:`MAX_ATLAS_BYTES`: its exact values grow with the staminas and the luck, and
+    writing them takes about a minute per gigabyte."""
+    size = atlas_csv_bytes(stamina, luck)
+    if size > MAX_ATLAS_BYTES:
+        raise UsageError(
+            f"the atlas's data file would be about {size / 1e9:.1f} GB "
+            f"({atlas_states(stamina, luck):,} exact values, longer as the staminas and "
+            f"luck grow), more than {MAX_ATLAS_BYTES / 1e9:.0f} GB; lower --max-stamina or "
+            "--max-luck"
+        )
+
+
 def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     """Compute the atlas, write its data (and figures); the summary."""
     if args.out is None:
@@ -123,6 +142,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     luck = whole_number("--max-luck", args.max_luck, 0, 1000, UsageError)
     # refused before the --figures directory is made
     refuse_more_than(args.max_states, atlas_states(stamina, luck), "the atlas")
+    check_atlas_size(stamina, luck)
     made = figure_dir is not None and not figure_dir.exists()
     if figure_dir is not None:  # made before any work, so that a bad place fails first
         try:

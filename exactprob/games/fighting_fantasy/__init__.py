@@ -7,7 +7,7 @@ soften it. Only the skill difference :math:`\Delta` matters.
 * :mod:`.rules`: one round's chances from the sextinomial generating function, the luck
   test, the rule variants (standard, lucky hit of 3, *Crypt of the Sorcerer*), and when a
   round ends the fight whatever the hero decides;
-* :mod:`.terms`: a fight as one value checked once (:class:`~.terms.Fight`: skill
+* :mod:`.terms`: a fight as one value checked once (:class:`~exactprob.games.fighting_fantasy.terms.Fight`: skill
   difference, staminas, luck, the rule by name, what a victory is worth, an
   :class:`~.terms.Objective`), taken by every solver and the simulator; a luck policy's
   signature;
@@ -34,7 +34,16 @@ Fraction(1, 2)
 True
 """
 
-from .atlas import ATLAS_DELTAS, TOLERANCE, Atlas, Decision, atlas, atlas_states
+from .atlas import (
+    ATLAS_DELTAS,
+    TOLERANCE,
+    Atlas,
+    Decision,
+    atlas,
+    atlas_bytes,
+    atlas_csv_bytes,
+    atlas_states,
+)
 from .closed_forms import (
     Threshold,
     constant_luck_win,
@@ -102,6 +111,8 @@ __all__ = [
     "Rule",
     "Threshold",
     "atlas",
+    "atlas_bytes",
+    "atlas_csv_bytes",
     "atlas_figure_jobs",
     "atlas_states",
     "best_heuristics",

@@ -42,7 +42,7 @@ def round_start(hero: int, opponent: int, luck: int) -> tuple[int, int, int, int
 
 
 class FightArrays(ArrayModel):
-    """Every start of a :class:`~.terms.Fight`'s grid at once: hero stamina
+    """Every start of a :class:`~exactprob.games.fighting_fantasy.terms.Fight`'s grid at once: hero stamina
     ``1..hero_stamina``, opponent stamina ``1..opponent_stamina``, luck ``0..luck``."""
 
     actions = ("roll", NO_LUCK, LUCK)

@@ -56,6 +56,7 @@ __all__ = [
     "GridRecord",
     "grid_bytes",
     "solve_grid",
+    "value_bits",
 ]
 
 #: The paper's strategy codes: when the hero tests luck in a state.
@@ -91,7 +92,7 @@ def _mpq(value: Fraction) -> mpq:
 
 
 class FightGrid:
-    """The exact value and luck decisions of every state of a :class:`~.terms.Fight` up to
+    """The exact value and luck decisions of every state of a :class:`~exactprob.games.fighting_fantasy.terms.Fight` up to
     its start (hero stamina ``1..hero_stamina``, opponent stamina ``1..opponent_stamina``,
     luck ``0..luck``; its ``bounds``), under optimal play or a fixed ``policy``."""
 
@@ -308,18 +309,28 @@ _BITS_PER_ROUND, _BITS_PER_TEST = 10.3, 5.2
 _STATE_BYTES = 600
 
 
+def value_bits(hero_stamina: int, opponent_stamina: int, luck: int) -> float:
+    r"""The bits a value of the grid up to ``(hero_stamina, opponent_stamina, luck)`` takes
+    in its numerator and denominator together, averaged over the grid, at most:
+    :math:`10.3\,(H + O)/2 + 5.2\,L/2` (a value's digits grow with the rounds and luck
+    tests that can come before the fight ends, at most :math:`h + o` and :math:`l`).
+
+    >>> round(value_bits(24, 24, 12), 1)
+    278.4
+    """
+    return _BITS_PER_ROUND * (hero_stamina + opponent_stamina) / 2 + _BITS_PER_TEST * luck / 2
+
+
 def grid_bytes(states: int, hero_stamina: int, opponent_stamina: int, luck: int) -> int:
     r"""An estimate of a grid's memory, checked before it is solved: each state keeps its
-    value and four options, exact rationals whose digits grow with the rounds and luck
-    tests that can come before the fight ends (at most :math:`h + o` and :math:`l`).
-    Averaged over the grid, a value takes at most
-    :math:`10.3\,(H + O)/2 + 5.2\,L/2` bits; a long fight (500,000 stamina) needs
-    terabytes, and was refused here rather than left to GMP to abort the process.
+    value and four options, exact rationals of :func:`value_bits` bits each; a long fight
+    (500,000 stamina) needs terabytes, and was refused here rather than left to GMP to
+    abort the process.
 
     >>> grid_bytes(10**6, 500_000, 2, 0) > 10**12
     True
     """
-    bits = _BITS_PER_ROUND * (hero_stamina + opponent_stamina) / 2 + _BITS_PER_TEST * luck / 2
+    bits = value_bits(hero_stamina, opponent_stamina, luck)
     return int(states * (_STATE_BYTES + 5 * bits / 8))
 
 

@@ -37,7 +37,7 @@ FightState = tuple[str, int, int, int, bool]
 
 
 class FightModel:
-    """One :class:`~.terms.Fight` from its start, round by round (``odds`` are its round's
+    """One :class:`~exactprob.games.fighting_fantasy.terms.Fight` from its start, round by round (``odds`` are its round's
     chances, which a symbolic proof may replace)."""
 
     def __init__(self, fight: Fight) -> None:

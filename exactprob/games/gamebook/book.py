@@ -67,7 +67,7 @@ Rules (the semantics :class:`Book` gives the solver):
   endurance left; losing is death. Without evasion the whole fight is one distribution
   (:func:`~exactprob.games.gamebook.combat.fight_sequence`). With ``evade_after = k`` and
   ``evade = ID`` the fight is played round by round as states of the book,
-  :class:`Hero` with a :class:`Fight`: before every round from round :math:`k + 1` on
+  :class:`Hero` with a :class:`OngoingFight`: before every round from round :math:`k + 1` on
   (counted over all the enemies; from the start when :math:`k = 0`) the hero chooses
   between "fight on" and "evade to section ID": one more round where only his own
   losses count (:func:`~exactprob.games.gamebook.combat.evasion_round`), then ``evade`` if he
@@ -140,8 +140,8 @@ __all__ = [
     "Combat",
     "Condition",
     "Enemy",
-    "Fight",
     "Hero",
+    "OngoingFight",
     "Section",
     "load_book",
     "parse_book",
@@ -154,7 +154,7 @@ MAX_ENDURANCE = 1_000
 
 
 @dataclass(frozen=True)
-class Fight:
+class OngoingFight:
     """Where a fight played round by round stands (a combat the hero may evade): the
     combat's position among its section's choices (from 0), the enemy fought (from 0), his
     endurance left, and the rounds fought, counted up to the combat's ``evade_after`` (all
@@ -175,7 +175,7 @@ class Hero:
     endurance: int
     items: frozenset[str] = frozenset()
     gold: int = 0
-    fight: Fight | None = None
+    fight: OngoingFight | None = None
 
     def __str__(self) -> str:
         items = ", ".join(sorted(self.items)) or "no items"
@@ -185,7 +185,7 @@ class Hero:
         return f"{where}, fighting enemy {self.fight.enemy + 1} " + _fight_text(self.fight)
 
 
-def _fight_text(fight: Fight) -> str:
+def _fight_text(fight: OngoingFight) -> str:
     """The enemy's endurance and the rounds fought, in words."""
     return f"(endurance {fight.enemy_endurance}) after {fight.rounds} rounds"
 
@@ -355,7 +355,7 @@ class Book:
             elif move.evade is None:
                 outcomes = self._fight_to_the_end(hero, move)
             else:
-                start = Fight(position, 0, move.enemies[0].endurance, 0)
+                start = OngoingFight(position, 0, move.enemies[0].endurance, 0)
                 outcomes = Dist({replace(hero, fight=start): 1})
             listed.append((choice.text, outcomes))
         return listed
@@ -367,7 +367,7 @@ class Book:
         enemy = self._combat(hero, hero.fight).enemies[hero.fight.enemy]
         return f"{replace(hero, fight=None)}, fighting {enemy.name} {_fight_text(hero.fight)}"
 
-    def _combat(self, hero: Hero, fight: Fight) -> Combat:
+    def _combat(self, hero: Hero, fight: OngoingFight) -> Combat:
         combat = self.sections[hero.section].choices[fight.choice].move
         assert isinstance(combat, Combat)
         return combat
@@ -383,7 +383,7 @@ class Book:
     def _won(self, hero: Hero, combat: Combat, endurance: int) -> Hero:
         return self.arrive(replace(hero, endurance=endurance, fight=None), combat.win)
 
-    def _fight_choices(self, hero: Hero, fight: Fight) -> list[tuple[str, Dist[Hero]]]:
+    def _fight_choices(self, hero: Hero, fight: OngoingFight) -> list[tuple[str, Dist[Hero]]]:
         """In a fight: play a round, or (once ``evade_after`` rounds are fought) evade:
         one round where only the hero's losses count, then ``evade`` if he is alive."""
         combat = self._combat(hero, fight)
@@ -397,11 +397,13 @@ class Book:
             if h == 0:
                 return dead
             if e > 0:
-                return replace(hero, endurance=h, fight=Fight(fight.choice, fight.enemy, e, rounds))
+                return replace(
+                    hero, endurance=h, fight=OngoingFight(fight.choice, fight.enemy, e, rounds)
+                )
             if fight.enemy + 1 == len(combat.enemies):
                 return self._won(hero, combat, h)
             following = combat.enemies[fight.enemy + 1].endurance
-            return replace(hero, endurance=h, fight=Fight(fight.choice, fight.enemy + 1,
+            return replace(hero, endurance=h, fight=OngoingFight(fight.choice, fight.enemy + 1,
                                                           following, rounds))  # fmt: skip
 
         def after_evading(h: int) -> Hero:
