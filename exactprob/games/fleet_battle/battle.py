@@ -34,6 +34,7 @@ from ...engine.methods import solve
 from ...engine.results import SolvedLaws
 from ...errors import ModelError
 from ...util.display import JsonDisplay
+from ...util.fields import ReportField, json_fields
 from ...util.limits import DEFAULT_MAX_STATES
 from ...util.numbers import exact_fields
 from .hits import Allocation, HitOrder, hit_distribution
@@ -190,19 +191,26 @@ class BattleResult(JsonDisplay):
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict: exact values as ``"p/q"`` with ``*_decimal`` twins."""
         payload: dict[str, Any] = {"attacker": str(self.attacker), "defender": str(self.defender)}
-        for key, value in (
-            ("win", self.win),
-            ("lose", self.lose),
-            ("mutual", self.mutual),
-            ("expected_rounds", self.expected_rounds),
-            ("attacker_expected_losses", self.attacker_losses),
-            ("defender_expected_losses", self.defender_losses),
-        ):
-            payload.update(exact_fields(key, value))
+        payload |= json_fields(self.fields())
         for side in ("attacker", "defender"):
             payload[f"{side}_survivors"] = self._survivors_json(side)
         payload["states"] = self.states
         return payload
+
+    def fields(self) -> list[ReportField]:
+        """The battle's chances and means, for its JSON and its text."""
+        return [
+            ReportField("win", "attacker wins", self.win),
+            ReportField("lose", "defender wins", self.lose),
+            ReportField("mutual", "mutual destruction", self.mutual),
+            ReportField("expected_rounds", "expected rounds", self.expected_rounds),
+            ReportField(
+                "attacker_expected_losses", "attacker ships lost (mean)", self.attacker_losses
+            ),
+            ReportField(
+                "defender_expected_losses", "defender ships lost (mean)", self.defender_losses
+            ),
+        ]
 
     def _survivors_json(self, side: str) -> list[dict[str, Any]]:
         fleet, survivors = self._side(side)

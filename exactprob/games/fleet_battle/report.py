@@ -17,9 +17,10 @@ from typing import Any
 
 from ...errors import ModelError, StateLimitError
 from ...util.display import Report
+from ...util.fields import field_lines
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...util.numbers import exact_fields
-from ...util.text import decimal_text, exact_text, table_lines
+from ...util.text import decimal_text, exact_text
 from .battle import BattleResult, battle, battle_states_bound, battle_transitions_bound
 from .hits import HitOrder
 from .optimal import OptimalResult, optimal_battle
@@ -68,16 +69,7 @@ class BattleReport(Report):
                 f"{best.tied_states:,} with exact ties); with its fixed order P(attacker "
                 f"wins) would be {exact_text(best.fixed.win)}"
             )
-        lines += table_lines(
-            [
-                ("attacker wins", result.win),
-                ("defender wins", result.lose),
-                ("mutual destruction", result.mutual),
-                ("expected rounds", result.expected_rounds),
-                ("attacker ships lost (mean)", result.attacker_losses),
-                ("defender ships lost (mean)", result.defender_losses),
-            ]
-        )
+        lines += field_lines(result.fields())
         for side in ("attacker", "defender"):
             lines += ["", f"{side} survivors:"]
             rows = result.survivor_labels(side)

@@ -47,6 +47,7 @@ from ....engine.dist import Dist, dice
 from ....engine.simulate import RandomSource, Runs
 from ....errors import ModelError
 from ....util.display import JsonDisplay
+from ....util.fields import ReportField, json_fields
 from ....util.numbers import decimal_string, exact_fields, to_fraction, to_sympy, whole_number
 
 if TYPE_CHECKING:
@@ -237,12 +238,18 @@ class DistributionSummary(JsonDisplay):
         """The standard deviation as a decimal, rounded to ``digits`` places."""
         return decimal_string(self.sd, digits)
 
+    def moments(self) -> list[ReportField]:
+        """The mean, variance and standard deviation, for the JSON and the text."""
+        return [
+            ReportField("mean", "mean", self.mean),
+            ReportField("variance", "variance", self.variance),
+            ReportField("sd", "standard deviation", self.sd),
+        ]
+
     def to_json(self) -> dict[str, Any]:
         """Exact values as ``"p/q"`` strings, each with a ``_decimal`` twin."""
         return {
-            **exact_fields("mean", self.mean),
-            **exact_fields("variance", self.variance),
-            **exact_fields("sd", self.sd),
+            **json_fields(self.moments()),
             "min": self.minimum,
             "max": self.maximum,
             "quantiles": {str(q): x for q, x in self.quantiles},

@@ -19,8 +19,9 @@ from typing import Any
 
 from ....engine.dist import Dist
 from ....util.display import Report
+from ....util.fields import field_lines
 from ....util.numbers import probability_rows
-from ....util.text import exact_text, table_lines
+from ....util.text import exact_text
 from .dice import Comparison, DiceSpec, DistributionSummary, hit_points, plot_distributions
 from .dice import compare as compare_totals
 
@@ -70,10 +71,9 @@ class HitPoints:
 
 def _block(title: str, dist: Dist[int], summary: DistributionSummary, full: bool) -> list[str]:
     lines = [title]
-    lines += table_lines(
-        [("mean", summary.mean), ("variance", summary.variance), ("standard deviation", summary.sd)]
-    )
-    width = len("standard deviation")
+    moments = summary.moments()
+    lines += field_lines(moments)
+    width = max(len(field.label) for field in moments)
     quantiles = ", ".join(f"{q * 100}%: {x}" for q, x in summary.quantiles)
     modes = ", ".join(str(x) for x in summary.modes)
     lines += [

@@ -16,6 +16,7 @@ from typing import Any
 
 from ....engine.dist import Dist
 from ....util.display import Report
+from ....util.fields import ReportField, field_lines, json_fields
 from ....util.numbers import (
     decimal_string,
     exact_fields,
@@ -23,7 +24,7 @@ from ....util.numbers import (
     probability_rows,
     whole_number,
 )
-from ....util.text import decimal_text, table_lines
+from ....util.text import decimal_text
 from .odds import (
     MAX_STATES,
     STAIRCAKES,
@@ -96,10 +97,16 @@ class RubberBandReport(Report):
     per_level: tuple[Fraction, ...] = field(repr=False)
     streak: int | None = None
 
+    def fields(self) -> list[ReportField]:
+        """The count's mean and variance, for the JSON and the text."""
+        return [
+            ReportField("mean", "mean resources", self.counts.mean()),
+            ReportField("variance", "variance", self.counts.variance()),
+        ]
+
     def _build(self) -> dict[str, Any]:
         counts = self.counts
-        payload = _band_fields(self.band)
-        payload |= exact_fields("mean", counts.mean()) | exact_fields("variance", counts.variance())
+        payload = _band_fields(self.band) | json_fields(self.fields())
         payload |= {
             "count": probability_rows(counts, "count"),
             "longest_dry_streak": probability_rows(self.longest, "streak"),
@@ -115,10 +122,11 @@ class RubberBandReport(Report):
 
     def text(self) -> str:
         """The report for people."""
-        rows = [("mean resources", self.counts.mean()), ("variance", self.counts.variance())]
-        if self.streak is not None:
-            rows.append((f"P(dry streak >= {self.streak})", self.at_least[self.streak]))
-        lines = [f"Rubber-band odds: {_band_line(self.band)}", *table_lines(rows)]
+        rows = self.fields()
+        if self.streak is not None:  # nested in the JSON, with its k
+            k = self.streak
+            rows.append(ReportField("at_least", f"P(dry streak >= {k})", self.at_least[k]))
+        lines = [f"Rubber-band odds: {_band_line(self.band)}", *field_lines(rows)]
         lines += _lines("resources found:", self.counts)
         lines += _lines("longest run of levels without one:", self.longest)
         nonzero = {k: p for k, p in self.at_least.items() if p}
@@ -152,20 +160,20 @@ class StaircakesReport(Report):
     summary: StaircakeSummary
     counts: Dist[int] = field(repr=False)
 
+    def fields(self) -> list[ReportField]:
+        """The staircakes expected per game and the chance of none."""
+        return [
+            ReportField("expected", "expected per game", self.summary.expected),
+            ReportField("none", "P(none)", self.summary.none),
+        ]
+
     def _build(self) -> dict[str, Any]:
-        payload = _band_fields(self.band) | exact_fields("expected", self.summary.expected)
-        return (
-            payload
-            | exact_fields("none", self.summary.none)
-            | {"count": probability_rows(self.counts, "count")}
-        )
+        payload = _band_fields(self.band) | json_fields(self.fields())
+        return payload | {"count": probability_rows(self.counts, "count")}
 
     def text(self) -> str:
         """The report for people."""
-        lines = [f"Staircakes: {_band_line(self.band)}"]
-        lines += table_lines(
-            [("expected per game", self.summary.expected), ("P(none)", self.summary.none)]
-        )
+        lines = [f"Staircakes: {_band_line(self.band)}", *field_lines(self.fields())]
         lines += _lines("staircakes found:", self.counts)
         return "\n".join(lines)
 
@@ -192,11 +200,20 @@ class WafflesReport(Report):
         starve: Fraction = 1 - self.starvations[0]
         return starve
 
+    def fields(self) -> list[ReportField]:
+        """The chance of starving and the starvations expected of a revived hero."""
+        levels = self.game.band.levels
+        return [
+            ReportField("starve", f"P(starve within {levels} levels)", self.starve),
+            ReportField(
+                "expected_starvations", "expected starvations (revived)", self.starvations.mean()
+            ),
+        ]
+
     def _build(self) -> dict[str, Any]:
         game = self.game
         payload = _band_fields(game.band) | {"waffles": game.waffles, "every": game.every}
-        payload |= exact_fields("starve", self.starve)
-        payload |= exact_fields("expected_starvations", self.starvations.mean())
+        payload |= json_fields(self.fields())
         payload["starvations"] = probability_rows(self.starvations, "starvations")
         return payload
 
@@ -208,12 +225,7 @@ class WafflesReport(Report):
                 f"Waffles: {game.waffles} at the start, one eaten on every level i with i % "
                 f"{game.every} == 0; found with {_band_line(band)}"
             ),
-            *table_lines(
-                [
-                    (f"P(starve within {band.levels} levels)", self.starve),
-                    ("expected starvations (revived)", self.starvations.mean()),
-                ]
-            ),
+            *field_lines(self.fields()),
         ]
         lines += _lines("starvations of a revived hero (count reset to 0):", self.starvations)
         return "\n".join(lines)
