@@ -23,7 +23,7 @@ from cli_runner import run
 from exactprob.engine.dist import uniform
 from exactprob.engine.simulate import NumpyRandom, agrees_with
 from exactprob.errors import ModelError
-from exactprob.games.roguelike import generator as gen
+from exactprob.games.roguelike.generator import cycle as gen
 from exactprob.games.roguelike.rng import RogueRandom
 
 SEEDS = (0, 1, -1, 12345, -98765, 2**31 - 1, -(2**31), 314159265)

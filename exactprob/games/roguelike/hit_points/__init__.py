@@ -13,39 +13,28 @@ Eight levels of 5d2 on 12: mean :math:`12 + 40 \cdot 3/2 = 72`, variance :math:`
 from .dice import (
     MAX_BASE,
     MAX_LEVELS,
-    QUANTILE_LEVELS,
     ROGUE_BASE,
     ROGUE_LEVELS,
-    Comparison,
     DiceSpec,
     DistributionSummary,
-    SimulatedHitPoints,
     closed_form_moments,
     compare,
     hit_points,
     parse_dice_spec,
-    plot_distributions,
-    simulate_hit_points,
 )
-from .report import HitPoints, HitPointsReport, hit_points_report
+from .report import HitPointsReport, hit_points_report
 
 __all__ = [
     "MAX_BASE",
     "MAX_LEVELS",
-    "QUANTILE_LEVELS",
     "ROGUE_BASE",
     "ROGUE_LEVELS",
-    "Comparison",
     "DiceSpec",
     "DistributionSummary",
-    "HitPoints",
     "HitPointsReport",
-    "SimulatedHitPoints",
     "closed_form_moments",
     "compare",
     "hit_points",
     "hit_points_report",
     "parse_dice_spec",
-    "plot_distributions",
-    "simulate_hit_points",
 ]
