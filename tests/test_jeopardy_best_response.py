@@ -84,7 +84,7 @@ def test_the_full_fowl_play_is_refused_exactly_and_certified_on_request() -> Non
     fixed = policy_table(FOWL_PLAY, hold_at(6))
     # both movers at every non-terminal state: 2 x 10,487,700 (docs/jeopardy.rst)
     with pytest.raises(
-        StateLimitError, match="has up to 20,975,400 states, more than the limit of 2,000,000"
+        StateLimitError, match="has up to 20,975,400 states, more than the limit of 250,000"
     ):
         best_response(FOWL_PLAY, fixed, fill=fixed, exact=True)
     pig = Pig(goal=5)
@@ -151,3 +151,19 @@ def test_keep_pace_is_a_pig_player(capsys) -> None:
     assert status == 0 and json.loads(out)["players"][0]["parameters"] == 3
     status, _, err = run(capsys, "fowl-play", "--goal", "5", "--players", "keep-pace")
     assert status == 2 and "unknown player 'keep-pace' for Fowl Play" in err
+
+
+def test_the_command_line_bounds_a_best_response_before_the_race_is_solved(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--max-states bounds the response's own solve (twice the race's states), and a
+    response past its limit is refused before the race is solved: Pig to 100 against hold
+    at 20 is 1,010,000 states, more than the 250,000 by default."""
+    status, printed, err = run(capsys, "pig", "--players", "best-response:hold-at-20")
+    assert (status, printed) == (2, "")
+    assert "1,010,000 states, more than the limit of 250,000" in err and err.count("\n") == 1
+    argv = ["pig", "--goal", "30", "--max-states", "13950", "--players", "best-response:hold-at-20"]
+    status, _, err = run(capsys, *argv)
+    assert status == 2 and "27,900 states, more than the limit of 13,950" in err
+    status, printed, _ = run(capsys, *argv[:3], "--max-states", "27900", *argv[5:])
+    assert status == 0 and "best-response:hold-at-20" in printed

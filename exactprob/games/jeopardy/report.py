@@ -32,7 +32,14 @@ from ...util.limits import check_max_states
 from ...util.numbers import decimal_string, digit_count, exact_fields
 from ...util.text import PLACES, decimal_text, exact_text
 from .fairness import Win, fairest_komi, komi_wins
-from .players.roster import Player, player_named, round_robin
+from .players import (
+    BEST_RESPONSE,
+    MAX_RESPONSE_STATES,
+    Player,
+    check_response_size,
+    player_named,
+    round_robin,
+)
 from .policies import PolicyTable, agreement, hold_thresholds, optimal_policy_table
 from .rules import FowlPlay, JeopardyModel, Pig, check_komi
 from .solving.certified import MAX_CERTIFIED_STATES
@@ -267,6 +274,9 @@ def race_report(
         )
     exact = is_exact(game, exact)
     check_size(game, exact, max_states)
+    response_states = MAX_RESPONSE_STATES if max_states is None else max_states
+    if exact and any(name.startswith(BEST_RESPONSE) for name in players or []):
+        check_response_size(game, response_states)  # before the race is solved
     # the front door, which takes the race's fast paths (the whole game, every komi)
     method: Method = "exact" if exact else "certified"
     states = max(game.nonterminal_states(), 1)
@@ -277,6 +287,9 @@ def race_report(
     if not (players or table):
         return RaceReport(game, komi, exact, wins)
     optimal = optimal_policy_table(solution)
-    named = [player_named(game, name, optimal) for name in players or []]
+    named = [
+        player_named(game, name, optimal, max_states=response_states, progress=progress)
+        for name in players or []
+    ]
     matchups = round_robin(game, named, exact, komi, progress) if named else {}
     return RaceReport(game, komi, exact, wins, optimal, named, matchups)

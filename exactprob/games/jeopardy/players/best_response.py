@@ -36,12 +36,12 @@ from typing import Any
 
 from ....engine.dist import Dist
 from ....errors import ModelError
-from ....util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
+from ....util.limits import check_max_states, refuse_more_than
 from ..policies import PolicyTable, check_table, deck_cards
 from ..rules import FowlPlay, Jeopardy, JeopardyModel
 from ..solving.certified import enclose_best_response
 
-__all__ = ["best_response"]
+__all__ = ["MAX_RESPONSE_STATES", "best_response", "check_response_size"]
 
 _EVERYWHERE = "every turn start"
 
@@ -85,28 +85,24 @@ class _AgainstFixed(JeopardyModel):
         return super().transition(state, action)
 
 
-def best_response(
-    game: Jeopardy,
-    opponent: PolicyTable,
-    fill: PolicyTable,
-    exact: bool,
-    *,
-    max_states: int = DEFAULT_MAX_STATES,
-) -> PolicyTable:
-    """The best response to ``opponent`` as a policy table. Exact (``exact``): the
-    engine compares every choice in rationals (an exact tie holds, as the optimal table
-    does), and where no game against ``opponent`` can go (a turn total of 1 in Pig) the
-    table copies ``fill``. Certified (Fowl Play): the game's own interval sweep
-    (:func:`.certified.enclose_best_response`), with the choices the enclosures cannot
-    separate marked ``undecided``; it takes the full game in seconds. An exact response
-    goes through twice the game's non-terminal states (both movers), refused up front past
-    ``max_states``."""
-    check_table(game, opponent, "opponent table")
-    check_table(game, fill, "fill table")
-    if not exact:
-        if not isinstance(game, FowlPlay):
-            raise ModelError("a certified best response is for Fowl Play; Pig's is exact")
-        return enclose_best_response(game, opponent)
+#: The most states an exact best response goes through unless given ``max_states``: the
+#: generic engine solves it, every choice on a cycle, about 11 s for Pig to 60 (219,600
+#: states), minutes for Pig to 100 (1,010,000).
+MAX_RESPONSE_STATES = 250_000
+
+
+def check_response_size(game: Jeopardy, max_states: int = MAX_RESPONSE_STATES) -> None:
+    """Refuse, before any work, an exact best response in ``game`` past ``max_states``:
+    it goes through twice the game's non-terminal states (both movers).
+
+    >>> from exactprob.games.jeopardy.rules import Pig
+    >>> check_response_size(Pig(goal=30), max_states=27_899)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.StateLimitError: an exact best response in Pig to 30 has up to 27,900 \
+states, more than the limit of 27,899; take a smaller goal or deck, or pass max_states=27900 \
+(--max-states 27900 on the command line) to go on
+    """
     states = 2 * game.nonterminal_states()
     check_max_states(max_states)
     certified = ", the certified response" if isinstance(game, FowlPlay) else ""
@@ -116,12 +112,40 @@ def best_response(
         states,
         f"an exact best response in {game.name} to {game.goal}",
         at_most=True,
-        how=f"take {smaller}, or pass max_states={states} to best_response",
+        how=f"take {smaller}, or pass max_states={states} (--max-states {states} on the "
+        "command line)",
     )
+
+
+def best_response(
+    game: Jeopardy,
+    opponent: PolicyTable,
+    fill: PolicyTable,
+    exact: bool,
+    *,
+    max_states: int = MAX_RESPONSE_STATES,
+    progress: bool = False,
+) -> PolicyTable:
+    """The best response to ``opponent`` as a policy table. Exact (``exact``): the
+    engine compares every choice in rationals (an exact tie holds, as the optimal table
+    does), and where no game against ``opponent`` can go (a turn total of 1 in Pig) the
+    table copies ``fill``. Certified (Fowl Play): the game's own interval sweep
+    (:func:`.certified.enclose_best_response`), with the choices the enclosures cannot
+    separate marked ``undecided``; it takes the full game in seconds. An exact response
+    goes through twice the game's non-terminal states (both movers), refused up front past
+    ``max_states`` (by default :data:`MAX_RESPONSE_STATES`); ``progress`` shows the
+    engine's bars."""
+    check_table(game, opponent, "opponent table")
+    check_table(game, fill, "fill table")
+    if not exact:
+        if not isinstance(game, FowlPlay):
+            raise ModelError("a certified best response is for Fowl Play; Pig's is exact")
+        return enclose_best_response(game, opponent)
+    check_response_size(game, max_states)
     from .... import solve  # the engine, loaded when a response is asked for
 
     model = _AgainstFixed(game, opponent)
-    solution = solve(model, max_states=max_states + 1)  # and the initial state
+    solution = solve(model, max_states=max_states + 1, progress=progress)  # + the start
     holds = fill.holds.copy()
     for state, index in _choices(model, solution.states):
         holds[index] = "hold" in solution.ties(state)

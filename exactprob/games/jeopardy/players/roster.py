@@ -51,11 +51,12 @@ from ..policies import (
 )
 from ..rules import FowlPlay, Jeopardy, Pig
 from ..solving.certified import enclose_matchup
-from .best_response import best_response
+from .best_response import MAX_RESPONSE_STATES, best_response
 from .learned import fit_network, fit_tree
 from .matchup import play_off
 
 __all__ = [
+    "BEST_RESPONSE",
     "NAMES",
     "Player",
     "check_player_name",
@@ -101,14 +102,25 @@ def check_player_name(game: Jeopardy, name: str) -> None:
         raise ModelError(f"unknown player {name!r} for {game.name}; choose from {NAMES}")
 
 
-def player_named(game: Jeopardy, name: str, optimal: PolicyTable) -> Player:
+def player_named(
+    game: Jeopardy,
+    name: str,
+    optimal: PolicyTable,
+    *,
+    max_states: int = MAX_RESPONSE_STATES,
+    progress: bool = False,
+) -> Player:
     """The player called ``name`` for ``game`` (``optimal``: the given optimal table, which
-    the learned players are also fitted to)."""
+    the learned players are also fitted to); a best response goes through at most
+    ``max_states`` states (:func:`.best_response.best_response`), with bars when
+    ``progress``."""
     check_player_name(game, name)
     if name.startswith(BEST_RESPONSE):
         target = player_named(game, name.removeprefix(BEST_RESPONSE), optimal)
         exact = optimal.undecided is None
-        table = best_response(game, target.table, fill=optimal, exact=exact)
+        table = best_response(
+            game, target.table, optimal, exact, max_states=max_states, progress=progress
+        )
         return Player(name, table, int(choice_states(game).sum()))
     if name in ("network", "tree"):
         learned = (fit_network if name == "network" else fit_tree)(game, optimal)
