@@ -84,7 +84,7 @@ def test_the_full_fowl_play_is_refused_exactly_and_certified_on_request() -> Non
     fixed = policy_table(FOWL_PLAY, hold_at(6))
     # both movers at every non-terminal state: 2 x 10,487,700 (docs/jeopardy.rst)
     with pytest.raises(
-        StateLimitError, match="has up to 20,975,400 states, more than the limit of 250,000"
+        StateLimitError, match="has up to 20,975,400 states, more than the limit of 2,000,000"
     ):
         best_response(FOWL_PLAY, fixed, fill=fixed, exact=True)
     pig = Pig(goal=5)
@@ -156,14 +156,14 @@ def test_keep_pace_is_a_pig_player(capsys) -> None:
 def test_the_command_line_bounds_a_best_response_before_the_race_is_solved(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """--max-states bounds the response's own solve (twice the race's states), and a
-    response past its limit is refused before the race is solved: Pig to 100 against hold
-    at 20 is 1,010,000 states, more than the 250,000 by default."""
-    status, printed, err = run(capsys, "pig", "--players", "best-response:hold-at-20")
+    """--max-states bounds the response's own solve (twice the race's states), and is
+    checked before the race is solved: Pig to 100 (505,000 states, 15 s) is not solved
+    when its best response (1,010,000) is over the limit."""
+    best = ["--players", "best-response:hold-at-20"]
+    status, printed, err = run(capsys, "pig", "--max-states", "600000", *best)
     assert (status, printed) == (2, "")
-    assert "1,010,000 states, more than the limit of 250,000" in err and err.count("\n") == 1
-    argv = ["pig", "--goal", "30", "--max-states", "13950", "--players", "best-response:hold-at-20"]
-    status, _, err = run(capsys, *argv)
+    assert "1,010,000 states, more than the limit of 600,000" in err and err.count("\n") == 1
+    status, _, err = run(capsys, "pig", "--goal", "30", "--max-states", "13950", *best)
     assert status == 2 and "27,900 states, more than the limit of 13,950" in err
-    status, printed, _ = run(capsys, *argv[:3], "--max-states", "27900", *argv[5:])
+    status, printed, _ = run(capsys, "pig", "--goal", "30", "--max-states", "27900", *best)
     assert status == 0 and "best-response:hold-at-20" in printed

@@ -28,13 +28,12 @@ from ...engine.methods import Method, solve
 from ...engine.results import value_fields
 from ...errors import ModelError, StateLimitError, UsageError
 from ...util.display import Report
-from ...util.limits import check_max_states
+from ...util.limits import DEFAULT_MAX_STATES, check_max_states
 from ...util.numbers import decimal_string, digit_count, exact_fields
 from ...util.text import PLACES, decimal_text, exact_text
 from .fairness import Win, fairest_komi, komi_wins
 from .players import (
     BEST_RESPONSE,
-    MAX_RESPONSE_STATES,
     Player,
     check_response_size,
     player_named,
@@ -274,7 +273,7 @@ def race_report(
         )
     exact = is_exact(game, exact)
     check_size(game, exact, max_states)
-    response_states = MAX_RESPONSE_STATES if max_states is None else max_states
+    response_states = DEFAULT_MAX_STATES if max_states is None else max_states
     if exact and any(name.startswith(BEST_RESPONSE) for name in players or []):
         check_response_size(game, response_states)  # before the race is solved
     # the front door, which takes the race's fast paths (the whole game, every komi)

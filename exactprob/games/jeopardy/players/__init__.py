@@ -6,14 +6,13 @@
 * :mod:`.roster`: the named players and a round robin between them.
 """
 
-from .best_response import MAX_RESPONSE_STATES, best_response, check_response_size
+from .best_response import best_response, check_response_size
 from .learned import LearnedPlayer, features, fit_network, fit_tree
 from .matchup import Matchup, play_off
 from .roster import BEST_RESPONSE, NAMES, Player, check_player_name, player_named, round_robin
 
 __all__ = [
     "BEST_RESPONSE",
-    "MAX_RESPONSE_STATES",
     "NAMES",
     "LearnedPlayer",
     "Matchup",

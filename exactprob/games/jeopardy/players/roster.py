@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ....errors import ModelError
+from ....util.limits import DEFAULT_MAX_STATES
 from ....util.progress import progress_bar
 from ..fairness import Win
 from ..policies import (
@@ -51,7 +52,7 @@ from ..policies import (
 )
 from ..rules import FowlPlay, Jeopardy, Pig
 from ..solving.certified import enclose_matchup
-from .best_response import MAX_RESPONSE_STATES, best_response
+from .best_response import best_response
 from .learned import fit_network, fit_tree
 from .matchup import play_off
 
@@ -107,7 +108,7 @@ def player_named(
     name: str,
     optimal: PolicyTable,
     *,
-    max_states: int = MAX_RESPONSE_STATES,
+    max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,
 ) -> Player:
     """The player called ``name`` for ``game`` (``optimal``: the given optimal table, which
