@@ -1012,7 +1012,7 @@ def run_certified(
         ]
 
     def game_row(goal: int, m: dict[str, Any]) -> list[str]:
-        label = f"Fowl Play to {goal}, exactprob.games.jeopardy.solving.certified.enclose"
+        label = f"Fowl Play to {goal}, exactprob.games.jeopardy.solving.certified.enclose_race"
         return [label, "", fmt_time(m["enclose"]), f"{m['peak_mb']:,.0f} MB", box(m), ""]
 
     def ratios(m: dict[str, Any], game: dict[str, Any]) -> str:

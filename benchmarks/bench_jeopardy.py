@@ -6,9 +6,9 @@ Usage::
     python benchmarks/bench_jeopardy.py [--quick] [--out FILE] [--cap SECONDS]
 
 1. The issue's goals: Pig to 100 solved exactly
-   (:func:`exactprob.games.jeopardy.solving.solver.solve`) in under a minute; Fowl Play (42
+   (:func:`exactprob.games.jeopardy.solving.solver.solve_race`) in under a minute; Fowl Play (42
    chickens, 6 wolves, to 50) and Red Light (24 green, 4 red, to 50, komi 1) enclosed
-   (:func:`exactprob.games.jeopardy.solving.certified.enclose`) in under 15 minutes and 8 GB.
+   (:func:`exactprob.games.jeopardy.solving.certified.enclose_race`) in under 15 minutes and 8 GB.
 2. The peer: float value iteration in numpy, the papers' method, written here from the
    spec's equations alone (:func:`pig_value_iteration`, :func:`fowl_value_iteration`).
    Its value is compared with the exact one (Pig, as a ``Fraction``) or with the certified

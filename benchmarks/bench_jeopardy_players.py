@@ -9,8 +9,8 @@ A simple player meets the optimal one, each moving first in turn: hold at 20 in 
 risk-balancing (draw iff :math:`c_\text{rem} > w_\text{rem} k`) in the full Fowl Play (42
 chickens, 6 wolves, to 50).
 
-1. The optimal players: Pig solved exactly (:func:`exactprob.games.jeopardy.solving.solver.solve`),
-   Fowl Play enclosed (:func:`exactprob.games.jeopardy.solving.certified.enclose`), each made a
+1. The optimal players: Pig solved exactly (:func:`exactprob.games.jeopardy.solving.solver.solve_race`),
+   Fowl Play enclosed (:func:`exactprob.games.jeopardy.solving.certified.enclose_race`), each made a
    policy table (:func:`exactprob.games.jeopardy.policies.optimal_policy_table`), with the
    number of choices the enclosures leave undecided. Timed on their own.
 2. The match-ups by exactprob: exact for Pig (:func:`exactprob.games.jeopardy.players.matchup.play_off`),

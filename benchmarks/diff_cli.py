@@ -36,6 +36,7 @@ RUNS: list[list[str]] = [
     ["ff", "--hero", "10", "10", "5", "--opponent", "8", "8", "--json"],
     ["ff", "--hero", "9", "12", "6", "--opponent", "9", "12", "--rule", "crypt", "--rounds", "6"],
     ["ff", "--hero", "10", "10", "5", "--opponent", "8", "8", "--policy", "heuristic:3:7"],
+    ["ff", "--hero", "9", "12", "6", "--opponent", "9", "12", "--rule", "crypt", "--keep-stamina", "4"],
     ["ff", "--hero", "10", "0", "5", "--opponent", "8", "8"],
     ["pig", "--goal", "20"],
     ["pig", "--goal", "12", "--json", "--komi", "3"],

@@ -29,6 +29,7 @@ from exactprob.games.fighting_fantasy import (
     best_heuristics,
     engine_policy,
     fight_outcomes,
+    fight_report,
     fight_solution,
     fold_increases,
     heuristic,
@@ -454,10 +455,26 @@ def test_an_atlas_file_past_a_gigabyte_is_refused_before_any_work(
     assert err.count("\n") == 1 and not out.exists()
 
 
-def test_an_atlas_beyond_memory_is_refused_before_any_work(monkeypatch) -> None:
+def test_an_atlas_beyond_memory_is_refused_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every grid of an atlas is kept: their memory adds up, and is checked at once."""
     one_grid = grid_bytes(100 * 100, 100, 100, 0)
     assert atlas_bytes(100, 0, range(3)) == 3 * one_grid
     monkeypatch.setattr(resources, "memory_limit", lambda: (2 * one_grid, "a test limit of"))
     with pytest.raises(ResourceError, match=r"the atlas \(every grid kept\) needs about"):
         atlas(range(3), max_stamina=100, max_luck=0)
+
+
+@pytest.mark.parametrize("rule", ["standard", "crypt"])
+def test_the_chance_without_luck_is_the_chance_of_victory_whatever_the_objective(
+    rule: str,
+) -> None:
+    """The report's "without any luck" is P(victory) with luck 0: an objective (keep 4
+    stamina) changes what the luck policy aims at, not that chance (under Crypt it is a
+    luck-0 grid, which once took the objective along)."""
+    plain = fight_report((9, 12, 6), (9, 12), rule=rule)
+    aimed = fight_report((9, 12, 6), (9, 12), rule=rule, objective=Objective(keep_stamina=4))
+    assert (
+        aimed.no_luck_win
+        == plain.no_luck_win
+        == solve_grid(Fight(0, 12, 12, 0, rule)).value(12, 12, 0)
+    )

@@ -138,11 +138,13 @@ def test_the_subcommands_import_only_the_games_faces() -> None:
     past_faces = []
     for path in sorted(source.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module:
-                target = package_root / "exactprob" / node.module.replace(".", "/")
-                is_face = target.is_dir() or target.parent.name == "games"
-                if node.module.startswith("games.") and not is_face:
-                    past_faces.append(f"{path.stem} -> {node.module}")
+            if not (isinstance(node, ast.ImportFrom) and node.module):
+                continue
+            module = node.module if node.level == 0 else f"exactprob.{node.module}"
+            if node.level in (0, 2) and module.startswith("exactprob.games."):
+                target = package_root / module.replace(".", "/")
+                if not (target.is_dir() or target.parent.name == "games"):
+                    past_faces.append(f"{path.stem} -> {module}")
     assert past_faces == []
 
 

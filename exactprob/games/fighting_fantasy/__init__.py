@@ -25,7 +25,7 @@ soften it. Only the skill difference :math:`\Delta` matters.
 * :mod:`.simulator`: an independent numpy simulator written from the rules;
 * :mod:`.report`: one fight answered in full (:func:`~.report.fight_report`), what
   ``exactprob ff`` prints;
-* :mod:`.figures`: the atlas's figures (loaded on use: they need matplotlib).
+* :mod:`.figures`: the atlas's figures (matplotlib is loaded when one is drawn).
 
 >>> grid = solve_grid(Fight(0, 24, 24, 12))  # skill difference, staminas, luck
 >>> grid.value(24, 24, 0)  # equal skills, no luck: a fair fight

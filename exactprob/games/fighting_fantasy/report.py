@@ -219,7 +219,8 @@ def _no_luck_win(fight: Fight) -> Fraction:
     """The chance of victory without luck: the paper's closed form, except under *Crypt*,
     whose streak rule it does not cover (a luck-0 grid then)."""
     hero, opponent = fight.hero_stamina, fight.opponent_stamina
-    if fight.rule.two_in_a_row_kills:
-        return solve_grid(fight.at(hero, opponent, 0)).value(hero, opponent, 0)
+    if fight.rule.two_in_a_row_kills:  # the chance of victory, whatever the objective
+        without_luck = Fight(fight.delta, hero, opponent, 0, fight.rule)
+        return solve_grid(without_luck).value(hero, opponent, 0)
     odds = round_odds(fight.delta)
     return no_luck_value(odds.win, odds.lose, hero, opponent)

@@ -67,7 +67,7 @@ Rules (the semantics :class:`Book` gives the solver):
   endurance left; losing is death. Without evasion the whole fight is one distribution
   (:func:`~exactprob.games.gamebook.combat.fight_sequence`). With ``evade_after = k`` and
   ``evade = ID`` the fight is played round by round as states of the book,
-  :class:`Hero` with a :class:`OngoingFight`: before every round from round :math:`k + 1` on
+  :class:`Hero` with an :class:`OngoingFight`: before every round from round :math:`k + 1` on
   (counted over all the enemies; from the start when :math:`k = 0`) the hero chooses
   between "fight on" and "evade to section ID": one more round where only his own
   losses count (:func:`~exactprob.games.gamebook.combat.evasion_round`), then ``evade`` if he

@@ -263,9 +263,11 @@ def race_report(
 ) -> RaceReport:
     """Solve ``game`` (exact or certified, see :func:`is_exact`) at every komi, asking
     about ``komi`` (the second player's head start); match ``players`` (names of
-    :data:`~.roster.NAMES`) against each other at that komi; keep the optimal policy
-    table when ``table`` (for the figure). A game larger than ``max_states`` is refused
-    before any work (:func:`check_size`)."""
+    :data:`~exactprob.games.jeopardy.players.roster.NAMES`) against each other at that
+    komi; keep the optimal policy table when ``table`` (for the figure). A game larger
+    than ``max_states`` is refused before any work (:func:`check_size`), and so is an
+    exact best response among the players with more states than ``max_states`` (by
+    default 2,000,000; :func:`~exactprob.games.jeopardy.players.check_response_size`)."""
     check_komi(game, komi)
     if players and game.goal < 2:
         raise ModelError(

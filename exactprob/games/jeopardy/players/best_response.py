@@ -15,7 +15,7 @@ Exactly, it is solved by the generic engine (:func:`exactprob.solve`) on
 from every turn start at once, so that the response is defined wherever a game can go;
 certified, by the game's own interval sweep with one side maximising
 (:func:`.certified.enclose_best_response`), which takes the full Fowl Play. The response
-is then a :class:`~.players.PolicyTable` like any other player, and its match-ups are
+is then a :class:`~exactprob.games.jeopardy.policies.PolicyTable` like any other player, and its match-ups are
 valued by :func:`.matchup.play_off` (exact) or :func:`.certified.enclose_matchup`.
 
 >>> from exactprob.games.jeopardy.players.matchup import play_off
@@ -99,7 +99,7 @@ states, more than the limit of 27,899; take a smaller goal or deck, or pass max_
     """
     states = 2 * game.nonterminal_states()
     check_max_states(max_states)
-    certified = ", the certified response" if isinstance(game, FowlPlay) else ""
+    certified = ", the certified response (--certified)" if isinstance(game, FowlPlay) else ""
     smaller = f"a smaller goal or deck{certified}"
     refuse_more_than(
         max_states,

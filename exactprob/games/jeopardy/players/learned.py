@@ -26,11 +26,11 @@ and in Pig just :math:`(i/g, j/g, k/g)`. Two learners read them:
   cost 118, the network's count.
 
 The training set is the optimal table at its *choice states*
-(:func:`~.players.choice_states`: turn total :math:`k \ge 1`, :math:`i + k < g`, and in Fowl
+(:func:`~exactprob.games.jeopardy.policies.choice_states`: turn total :math:`k \ge 1`, :math:`i + k < g`, and in Fowl
 Play :math:`k \le` the chickens dealt), each weighted alike, subsampled without replacement
 to ``samples`` states with ``numpy.random.default_rng(seed)``. The learned player is its
-vectorised rule; its table (:func:`~.players.policy_table`, forced moves applied) and its
-exact :func:`~.players.agreement` with the optimal table come with it, all fixed by the seed.
+vectorised rule; its table (:func:`~exactprob.games.jeopardy.policies.policy_table`, forced moves applied) and its
+exact :func:`~exactprob.games.jeopardy.policies.agreement` with the optimal table come with it, all fixed by the seed.
 
 Fowl Play to 8 with 8 chickens and 2 wolves: every choice state has distinct inputs, so a
 tree allowed a leaf per state copies the optimal table exactly:
@@ -88,7 +88,7 @@ ITERATIONS = 1000
 class LearnedPlayer:
     """A player learned from an optimal table.
 
-    ``holds`` is the model's vectorised rule (a :data:`~.players.Holds`), ``table`` the same
+    ``holds`` is the model's vectorised rule (a :data:`~exactprob.games.jeopardy.policies.Holds`), ``table`` the same
     rule asked about every state, ``agreement`` the exact fraction of choice states where
     ``table`` matches the optimal table, ``parameters`` the numbers that define the model,
     ``training_states`` how many choice states it was fitted to, ``model`` the fitted

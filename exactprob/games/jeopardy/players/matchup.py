@@ -1,6 +1,6 @@
 r"""Two fixed players against each other, valued exactly.
 
-With both players' choices fixed (two :class:`~.players.PolicyTable` s), the game is a
+With both players' choices fixed (two :class:`~exactprob.games.jeopardy.policies.PolicyTable` s), the game is a
 Markov chain with cycles, solved component by component like the optimal game
 (:mod:`exactprob.games.jeopardy.solving.solver`), without any comparison. Let
 :math:`V_m(a, b, d)` be the chance that player :math:`m`, about to start a turn with

@@ -7,7 +7,7 @@ the deck).
 
 Names understood by :func:`player_named`: ``optimal``, ``hold-at-N`` (``N`` a whole
 number from 1), ``keep-pace`` (Pig only: "keep pace and end race", three numbers:
-:func:`~.players.keep_pace`), ``risk-balancing`` (Fowl Play and Red Light only), the learned players
+:func:`~exactprob.games.jeopardy.policies.keep_pace`), ``risk-balancing`` (Fowl Play and Red Light only), the learned players
 ``network`` (13 hidden units) and ``tree`` (40 leaves), fitted to the optimal table with
 their default settings and seed (:mod:`.learned`), and ``best-response:NAME``, the best
 response to the player ``NAME`` (:mod:`.best_response`; one bit per choice state, like the

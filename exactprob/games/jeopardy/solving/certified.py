@@ -272,7 +272,8 @@ def _enclose_sum(
 
 
 Choose = Callable[[int, int, np.ndarray, np.ndarray], np.ndarray]
-"""``choose(w, c, draw, hold)``: the value of each state ``[side, k]`` at deck ``(w, c)``."""
+"""``choose(w, c, draw, hold)``: the value of each state ``[end, side, k]`` at deck
+``(w, c)`` (end 0 the low bound, 1 the high)."""
 
 
 def _best(w: int, c: int, draw: np.ndarray, hold: np.ndarray) -> np.ndarray:
@@ -318,7 +319,7 @@ def _sweep(
     probabilities: tuple[np.ndarray, ...],
     choose: Choose,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One pass over the decks, from the last to the first: bounds ``[w, c, side, k]``
+    r"""One pass over the decks, from the last to the first: bounds ``[w, c, side, k]``
     from the values of holding, ``hold[end, side, k, w, c]``.
 
     Both ends move together, as one array ``[w, c, end, side, k]`` (end 0 the low bound,

@@ -83,7 +83,7 @@ class JeopardySolution(SolvedRace[Fraction]):
 
     def policy_table(self) -> PolicyTable:
         """Where the optimal mover holds, in every state, as a table ``holds[a, b, k, w,
-        c]`` (:mod:`.players`); on an exact tie the table holds (:meth:`Component.choose`)."""
+        c]`` (:mod:`~exactprob.games.jeopardy.policies`); on an exact tie the table holds (:meth:`Component.choose`)."""
         game = self.game
         floats = {key: float(value) for key, value in self.starts.items()}
         holds = np.zeros(table_shape(game), dtype=bool)
