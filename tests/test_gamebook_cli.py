@@ -71,9 +71,13 @@ def test_walkthrough_starts_at_the_start(capsys: pytest.CaptureFixture[str]) -> 
     [
         (("/no/such/book.toml",), "cannot read"),
         ((BOOK, "--report", "999"), "no section '999'"),
-        (
+        (  # one evadable fight alone passes the limit: refused before any work
             (BOOK, "--max-states", "10"),
-            "more than 10 reachable states; pass max_states=N (--max-states N",
+            "the evadable fight in section 21 (Salt golem) has up to 672 states, more than",
+        ),
+        (  # the fights fit, the whole book does not: refused while exploring
+            (BOOK, "--max-states", "700"),
+            "more than 700 reachable states; pass max_states=N (--max-states N",
         ),
     ],
 )
@@ -121,3 +125,45 @@ def test_a_section_never_reached_is_said_so(
     )
     status, out, _ = run(capsys, "gamebook", str(book), "--report", "4")
     assert status == 0 and "section 4 is never reached with optimal play" in out
+
+
+GIANT = """
+[book]
+title = "A long fight"
+start = "1"
+endurance = 1000
+combat_skill = 13
+
+[section.1]
+[[section.1.choices]]
+text = "Fight the giant"
+combat = { enemy = "Giant", combat_skill = 13, endurance = 1000, win = "2", evade_after = 1, evade = "3" }
+
+[section.2]
+win = true
+
+[section.3]
+[[section.3.choices]]
+text = "Back"
+goto = "1"
+"""
+
+
+def test_an_evadable_fight_past_the_limit_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Endurance 1,000 against 1,000 with evasion from the first round: up to 1,000 x
+    1,000 x 2 states in that fight alone (it ran minutes, then passed the limit)."""
+    book = tmp_path / "giant.toml"
+    book.write_text(GIANT)
+    status, printed, err = run(capsys, "gamebook", str(book))
+    assert (status, printed) == (2, "") and err.count("\n") == 1
+    assert "fight in section 1 (Giant) has up to 2,000,000 states" in err
+
+
+def test_the_largest_evadable_fight_of_the_example_book() -> None:
+    """The Salt Mine: the golem (section 21, 14 endurance, evasion after 2 rounds) against
+    the hero's 16 at most: 16 x 14 x 3; the keeper (10, after 1 round) has 16 x 10 x 2."""
+    from exactprob.games.gamebook import load_book
+
+    assert load_book(BOOK).largest_fight() == (16 * 14 * 3, "section 21 (Salt golem)")

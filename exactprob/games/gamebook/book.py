@@ -310,6 +310,24 @@ class Book:
         arrived = Hero(name, endurance, items, gold)
         return arrived if self.offered(arrived) else Hero(name, 0)
 
+    def largest_fight(self) -> tuple[int, str]:
+        r"""The most states one evadable combat can hold as the hero enters it, and where it
+        is: the hero's endurance (at most the book's), each enemy's endurance and the
+        rounds counted up to ``evade_after``; 0 for a book whose fights cannot be evaded
+        (their outcomes are exact distributions, not states with choices). The Salt
+        Mine's golem, fought with endurance 16, 14 endurance and evasion after 2 rounds:
+        :math:`16 \cdot 14 \cdot 3 = 672`."""
+        largest = (0, "")
+        for section in self.sections.values():
+            for choice in section.choices:
+                combat = choice.move
+                if isinstance(combat, Combat) and combat.evade_after is not None:
+                    enemies = sum(enemy.endurance for enemy in combat.enemies)
+                    states = self.endurance * enemies * (combat.evade_after + 1)
+                    names = ", ".join(enemy.name for enemy in combat.enemies)
+                    largest = max(largest, (states, f"section {section.name} ({names})"))
+        return largest
+
     def offered(self, hero: Hero) -> tuple[Choice, ...]:
         """The choices of ``hero``'s section whose conditions hold."""
         return tuple(

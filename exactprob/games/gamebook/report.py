@@ -27,7 +27,7 @@ from ...engine.choice_tree import (
 )
 from ...errors import ModelError
 from ...util.display import Report
-from ...util.limits import DEFAULT_MAX_STATES
+from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...util.numbers import exact_fields
 from ...util.text import decimal_text, exact_text
 from .book import Book, Hero, load_book
@@ -126,11 +126,14 @@ def solve_book(
 
     Raises :class:`~exactprob.errors.ModelError` for a section the book does not have or
     a loop that can never be left, :class:`~exactprob.errors.StateLimitError` past
-    ``max_states``."""
+    ``max_states`` (up front when one evadable fight alone can pass it:
+    :meth:`~.book.Book.largest_fight`)."""
     if not isinstance(book, Book):
         book = load_book(book)
     if section is not None and section not in book.sections:
         raise ModelError(f"the book has no section {section!r}")
+    fight_states, where = book.largest_fight()  # refused before any work
+    refuse_more_than(max_states, fight_states, f"the evadable fight in {where}", at_most=True)
     tree = solve_choices(
         book.choices, book.score, book.initial, max_states=max_states, progress=progress
     )
