@@ -41,6 +41,7 @@ import numpy as np
 from ..errors import UsageError
 from ..util.mathdoc import Document, Math, latex_number, math_text
 from ..util.numbers import is_symbolic, to_fraction, to_sympy
+from ..util.text import count_text
 from ._internal.elimination import Step, eliminate
 from ._internal.order import component_labels, component_levels, component_order, edge_ends
 from .state_graph import StateGraph
@@ -241,8 +242,8 @@ def _describe_model(doc: Document, G: StateGraph) -> None:
     )
     rewards = ", with rewards on the actions" if G.rewards is not None and any(G.rewards) else ""
     doc.paragraph(
-        f"{_count(n, 'state')} reachable from {G.states[0]!r}: {ends:,} where play ends, "
-        f"{choices}; {_count(G.number_of_transitions(), 'transition')}{rewards}."
+        f"{count_text(n, 'state')} reachable from {G.states[0]!r}: {ends:,} where play ends, "
+        f"{choices}; {count_text(G.number_of_transitions(), 'transition')}{rewards}."
     )
 
 
@@ -251,7 +252,7 @@ def _describe_order(doc: Document, G: StateGraph, components: _Components) -> No
     levels, cyclic = _condensation(G, components)
     doc.heading("Order of solution")
     text = (
-        f"The states are solved backwards from the end of play in {_count(levels, 'level')}: a "
+        f"The states are solved backwards from the end of play in {count_text(levels, 'level')}: a "
         "state's value needs only the values of states on lower levels"
     )
     if not cyclic:
@@ -259,8 +260,8 @@ def _describe_order(doc: Document, G: StateGraph, components: _Components) -> No
         return
     largest = ", ".join(f"{size:,}" for size in cyclic[:5]) + (", ..." if len(cyclic) > 5 else "")
     doc.paragraph(
-        text + f" or in its own cyclic component. {_count(len(cyclic), 'cyclic component')} "
-        f"({_count(cyclic[0], 'state')}"
+        text + f" or in its own cyclic component. {count_text(len(cyclic), 'cyclic component')} "
+        f"({count_text(cyclic[0], 'state')}"
         + (f"; sizes {largest}" if len(cyclic) > 1 else "")
         + "): each is one system of linear equations, solved exactly, "
         "and where it offers choices its policy is improved until no action is strictly "
@@ -328,7 +329,7 @@ def _describe_elimination(
     G = solution.graph
     doc.heading("Solving a cycle by elimination")
     doc.paragraph(
-        f"The cyclic component of these states ({_count(len(steps), 'state')}) is solved by "
+        f"The cyclic component of these states ({count_text(len(steps), 'state')}) is solved by "
         "eliminating its states one at a time, the one with the fewest links "
         "to the others first: each line writes the eliminated state from those not yet "
         "eliminated (its own term divided out, as for a do-over, and the values of the "
@@ -545,11 +546,6 @@ def _chosen(solution: ExactSolution, s: int) -> int:
     """The index of the chosen action of state ``s``."""
     G = solution.graph
     return G.actions[s].index(solution.policy(G.states[s]))
-
-
-def _count(n: int, noun: str) -> str:
-    """``"1 state"``, ``"2 states"``."""
-    return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
 def _more(shown: int, total: int, asked: bool) -> str:

@@ -27,6 +27,7 @@ __all__ = [
     "PLACES",
     "bound_text",
     "certified_decimal",
+    "count_text",
     "decimal_text",
     "duration_text",
     "enclosure_text",
@@ -147,6 +148,15 @@ def duration_text(seconds: float) -> str:
     ('6 ms', '957 s')
     """
     return f"{round(seconds * 1000):,} ms" if seconds < 10 else f"{round(seconds):,} s"
+
+
+def count_text(n: int, noun: str, plural: str | None = None) -> str:
+    """A count and its noun, in the plural (by default the noun and an ``s``) but for one.
+
+    >>> count_text(1, "level"), count_text(2_500, "level"), count_text(3, "entry", "entries")
+    ('1 level', '2,500 levels', '3 entries')
+    """
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def table_lines(rows: list[tuple[str, Any]], indent: str = "  ") -> list[str]:

@@ -30,7 +30,7 @@ from ...errors import ModelError, StateLimitError, UsageError
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, check_max_states
 from ...util.numbers import decimal_string, digit_count, exact_fields
-from ...util.text import PLACES, decimal_text, exact_text
+from ...util.text import PLACES, count_text, decimal_text, exact_text
 from .fairness import Win, fairest_komi, komi_wins
 from .players import (
     BEST_RESPONSE,
@@ -129,7 +129,7 @@ def rules_title(game: Pig | FowlPlay) -> str:
     """The game in words: ``Pig to 100 with a d6``."""
     if isinstance(game, Pig):
         return f"{game.name} to {game.goal} with a d{game.sides}"
-    chickens = f"{game.chickens} chicken{'' if game.chickens == 1 else 's'}"
+    chickens = count_text(game.chickens, "chicken")
     wolves = f"{game.wolves} {'wolf' if game.wolves == 1 else 'wolves'}"
     return f"{game.name} to {game.goal}, {chickens} and {wolves}"
 

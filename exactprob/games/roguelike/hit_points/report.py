@@ -21,7 +21,7 @@ from ....engine.dist import Dist
 from ....util.display import Report
 from ....util.fields import field_lines
 from ....util.numbers import probability_rows
-from ....util.text import exact_text
+from ....util.text import count_text, exact_text
 from .dice import Comparison, DiceSpec, DistributionSummary, hit_points, plot_distributions
 from .dice import compare as compare_totals
 
@@ -63,7 +63,7 @@ class HitPoints:
         """The text block of the total."""
         levels = self.levels
         title = (
-            f"{self.label} ({self.spec} per level for {levels} level{'s' * (levels != 1)}, "
+            f"{self.label} ({self.spec} per level for {count_text(levels, 'level')}, "
             f"from {self.base})"
         )
         return _block(title, self.dist, self.summary, full)

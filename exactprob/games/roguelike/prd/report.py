@@ -31,7 +31,7 @@ from ....util.numbers import (
     to_fraction,
     whole_number,
 )
-from ....util.text import bound_text, enclosure_text, exact_text, table_lines
+from ....util.text import bound_text, count_text, enclosure_text, exact_text, table_lines
 from ..rng import random_source
 from .bounds import hits_enclosure
 from .inverse import MAX_INVERSE_ENTRIES, ROOT_OF_DEGREE, linear_constant
@@ -387,7 +387,7 @@ def constant_text(result: dict[str, Any], expression: Any) -> str:
             f"  a root of a*E[G](C) - b, degree {result['defining_polynomial_degree']:,} "
             f"(not factored above {MAX_INVERSE_ENTRIES:,} entries)"
         )
-    lines.append(f"  table of {result['entries']:,} entries")
+    lines.append(f"  table of {count_text(result['entries'], 'entry', 'entries')}")
     return "\n".join(lines)
 
 
@@ -402,9 +402,8 @@ _CONSTANT_FORMS = {
 
 
 def text_of(result: dict[str, Any], rows: list[tuple[str, Fraction]]) -> str:
-    lines = [
-        f"PRD table of {len(result['odds'])} entries ({'wraps' if result['wraps'] else 'never wraps'})"
-    ]
+    entries = count_text(len(result["odds"]), "entry", "entries")
+    lines = [f"PRD table of {entries} ({'wraps' if result['wraps'] else 'never wraps'})"]
     lines += table_lines(rows)
     dist = result["hits_distribution"]
     kind = "exact" if dist["exact"] else "certified"
