@@ -5,7 +5,12 @@ numbers, fractions, newlines, malformed expressions, device and missing paths).
 Each vector runs in-process under a cap on its CPU time (not wall-clock time, so that a
 busy machine cannot fail it) and must end with status 0 or 2 (bad
 input: one line on stderr, nothing on stdout), never an exception or a traceback, and
-leave no file behind in the working directory. ``tests/test_fuzz.py`` runs this module
+leave no file behind in the working directory. Half the vectors ask for ``--json``; an
+answer is then checked (:func:`check_answer`): every exact value's ``_decimal`` twin is
+that value rounded, every probability lies in [0, 1], a distribution sums to 1 exactly,
+win, draw, loss and mutual destruction sum to 1, and the law of ``NdS`` equals the count of
+its :math:`S^N` rolls. The pool holds hostile values too: a file name of 300 bytes (in
+a directory of 300 bytes), numbers of 5,000 digits, a FIFO and a symbolic link. ``tests/test_fuzz.py`` runs this module
 as a script in a child process with a memory cap; run it by hand as
 
     python tests/fuzz_cli.py --examples 500
@@ -18,14 +23,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import itertools
+import json
 import os
+import re
 import shutil
 import signal
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+from gmpy2 import mpq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,6 +75,14 @@ BASES = {
 #: game, about a minute, and the fuzz is after bad input.
 ALWAYS_BASED = {"yahtzee"}
 
+#: The flags that name a file or a folder to write, and the places they draw from: names
+#: over 255 bytes (a file, a folder), a FIFO and a symbolic link put in each run's folder,
+#: devices, missing folders, and plain names.
+PATH_FLAGS = {"--plot", "--out", "--figures", "--cache"}
+PATHS = [
+    "a" * 300 + ".png", "a" * 300 + "/x.png", "fifo", "link.png", "/dev/zero",
+    "/nonexistent/x.csv", "out.png", "figures/",
+]  # fmt: skip
 VALUES = [
     "", " ", "0", "1", "2", "3", "6", "-1", "-5", "1/2", "-1/10", "0.5", "1e-5", "1e400",
     "1e-100000", "nan", "inf", "-inf", "9" * 40, "10000000000", "١٠٠", "1_000", "½", "3\n4",
@@ -71,6 +90,7 @@ VALUES = [
     "0.03,0.17,0.29", "optimal", "hold-at-20", "heuristic:3:7", "standard", "crypt",
     "5 fighter", "1 war-sun", "fighter", "/dev/zero", "/proc/x", "/nonexistent/file.toml",
     "out.png", "out.csv", "figures/", BOOK, "--json", "-",
+    "9" * 5000, "1/" + "7" * 5000, "/proc/x", "out.csv", *PATHS,
 ]  # fmt: skip
 
 
@@ -94,19 +114,29 @@ def _flags(command: str) -> list[tuple[str, int]]:
 @st.composite
 def argument_vectors(draw: st.DrawFn) -> list[str]:
     """A subcommand, often with a valid start (:data:`BASES`), then a few of its flags (and
-    sometimes an unknown one), each with values from :data:`VALUES`, and sometimes a
-    positional value."""
+    sometimes an unknown one), each with values from :data:`VALUES` (:data:`PATHS` for a
+    flag that names a place to write), and sometimes a positional value. A third of the
+    vectors are one flag on a valid start (for a command that writes files, half of them
+    a place to write), so that a hostile value reaches the check it is meant for rather
+    than an earlier refusal of another value."""
     command = draw(st.sampled_from(sorted(set(SUBCOMMANDS) - SKIPPED)))
+    focused = draw(st.integers(0, 2)) == 0
     argv = [command]
-    if command in ALWAYS_BASED or draw(st.booleans()):
+    if focused or command in ALWAYS_BASED or draw(st.booleans()):
         argv += BASES.get(command, [])
-    if draw(st.booleans()):
+    if not focused and draw(st.booleans()):
         argv.append(draw(st.sampled_from(VALUES)))
-    for flag, count in draw(
-        st.lists(st.sampled_from(_flags(command) + [("--bogus", 1)]), max_size=4)
-    ):
+    options = _flags(command) + [("--bogus", 1)]
+    writers = [option for option in options if option[0] in PATH_FLAGS]
+    if focused and writers and draw(st.booleans()):
+        options = writers  # half the focused vectors of a writer: one place to write
+    flags = st.sampled_from(options)
+    for flag, count in draw(st.lists(flags, min_size=focused, max_size=1 if focused else 4)):
         argv.append(flag)
-        argv += [draw(st.sampled_from(VALUES)) for _ in range(count)]
+        pool = PATHS if flag in PATH_FLAGS else VALUES
+        argv += [draw(st.sampled_from(pool)) for _ in range(count)]
+    if ("--json", 0) in _flags(command) and draw(st.booleans()):
+        argv.append("--json")
     return argv
 
 
@@ -130,6 +160,8 @@ def check(argv: list[str]) -> None:
     out, err = io.StringIO(), io.StringIO()
     with tempfile.TemporaryDirectory() as folder:
         shutil.copyfile(SOURCE_BOOK, Path(folder) / BOOK)
+        os.mkfifo(Path(folder) / "fifo")  # a writer that opened it would block: refused
+        os.symlink("/dev/null", Path(folder) / "link.png")
         before = os.getcwd()
         os.chdir(folder)
         try:
@@ -139,7 +171,7 @@ def check(argv: list[str]) -> None:
                         status = main(argv)
                 except SystemExit as stop:  # argparse: --help, usage errors
                     status = int(stop.code or 0)
-            left = sorted(p.name for p in Path(folder).iterdir() if p.name != BOOK)
+            left = sorted(p.name for p in Path(folder).iterdir() if p.name not in PLACED)
         finally:
             os.chdir(before)
     message = err.getvalue()
@@ -149,6 +181,53 @@ def check(argv: list[str]) -> None:
         assert out.getvalue() == "", f"{argv!r}: output despite the error"
         assert message.count("\n") == 1 or message.startswith("usage:"), f"{argv!r}: {message!r}"
         assert not left, f"{argv!r}: left {left} after an error"
+    elif "--json" in argv and "--help" not in argv and "-h" not in argv:
+        check_answer(argv, json.loads(out.getvalue()))
+
+
+#: What each run's working directory holds before the vector runs.
+PLACED = {BOOK, "fifo", "link.png"}
+#: An exact value as the JSON writes it: an integer or ``p/q``.
+EXACT = re.compile(r"-?\d+(/\d+)?")
+
+
+def check_answer(argv: list[str], payload: Any) -> None:
+    """The rules every JSON answer keeps (see the module docstring), and the dice's law
+    against the count of every roll (``mpq`` reads exact values of any length)."""
+    for where, node in _dicts(payload):
+        for key, value in node.items():
+            twin = node.get(f"{key}_decimal")
+            if isinstance(value, str) and EXACT.fullmatch(value) and isinstance(twin, str):
+                exact, shown = mpq(value), mpq(twin)
+                places = len(twin.partition(".")[2])
+                assert abs(exact - shown) <= mpq(1, 2 * 10**places), (argv, where, key)
+        if isinstance(node.get("probability"), str) and EXACT.fullmatch(node["probability"]):
+            assert 0 <= mpq(node["probability"]) <= 1, (argv, where)
+        law = node.get("distribution")
+        if isinstance(law, list) and law:
+            assert sum(mpq(row["probability"]) for row in law) == 1, (argv, where)
+        if isinstance(law, dict) and law:
+            assert sum(mpq(p) for p in law.values()) == 1, (argv, where)
+        ends = [node.get(key) for key in ("win", "draw", "lose", "mutual") if key in node]
+        if len(ends) >= 2 and all(isinstance(p, str) and EXACT.fullmatch(p) for p in ends):
+            assert sum(mpq(p) for p in ends) == 1, (argv, where)
+    dice = re.fullmatch(r"(\d+)d(\d+)", str(payload.get("expression", "")))
+    if argv[0] == "dice" and dice and int(dice[2]) ** int(dice[1]) <= 10**5:
+        count, sides = int(dice[1]), int(dice[2])
+        rolls = Counter(sum(roll) for roll in itertools.product(range(1, sides + 1), repeat=count))
+        law = {row["outcome"]: mpq(row["probability"]) for row in payload["distribution"]}
+        assert law == {total: mpq(n, sides**count) for total, n in rolls.items()}, argv
+
+
+def _dicts(node: Any, where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every JSON object in ``node``, with where it is."""
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            yield from _dicts(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _dicts(value, f"{where}[{index}]")
 
 
 def run(examples: int) -> None:

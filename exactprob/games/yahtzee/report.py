@@ -287,6 +287,10 @@ def _middle(value: Any) -> Any:
     return value.midpoint() if isinstance(value, Enclosure) else value
 
 
+#: Places of an enclosure's ends in the JSON's decimal twins (the ends themselves are exact).
+BOUND_PLACES = 15
+
+
 def _fields(key: str, value: Any) -> dict[str, str]:
     """An exact value with its decimal, or an enclosure's ends (``lower``, ``upper``)."""
     if isinstance(value, Enclosure):
@@ -294,8 +298,8 @@ def _fields(key: str, value: Any) -> dict[str, str]:
             f"{key}_decimal": value.decimal(),
             f"{key}_lower": str(value.low),
             f"{key}_upper": str(value.high),
-            f"{key}_lower_decimal": repr(float(value.low)),
-            f"{key}_upper_decimal": repr(float(value.high)),
+            f"{key}_lower_decimal": decimal_string(value.low, BOUND_PLACES),
+            f"{key}_upper_decimal": decimal_string(value.high, BOUND_PLACES),
         }
     return exact_fields(key, value)
 
