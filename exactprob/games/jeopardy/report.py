@@ -130,7 +130,7 @@ def rules_title(game: Pig | FowlPlay) -> str:
     if isinstance(game, Pig):
         return f"{game.name} to {game.goal} with a d{game.sides}"
     chickens = count_text(game.chickens, "chicken")
-    wolves = f"{game.wolves} {'wolf' if game.wolves == 1 else 'wolves'}"
+    wolves = count_text(game.wolves, "wolf", "wolves")
     return f"{game.name} to {game.goal}, {chickens} and {wolves}"
 
 
