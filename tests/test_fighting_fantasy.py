@@ -412,7 +412,7 @@ def test_the_grid_memory_estimate_bounds_the_measured_peak(grid: tuple[int, ...]
         "from exactprob.games.fighting_fantasy import Fight, solve_grid",
         f"solve_grid(Fight({delta}, {hero}, {opponent}, {luck}))",
     )
-    estimate = grid_bytes(hero * opponent * (luck + 1), hero, opponent, luck)
+    estimate = grid_bytes(Fight(delta, hero, opponent, luck))
     assert measured <= estimate <= 3 * measured
 
 
@@ -457,8 +457,8 @@ def test_an_atlas_file_past_a_gigabyte_is_refused_before_any_work(
 
 def test_an_atlas_beyond_memory_is_refused_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every grid of an atlas is kept: their memory adds up, and is checked at once."""
-    one_grid = grid_bytes(100 * 100, 100, 100, 0)
-    assert atlas_bytes(100, 0, range(3)) == 3 * one_grid
+    one_grid = grid_bytes(Fight(0, 100, 100, 0))
+    assert atlas_bytes(Fight(delta, 100, 100, 0) for delta in range(3)) == 3 * one_grid
     monkeypatch.setattr(resources, "memory_limit", lambda: (2 * one_grid, "a test limit of"))
     with pytest.raises(ResourceError, match=r"the atlas \(every grid kept\) needs about"):
         atlas(range(3), max_stamina=100, max_luck=0)

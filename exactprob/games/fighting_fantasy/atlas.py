@@ -199,16 +199,14 @@ def atlas_states(max_stamina: int, max_luck: int, deltas: Iterable[int] = ATLAS_
 _ROW_BYTES = 45
 
 
-def atlas_bytes(max_stamina: int, max_luck: int, deltas: Iterable[int] = ATLAS_DELTAS) -> int:
-    """The memory of an atlas, checked before it is solved: every grid is kept, so the
-    grids' estimates (:func:`~.grid.grid_bytes`) add up.
+def atlas_bytes(fights: Iterable[Fight]) -> int:
+    """The memory of an atlas of ``fights``, checked before it is solved: every grid is
+    kept, so the grids' estimates (:func:`~.grid.grid_bytes`) add up.
 
-    >>> atlas_bytes(324, 0) > 5 * 10**9  # 19 grids of 324 x 324 states
+    >>> atlas_bytes(Fight(delta, 324, 324, 0) for delta in ATLAS_DELTAS) > 5 * 10**9
     True
     """
-    deltas = list(deltas)
-    per_grid = max_stamina * max_stamina * (max_luck + 1)
-    return len(deltas) * grid_bytes(per_grid, max_stamina, max_stamina, max_luck)
+    return sum(grid_bytes(fight) for fight in fights)
 
 
 def atlas_csv_bytes(max_stamina: int, max_luck: int, deltas: Iterable[int] = ATLAS_DELTAS) -> int:
@@ -239,11 +237,10 @@ def atlas(
     start = time.perf_counter()
     deltas = list(deltas)
     refuse_more_than(max_states, atlas_states(max_stamina, max_luck, deltas), "the atlas")
-    check_memory(atlas_bytes(max_stamina, max_luck, deltas), "the atlas (every grid kept)")
+    fights = [Fight(delta, max_stamina, max_stamina, max_luck, rule) for delta in deltas]
+    check_memory(atlas_bytes(fights), "the atlas (every grid kept)")
     with progress_bar(progress, "atlas", total=len(deltas), unit=" deltas") as bar:
-        for delta in deltas:
-            grids[delta] = solve_grid(
-                Fight(delta, max_stamina, max_stamina, max_luck, rule=rule), max_states=max_states
-            )
+        for fight in fights:
+            grids[fight.delta] = solve_grid(fight, max_states=max_states)
             bar.update(1)
     return Atlas(grids, time.perf_counter() - start)

@@ -321,17 +321,18 @@ def value_bits(hero_stamina: int, opponent_stamina: int, luck: int) -> float:
     return _BITS_PER_ROUND * (hero_stamina + opponent_stamina) / 2 + _BITS_PER_TEST * luck / 2
 
 
-def grid_bytes(states: int, hero_stamina: int, opponent_stamina: int, luck: int) -> int:
-    r"""An estimate of a grid's memory, checked before it is solved: each state keeps its
+def grid_bytes(fight: Fight) -> int:
+    r"""An estimate of the memory of ``fight``'s grid, checked before it is solved: each
+    of its states (:attr:`~exactprob.games.fighting_fantasy.terms.Fight.states`) keeps its
     value and four options, exact rationals of :func:`value_bits` bits each; a long fight
     (500,000 stamina) needs terabytes, and was refused here rather than left to GMP to
     abort the process.
 
-    >>> grid_bytes(10**6, 500_000, 2, 0) > 10**12
+    >>> grid_bytes(Fight(0, 500_000, 2, 0)) > 10**12
     True
     """
-    bits = value_bits(hero_stamina, opponent_stamina, luck)
-    return int(states * (_STATE_BYTES + 5 * bits / 8))
+    bits = value_bits(fight.hero_stamina, fight.opponent_stamina, fight.luck)
+    return int(fight.states * (_STATE_BYTES + 5 * bits / 8))
 
 
 def solve_grid(
@@ -354,6 +355,5 @@ def solve_grid(
         " x 2" if fight.rule.two_in_a_row_kills else ""
     )
     refuse_more_than(max_states, fight.states, f"the fight ({counted})")
-    bounds = (fight.hero_stamina, fight.opponent_stamina, fight.luck)
-    check_memory(grid_bytes(fight.states, *bounds), "the fight's grid")
+    check_memory(grid_bytes(fight), "the fight's grid")
     return FightGrid(fight, policy, progress)
