@@ -126,7 +126,8 @@ def argument_vectors(draw: st.DrawFn) -> list[str]:
         argv += BASES.get(command, [])
     if not focused and draw(st.booleans()):
         argv.append(draw(st.sampled_from(VALUES)))
-    options = _flags(command) + [("--bogus", 1)]
+    own = _flags(command)  # builds the command's parser: once a vector
+    options = [*own, ("--bogus", 1)]
     writers = [option for option in options if option[0] in PATH_FLAGS]
     if focused and writers and draw(st.booleans()):
         options = writers  # half the focused vectors of a writer: one place to write
@@ -135,7 +136,7 @@ def argument_vectors(draw: st.DrawFn) -> list[str]:
         argv.append(flag)
         pool = PATHS if flag in PATH_FLAGS else VALUES
         argv += [draw(st.sampled_from(pool)) for _ in range(count)]
-    if ("--json", 0) in _flags(command) and draw(st.booleans()):
+    if ("--json", 0) in own and draw(st.booleans()):
         argv.append("--json")
     return argv
 

@@ -96,7 +96,7 @@ class JeopardySolution(SolvedRace[Fraction]):
         return PolicyTable(holds)
 
     def hold_thresholds(self) -> np.ndarray:
-        """The optimal player's hold boundary (:func:`.players.hold_thresholds`)."""
+        """The optimal player's hold boundary (:func:`~exactprob.games.jeopardy.policies.hold_thresholds`)."""
         return hold_thresholds(self.game, self.policy_table())
 
     def _state(self, a: int, b: int, k: int, deck: Hashable) -> tuple[Any, tuple[str, ...]]:
