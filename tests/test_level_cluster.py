@@ -19,24 +19,44 @@ RULES = YahtzeeRules(categories=("Sixes", "Full House", "Yahtzee"))
 
 
 @pytest.fixture(scope="module")
-def client():
+def two_workers():
     with cluster_util.dask_client(None, 2, "tests") as made:
         yield made
 
 
-class Dying(YahtzeeLevels):
-    """Yahtzee whose first step of level 1 kills the worker process running it (once:
-    the marker file says it happened)."""
+@pytest.fixture
+def client(two_workers):
+    """The cluster, once its nannies have restarted any worker a test killed."""
+    two_workers.wait_for_workers(2, timeout=120)
+    return two_workers
 
-    def __init__(self, rules, marker: str):
+
+class Dying(YahtzeeLevels):
+    """Yahtzee whose steps of level 1 kill the worker process running them, ``deaths``
+    times in all (each death claims a marker file first, atomically: two workers running
+    level 1 at once do not both die for one marker)."""
+
+    def __init__(self, rules, marker: str, deaths: int = 1):
         super().__init__(rules)
-        self.marker = marker
+        self.marker, self.deaths = marker, deaths
 
     def step(self, level, states, values, exact):
-        if level == 1 and not os.path.exists(self.marker):
-            Path(self.marker).write_text(str(os.getpid()))
+        if level == 1 and self._claim_a_death():
             os._exit(1)
         return super().step(level, states, values, exact)
+
+    def _claim_a_death(self) -> bool:
+        for death in range(self.deaths):
+            try:
+                os.close(os.open(f"{self.marker}.{death}", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                continue
+            return True
+        return False
+
+
+def _died(marker, deaths) -> bool:
+    return all(Path(f"{marker}.{death}").exists() for death in range(deaths))
 
 
 class Broken(YahtzeeLevels):
@@ -52,12 +72,13 @@ def test_a_cluster_gives_the_local_enclosure_and_exact_value(client):
     assert ep.solve(model, cluster=client).value() == ep.solve(model).value()
 
 
-def test_a_worker_lost_mid_solve_does_not_change_the_answer(client, tmp_path):
+@pytest.mark.parametrize("deaths", [1, 2], ids=["one worker lost", "every worker lost"])
+def test_a_worker_lost_mid_solve_does_not_change_the_answer(client, tmp_path, deaths):
     marker = tmp_path / "killed"
-    model = Dying(RULES, str(marker))
+    model = Dying(RULES, str(marker), deaths)
     model.batch_rows = 2
     solved = ep.solve(model, "certified", cluster=client)
-    assert marker.exists() and int(marker.read_text()) != os.getpid()  # a worker died
+    assert _died(marker, deaths)
     same_batches = YahtzeeLevels(RULES)
     same_batches.batch_rows = 2
     assert solved.value() == ep.solve(same_batches, "certified").value()

@@ -7,8 +7,9 @@ itself is scattered once for the whole sweep. The batches are the local sweep's,
 computed by the same code, so the values, and the certified radius summed from them, are
 the local run's (on workers with the same numpy and BLAS: another BLAS may sum in another
 order, within the same bound). Tasks whose worker is lost are run again by Dask on
-another (the inputs are on every worker), so the answer does not change, as long as one
-worker lives. Before any work, the memory a
+another (the inputs are on every worker); when every worker is lost at once, the inputs
+are scattered again to the workers that come back and the lost batches rerun. Either way
+the answer does not change. Before any work, the memory a
 worker needs (two levels and one batch) is compared with every worker's limit.
 
 >>> import exactprob as ep
@@ -22,12 +23,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
-from ..errors import ResourceError, UsageError
+from ..errors import ResourceError, SchedulerError, UsageError
 from ..util.cluster import dask_client, distributed_module
 from ..util.resources import format_bytes
 from ._internal.level_batches import BYTES_PER_STATE, BatchRunner, Level, batch_bytes, step_batch
@@ -37,6 +39,12 @@ __all__ = ["PURPOSE", "cluster_client", "cluster_runner", "worker_need"]
 
 #: What the cluster is for, in messages.
 PURPOSE = "solving a level model on a cluster (Dask)"
+
+#: How many times a level's batches are run again after their inputs were lost.
+RERUNS = 3
+
+#: How long to wait for a worker after every worker was lost.
+WORKER_WAIT_SECONDS = 60
 
 
 @contextmanager
@@ -70,28 +78,65 @@ def worker_need(model: LevelModel, largest_level: int) -> int:
 
 
 def _runner(client: Any, model: LevelModel, largest_level: int) -> BatchRunner:
-    """Check every worker's memory, scatter the model, and run batches as tasks."""
+    """Check every worker's memory, and run batches as tasks (:class:`_ClusterRun`)."""
     _check_workers(client, worker_need(model, largest_level))
-    as_completed = distributed_module(PURPOSE).as_completed
-    # hash=False: a key of its own, not the data's hash; equal data scattered by an
-    # earlier solve on the same client is released with that solve's futures, and a
-    # shared key was then cancelled under this one (FutureCancelledError)
-    shared_model = client.scatter(model, broadcast=True, hash=False)
+    return _ClusterRun(client, model)
 
-    def run(
-        level: int, batches: list[np.ndarray], below: Level, exact: bool
+
+class _ClusterRun:
+    """Run one level's batches as tasks; the model is scattered once for the sweep.
+
+    Data scattered to the workers has no recipe: when every worker holding it is lost at
+    once, Dask cancels the tasks that read it. Those batches are run again (up to
+    :data:`RERUNS` times) after a worker is back, with the inputs scattered anew."""
+
+    def __init__(self, client: Any, model: LevelModel) -> None:
+        self.client, self.model = client, model
+        self.as_completed = distributed_module(PURPOSE).as_completed
+        self.shared_model = self._scatter(model)
+
+    def __call__(
+        self, level: int, batches: list[np.ndarray], below: Level, exact: bool
     ) -> Iterator[tuple[int, np.ndarray]]:
-        shared_below = client.scatter(below, broadcast=True, hash=False)
-        futures = {
-            client.submit(
-                step_batch, shared_model, level, batch, shared_below, exact, pure=False
-            ): i
-            for i, batch in enumerate(batches)
-        }
-        for future, found in as_completed(futures, with_results=True, loop=client.loop):
-            yield futures[future], found
+        waiting = dict(enumerate(batches))
+        shared_below = self._scatter(below)
+        for rerun in range(RERUNS + 1):
+            if rerun:
+                self._wait_for_a_worker(level)
+                self.shared_model, shared_below = self._scatter(self.model), self._scatter(below)
+            futures = {
+                self.client.submit(
+                    step_batch, self.shared_model, level, batch, shared_below, exact, pure=False
+                ): index
+                for index, batch in waiting.items()
+            }
+            for future, found in self.as_completed(
+                futures, with_results=True, loop=self.client.loop
+            ):
+                if not isinstance(found, CancelledError):  # else lost with its inputs
+                    del waiting[futures[future]]
+                    yield futures[future], found
+            if not waiting:
+                return
+        raise SchedulerError(
+            f"the Dask cluster lost the inputs of level {level} {RERUNS + 1} times "
+            "(every worker holding them was lost); give it workers that stay up"
+        )
 
-    return run
+    def _scatter(self, data: Any) -> Any:
+        # hash=False: a key of its own, not the data's hash; equal data scattered by an
+        # earlier solve on the same client is released with that solve's futures, and a
+        # shared key was then cancelled under this one (FutureCancelledError)
+        return self.client.scatter(data, broadcast=True, hash=False)
+
+    def _wait_for_a_worker(self, level: int) -> None:
+        try:
+            self.client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
+        except (TimeoutError, OSError):
+            raise SchedulerError(
+                f"the Dask cluster lost every worker while solving level {level}, and none "
+                f"came back within {WORKER_WAIT_SECONDS} s; start workers and solve again"
+            ) from None
 
 
 def _check_workers(client: Any, need: int) -> None:
