@@ -483,9 +483,9 @@ class MdpCase:
 
 def mdp_cases(quick: bool) -> list[MdpCase]:
     if quick:
-        race, pig_mdp, pig_dtmc, pig_game, chain = (150, 75), 25, 40, 15, 10_000
+        race, pig_mdp, pig_dtmc, pig_game, chains = (150, 75), 25, 40, 15, (10_000,)
     else:
-        race, pig_mdp, pig_dtmc, pig_game, chain = (600, 300), 50, 100, 30, 100_000
+        race, pig_mdp, pig_dtmc, pig_game, chains = (600, 300), 50, 100, 30, (100_000, 10**6)
     target, turns = race
     return [
         MdpCase(
@@ -515,10 +515,13 @@ def mdp_cases(quick: bool) -> list[MdpCase]:
             storm=False,
             note="Storm: no exact solver for stochastic games",
         ),
-        MdpCase(
-            f"(e) a deterministic chain of {chain:,} states",
-            "deep narrow DTMC",
-            lambda: Chain(chain),
+        *(
+            MdpCase(
+                f"(e{'*' * i}) a deterministic chain of {n:,} states",
+                "deep narrow DTMC",
+                lambda n=n: Chain(n),
+            )
+            for i, n in enumerate(chains)
         ),
     ]
 

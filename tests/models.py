@@ -658,6 +658,25 @@ def cyclic_games(draw, two_players, move=None):
     return TableModel(("S", 0), terminals, nodes)
 
 
+@st.composite
+def pass_through_games(draw):
+    """<= 8 states, two players; about half are pass-through states (one action, one
+    move, to another state or a terminal: runs of them, and loops that never end), the
+    others as in :func:`cyclic_games` (every action may end at once)."""
+    n = draw(st.integers(1, 8))
+    terminals = {("T", i): draw(small_values) for i in range(2)}
+    places = [("S", j) for j in range(n)] + list(terminals)
+    nodes = {}
+    for i in range(n):
+        if draw(st.booleans()):
+            to = draw(st.sampled_from([p for p in places if p != ("S", i)]))
+            acts = {"go": {to: F(1)}}
+        else:
+            acts = {f"a{a}": stopping_move(draw, n) for a in range(draw(st.integers(1, 2)))}
+        nodes[("S", i)] = (draw(st.integers(0, 1)), acts)
+    return TableModel(("S", 0), terminals, nodes)
+
+
 def stopping_move(draw, n):
     """A random move from one of ``n`` states ``("S", j)``: weights 0-3 to each of them
     and to the terminals ``("T", 0)``, ``("T", 1)``, positive towards a terminal."""

@@ -25,6 +25,7 @@ from models import (
     TableModel,
     bellman_violations,
     near_tie_cycles,
+    pass_through_games,
     q_values,
     reachable,
 )
@@ -66,6 +67,37 @@ def check_enclosed(model, B, width=1e-12):
 def test_enclosures_contain_the_exact_values_of_random_games(model):
     """Two players, cycles, self-loops and near ties of 2**-20 to 2**-120."""
     check_enclosed(model, enclose(model))
+
+
+@settings(max_examples=100, deadline=None)
+@given(pass_through_games())
+def test_pass_through_states_are_enclosed_as_what_they_lead_to(model):
+    """Runs of one-move states, into cycles and terminal states, enclosed by their
+    representatives' ends; a loop of them never ends and is refused by both modes."""
+    try:
+        solve(model)
+    except NonTerminationError:
+        with pytest.raises(NonTerminationError):
+            enclose(model)
+        return
+    check_enclosed(model, enclose(model))
+
+
+def test_a_long_deterministic_chain_is_enclosed_at_once():
+    """10,000 one-move states before a die: each enclosed as the die's state is, not
+    widened by a rounding at each step."""
+    n = 10_000
+    chain = TableModel(
+        0,
+        {("T", r): r for r in range(1, 7)},
+        {
+            **{s: (0, {"step": {s + 1: F(1)}}) for s in range(n)},
+            n: (0, {"roll": {("T", r): F(1, 6) for r in range(1, 7)}}),
+        },
+    )
+    B = enclose(chain)
+    assert B.value(0).contains(F(7, 2)) and B.value(0) == B.value(n)
+    assert B.policy(0) == "step"
 
 
 @settings(max_examples=40, deadline=None)

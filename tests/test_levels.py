@@ -22,6 +22,7 @@ from models import (
     check_against_recursion,
     cyclic_games,
     near_tie_cycles,
+    pass_through_games,
 )
 
 from exactprob import Dist, NonTerminationError, die, explore, solve
@@ -37,28 +38,41 @@ def without_levels(monkeypatch):
     """Make the solver find no level: every state goes through the component loop."""
 
     def nothing(G):
-        return Levels(np.full(len(G), -1, dtype=np.int64), [])
+        return Levels(np.full(len(G), -1, dtype=np.int64), [], np.arange(len(G)), [])
 
     monkeypatch.setattr(solve_module, "peel", nothing)
 
 
 def check_levels(G, levels):
-    """The definition: a state with level k moves only to itself or to lower levels, and
-    to a lower level k-1 at least once (else it would be lower); a state without a level
-    moves to another state without one (so, the graph being finite, reaches a cycle)."""
-    sources, targets, _ = edge_ends(G)
-    level = levels.level
+    """The definition, on the graph with every pass-through state's move redirected to
+    its representative: a state with level k moves only to itself or to lower levels,
+    and to a lower level k-1 at least once (else it would be lower); a state without a
+    level moves to another state without one (so, the graph being finite, reaches a
+    cycle). A pass-through state has one action and one move; following such moves from
+    it reaches its representative, which is no pass-through, and whose level it shares."""
+    sources, targets, first_edge = edge_ends(G)
+    level, representative = levels.level, levels.representative
+    for state in np.flatnonzero(representative != np.arange(len(G))).tolist():
+        at = state
+        while representative[at] != at:
+            assert G.choice_start[at + 1] - G.choice_start[at] == 1
+            assert first_edge[at + 1] - first_edge[at] == 1 and targets[first_edge[at]] != at
+            at = int(targets[first_edge[at]])
+        assert at == representative[state] and level[state] == level[at]
+    kept = representative[sources] == sources
+    sources, targets = sources[kept], representative[targets[kept]]
     moving = sources != targets
     s, t = sources[moving], targets[moving]
     has = level[s] >= 0
     assert np.all(level[t][has] >= 0) and np.all(level[t][has] < level[s][has])
-    for state in np.flatnonzero(level > 0).tolist():
+    for state in np.flatnonzero((level > 0) & (representative == np.arange(len(G)))).tolist():
         assert level[t[s == state]].max() == level[state] - 1
     for state in np.flatnonzero(level < 0).tolist():
-        assert np.any(level[t[s == state]] < 0)
-    for k, front in enumerate(levels.fronts):
-        assert np.all(level[front] == k)
-    assert sum(map(len, levels.fronts)) == int(np.sum(level >= 0))
+        assert np.any(level[t[s == representative[state]]] < 0)
+    for k, (front, followers) in enumerate(zip(levels.fronts, levels.followers, strict=True)):
+        assert np.all(level[front] == k) and np.all(representative[front] == front)
+        assert np.all(level[followers] == k) and np.all(representative[followers] != followers)
+    assert sum(map(len, levels.fronts + levels.followers)) == int(np.sum(level >= 0))
 
 
 #: A level of at most NARROW states is valued one action at a time in Python, a wider one
@@ -115,6 +129,54 @@ def test_mixed_graphs_equal_the_component_solver(model, narrow):
     for s in alone.states:
         assert swept.value(s) == alone.value(s)
         assert swept.ties(s) == alone.ties(s)
+
+
+@settings(max_examples=150, deadline=None)
+@given(model=pass_through_games())
+def test_pass_through_states_equal_the_component_solver(model):
+    """Runs of pass-through states contracted before peeling, into cycles, into terminal
+    states, and in loops that never end: the same values, policy and ties as the
+    component loop alone, or the same refusal."""
+    G = explore(model)
+    check_levels(G, peel(G))
+    with pytest.MonkeyPatch.context() as patch:
+        without_levels(patch)
+        try:
+            alone = solve(model)
+        except NonTerminationError:
+            alone = None
+    if alone is None:
+        with pytest.raises(NonTerminationError):
+            solve(model)
+        return
+    swept = solve(model)
+    for s in alone.states:
+        assert swept.value(s) == alone.value(s)
+        assert swept.policy(s) == alone.policy(s) and swept.ties(s) == alone.ties(s)
+
+
+def test_a_deterministic_chain_is_one_level():
+    """s -> s + 1 for 10,000 states, then a die decides: every state of the chain is a
+    pass-through of the last one, valued once, on one level."""
+    n = 10_000
+
+    class Chain:
+        initial = 0
+
+        def outcome(self, s):
+            return s - n if s > n else None
+
+        def actions(self, s):
+            return ("step",)
+
+        def transition(self, s, a):
+            return die(6).map(lambda r: n + r) if s == n else Dist({s + 1: 1})
+
+    G = explore(Chain())
+    levels = peel(G)
+    assert len(levels.fronts) == 2 and levels.followers[1].tolist() == list(range(n))
+    solved = solve(Chain())
+    assert solved.value(0) == solved.value(n - 1) == F(7, 2) and solved.policy(0) == "step"
 
 
 def test_pig_with_a_swept_lower_part_equals_the_component_solver(monkeypatch):

@@ -90,6 +90,10 @@ class Dist(Mapping[T, Any], Generic[T]):
     _order: list[T] | None
 
     def __new__(cls, probabilities: Mapping[T, Any] | Iterable[tuple[T, Any]]) -> Dist[T]:
+        if type(probabilities) is dict and len(probabilities) == 1:  # a certain move
+            ((outcome, p),) = probabilities.items()
+            if (type(p) is int or type(p) is _MPQ) and p == 1:
+                return cls._clean({outcome: _ONE}, False)
         items = probabilities.items() if isinstance(probabilities, Mapping) else probabilities
         if not isinstance(items, Iterable):
             raise DistributionError(

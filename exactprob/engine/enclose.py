@@ -76,6 +76,7 @@ state where every other action is certainly worse; elsewhere
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Hashable, Sequence
 from typing import Any, NamedTuple
@@ -97,7 +98,8 @@ from ._internal.component_table import (
 )
 from ._internal.cycle import Cycle, graph_elimination_order
 from ._internal.float_guide import FloatStrategy, float_guess, float_strategy
-from ._internal.order import SolveOrder, edge_ends
+from ._internal.levels import pass_through
+from ._internal.order import SolveOrder, component_labels, edge_ends
 from ._internal.rewards import check_cycle_rewards, value_graph
 from .array_model import Explorable
 from .enclosure import Enclosure
@@ -385,11 +387,16 @@ class _Encloser:
         its cyclic components (and states with a self-loop) in batches (:class:`_Batch`)."""
         G = self.G
         solve_order = SolveOrder(G, CUT_LIMIT)
-        sources, targets, _ = edge_ends(G)
+        sources, targets, first_edge = edge_ends(G)
         looping = np.zeros(len(G), dtype=bool)
         looping[sources[sources == targets]] = True
         deciding = np.diff(self.arrays.choice_start) > 0
         first = solve_order.order[solve_order.ends[:-1]]
+        skipped, representative = _skipped(G, first_edge, solve_order)
+        if len(skipped):  # read every move into a skipped state from its representative
+            sources, targets = _redirected(sources, targets, skipped, representative)
+            self.arrays = copy.copy(self.arrays)
+            self.arrays.targets = representative.astype(np.int32)[self.arrays.targets]
         # a level's components are enclosed together, which needs true levels: no move
         # between two components of one level (the solve order has such moves)
         levels = solve_order.levels(sources, targets)
@@ -401,6 +408,7 @@ class _Encloser:
         sizes = np.diff(solve_order.ends)[components]
         state = first[components]
         plain = (sizes == 1) & ~looping[state] & deciding[state]
+        plain &= representative[state] == state  # no skipped state
         cyclic = (sizes > 1) | ((sizes == 1) & looping[state])
         plain_at = np.searchsorted(np.flatnonzero(plain), bounds)
         plain_states = state[plain]
@@ -421,6 +429,8 @@ class _Encloser:
                 if batch.orders:
                     self._cyclic(batch)
                 bar.update(int(sizes[bounds[k] : bounds[k + 1]].sum()))
+        self.low[skipped] = self.low[representative[skipped]]
+        self.high[skipped] = self.high[representative[skipped]]
         choice, undecided = _certified_policy(self.arrays, self.low, self.high)
         return CertifiedSolution(
             self.model_graph, self.low.copy(), self.high.copy(), choice, undecided
@@ -503,6 +513,33 @@ class _Encloser:
             np.logical_or.at(broken, member, ~np.isfinite(bound))
             bound[broken[member]] = self.ceiling if is_upper else self.floor
             ends[states] = bound
+
+
+def _skipped(
+    G: StateGraph, first_edge: np.ndarray, solve_order: SolveOrder
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pass-through states outside any cycle (:func:`~exactprob.engine._internal.
+    levels.pass_through`), each enclosed exactly as its representative is, and every
+    state's representative, in which no skipped state remains (it is kept as its own
+    where its run of pass-throughs goes round a cycle)."""
+    representative = pass_through(G, first_edge)
+    size = np.diff(solve_order.ends)[component_labels(solve_order.order, solve_order.ends)]
+    alone = size == 1
+    skipped = np.flatnonzero((representative != np.arange(len(G))) & alone)
+    kept = np.arange(len(G))
+    kept[skipped] = representative[skipped]
+    return skipped, kept
+
+
+def _redirected(
+    sources: np.ndarray, targets: np.ndarray, skipped: np.ndarray, representative: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The edges with the skipped states' own left out and every move into one sent to
+    its representative (for the levels of the condensation)."""
+    leaving = np.ones(len(representative), dtype=bool)
+    leaving[skipped] = False
+    kept = leaving[sources]
+    return sources[kept], representative[targets[kept]]
 
 
 class _Fixed(NamedTuple):

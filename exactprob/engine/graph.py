@@ -48,6 +48,10 @@ H = TypeVar("H", bound=Hashable)
 #: Exploration checks its memory once every ``MEMORY_CHECK_MASK + 1`` states (65,536).
 MEMORY_CHECK_MASK = 0xFFFF
 
+#: The exploring bar moves every PROGRESS_MASK + 1 states (a call per state costs a tenth
+#: of a simple model's exploring).
+PROGRESS_MASK = 0xFF
+
 
 def explore(
     model: Explorable,
@@ -171,7 +175,7 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
     rewards: list[Exact] | None = None if reward is None else []
     G.rewards = rewards
     prob_index: dict[Exact, int] = {}
-    shared_actions: dict[tuple[Any, ...], tuple[Any, ...]] = {(): ()}
+    shared_actions: dict[Any, tuple[Any, ...]] = {}  # each tuple of actions checked once
     if len(roots) > max_states:
         raise too_many_states("the model", max_states)
     states.extend(roots)
@@ -182,9 +186,10 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
         while s < len(states):
             state = states[s]
             s += 1
-            bar.update(1)
-            if not s & MEMORY_CHECK_MASK:
-                check_resident(f"exploring the model ({s:,} states so far)")
+            if not s & PROGRESS_MASK:
+                bar.update(PROGRESS_MASK + 1)
+                if not s & MEMORY_CHECK_MASK:
+                    check_resident(f"exploring the model ({s:,} states so far)")
             value = outcome(state)
             if value is not None:
                 outcomes.append(terminal_value(state, value))
@@ -192,8 +197,14 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
                 actions_list.append(())
                 choice_start.append(len(edge_start) - 1)
                 continue
-            actions = checked_actions(state, actions_of(state))
-            actions = shared_actions.setdefault(actions, actions)
+            listed = actions_of(state)
+            try:
+                actions = shared_actions.get(listed) if type(listed) is tuple else None
+            except TypeError:  # an unhashable action: checked_actions says so
+                actions = None
+            if actions is None:
+                actions = checked_actions(state, listed)
+                actions = shared_actions.setdefault(actions, actions)
             outcomes.append(None)
             players.append(player(state))
             actions_list.append(actions)
@@ -218,6 +229,7 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
                 if rewards is not None:
                     rewards.append(reward_value(state, action, reward(state, action)))
             choice_start.append(len(edge_start) - 1)
+        bar.update(s & PROGRESS_MASK)
     G.symbolic = symbolic
     return G
 

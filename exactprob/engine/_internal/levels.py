@@ -6,8 +6,10 @@ goes to a lower level or back to itself. States that can reach a cycle of two or
 states have no level and are left to the component solver. Every state of a level
 depends only on lower levels, so the whole level is valued by a few numpy passes over its
 edges (:func:`sweep`), not by a Python loop per state; a level of at most
-:data:`~.order.NARROW` states (a chain has one state a level) is valued by a plain loop,
-which costs less than the numpy passes' fixed tens of microseconds.
+:data:`~.order.NARROW` states is valued by a plain loop, which costs less than the numpy
+passes' fixed tens of microseconds. A pass-through state (one action, one move) is
+worth what the state it leads to is worth, and is contracted before the levels are
+taken (:func:`pass_through`): a deterministic chain is one level, not one a state.
 
 *The numbers.* Level :math:`j`'s values are integers :math:`N(s)` over one denominator
 :math:`E_j`, the least common multiple of their reduced denominators. For level
@@ -72,14 +74,27 @@ _ONE = mpz(1)
 
 class Levels:
     """The levels of a graph's states: ``level[s]`` (``-1``: the state can reach a cycle
-    of two or more states) and ``fronts[k]``, the states of level ``k`` (ascending ids).
-    ``complete``: every state has a level, so no component solver is needed."""
+    of two or more states) and ``fronts[k]``, the states of level ``k`` (ascending ids)
+    that the sweep values. A *pass-through* state (one action, one move, to another
+    state) is worth what the state it leads to is worth: it is on no front, but on its
+    representative's level (``representative[s]``, the first state down its run of
+    pass-throughs that is not one), among ``followers[k]``, and takes its value once
+    level ``k`` is valued. ``complete``: every state has a level, so no component
+    solver is needed."""
 
-    __slots__ = ("complete", "fronts", "level")
+    __slots__ = ("complete", "followers", "fronts", "level", "representative")
 
-    def __init__(self, level: np.ndarray, fronts: list[np.ndarray]) -> None:
+    def __init__(
+        self,
+        level: np.ndarray,
+        fronts: list[np.ndarray],
+        representative: np.ndarray,
+        followers: list[np.ndarray],
+    ) -> None:
         self.level = level
         self.fronts = fronts
+        self.representative = representative
+        self.followers = followers
         self.complete = bool(len(level)) and bool(level.min() >= 0)
 
 
@@ -87,10 +102,61 @@ def peel(G: StateGraph) -> Levels:
     """Levels by peeling from the terminal states (Kahn's algorithm, one numpy pass a
     level): a state joins level ``k`` once every successor other than itself is on a
     lower level. States whose only moves are self-loops sit on level 0 beside the
-    terminal states; :func:`sweep` reports them."""
-    sources, targets, _ = edge_ends(G)
+    terminal states; :func:`sweep` reports them. Pass-through states are contracted
+    first (:func:`pass_through`): a deterministic chain of :math:`n` states is one
+    level, not :math:`n`."""
+    sources, targets, first_edge = edge_ends(G)
+    representative = pass_through(G, first_edge)
+    kept = representative[sources] == sources  # the edges of states that are no pass-through
+    sources, targets = sources[kept], representative[targets[kept]]
     moving = targets != sources
-    return Levels(*longest_path_levels(len(G), sources[moving], targets[moving]))
+    level, fronts = longest_path_levels(len(G), sources[moving], targets[moving])
+    contracted = np.flatnonzero(representative != np.arange(len(G)))
+    if not len(contracted):
+        return Levels(level, fronts, representative, [contracted[:0]] * len(fronts))
+    level[contracted] = level[representative[contracted]]
+    if len(fronts):
+        fronts[0] = fronts[0][representative[fronts[0]] == fronts[0]]
+    on = level[contracted]
+    contracted, on = contracted[on >= 0], on[on >= 0]
+    by_level = np.argsort(on, kind="stable")
+    bounds = np.searchsorted(on[by_level], np.arange(len(fronts) + 1))
+    followers = [contracted[by_level[a:b]] for a, b in pairwise(bounds.tolist())]
+    return Levels(level, fronts, representative, followers)
+
+
+def pass_through(G: StateGraph, first_edge: np.ndarray) -> np.ndarray:
+    r"""Each state's representative: itself, or for a *pass-through* state (one action
+    with one move, to another state, so worth exactly what that state is worth) the
+    first state down its run of pass-throughs that is not one, found by pointer doubling
+    (:math:`\lceil \log_2 n \rceil` numpy passes). A run that closes a loop of
+    pass-throughs never ends; its states stay their own representatives.
+
+    >>> from exactprob import Dist
+    >>> from exactprob.engine.graph import explore
+    >>> class Chain:  # 0 -> 1 -> 2 -> 3, then 3 wins half the time and returns to 0
+    ...     initial = 0
+    ...     def outcome(self, s): return 1 if s == 4 else None
+    ...     def actions(self, s): return ("go",)
+    ...     def transition(self, s, a): return Dist({4: "1/2", 0: "1/2"} if s == 3 else {s + 1: 1})
+    >>> G = explore(Chain())
+    >>> pass_through(G, edge_ends(G)[2]).tolist()  # ids: 0, 1, 2, 3, 4 in that order
+    [3, 3, 3, 3, 4]
+    """
+    n = len(G)
+    identity = np.arange(n, dtype=np.int64)
+    choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
+    one_move = (np.diff(choice_start) == 1) & (np.diff(first_edge) == 1)
+    candidates = np.flatnonzero(one_move)
+    first = identity.copy()
+    first[candidates] = np.frombuffer(G.targets, dtype=np.int32)[first_edge[candidates]]
+    if not len(candidates):
+        return first
+    step = first
+    for _ in range(max(1, n.bit_length())):
+        step = step[step]
+    ends = first[step] == step  # the run reached a state that is no pass-through
+    return np.where(ends, step, identity)
 
 
 class LevelValues:
@@ -129,16 +195,19 @@ def sweep(
     ``outcomes``: the terminal values, exact rationals (default ``G.outcomes``);
     ``progress`` is called with the number of states of each level once it is valued."""
     swept = LevelValues(levels)
-    sweeper = _Sweep(G, swept, G.outcomes if outcomes is None else outcomes)
-    for k, front in enumerate(levels.fronts):
+    sweeper = _Sweep(G, levels, swept, G.outcomes if outcomes is None else outcomes)
+    for k, (front, followers) in enumerate(zip(levels.fronts, levels.followers, strict=True)):
         if k == 0:
             sweeper.terminal(front)
         elif len(front) <= NARROW:
             sweeper.narrow_level(front)
         else:
             sweeper.level(front)
+        if len(followers):
+            swept.numerators[followers] = swept.numerators[levels.representative[followers]]
+            swept.choice[followers] = 0
         if progress is not None:
-            progress(len(front))
+            progress(len(front) + len(followers))
     return swept
 
 
@@ -150,13 +219,19 @@ def stays_forever(state: Hashable) -> NonTerminationError:
 class _Sweep:
     """The arrays one sweep reads, and the level-by-level loop."""
 
-    def __init__(self, G: StateGraph, swept: LevelValues, outcomes: Sequence[Exact]) -> None:
+    def __init__(
+        self, G: StateGraph, levels: Levels, swept: LevelValues, outcomes: Sequence[Exact]
+    ) -> None:
         self.G = G
         self.swept = swept
         self.outcomes = outcomes
         self.choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
         self.edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
-        self.targets = np.frombuffer(G.targets, dtype=np.int32)
+        # a move to a pass-through state is read as a move to its representative: one
+        # to a run of them leading back to the mover is a self-loop
+        targets = np.frombuffer(G.targets, dtype=np.int32)
+        contracted = any(len(f) for f in levels.followers)
+        self.targets = levels.representative.astype(np.int32)[targets] if contracted else targets
         self.prob_ids = np.frombuffer(G.prob_ids, dtype=np.int32)
         self.players = np.frombuffer(G.players, dtype=np.uint8)
         weights, self.W = integer_weights(G.probabilities)
