@@ -16,6 +16,7 @@ Fraction(1, 4)
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
@@ -269,6 +270,12 @@ def quoted(text: str, most: int = 60) -> str:
 
 
 def _parse_string(text: str) -> Exact:
+    """``text`` read as an exact number; short texts (a model's ``"1/6"``, given again at
+    every state) are read once."""
+    return _parse_short(text) if len(text) <= 40 else _read_string(text)
+
+
+def _read_string(text: str) -> Exact:
     s = text.strip()
     if not s.isascii() or "_" in s:  # int() and Decimal() also read '１' and '1_0'
         raise InexactError(
@@ -303,6 +310,9 @@ def _parse_string(text: str) -> Exact:
     if den == 0:
         raise InexactError(f"{text!r} divides by zero")
     return mpq(num, den)
+
+
+_parse_short = functools.lru_cache(maxsize=4096)(_read_string)
 
 
 def _coprime_fraction_maker() -> Callable[[int, int], Fraction]:
