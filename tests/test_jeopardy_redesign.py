@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -21,6 +23,7 @@ from cli_runner import run
 from text_style import style_faults
 
 from exactprob import Enclosure
+from exactprob.errors import WriteError
 from exactprob.games.jeopardy import FowlPlay
 from exactprob.games.jeopardy.redesign.search import (
     DeckResult,
@@ -152,6 +155,20 @@ def test_a_rerun_reads_the_cache_and_contacts_no_cluster(tmp_path, scheduler, mo
     assert [r.wins for r in again] == [r.wins for r in first]  # repr round-trips exactly
     with pytest.raises(SchedulerError, match="scheduler 'tcp://127.0.0.1:1'"):
         search([*decks, (4, 3)], GOAL, tmp_path, scheduler="tcp://127.0.0.1:1")
+
+
+def test_a_full_disk_leaves_no_cache_folder_behind(tmp_path, scheduler, monkeypatch):
+    """The first deck's file cannot be written: the error is the write's, and the cache
+    folders the search made (two levels) are gone again."""
+
+    def disk_full(temporary):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", lambda self, text: disk_full(self))
+    cache = tmp_path / "new" / "cache"
+    with pytest.raises(WriteError, match="No space left on device"):
+        search(DECKS[:2], GOAL, cache, scheduler=scheduler)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_untrustworthy_cache_files_are_recomputed(tmp_path, scheduler):
@@ -316,3 +333,50 @@ def test_a_cache_entry_that_is_no_regular_small_file_is_not_read(tmp_path, kind)
         assert load_cached(tmp_path, *DECKS[0], GOAL) is not None
         path.write_text(path.read_text() + " " * 1_000_000)
     assert load_cached(tmp_path, *DECKS[0], GOAL) is None
+
+
+INTERRUPTED_SEARCH = """
+import signal, sys
+from exactprob.cli import main
+# Python leaves SIGINT ignored when it starts ignored (a background job of a shell without
+# job control, where CI's pytest may run): give it Ctrl-C's handler, as a terminal does
+signal.signal(signal.SIGINT, signal.default_int_handler)
+sys.exit(main(["fowl-redesign", "--chickens", "10-40", "--wolves", "2-6", "--goal", "30",
+               "--workers", "2", "--cache", sys.argv[1]]))
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_reaches_every_process_and_only_one_line_is_printed(tmp_path):
+    """A terminal's Ctrl-C goes to the whole process group, the Dask workers included,
+    once the first deck is solved (its cache file is the readiness marker): one line,
+    status 130, no traceback from a worker, and no worker left running."""
+    search = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED_SEARCH, str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a terminal's job
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not any(tmp_path.glob("*.json")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(search.pid, signal.SIGINT)
+        _, err = search.communicate(timeout=60)
+        assert search.returncode == 130 and err.strip() == "exactprob fowl-redesign: interrupted"
+        deadline = time.monotonic() + 30
+        while _group_alive(search.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _group_alive(search.pid)
+    finally:
+        if _group_alive(search.pid):
+            os.killpg(search.pid, signal.SIGKILL)
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True

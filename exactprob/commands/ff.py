@@ -43,7 +43,7 @@ from ..games.fighting_fantasy import (
     fight_report,
     heuristic,
 )
-from ..util.files import check_output, write_all
+from ..util.files import check_output, folder_for, write_all
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
 from ..util.numbers import parse_whole, whole_number
 from ..util.text import duration_text
@@ -143,15 +143,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     # refused before the --figures directory is made
     refuse_more_than(args.max_states, atlas_states(stamina, luck), "the atlas")
     check_atlas_size(stamina, luck)
-    made = figure_dir is not None and not figure_dir.exists()
-    if figure_dir is not None:  # made before any work, so that a bad place fails first
-        try:
-            figure_dir.mkdir(exist_ok=True)
-        except OSError as error:
-            raise UsageError(
-                f"--figures: cannot make the directory {str(figure_dir)!r}: {error.strerror}"
-            ) from None
-    try:
+    with folder_for(figure_dir, "--figures"):  # made before any work: a bad place fails first
         result = atlas(
             max_stamina=stamina,
             max_luck=luck,
@@ -163,10 +155,6 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         if figure_dir is not None:
             writes += atlas_figure_jobs(result, figure_dir)
         write_all(writes, progress=show_progress())  # the data and its figures: all or none
-    except BaseException:
-        if made and figure_dir is not None and not any(figure_dir.iterdir()):
-            figure_dir.rmdir()  # the directory this run made, left empty
-        raise
     summary = result.summary()
     summary["rule"] = args.rule
     summary["data_file"] = str(out)

@@ -20,7 +20,10 @@ ValueError: inproc:// is not a scheduler's network address (one of tcp://, tls:/
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
@@ -74,16 +77,16 @@ def dask_client(scheduler: str | None, workers: int, purpose: str) -> Iterator[A
     ``workers`` single-threaded worker processes (closed on exit)."""
     distributed = distributed_module(purpose)
     if scheduler is None:
-        with (
-            distributed.LocalCluster(
+        with _workers_ignore_interrupts():
+            cluster = distributed.LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
+                silence_logs=logging.CRITICAL,  # Dask's own log lines are not the answer's
                 dashboard_address=None,  # no dashboard; its HTTP server on a free port:
                 scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-            ) as cluster,
-            distributed.Client(cluster, set_as_default=False) as client,
-        ):
+            )
+        with cluster, distributed.Client(cluster, set_as_default=False) as client:
             yield client
         return
     try:
@@ -97,3 +100,22 @@ def dask_client(scheduler: str | None, workers: int, purpose: str) -> Iterator[A
         ) from None
     with client:
         yield client
+
+
+@contextmanager
+def _workers_ignore_interrupts() -> Iterator[None]:
+    """Ignore Ctrl-C while a local cluster starts its workers.
+
+    A terminal sends Ctrl-C to every process of its group, and each worker printed a
+    ``KeyboardInterrupt`` traceback. An ignored signal stays ignored in the processes
+    started meanwhile (Python then installs no handler of its own), so only this
+    process is interrupted later: it closes the cluster, which ends the workers. A
+    Ctrl-C in the second the cluster takes to start is ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set a handler
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

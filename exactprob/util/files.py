@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ __all__ = [
     "WriteError",
     "check_directory",
     "check_output",
+    "folder_for",
     "shown_path",
     "write_all",
     "write_atomically",
@@ -93,6 +95,43 @@ def _temporary_beside(path: Path) -> str:
         raise WriteError(f"cannot write {str(path)!r}: {error.strerror}") from None
     os.close(handle)
     return temporary
+
+
+@contextmanager
+def folder_for(path: Path | None, what: str) -> Iterator[None]:
+    """Make the directory ``path`` and its missing parents for a run's files (a
+    :class:`WriteError` naming ``what`` if it cannot be made); should the run fail (a full
+    disk, a signal), the directories it made that are still empty are removed again.
+    ``None``: nothing to make.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     try:
+    ...         with folder_for(Path(folder) / "a" / "b", "--cache"):
+    ...             raise KeyboardInterrupt
+    ...     except KeyboardInterrupt:
+    ...         print(list(Path(folder).iterdir()))
+    []
+    """
+    if path is None:
+        yield
+        return
+    try:
+        made = [folder for folder in (path, *path.parents) if not folder.exists()]
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise WriteError(
+            f"{what}: cannot make the directory {shown_path(path)}: {error.strerror}"
+        ) from None
+    try:
+        yield
+    except BaseException:
+        for folder in made:  # the deepest first
+            try:
+                folder.rmdir()
+            except OSError:  # not empty: nor are the ones above it
+                break
+        raise
 
 
 def shown_path(path: Path, width: int = 60) -> str:

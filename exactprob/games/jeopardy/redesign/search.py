@@ -54,9 +54,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from ....engine.enclosure import Enclosure
-from ....errors import SchedulerError, WriteError
+from ....errors import SchedulerError
 from ....util.cluster import dask_client, distributed_module
-from ....util.files import write_atomically
+from ....util.files import folder_for, write_atomically
 from ....util.progress import progress_bar
 from ..fairness import distance_from_even, fairest_komi, komi_wins
 from ..rules import FowlPlay
@@ -264,8 +264,10 @@ def search(
     missing = [game for game in games if game not in results]
     if missing:
         count = min(workers or os.cpu_count() or 1, len(missing))
-        with dask_client(scheduler, count, PURPOSE) as client:
-            _make_dir(Path(cache_dir))
+        with (
+            dask_client(scheduler, count, PURPOSE) as client,
+            folder_for(Path(cache_dir), "the cache"),
+        ):
             for result in _solved(client, missing, goal, progress):
                 store(result, cache_dir)
                 results[FowlPlay(result.chickens, result.wolves, goal)] = result
@@ -290,12 +292,3 @@ def _solved(
         for future in as_completed(futures, loop=client.loop):
             yield future.result()
             bar.update()
-
-
-def _make_dir(folder: Path) -> None:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise WriteError(
-            f"cannot create the cache directory {str(folder)!r}: {error.strerror}"
-        ) from None
