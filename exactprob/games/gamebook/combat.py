@@ -34,10 +34,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, reduce
 from importlib import resources
+from math import lcm
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias
+
+import numpy as np
 
 from ...engine.dist import Dist, uniform
 from ...errors import DistributionError, ModelError
@@ -328,14 +331,65 @@ def _play_round(
 
 def _fight_to_the_end(rounds: list[tuple[Cell, Exact]], hero: int, enemy: int) -> Dist[Outcome]:
     """Forward propagation of the probability mass over states (h, e) by decreasing
-    h + e; every round in ``rounds`` lowers h + e, so each state is complete when popped."""
-    by_total: dict[int, dict[State, Exact]] = {hero + enemy: {(hero, enemy): mpq(1)}}
-    outcomes: dict[Outcome, Exact] = {}
+    h + e, a whole diagonal h + e = t at a time (:class:`_OverPowers`, indexed by h):
+    every round in ``rounds`` lowers h + e, so a diagonal is complete when reached, and a
+    round that leaves both standing moves the diagonal's states by the same (-l_h, -l_e),
+    each to a state of its own. With the rounds' chances written ``a / W`` over their
+    common denominator, every mass is an integer over a power of ``W``: no fraction is
+    reduced until the end."""
+    W = int(reduce(lcm, (int(q.denominator) for _, q in rounds), 1))
+    weights = [(cell, int(q * W)) for cell, q in rounds]
+    diagonals: dict[int, _OverPowers] = {hero + enemy: _OverPowers(hero + 1, W)}
+    diagonals[hero + enemy].add(np.array([hero]), np.array([1], dtype=object), 0)
+    won, lost = _OverPowers(hero + 1, W), _OverPowers(1, W)
+    nowhere = np.zeros(1, dtype=np.int64)
     for total in range(hero + enemy, 1, -1):
-        for state, p in by_total.pop(total, {}).items():
-            for (h, e), q in _play_round(state, p, rounds, outcomes):
-                _add(by_total.setdefault(h + e, {}), (h, e), q)
+        mass = diagonals.pop(total, None)
+        if mass is None:
+            continue
+        h = np.flatnonzero(mass.numerators)
+        numerators, e, power = mass.numerators[h], total - h, mass.power + 1
+        for (enemy_loss, hero_loss), a in weights:
+            h2 = np.zeros_like(h) if hero_loss == KILL else np.maximum(h - hero_loss, 0)
+            e2 = np.zeros_like(e) if enemy_loss == KILL else np.maximum(e - enemy_loss, 0)
+            spread = numerators * a
+            dead, wins = h2 == 0, (h2 > 0) & (e2 == 0)
+            if dead.any():
+                lost.add(nowhere, np.array([spread[dead].sum()], dtype=object), power)
+            won.add(h2[wins], spread[wins], power)
+            going = ~(dead | wins)  # both lost exactly their losses: one diagonal
+            if going.any():
+                later = total - int(hero_loss) - int(enemy_loss)
+                if later not in diagonals:
+                    diagonals[later] = _OverPowers(hero + 1, W)
+                diagonals[later].add(h2[going], spread[going], power)
+    outcomes: dict[Outcome, Exact] = {
+        ("won", int(x)): won.value(int(x)) for x in np.flatnonzero(won.numerators)
+    }
+    if lost.numerators[0]:
+        outcomes[LOST] = lost.value(0)
     return Dist(outcomes)
+
+
+class _OverPowers:
+    """Masses as integers over one power of ``W``: ``numerators[i] / W**power``."""
+
+    def __init__(self, size: int, W: int) -> None:
+        self.numerators, self.power, self.W = np.zeros(size, dtype=object), 0, W
+
+    def add(self, at: np.ndarray, numerators: np.ndarray, power: int) -> None:
+        """Add ``numerators / W**power`` at the indices ``at`` (distinct)."""
+        if not len(at):
+            return
+        if power > self.power:
+            self.numerators *= self.W ** (power - self.power)
+            self.power = power
+        elif power < self.power:
+            numerators = numerators * self.W ** (self.power - power)
+        self.numerators[at] += numerators
+
+    def value(self, i: int) -> Exact:
+        return mpq(self.numerators[i], self.W**self.power)
 
 
 def _fight_then_evade(
