@@ -180,7 +180,7 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
         raise too_many_states("the model", max_states)
     states.extend(roots)
     index.update((state, s) for s, state in enumerate(roots))
-    with progress_bar(progress, "exploring", unit=" states") as bar:
+    with progress_bar(progress, "exploring", total=_expected(model), unit=" states") as bar:
         symbolic = False
         s = 0
         while s < len(states):
@@ -232,6 +232,15 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
         bar.update(s & PROGRESS_MASK)
     G.symbolic = symbolic
     return G
+
+
+def _expected(model: Any) -> int | None:
+    """The model's ``expected_states`` (how many states exploring should reach, the
+    exploring bar's total), when it gives a whole number >= 1."""
+    expected = getattr(model, "expected_states", None)
+    if isinstance(expected, int) and not isinstance(expected, bool) and expected >= 1:
+        return expected
+    return None
 
 
 def terminal_value(state: Hashable, value: Any) -> Any:

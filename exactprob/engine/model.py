@@ -18,6 +18,9 @@ A model is any object with these members (duck typing; :class:`Model` documents 
     reward). The value of a state is then the expected total reward until play ends
     plus the terminal outcome; a cost is a reward minimised by player 1
     (:mod:`exactprob.engine._internal.rewards`).
+``expected_states`` (optional)
+    how many states exploring will reach, when the model knows (an estimate will do): the
+    total of the exploring bar, which otherwise only counts.
 
 A transition back to the same state (a round in which nothing happens) needs no special
 care: the solver removes every self-loop by do-over renormalisation.

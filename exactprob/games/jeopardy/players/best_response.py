@@ -54,6 +54,9 @@ class _AgainstFixed(JeopardyModel):
         super().__init__(game)
         self.opponent = opponent
         self.initial = _EVERYWHERE  # type: ignore[assignment]
+        # the exploring bar's total: every non-terminal state with either mover, about
+        # 94% of them reached (a turn total of 1 never is in Pig)
+        self.expected_states = 2 * game.nonterminal_states() + 1
         goal = game.goal
         self.starts = [
             (s0, s1, 0, deck, mover)
