@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from models import all_policies, policy_values, probs, q_values, reachable
 
 import exactprob as ep
-from exactprob.errors import ExactProbError
+from exactprob.errors import ExactProbError, NonTerminationError
 
 #: What a faulty state does instead of answering properly.
 FAULTS = [
@@ -139,3 +140,158 @@ def test_a_broken_model_raises_an_exactprob_error_or_solves(
         SOLVERS[solver](model)
     except ExactProbError:
         pass
+
+
+# -- values: a brute-force oracle over every stationary policy ---------------------------------
+class SoundModel:
+    """A random model without faults: states ``0 .. n-1``, terminal states ``n`` (worth
+    ``end``) and ``n + 1`` (worth 0); ``moves[s][a]`` the successors with integer weights,
+    ``rewards[s][a]`` the reward of each action; players alternate when ``two_players``."""
+
+    def __init__(self, moves, rewards, end, two_players):
+        self.moves, self.rewards, self.end, self.two_players = moves, rewards, end, two_players
+        self.initial = 0
+
+    def outcome(self, s):
+        n = len(self.moves)
+        return {n: self.end, n + 1: 0}.get(s)
+
+    def player(self, s):
+        return s % 2 if self.two_players else 0
+
+    def actions(self, s):
+        return tuple(range(len(self.moves[s])))
+
+    def transition(self, s, a):
+        weights = dict(self.moves[s][a])
+        total = sum(weights.values())
+        return ep.Dist({t: Fraction(w, total) for t, w in weights.items()})
+
+    def reward(self, s, a):
+        return self.rewards[s][a]
+
+    def __repr__(self):
+        return f"SoundModel({self.moves!r}, {self.rewards!r}, {self.end!r}, {self.two_players})"
+
+
+@st.composite
+def sound_models(draw: st.DrawFn) -> SoundModel:
+    """<= 5 states with cycles, self-loops, exact copies of actions (ties) and rewards:
+    costs (<= 0) for one player, any sign for two (their games are kept only when every
+    strategy pair ends play, see :func:`optimum`)."""
+    n = draw(st.integers(1, 5))
+    two_players = draw(st.booleans())
+    successor = st.tuples(st.integers(0, n + 1), st.integers(1, 3))
+    action = st.lists(successor, min_size=1, max_size=3)
+    moves = []
+    for _ in range(n):
+        acts = draw(st.lists(action, min_size=1, max_size=3))
+        if draw(st.integers(0, 3)) == 0:
+            acts.append(list(draw(st.sampled_from(acts))))  # a copy: a tie
+        moves.append(acts)
+    reward = st.integers(-2, 2 if two_players else 0)
+    rewards = [[draw(reward) for _ in acts] for acts in moves]
+    return SoundModel(moves, rewards, draw(st.integers(-1, 2)), two_players)
+
+
+def optimum(model: SoundModel) -> dict[Any, Fraction] | None:
+    """The optimal value of every state, by brute force over every stationary profile
+    (an action for each state): for one player the best over the profiles that end play
+    surely from the state (the engine's convention), ``None`` when some state has none;
+    for two players (only games where every profile ends play: the caller checks)
+    ``max`` over player 0's choices of ``min`` over player 1's."""
+    states = sorted(reachable(model))
+    inner = [s for s in states if model.outcome(s) is None]
+    values: dict[Any, list[tuple[dict, Fraction]]] = {s: [] for s in states}
+    for profile in all_policies(model, states):
+        for s, v in _ending_values(model, profile, states).items():
+            values[s].append((profile, v))
+    if any(not values[s] for s in inner):
+        return None
+    if not model.two_players:
+        return {s: max(v for _, v in values[s]) for s in states}
+    mine = [s for s in inner if model.player(s) == 0]
+    best: dict[Any, Fraction] = {}
+    for s in states:
+        worst: dict[tuple, Fraction] = {}
+        for profile, v in values[s]:
+            key = tuple(profile[t] for t in mine)
+            worst[key] = min(worst.get(key, v), v)
+        best[s] = max(worst.values())
+    return best
+
+
+def _ending_values(model, profile, states) -> dict[Any, Fraction]:
+    """The values under ``profile`` of the states from which it ends play surely: those
+    that cannot reach a state from which no terminal state can be reached."""
+    successors = {s: set(probs(model, s, profile[s])) for s in states if model.outcome(s) is None}
+    ends = {s for s in states if model.outcome(s) is not None}
+    grew = True
+    while grew:
+        reach = {s for s, nxt in successors.items() if nxt & ends} - ends
+        grew, ends = bool(reach), ends | reach
+    stuck = set(states) - ends
+    grew = True
+    while grew:
+        reach = {s for s, nxt in successors.items() if nxt & stuck} - stuck
+        grew, stuck = bool(reach), stuck | reach
+    surely = [s for s in states if s not in stuck]
+    return policy_values(model, profile, surely) if surely else {}
+
+
+def every_profile_ends(model) -> bool:
+    states = sorted(reachable(model))
+    inner = {s for s in states if model.outcome(s) is None}
+    return all(inner <= set(_ending_values(model, p, states)) for p in all_policies(model, states))
+
+
+def _leaves(model, s, a) -> bool:
+    """Whether a move of action ``a`` may end anywhere but back at ``s`` once every run of
+    one-move states (one action, one successor) is followed to its end; an action that
+    surely comes back never ends play, as a self-loop does: it is never chosen, no tie."""
+    return any(_end_of_run(model, t) != s for t in probs(model, s, a))
+
+
+def _end_of_run(model, t):
+    seen = set()
+    while t not in seen and model.outcome(t) is None and len(model.actions(t)) == 1:
+        moves = probs(model, t, model.actions(t)[0])
+        if len(moves) != 1:
+            break
+        seen.add(t)
+        (t,) = moves
+    return t
+
+
+@pytest.mark.parametrize("method", ["exact", "depth-first", "certified"])
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(model=sound_models())
+def test_random_models_reach_the_optimum_over_every_policy(method: str, model: SoundModel):
+    """Values equal the brute force's; the ties are exactly the actions worth the value
+    (Bellman's q from the optimal values), the policy is one of them and, for one player,
+    ends play and attains every value; a model where some state has no ending policy is
+    refused. Certified mode encloses the same values, or refuses a game where a player
+    can keep play going."""
+    if model.two_players and not every_profile_ends(model):
+        return  # no single convention for a game nobody need end
+    expected = optimum(model)
+    if expected is None:
+        with pytest.raises(NonTerminationError):
+            ep.solve(model, method, max_states=200)
+        return
+    try:
+        solved = ep.solve(model, method, max_states=200)
+    except NonTerminationError:
+        assert method == "certified" and not every_profile_ends(model)
+        return
+    for s, v in expected.items():
+        if method == "certified":
+            assert solved.value(s).contains(v), (s, solved.value(s), v)
+            continue
+        assert solved.value(s) == v, (s, solved.value(s), v)
+        if model.outcome(s) is None:
+            q = q_values(model, s, expected)
+            ties = tuple(a for a in model.actions(s) if q[a] == v and _leaves(model, s, a))
+            assert solved.ties(s) == ties and solved.policy(s) in ties
+    if method != "certified" and not model.two_players:
+        assert policy_values(model, solved.policy_map(), list(expected)) == expected

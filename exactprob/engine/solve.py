@@ -665,6 +665,7 @@ class _Solver:
         self._nonnegative: bool | None = None
         self.choice = array("i", [-1]) * n
         self.ties: dict[int, tuple[int, ...]] = {}
+        self.representative: np.ndarray | None = None  # of pass-through states, once peeled
 
     def run(self) -> Solution:
         with progress_bar(self.progress, "solving", total=len(self.G), unit=" states") as bar:
@@ -706,6 +707,7 @@ class _Solver:
         if self.field.symbolic:
             return None
         levels = peel(self.G)
+        self.representative = levels.representative
         swept = sweep(self.G, levels, self.system.outcomes, bar.update)
         self.choice = array("i", swept.choice.astype(np.int32).tobytes())
         self.ties = swept.ties
@@ -759,6 +761,7 @@ class _Solver:
             self._pick(s, {k: system.q(c0 + k, self.values) for k in range(c1 - c0)})
             return
         ks = range(c1 - c0) if system.share_successors(c0, c1) else self._candidates(s, self.approx)
+        ks = [k for k in ks if not self._stays(c0 + k, s)]  # never ends: no value, no tie
         if len(ks) == 1:
             self.choice[s] = ks[0]
             self._set(s, system.q(c0 + ks[0], self.values))
@@ -766,6 +769,18 @@ class _Solver:
         numerators, denominator = system.numerators([c0 + k for k in ks], self.values)
         best, tied = best_of(numerators, self.G.players[s])
         self._store(s, mpq(best, denominator), tuple(ks[k] for k in tied))
+
+    def _stays(self, c: int, s: int) -> bool:
+        """Whether every move of choice ``c`` of state ``s`` goes back to ``s``, directly
+        or through a run of pass-through states leading to it
+        (:func:`~exactprob.engine._internal.levels.pass_through`): such an action never
+        ends play, as a self-loop of probability one does, so it is never chosen and is
+        no tie (the level sweep's do-over rule reads the same moves)."""
+        system, representative = self.system, self.representative
+        targets = system.targets[system.edge_start[c] : system.edge_start[c + 1]]
+        if representative is None:
+            return all(t == s for t in targets)
+        return all(representative[t] == s for t in targets)
 
     def _pick(self, s: int, q: Mapping[int, Exact]) -> None:
         """Store the optimal value, the first optimal action and every exactly tied one
@@ -897,9 +912,10 @@ class _Solver:
             s = cycle.component[i]
             chosen = policy[s]
             _fill_values(self.system, self.choice, self.values, self.G.successors(s))
-            q = {k: self.system.q(cs[s] + k, self.values) for k in (chosen, *ks)}
+            leaving = [k for k in ks if not self._stays(cs[s] + k, s)]  # never a tie
+            q = {k: self.system.q(cs[s] + k, self.values) for k in (chosen, *leaving)}
             sign = 1 if self.G.players[s] == 0 else -1
-            if any(sign * (q[k] - q[chosen]) > 0 for k in ks):
+            if any(sign * (q[k] - q[chosen]) > 0 for k in leaving):
                 return False
             tied = tuple(sorted(k for k in q if q[k] == q[chosen]))
             if len(tied) > 1:
