@@ -107,13 +107,14 @@ def peel(G: StateGraph) -> Levels:
     level, not :math:`n`."""
     sources, targets, first_edge = edge_ends(G)
     representative = pass_through(G, first_edge)
-    kept = representative[sources] == sources  # the edges of states that are no pass-through
-    sources, targets = sources[kept], representative[targets[kept]]
+    contracted = np.flatnonzero(representative != np.arange(len(G)))
+    if len(contracted):  # the edges of states that are no pass-through, redirected
+        kept = representative[sources] == sources
+        sources, targets = sources[kept], representative[targets[kept]]
     moving = targets != sources
     level, fronts = longest_path_levels(len(G), sources[moving], targets[moving])
-    contracted = np.flatnonzero(representative != np.arange(len(G)))
     if not len(contracted):
-        return Levels(level, fronts, representative, [contracted[:0]] * len(fronts))
+        return Levels(level, fronts, representative, [contracted] * len(fronts))
     level[contracted] = level[representative[contracted]]
     if len(fronts):
         fronts[0] = fronts[0][representative[fronts[0]] == fronts[0]]
