@@ -517,7 +517,7 @@ def mdp_cases(quick: bool) -> list[MdpCase]:
         ),
         *(
             MdpCase(
-                f"(e{'*' * i}) a deterministic chain of {n:,} states",
+                f"(f{'*' * i}) a deterministic chain of {n:,} states",
                 "deep narrow DTMC",
                 lambda n=n: Chain(n),
             )
