@@ -123,6 +123,15 @@ def random_models(draw: st.DrawFn) -> RandomModel:
     return RandomModel(moves, draw(st.sampled_from(FAULTS)), draw(st.integers(0, n - 1)))
 
 
+#: The same 150 examples a test in a default run (as CI's); a longer profile
+#: (``--hypothesis-profile thorough``) runs that many random ones instead.
+FUZZ = settings(
+    max_examples=max(150, settings.default.max_examples),
+    derandomize=settings.default.max_examples <= 150,
+    database=None,
+    deadline=None,
+)
+
 SOLVERS = {
     "solve": lambda m: ep.solve(m, max_states=200),
     "solve_depth_first": lambda m: ep.solve(m, method="depth-first", max_states=200),
@@ -131,7 +140,7 @@ SOLVERS = {
 
 
 @pytest.mark.parametrize("solver", sorted(SOLVERS))
-@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@FUZZ
 @given(model=random_models())
 def test_a_broken_model_raises_an_exactprob_error_or_solves(
     solver: str, model: RandomModel
@@ -264,7 +273,7 @@ def _end_of_run(model, t):
 
 
 @pytest.mark.parametrize("method", ["exact", "depth-first", "certified"])
-@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@FUZZ
 @given(model=sound_models())
 def test_random_models_reach_the_optimum_over_every_policy(method: str, model: SoundModel):
     """Values equal the brute force's; the ties are exactly the actions worth the value
