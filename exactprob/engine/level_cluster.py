@@ -99,11 +99,11 @@ class _ClusterRun:
         self, level: int, batches: list[np.ndarray], below: Level, exact: bool
     ) -> Iterator[tuple[int, np.ndarray]]:
         waiting = dict(enumerate(batches))
-        shared_below = self._scatter(below)
         for rerun in range(RERUNS + 1):
+            self._wait_for_a_worker(level)  # at once when one is up; all may die between levels
             if rerun:
-                self._wait_for_a_worker(level)
-                self.shared_model, shared_below = self._scatter(self.model), self._scatter(below)
+                self.shared_model = self._scatter(self.model)
+            shared_below = self._scatter(below)
             futures = {
                 self.client.submit(
                     step_batch, self.shared_model, level, batch, shared_below, exact, pure=False

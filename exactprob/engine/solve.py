@@ -176,8 +176,9 @@ class Solution(GraphStates):
 
     def policy(self, state: Any = None) -> Any:
         """The chosen action in ``state`` (``None`` for a terminal state): the first
-        optimal one in the model's order, except inside a cycle, where it is policy
-        iteration's final choice, so that the whole policy map terminates."""
+        optimal one in the model's order, except inside a cycle (of states that are not
+        all one-move states, which count as a self-loop), where it is policy iteration's
+        final choice, so that the whole policy map terminates."""
         s = self._id(state)
         k = self._choice[s]
         return None if k < 0 else self.graph.actions[s][k]

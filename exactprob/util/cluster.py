@@ -110,12 +110,13 @@ def _workers_ignore_interrupts() -> Iterator[None]:
     ``KeyboardInterrupt`` traceback. An ignored signal stays ignored in the processes
     started meanwhile (Python then installs no handler of its own), so only this
     process is interrupted later: it closes the cluster, which ends the workers. A
-    Ctrl-C in the second the cluster takes to start is ignored."""
+    Ctrl-C in the second the cluster takes to start is ignored, and a worker the cluster
+    restarts later (after a crash) takes Ctrl-C again."""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set a handler
         return
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    finally:  # None: a handler not set from Python, restored as the default
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)

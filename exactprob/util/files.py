@@ -117,6 +117,7 @@ def folder_for(path: Path | None, what: str) -> Iterator[None]:
         yield
         return
     try:
+        path = Path(os.path.normpath(path.absolute()))  # no '..' left to miscount
         made = [folder for folder in (path, *path.parents) if not folder.exists()]
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:

@@ -154,8 +154,11 @@ def pass_through(G: StateGraph, first_edge: np.ndarray) -> np.ndarray:
     if not len(candidates):
         return first
     step = first
-    for _ in range(max(1, n.bit_length())):
-        step = step[step]
+    for _ in range(max(1, n.bit_length())):  # 2**bit_length > n: past the longest run
+        after = step[step]
+        if np.array_equal(after, step):  # every run already at its end (or in a loop)
+            break
+        step = after
     ends = first[step] == step  # the run reached a state that is no pass-through
     return np.where(ends, step, identity)
 
@@ -231,7 +234,7 @@ class _Sweep:
         # a move to a pass-through state is read as a move to its representative: one
         # to a run of them leading back to the mover is a self-loop
         targets = np.frombuffer(G.targets, dtype=np.int32)
-        contracted = any(len(f) for f in levels.followers)
+        contracted = bool((levels.representative != np.arange(len(G))).any())
         self.targets = levels.representative.astype(np.int32)[targets] if contracted else targets
         self.prob_ids = np.frombuffer(G.prob_ids, dtype=np.int32)
         self.players = np.frombuffer(G.players, dtype=np.uint8)

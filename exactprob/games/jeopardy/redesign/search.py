@@ -265,8 +265,8 @@ def search(
     if missing:
         count = min(workers or os.cpu_count() or 1, len(missing))
         with (
+            folder_for(Path(cache_dir), "the cache"),  # a bad place fails before the cluster
             dask_client(scheduler, count, PURPOSE) as client,
-            folder_for(Path(cache_dir), "the cache"),
         ):
             for result in _solved(client, missing, goal, progress):
                 store(result, cache_dir)
