@@ -26,7 +26,6 @@ from ....util.numbers import (
     digit_count,
     exact_fields,
     exact_map_fields,
-    fraction_string,
     whole_number,
 )
 from ....util.text import table_lines
@@ -101,12 +100,11 @@ def limit_payload(value: Fraction | Enclosure, bits: int) -> dict[str, Any]:
                 "denominator": digit_count(value.denominator),
             },
         }
-    return {
-        "locked": f"Interval({fraction_string(value.low)}, {fraction_string(value.high)})",
+    return {  # no exact value: its enclosure's ends, each with its decimal twin
         "locked_decimal": certified_decimal(value),
         "exact": False,
-        "locked_low": fraction_string(value.low),
-        "locked_high": fraction_string(value.high),
+        **exact_fields("locked_low", value.low, CLOSED_FORM_DIGITS),
+        **exact_fields("locked_high", value.high, CLOSED_FORM_DIGITS),
         "locked_width_decimal": f"{float(value.width()):.3e}",
         "certificate": (
             f"fixed-point DP with {bits} bits, rounded down; the truth lies above the low end "
