@@ -486,8 +486,8 @@ def readable_decimal(x: Any, places: int) -> str:
 
     >>> readable_decimal(Fraction(2, 3), 6), readable_decimal(Fraction(-1, 3656158440062976), 6)
     ('0.666667', '-2.73511e-16')
-    >>> readable_decimal(6**40, 6)
-    '1.33675e31'
+    >>> readable_decimal(6**40, 6), readable_decimal(10**12 - Fraction(1, 10**9), 6)
+    ('1.33675e31', '1.00000e12')
     >>> import sympy
     >>> readable_decimal(sympy.sqrt(2) / 10**20, 6), readable_decimal(sympy.sqrt(2) * 10**15, 6)
     ('1.41421e-20', '1.41421e15')
@@ -503,7 +503,9 @@ def readable_decimal(x: Any, places: int) -> str:
         value = to_fraction(exact(x))
         size, ten = abs(value), Fraction(10)
     if size == 0 or Fraction(1, 1000) <= size < 10**12:
-        return decimal_string(x, places)
+        text = decimal_string(x, places)
+        if len(text.lstrip("-").split(".")[0]) <= 12:  # else rounded up to 10**12
+            return text
     exponent = decimal_exponent(size)
     mantissa = decimal_string(value / ten**exponent, places - 1)
     if mantissa.lstrip("-").startswith("10"):  # rounded up to the next power of ten
