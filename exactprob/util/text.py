@@ -20,11 +20,19 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .numbers import decimal_exponent, exact, fraction_string, is_symbolic, readable_decimal
+from .numbers import (
+    decimal_exponent,
+    decimal_string,
+    exact,
+    fraction_string,
+    is_symbolic,
+    readable_decimal,
+)
 
 __all__ = [
     "MAX_FRACTION_CHARS",
     "PLACES",
+    "agreed_decimal",
     "bound_text",
     "certified_decimal",
     "count_text",
@@ -123,6 +131,25 @@ def certified_decimal(low: Any, high: Any) -> tuple[str, str]:
     value = Fraction(shown)
     far = max(high - value, value - low)
     return shown, bound_text(far)
+
+
+def agreed_decimal(low: Any, high: Any, most_places: int) -> str:
+    """The value in ``[low, high]`` to as many places (at most ``most_places``) as both
+    ends agree on: both round (half to even) to that decimal, so every value between them
+    does too.
+
+    >>> from fractions import Fraction
+    >>> agreed_decimal(Fraction(1234, 10**4), Fraction(1239, 10**4), 40)
+    '0.12'
+    >>> agreed_decimal(1 - Fraction(1, 10**40), Fraction(1), 39)
+    '1.000000000000000000000000000000000000000'
+    """
+    places = 0
+    while places < most_places and decimal_string(low, places + 1) == decimal_string(
+        high, places + 1
+    ):
+        places += 1
+    return decimal_string(low, places)
 
 
 def bound_text(size: Fraction) -> str:

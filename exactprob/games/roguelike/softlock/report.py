@@ -28,7 +28,7 @@ from ....util.numbers import (
     exact_map_fields,
     whole_number,
 )
-from ....util.text import table_lines
+from ....util.text import agreed_decimal, table_lines
 from .walk import (
     ENCLOSURE_BITS,
     EXACT_LIMIT,
@@ -46,7 +46,6 @@ __all__ = [
     "CLOSED_FORM_DIGITS",
     "LONG_RUN_TURNS",
     "SoftlockReport",
-    "certified_decimal",
     "softlock_report",
 ]
 
@@ -54,23 +53,6 @@ __all__ = [
 CLOSED_FORM_DIGITS = 40
 #: Runs with at least this many turns show a progress bar (when bars are asked for).
 LONG_RUN_TURNS = 4000
-
-
-def certified_decimal(box: Enclosure, max_places: int = CLOSED_FORM_DIGITS) -> str:
-    """The value inside ``box`` rounded to as many places as both ends agree on: both ends
-    round (half to even) to the same decimal, so the value in between does too.
-
-    >>> certified_decimal(Enclosure(Fraction(1234, 10**4), Fraction(1239, 10**4)))
-    '0.12'
-    >>> certified_decimal(Enclosure(1 - Fraction(1, 10**40), Fraction(1)))
-    '1.000000000000000000000000000000000000000'
-    """
-    places = 0
-    while places < max_places and decimal_string(box.low, places + 1) == decimal_string(
-        box.high, places + 1
-    ):
-        places += 1
-    return decimal_string(box.low, places)
 
 
 def closed_form_payload(ac: int, eyes: int) -> dict[str, Any]:
@@ -101,7 +83,7 @@ def limit_payload(value: Fraction | Enclosure, bits: int) -> dict[str, Any]:
             },
         }
     return {  # no exact value: its enclosure's ends, each with its decimal twin
-        "locked_decimal": certified_decimal(value),
+        "locked_decimal": agreed_decimal(value.low, value.high, CLOSED_FORM_DIGITS),
         "exact": False,
         **exact_fields("locked_low", value.low, CLOSED_FORM_DIGITS),
         **exact_fields("locked_high", value.high, CLOSED_FORM_DIGITS),
