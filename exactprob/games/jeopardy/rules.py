@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...engine.dist import Dist
-from ...util.numbers import plain_integer, whole_number
+from ...util.numbers import Exact, mpq, plain_integer, whole_number
 
 __all__ = [
     "FOWL_PLAY",
@@ -56,6 +56,8 @@ MAX_CARDS = 10_000
 
 Draw = tuple[Fraction, int, Hashable]
 """``(probability, gain, next deck)``; a gain of 0 is a bust."""
+ExactDraw = tuple[Exact, int, Hashable]
+"""A :data:`Draw` with its probability as the engine's exact scalar (``gmpy2.mpq``)."""
 RaceState = tuple[int, int, int, Any, int]
 """``(score 0, score 1, turn total, deck, mover)``: a state of :class:`JeopardyModel`."""
 
@@ -219,6 +221,7 @@ class JeopardyModel:
     def __init__(self, game: Jeopardy, komi: int = 0) -> None:
         self.game = game
         self.initial = (0, check_komi(game, komi), 0, game.fresh, 0)
+        self._draws: dict[Hashable, tuple[ExactDraw, ...]] = {}  # each deck's, read once
 
     def outcome(self, state: RaceState) -> int | None:
         s0, s1 = state[0], state[1]
@@ -237,16 +240,26 @@ class JeopardyModel:
         if action == "hold":
             return Dist({_bank(s0, s1, mover, k, deck): 1})
         goal = self.game.goal
-        outcomes: dict[RaceState, Fraction] = {}
-        for p, gain, after in self.game.draws(deck):
+        outcomes: dict[RaceState, Any] = {}
+        for p, gain, after in self._exact_draws(deck):
             if gain == 0:
                 nxt = (s0, s1, 0, after, 1 - mover)
             elif (s0, s1)[mover] + k + gain >= goal and not self.game.hold_to_win:
                 nxt = _bank(s0, s1, mover, k + gain, after)
             else:
                 nxt = (s0, s1, k + gain, after, mover)
-            outcomes[nxt] = outcomes.get(nxt, 0) + p
+            outcomes[nxt] = outcomes[nxt] + p if nxt in outcomes else p
         return Dist(outcomes)
+
+    def _exact_draws(self, deck: Hashable) -> tuple[ExactDraw, ...]:
+        """The deck's draws with their chances as gmpy2 rationals, read once (a ``Dist``
+        of them is built without converting each chance at every state)."""
+        found = self._draws.get(deck)
+        if found is None:
+            found = self._draws[deck] = tuple(
+                (mpq(p), gain, after) for p, gain, after in self.game.draws(deck)
+            )
+        return found
 
 
 def turn_actions(game: Jeopardy, score: int, turn_total: int) -> tuple[str, ...]:
