@@ -108,7 +108,7 @@ class Dist(Mapping[T, Any], Generic[T]):
                 seen = outcome in weights  # hashes the outcome: an unhashable one fails here
             except (TypeError, ValueError):
                 raise _bad_item(probabilities, item) from None
-            q = exact(p)
+            q = p if type(p) is _MPQ else exact(p)  # an mpq already: the engine's own
             if type(q) is not _MPQ:
                 rational = False
             elif q < 0:
