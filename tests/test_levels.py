@@ -38,8 +38,10 @@ def without_levels(monkeypatch):
     """Make the solver find no level: every state goes through the component loop."""
 
     def nothing(G):  # the representatives kept: they say which actions stay for ever
-        representative = pass_through(G, edge_ends(G)[2])
-        return Levels(np.full(len(G), -1, dtype=np.int64), [], representative, [])
+        _, targets, first_edge = edge_ends(G)
+        representative = pass_through(G, first_edge)
+        level = np.full(len(G), -1, dtype=np.int64)
+        return Levels(level, [], representative, [], representative[targets])
 
     monkeypatch.setattr(solve_module, "peel", nothing)
 

@@ -778,9 +778,8 @@ class _Solver:
         ends play, as a self-loop of probability one does, so it is never chosen and is
         no tie (the level sweep's do-over rule reads the same moves)."""
         system, representative = self.system, self.representative
+        assert representative is not None  # peeled: every field whose states choose is
         targets = system.targets[system.edge_start[c] : system.edge_start[c + 1]]
-        if representative is None:
-            return all(t == s for t in targets)
         return all(representative[t] == s for t in targets)
 
     def _pick(self, s: int, q: Mapping[int, Exact]) -> None:

@@ -79,10 +79,12 @@ class Levels:
     state) is worth what the state it leads to is worth: it is on no front, but on its
     representative's level (``representative[s]``, the first state down its run of
     pass-throughs that is not one), among ``followers[k]``, and takes its value once
-    level ``k`` is valued. ``complete``: every state has a level, so no component
-    solver is needed."""
+    level ``k`` is valued. ``targets``: each edge's target with every pass-through state
+    replaced by its representative (a move to a run of them leading back to the mover
+    is then a self-loop). ``complete``: every state has a level, so no component solver
+    is needed."""
 
-    __slots__ = ("complete", "followers", "fronts", "level", "representative")
+    __slots__ = ("complete", "followers", "fronts", "level", "representative", "targets")
 
     def __init__(
         self,
@@ -90,11 +92,13 @@ class Levels:
         fronts: list[np.ndarray],
         representative: np.ndarray,
         followers: list[np.ndarray],
+        targets: np.ndarray,
     ) -> None:
         self.level = level
         self.fronts = fronts
         self.representative = representative
         self.followers = followers
+        self.targets = targets
         self.complete = bool(len(level)) and bool(level.min() >= 0)
 
 
@@ -108,13 +112,14 @@ def peel(G: StateGraph) -> Levels:
     sources, targets, first_edge = edge_ends(G)
     representative = pass_through(G, first_edge)
     contracted = np.flatnonzero(representative != np.arange(len(G)))
+    redirected = representative.astype(np.int32)[targets] if len(contracted) else targets
     if len(contracted):  # the edges of states that are no pass-through, redirected
         kept = representative[sources] == sources
-        sources, targets = sources[kept], representative[targets[kept]]
+        sources, targets = sources[kept], redirected[kept]
     moving = targets != sources
     level, fronts = longest_path_levels(len(G), sources[moving], targets[moving])
     if not len(contracted):
-        return Levels(level, fronts, representative, [contracted] * len(fronts))
+        return Levels(level, fronts, representative, [contracted] * len(fronts), redirected)
     level[contracted] = level[representative[contracted]]
     if len(fronts):
         fronts[0] = fronts[0][representative[fronts[0]] == fronts[0]]
@@ -123,7 +128,7 @@ def peel(G: StateGraph) -> Levels:
     by_level = np.argsort(on, kind="stable")
     bounds = np.searchsorted(on[by_level], np.arange(len(fronts) + 1))
     followers = [contracted[by_level[a:b]] for a, b in pairwise(bounds.tolist())]
-    return Levels(level, fronts, representative, followers)
+    return Levels(level, fronts, representative, followers, redirected)
 
 
 def pass_through(G: StateGraph, first_edge: np.ndarray) -> np.ndarray:
@@ -231,11 +236,7 @@ class _Sweep:
         self.outcomes = outcomes
         self.choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
         self.edge_start = np.frombuffer(G.edge_start, dtype=np.int64)
-        # a move to a pass-through state is read as a move to its representative: one
-        # to a run of them leading back to the mover is a self-loop
-        targets = np.frombuffer(G.targets, dtype=np.int32)
-        contracted = bool((levels.representative != np.arange(len(G))).any())
-        self.targets = levels.representative.astype(np.int32)[targets] if contracted else targets
+        self.targets = levels.targets  # a move to a pass-through: to its representative
         self.prob_ids = np.frombuffer(G.prob_ids, dtype=np.int32)
         self.players = np.frombuffer(G.players, dtype=np.uint8)
         weights, self.W = integer_weights(G.probabilities)
