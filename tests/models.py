@@ -64,6 +64,26 @@ class TableModel:
         return f"TableModel({self.initial!r}, {self.terminals!r}, {self.nodes!r})"
 
 
+class Chain:
+    """``0 -> 1 -> ... -> n``, won at ``n``: one action, one move a state.
+    ``expected_states``: what the model says exploring will reach (any value, for the
+    engine to take or ignore)."""
+
+    initial = 0
+
+    def __init__(self, n, expected_states=None):
+        self.n, self.expected_states = n, expected_states
+
+    def outcome(self, s):
+        return 1 if s == self.n else None
+
+    def actions(self, s):
+        return ("step",)
+
+    def transition(self, s, a):
+        return Dist({s + 1: 1})
+
+
 class RewardTable(TableModel):
     """A :class:`TableModel` with ``rewards``: ``{(state, action): reward}`` (0 if absent)."""
 

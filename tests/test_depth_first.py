@@ -11,6 +11,7 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from models import (
+    Chain,
     DiceDuel,
     GamblersRuin,
     Pig,
@@ -150,23 +151,11 @@ def test_a_self_loop_alone_is_a_do_over_and_a_dead_loop_is_refused():
 
 
 def test_the_state_limit_counts_every_state_seen():
-    class Ladder:
-        initial = 0
-
-        def outcome(self, s):
-            return 1 if s == 10 else None
-
-        def actions(self, s):
-            return ("up",)
-
-        def transition(self, s, a):
-            return Dist({s + 1: 1})
-
-    assert len(solve_depth_first(Ladder(), max_states=11)) == 11
+    assert len(solve_depth_first(Chain(10), max_states=11)) == 11
     with pytest.raises(StateLimitError, match="more than 10 reachable states"):
-        solve_depth_first(Ladder(), max_states=10)
+        solve_depth_first(Chain(10), max_states=10)
     with pytest.raises(StateLimitError, match="whole number"):
-        solve_depth_first(Ladder(), max_states=0)
+        solve_depth_first(Chain(10), max_states=0)
 
 
 def test_bad_models_get_the_engines_messages():

@@ -16,7 +16,7 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from models import GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, probs, reachable
+from models import Chain, GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, probs, reachable
 
 from exactprob import Dist, ModelError, StateLimitError, die, explore
 from exactprob.engine._internal.order import strong_components
@@ -406,31 +406,13 @@ def test_an_unhashable_action_is_refused_by_name():
         explore(ListAction())
 
 
-class _Counted:
-    """A chain of 1,000 moves that says how many states it has (or something else)."""
-
-    initial = 0
-
-    def __init__(self, expected):
-        self.expected_states = expected
-
-    def outcome(self, s):
-        return 1 if s == 1000 else None
-
-    def actions(self, s):
-        return ("step",)
-
-    def transition(self, s, a):
-        return Dist({s + 1: 1})
-
-
 @pytest.mark.parametrize("expected", [1001, 5000])
 def test_a_model_s_expected_states_are_the_exploring_bar_s_total(capsys, expected):
-    explore(_Counted(expected), progress=True)
+    explore(Chain(1000, expected), progress=True)
     assert f"0/{expected} " in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("expected", [0, True, "1001", 1001.0, None])
 def test_an_expected_count_that_is_no_whole_number_is_ignored(capsys, expected):
-    explore(_Counted(expected), progress=True)
+    explore(Chain(1000, expected), progress=True)
     assert "/1" not in capsys.readouterr().err
