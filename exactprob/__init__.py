@@ -7,6 +7,8 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
+from typing import Any
+
 from .engine.array_model import ArrayModel, per_state
 from .engine.depth_first import DepthFirstSolution
 from .engine.dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
@@ -35,7 +37,7 @@ from .errors import (
     UsageError,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "METHODS",
@@ -81,3 +83,13 @@ __all__ = [
     "stationary",
     "uniform",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The names that left the face in 0.2.0, which warn when called
+    (:mod:`exactprob.engine.deprecated`)."""
+    from .engine import deprecated
+
+    if name in deprecated.FACE_NAMES:
+        return deprecated.face_name(name)
+    raise AttributeError(f"module 'exactprob' has no attribute {name!r}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 __all__ = [
     "BookError",
     "DistributionError",
+    "ExactProbDeprecationWarning",
     "ExactProbError",
     "InexactError",
     "MissingExtraError",
@@ -87,3 +88,8 @@ class BookError(ModelError):
 
 class PRDError(ModelError):
     """A pseudo-random distribution (PRD) table that is not allowed."""
+
+
+class ExactProbDeprecationWarning(DeprecationWarning):
+    """A public name, parameter or key that still works and goes in the next minor version;
+    the message names its new spelling (:mod:`exactprob.util.deprecation`)."""

@@ -1,0 +1,43 @@
+"""Deprecations: a public name, parameter or JSON key removed or renamed keeps working for
+one minor version, and each use warns with its new spelling.
+
+exactprob follows semantic versioning (CHANGELOG.md). A name deprecated in version
+``0.N.0`` warns with :class:`~exactprob.errors.ExactProbDeprecationWarning` (a
+``DeprecationWarning``) through the ``0.N`` series and is gone in ``0.(N+1).0``.
+
+>>> import warnings
+>>> with warnings.catch_warnings(record=True) as caught:
+...     warnings.simplefilter("always")
+...     warn_deprecated("ep.enclose(model)", 'ep.solve(model, method="certified")', "0.2.0")
+>>> print(caught[0].message)
+ep.enclose(model) is deprecated since exactprob 0.2.0 and goes in 0.3.0: use ep.solve(model, method="certified")
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from ..errors import ExactProbDeprecationWarning
+
+__all__ = ["removal_version", "warn_deprecated"]
+
+
+def removal_version(since: str) -> str:
+    """The version that removes a name deprecated in ``since``: the next minor version.
+
+    >>> removal_version("0.2.0")
+    '0.3.0'
+    """
+    major, minor, _ = since.split(".")
+    return f"{major}.{int(minor) + 1}.0"
+
+
+def warn_deprecated(old: str, new: str, since: str, *, stacklevel: int = 3) -> None:
+    """Warn that ``old`` is deprecated since ``since``, naming ``new``, its replacement.
+    ``stacklevel`` points the warning at the caller's line (3: the caller of the function
+    that calls this one)."""
+    message = (
+        f"{old} is deprecated since exactprob {since} and goes in {removal_version(since)}: "
+        f"use {new}"
+    )
+    warnings.warn(message, ExactProbDeprecationWarning, stacklevel=stacklevel)

@@ -1,0 +1,66 @@
+"""The public surface is a contract: every name of the previous release's face still
+imports, and a name that went warns with its new spelling and still answers."""
+
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+
+import pytest
+
+import exactprob as ep
+from exactprob.errors import ExactProbDeprecationWarning
+from exactprob.games.gamblers_ruin import GamblersRuin
+
+#: ``exactprob.__all__`` of release 0.1.0 (every name the face ever listed before 0.2.0).
+FACE_0_1_0 = (
+    "ArrayModel CertifiedSolution DepthFirstSolution Dist DistributionError Enclosure "
+    "ExactProbError FormulaCheck InexactError LevelModel LevelSolution LongRun METHODS Model "
+    "ModelError NonTerminationError NumberTooLongError PiecewiseSolution ResourceError "
+    "Solution Solved SolvedLaws StateLimitError UsageError __version__ agrees_with bernoulli "
+    "binomial check_formula dice die draw enclose enclose_graph evaluate explore "
+    "hypergeometric per_state simulate solve solve_depth_first solve_graph stationary uniform"
+).split()
+
+#: The names deprecated in 0.2.0, and the spelling their warning names.
+DEPRECATED_0_2_0 = {
+    "enclose": 'ep.solve(model, method="certified")',
+    "solve_depth_first": 'ep.solve(model, method="depth-first")',
+}
+
+
+@pytest.mark.parametrize("name", FACE_0_1_0)
+def test_every_name_of_the_previous_release_still_imports(name: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # getting a name warns of nothing; calling may
+        exec(f"from exactprob import {name}", {})
+
+
+def test_the_face_lists_every_name_it_keeps() -> None:
+    kept = set(FACE_0_1_0) - set(DEPRECATED_0_2_0)
+    assert kept <= set(ep.__all__)
+    assert not set(DEPRECATED_0_2_0) & set(ep.__all__)
+
+
+@pytest.mark.parametrize(("name", "spelling"), DEPRECATED_0_2_0.items())
+def test_a_name_that_went_warns_with_its_new_spelling_and_answers(name: str, spelling: str) -> None:
+    ruin = GamblersRuin(goal=5, start=2, p="2/5")
+    with pytest.warns(ExactProbDeprecationWarning) as caught:
+        solved = getattr(ep, name)(ruin, starts=[2, 3])
+    assert spelling in str(caught[0].message) and "0.3.0" in str(caught[0].message)
+    assert caught[0].filename == __file__  # the warning points at the caller's line
+    # the ruin formula (r^k - 1)/(r^n - 1), r = q/p = 3/2, independent of the engine
+    for start in (2, 3):
+        expected = (Fraction(3, 2) ** start - 1) / (Fraction(3, 2) ** 5 - 1)
+        value = solved.value(start)
+        assert value.contains(expected) if name == "enclose" else value == expected
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'enclse'"):
+        ep.enclse  # noqa: B018
+
+
+def test_the_version_is_semantic() -> None:
+    major, minor, patch = ep.__version__.split(".")
+    assert (int(major), int(minor)) >= (0, 2) and patch.isdigit()
