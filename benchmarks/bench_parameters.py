@@ -60,7 +60,7 @@ def measure(name: str, make: Callable[[Any], Any]) -> list[str]:
     point_time, _ = timed(lambda: ep.solve(make(Fraction(1, 3))))
     sweep_time, sweep = timed(lambda: [ep.solve(make(t)).value() for t in GRID])
     same = all(
-        solved.at(t).value_expr(0).subs(P, sympy.Rational(t.numerator, t.denominator))
+        solved.piece_at(t).value().subs(P, sympy.Rational(t.numerator, t.denominator))
         == sympy.Rational(v.numerator, v.denominator)
         for t, v in zip(GRID, sweep)
     )

@@ -22,11 +22,12 @@ from .engine.long_run import LongRun, stationary
 from .engine.methods import METHODS, solve
 from .engine.model import Model
 from .engine.parametric import PiecewiseSolution
-from .engine.results import Solved, SolvedLaws
+from .engine.results import Solved, SolvedLaws, SolvedPlay
 from .engine.simulate import agrees_with, simulate
 from .engine.solve import Solution, evaluate, solve_graph
 from .errors import (
     DistributionError,
+    ExactProbDeprecationWarning,
     ExactProbError,
     InexactError,
     ModelError,
@@ -47,6 +48,7 @@ __all__ = [
     "Dist",
     "DistributionError",
     "Enclosure",
+    "ExactProbDeprecationWarning",
     "ExactProbError",
     "FormulaCheck",
     "InexactError",
@@ -62,6 +64,7 @@ __all__ = [
     "Solution",
     "Solved",
     "SolvedLaws",
+    "SolvedPlay",
     "StateLimitError",
     "UsageError",
     "__version__",

@@ -92,7 +92,7 @@ def main() -> None:
     at = Fraction(3, 5)
     model = PushYourLuck(3, at)
     solved = ep.solve(model)
-    expected = piecewise.at(at).value_expr(0).subs(P, sympy.Rational(3, 5))
+    expected = piecewise.piece_at(at).value().subs(P, sympy.Rational(3, 5))
     assert solved.value() == Fraction(str(expected))  # 2 p^2 = 18/25 on 1/2 < p < 2/3
     runs = ep.simulate(model, solved, n=20_000, seed=3)
     print(f"push your luck at p = 3/5: exact {solved.value()}")

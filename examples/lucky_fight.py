@@ -77,8 +77,7 @@ def play_by_ranges(solved: Any, state: State) -> list[tuple[str, str]]:
     same play joined: ``[(where, play), ...]`` with ``where`` an interval of p (closed at
     an end that is a breakpoint with the same play) and ``play`` the optimal action, or
     the actions exactly tied there joined by ``=``."""
-    tied = {str(where): " = ".join(actions) for where, actions in solved.ties(state)}
-    plays = [(where, tied.get(str(where), action)) for where, action in solved.policy(state)]
+    plays = [(piece.where, " = ".join(piece.ties(state))) for piece in solved.pieces]
     joined = []
     for play, pieces in itertools.groupby(plays, key=lambda piece: piece[1]):
         where = [r for r, _ in pieces]
@@ -129,7 +128,7 @@ def main() -> None:
     for delta in (0, 1):  # the game's grid solver, written separately, at p = w / (w + l)
         odds = round_odds(delta)
         p = odds.win / (odds.win + odds.lose)
-        ours = Fraction(str(solved.at(p).value_expr(0).subs(P, sympy.Rational(str(p)))))
+        ours = solved.at(p).value()
         assert ours == solve_grid(Fight(delta, 8, 8, 7)).value(8, 8, 7)
         print(f"at p = {p} (skill difference {delta}): {ours}, the grid solver's value")
     fight = LuckyFight(8, 8, 7, Fraction(3, 5))

@@ -79,7 +79,8 @@ def check_exact_fast_path(model: Any) -> None:
     policy may break an exact tie differently: it must be one of the ties); the laws of
     play under the fast path's policy average to its value."""
     fast, generic = ep.solve(model), ep.solve(model, generic=True)
-    assert fast.method.startswith("exact (") and generic.method == "exact"
+    assert (fast.method, generic.method) == ("exact", "exact")
+    assert fast.solver != "generic" and generic.solver == "generic"
     assert isinstance(fast, ep.SolvedLaws)
     assert list(fast.states) == list(generic.states)
     for state in generic.states:
@@ -88,6 +89,7 @@ def check_exact_fast_path(model: Any) -> None:
         assert (fast.policy(state) is None) == (generic.policy(state) is None)
         if fast.ties(state):
             assert fast.policy(state) in fast.ties(state)
+        assert fast.action_values(state) == generic.action_values(state), state
     for state in list(generic.states)[:3]:
         outcomes = fast.outcome_distribution(state)
         assert sum(outcomes.values()) == 1
@@ -99,9 +101,12 @@ def check_certified_fast_path(model: Any) -> None:
     """Every enclosure holds the generic engine's exact value; every exactly tied action
     is left undecided; a decided action is the exact optimum."""
     boxed, exact = ep.solve(model, method="certified"), ep.solve(model, generic=True)
-    assert boxed.method.startswith("certified (")
+    assert boxed.method == "certified" and boxed.solver != "generic"
     for state in exact.states:
         assert boxed.value(state).contains(exact.value(state)), state
+        boxes, values = boxed.action_values(state), exact.action_values(state)
+        assert list(boxes) == list(values), state
+        assert all(boxes[a].contains(values[a]) for a in values), state
         tied, candidates = exact.ties(state), boxed.ties(state)
         assert set(tied) <= set(candidates), state
         assert boxed.policy(state) in candidates if candidates else boxed.policy(state) is None
@@ -150,6 +155,7 @@ def test_generic_methods_answer_the_protocol(method: Any, kind: type) -> None:
     solved = ep.solve(ruin, method=method)
     assert isinstance(solved, kind) and isinstance(solved, ep.Solved)
     assert solved.method == method and solved.initial == 2 and len(solved.states) == 6
+    assert solved.solver == "generic" and solved.to_json()["solver"] == "generic"
     assert solved.ties() == ("bet",) and solved.ties(0) == () and solved.policy(5) is None
     assert solved.to_json(3)["state"] == "3"
     assert "<table" in solved._repr_html_()

@@ -93,40 +93,41 @@ def check_at(model, solved: PiecewiseSolution, t: F) -> None:
     """At ``p = t``: the piece's values satisfy the Bellman equations of the substituted
     model, its ties are the actions attaining them, and its policy is among them; and
     ``ep.solve`` of the substituted model gives the same values."""
-    piece = solved.at(t)
+    piece, at_t = solved.piece_at(t), solved.at(t)
     model_t = At(model, t)
     states = reachable(model_t)
     values = {}
     for s in states:
-        v = piece.value_expr(solved.graph.id_of(s))
+        v = piece.value(s)
         values[s] = F(str(sympy.sympify(v).subs(p, sympy.Rational(t.numerator, t.denominator))))
     assert not bellman_violations(model_t, values), t
     engine = ep.solve(model_t)
     for s in states:
-        assert engine.value(s) == values[s]
+        assert engine.value(s) == values[s] == at_t.value(s)
         if model_t.outcome(s) is not None:
             continue
         q = q_values(model_t, s, values)
+        assert at_t.action_values(s) == q
         best = tuple(a for a in model.actions(s) if q[a] == values[s])
-        sid = solved.graph.id_of(s)
-        tied = tuple(model.actions(s)[k] for k in piece.ties.get(sid, (piece.choice[sid],)))
+        tied = piece.ties(s)
+        assert at_t.ties(s) == best
         if piece.where.point:  # ties at a point are exact; inside an interval, all of them
             assert tied == best, (t, s)
         else:
-            assert set(tied) <= set(best) and model.actions(s)[piece.choice[sid]] in best
+            assert set(tied) <= set(best) and piece.policy(s) in best
 
 
-def check_continuity(point, left, right, n) -> None:
+def check_continuity(point, left, right) -> None:
     """At an irrational breakpoint (a root of the irreducible f), the values of the two
     neighbouring pieces are equal: f divides the numerator of their difference; and the
     breakpoint's own value is theirs there (to 40 digits)."""
     f = sympy.Poly(list(point.where.low.coefficients), p)
     alpha = to_sympy_point(point.where.low)
-    for s in range(n):
-        a, b = left.value_expr(s), right.value_expr(s)
+    for s in point.states:
+        a, b = left.value(s), right.value(s)
         numerator, _ = sympy.fraction(sympy.together(a - b))
         assert sympy.Poly(numerator, p).rem(f).is_zero
-        assert abs(sympy.N(a.subs(p, alpha) - point.value_expr(s), 50)) < 1e-40
+        assert abs(sympy.N(a.subs(p, alpha) - point.value(s), 50)) < 1e-40
 
 
 def check_sign_change(model, solved, point, right) -> None:
@@ -144,12 +145,11 @@ def check_sign_change(model, solved, point, right) -> None:
         low, high = x - F(1, 10**12), x + F(1, 10**12)
     ends = [sympy.Rational(y.numerator, y.denominator) for y in (low, high)]
     changes = 0
-    values = {state: right.value_expr(solved.graph.id_of(state)) for state in solved.states}
+    values = {state: right.value(state) for state in solved.states}
     for state in solved.states:
-        sid = solved.graph.id_of(state)
         if model.outcome(state) is not None:
             continue
-        tied = [model.actions(state)[k] for k in right.ties.get(sid, (right.choice[sid],))]
+        tied = right.ties(state)
         sign = 1 if player_of(model, state) == 0 else -1
         for a, q in q_values(model, state, values).items():
             if a in tied:
@@ -172,14 +172,14 @@ def check_solution(model, solved: PiecewiseSolution, rng) -> None:
         if where.point and isinstance(where.low, F):
             check_at(model, solved, where.low)
         elif where.point:  # an irrational breakpoint: both neighbours' values meet there
-            check_continuity(piece, pieces[i - 1], pieces[i + 1], len(solved.graph))
+            check_continuity(piece, pieces[i - 1], pieces[i + 1])
         else:
             check_at(model, solved, _sample(where.low, where.high))
             if where.low is not None and where.high is not None:
                 for _ in range(4):
                     check_at(model, solved, rational_inside(piece, rng))
     for left, point, right in zip(pieces, pieces[1:], pieces[2:]):
-        if point.where.point and list(left.choice) != list(right.choice):
+        if point.where.point and any(left.policy(s) != right.policy(s) for s in solved.states):
             check_sign_change(model, solved, point, right)
 
 
@@ -207,8 +207,8 @@ def test_the_gamble_switches_at_one_over_root_three():
 
     solved = ep.solve(Gamble())
     assert solved.breakpoints == [1 / sympy.sqrt(3)]
-    assert [action for _, action in solved.policy()] == ["sure", "sure", "gamble"]
-    assert solved.ties()[0][1] == ("sure", "gamble")
+    assert [piece.policy() for piece in solved.pieces] == ["sure", "sure", "gamble"]
+    assert [piece.ties() for piece in solved.pieces][1] == ("sure", "gamble")
     check_solution(Gamble(), solved, random.Random(1))
 
 
@@ -243,18 +243,35 @@ def test_red_and_black_bold_below_one_half_timid_above(goal):
     for piece in solved.pieces:
         where = piece.where
         for i in range(1, goal):
-            s = solved.graph.id_of(i)
             if where.point:
                 assert where.low == half  # the only breakpoint
-                assert piece.value_expr(s) == sympy.Rational(i, goal)
-                assert piece.ties.get(s, (0,)) == tuple(range(min(i, goal - i)))
+                assert piece.value(i) == sympy.Rational(i, goal)
+                assert piece.ties(i) == model.actions(i)
             elif compare(where.high, half) <= 0:
-                assert sympy.simplify(piece.value_expr(s) - bold[i]) == 0
+                assert sympy.simplify(piece.value(i) - bold[i]) == 0
             else:
                 assert compare(where.low, half) >= 0
-                assert sympy.simplify(piece.value_expr(s) - timid[i]) == 0
+                assert sympy.simplify(piece.value(i) - timid[i]) == 0
     assert solved.breakpoints == [sympy.Rational(1, 2)]
     check_solution(model, solved, random.Random(goal))
+
+
+def test_the_answer_at_a_value_of_the_parameter_is_read_by_state():
+    """Red and black to 7 solved from 1..6 (state 2 is not id 2): at p = 1/3 each
+    fortune's value is bold play's, read by the state itself, through at() and
+    piece_at() alike."""
+    solved = ep.solve(RedAndBlack(7, p), starts=[3, 1, 2, 4, 5, 6])
+    bold = bold_play_values(7, p)
+    third = F(1, 3)
+    at, piece = solved.at(third), solved.piece_at(third)
+    assert isinstance(at, ep.SolvedLaws) and (at.method, at.solver) == ("exact", "generic")
+    for i in range(7 + 1):
+        expected = F(str(bold[i].subs(p, sympy.Rational(1, 3))))
+        assert at.value(i) == expected
+        assert piece.value(i).subs(p, sympy.Rational(1, 3)) == expected
+    assert at.policy(2) == piece.policy(2) == 2  # bold: stake everything
+    with pytest.warns(ep.ExactProbDeprecationWarning, match=r"use Piece\.value\(state\)"):
+        assert piece.value_expr(0) == piece.value(3)  # the old accessor read ids
 
 
 # -- random models against the oracles -----------------------------------------------------
@@ -371,12 +388,13 @@ def test_push_your_luck_holds_at_the_one_step_look_ahead(cap):
     for k in range(1, cap + 1):
         low = F(k - 1, k)
         high = F(k, k + 1) if k < cap else F(1)
-        piece = solved.at((low + high) / 2)
+        piece = solved.piece_at((low + high) / 2)
         assert str(piece.where) == str(Range(p, low, high))
-        assert sympy.simplify(piece.value_expr(0) - k * p**k) == 0
+        assert sympy.simplify(piece.value() - k * p**k) == 0
         if k < cap:
-            point = solved.at(high)
-            assert point.ties[solved.graph.id_of(k)] == (0, 1)  # hold and roll tie at k
+            point = solved.piece_at(high)
+            assert point.ties(k) == ("hold", "roll")  # hold and roll tie at k
+            assert solved.at(high).ties(k) == ("hold", "roll")
     check_solution(PushYourLuck(cap), solved, random.Random(cap))
 
 
@@ -393,13 +411,16 @@ def test_a_fight_in_the_chance_of_a_round_matches_the_grid_solver():
     for delta in (0, 1, -2):
         odds = round_odds(delta)
         t = F(odds.win / (odds.win + odds.lose))
-        value = solved.at(t).value_expr(0).subs(p, sympy.Rational(t.numerator, t.denominator))
+        value = solved.piece_at(t).value().subs(p, sympy.Rational(t.numerator, t.denominator))
+        assert F(str(value)) == solved.at(t).value()
         assert F(str(value)) == solve_grid(Fight(delta, 4, 4, 3)).value(4, 4, 3)
 
 
 def test_a_piecewise_solution_is_a_solved_result_with_json_and_html():
     solved = ep.solve(two_coins(p))
-    assert isinstance(solved, ep.Solved) and solved.method == "exact (piecewise)"
+    assert isinstance(solved, ep.Solved) and not isinstance(solved, ep.SolvedPlay)
+    assert (solved.method, solved.solver) == ("exact", "piecewise")
+    assert solved.to_json()["solver"] == "piecewise"
     assert solved.to_json()["pieces"][1] == {
         "where": "p = 1/2",
         "value": "1/2",
@@ -409,7 +430,11 @@ def test_a_piecewise_solution_is_a_solved_result_with_json_and_html():
     page = solved._repr_html_()
     assert "0 &lt; p &lt; 1/2" in page and "&#x27;b&#x27;" in page
     assert solved._repr_latex_().startswith("$\\displaystyle \\begin{cases}")
-    assert solved.policy("w") == () and solved.ties("w") == ()
+    assert all(piece.policy("w") is None and piece.ties("w") == () for piece in solved.pieces)
+    with pytest.warns(ep.ExactProbDeprecationWarning, match=r"piece\.policy\(state\)"):
+        assert [action for _, action in solved.policy()] == ["b", "a", "a"]
+    with pytest.warns(ep.ExactProbDeprecationWarning, match=r"piece\.ties\(state\)"):
+        assert [ties for _, ties in solved.ties()] == [("a", "b")]
     with pytest.raises(ep.ModelError, match="outside the range solved, 0 < p < 1"):
         solved.at(2)
 
@@ -428,6 +453,7 @@ def test_rewards_give_the_same_pieces_as_outcomes():
     with_outcomes, with_rewards = ep.solve(PushYourLuck(4)), ep.solve(PushForPoints(4))
     assert with_rewards.breakpoints == with_outcomes.breakpoints
     for mine, theirs in zip(with_rewards.pieces, with_outcomes.pieces):
-        assert str(mine.where) == str(theirs.where) and mine.ties == theirs.ties
-        assert sympy.simplify(mine.value_expr(0) - theirs.value_expr(0)) == 0
+        assert str(mine.where) == str(theirs.where)
+        assert all(mine.ties(s) == theirs.ties(s) for s in theirs.states)
+        assert sympy.simplify(mine.value() - theirs.value()) == 0
     check_solution(PushForPoints(4), with_rewards, random.Random(4))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +103,25 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 def test_the_version_is_semantic() -> None:
     major, minor, patch = ep.__version__.split(".")
     assert (int(major), int(minor)) >= (0, 2) and patch.isdigit()
+
+
+def test_mypy_refuses_what_a_result_does_not_answer(tmp_path: Path) -> None:
+    """The overloads of ``ep.solve`` type each answer: a level model's has no laws or
+    play, a certified answer no laws; the typed example's right calls pass."""
+    from mypy import api
+
+    wrong = tmp_path / "wrong_calls.py"
+    wrong.write_text(
+        "import exactprob as ep\n"
+        "from typed_usage import Coins, Ruin\n"
+        "ep.solve(Coins()).absorption()\n"
+        'ep.solve(Ruin(), method="certified").absorption()\n'
+        "ep.solve(Ruin(), parameter_range=(0, 1)).action_values()\n"
+    )
+    here = Path(__file__).parent
+    out, _, status = api.run(
+        [str(wrong), str(here / "typed_usage.py"), "--cache-dir", str(tmp_path / "cache")]
+    )
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1 and all(line.startswith(str(wrong)) for line in errors), out
+    assert [line.split(":")[1] for line in errors] == ["3", "4", "5"], out

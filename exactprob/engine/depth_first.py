@@ -56,6 +56,7 @@ from ..util.progress import progress_bar
 from ..util.resources import check_resident
 from ..util.rounding import approx, approx_probability, float_dot
 from ._internal.choose import exact_best, float_candidates, share_successors
+from .action_values import model_action_values
 from .array_model import Explorable, one_state_at_a_time
 from .graph import (
     MEMORY_CHECK_MASK,
@@ -69,7 +70,7 @@ from .graph import (
     terminal_value,
 )
 from .model import player_function
-from .results import PolicyLaws, solved_json
+from .results import Method, PolicyLaws, solved_json
 from .solve import Solution, evaluate, solve_graph
 from .state_graph import StateGraph, id_in, paused_garbage_collection
 
@@ -140,7 +141,14 @@ class DepthFirstSolution(PolicyLaws):
             state: action for state, action in zip(self._states, self._chosen) if action is not None
         }
 
-    method = "depth-first"
+    method: Method = "depth-first"
+    solver = "generic"
+
+    def action_values(self, state: Any = None) -> dict[Any, Any]:
+        r"""Every action's exact value :math:`Q(s, a)` in ``state``, in the model's order,
+        from the values the search kept (:mod:`~exactprob.engine.action_values`)."""
+        where = self.initial if state is None else state
+        return model_action_values(self._model, self.value, where)
 
     @property
     def initial(self) -> Hashable:

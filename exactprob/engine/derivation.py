@@ -100,7 +100,7 @@ class ExactSolution(Protocol):
 class Pieces(Protocol):
     """What a derivation reads of a piecewise solution
     (:class:`~exactprob.engine.parametric.PiecewiseSolution`); its pieces are
-    :class:`~exactprob.engine.parametric.Piece`."""
+    :class:`~exactprob.engine.parametric.PieceTable` (by state id)."""
 
     @property
     def graph(self) -> StateGraph: ...
@@ -109,7 +109,7 @@ class Pieces(Protocol):
     def parameter(self) -> Any: ...
 
     @property
-    def pieces(self) -> Sequence[Any]: ...
+    def piece_tables(self) -> Sequence[Any]: ...
 
 
 __all__ = [
@@ -137,9 +137,9 @@ def derivation_of(
     """The derivation of an exact result of the generic engine (a
     :class:`~exactprob.engine.solve.Solution` or a
     :class:`~exactprob.engine.parametric.PiecewiseSolution`)."""
-    if hasattr(solved, "pieces"):
+    if hasattr(solved, "piece_tables"):
         return derive_piecewise(solved, limit=limit, states=states)
-    if hasattr(solved, "action_values"):
+    if hasattr(solved, "graph") and hasattr(solved, "system"):
         return derive(solved, limit=limit, states=states)
     raise UsageError(
         f"a derivation is written from the generic engine's exact solution, not from a "
@@ -215,11 +215,11 @@ def derive_piecewise(
     doc.paragraph(
         "The model is solved for every value of ",
         Math(str(p)),
-        f" at once: {len(solution.pieces)} pieces, open intervals on which one play is "
+        f" at once: {len(solution.piece_tables)} pieces, open intervals on which one play is "
         "optimal and the points between them. ",
         *name.legend(),
     )
-    for piece in solution.pieces:
+    for piece in solution.piece_tables:
         _describe_piece(doc, solution, piece, shown, name)
     return doc
 
@@ -425,7 +425,7 @@ def _describe_piece(
         _describe_point(doc, piece)
     lines = []
     for s in (s for s in shown if len(G.actions[s]) > 1):
-        v = piece.value_expr(s)
+        v = piece.value_of_id(s)
         tied = piece.ties.get(s, (piece.choice[s],))
         for k, action in enumerate(G.actions[s]):
             if k in tied:
@@ -443,7 +443,7 @@ def _describe_piece(
     )
     doc.paragraph(
         f"Optimal play ({chosen}); the value at the start is ",
-        Math(sympy.latex(piece.value_expr(0))),
+        Math(sympy.latex(piece.value_of_id(0))),
         ".",
     )
     if lines and not where.point:
@@ -534,7 +534,7 @@ def _action_expr(G: StateGraph, s: int, k: int, piece: Any) -> Any:
     c = G.choice_start[s] + k
     total = to_sympy(G.rewards[c]) if G.rewards is not None else 0
     for t, p in G.choice_edges(c):
-        total += to_sympy(p) * piece.value_expr(t)
+        total += to_sympy(p) * piece.value_of_id(t)
     return total
 
 

@@ -101,10 +101,11 @@ from ._internal.float_guide import FloatStrategy, float_guess, float_strategy
 from ._internal.levels import pass_through
 from ._internal.order import SolveOrder, component_labels, edge_ends
 from ._internal.rewards import check_cycle_rewards, value_graph
+from .action_values import graph_action_values
 from .array_model import Explorable
 from .enclosure import Enclosure
 from .graph import explore
-from .results import solved_json
+from .results import Method, solved_json
 from .solve import _field_of, _System
 from .state_graph import GraphStates, StateGraph, paused_garbage_collection
 
@@ -162,8 +163,7 @@ class CertifiedSolution(GraphStates):
 
     def value(self, state: Any = None) -> Enclosure:
         """The enclosure of the optimal value of ``state``."""
-        s = self._id(state)
-        return Enclosure(float(self.low[s]), float(self.high[s]))
+        return self._enclosure(self._id(state))
 
     def policy(self, state: Any = None) -> Any:
         """The optimal action in ``state`` when certified, else the candidate with the
@@ -199,7 +199,17 @@ class CertifiedSolution(GraphStates):
         widths = np.nextafter(self.high - self.low, np.inf)
         return float(widths.max(initial=0.0))
 
-    method = "certified"
+    method: Method = "certified"
+    solver = "generic"
+
+    def action_values(self, state: Any = None) -> dict[Any, Enclosure]:
+        r"""An enclosure of every action's value :math:`Q(s, a)` in ``state``, in the
+        model's order (:mod:`~exactprob.engine.action_values`): an action whose enclosure
+        lies wholly below another's (for the mover) is certainly not optimal."""
+        return graph_action_values(self.graph, self._enclosure, self._id(state))
+
+    def _enclosure(self, s: int) -> Enclosure:
+        return Enclosure(float(self.low[s]), float(self.high[s]))
 
     def to_json(self, state: Any = None) -> dict[str, Any]:
         """The answer at ``state`` (:func:`~exactprob.engine.results.solved_json`): the

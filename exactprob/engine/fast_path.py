@@ -14,8 +14,8 @@ exploring the model, the laws of play by evaluating its policy.
 ...     def actions(self, s): return ("flip",)
 ...     def transition(self, s, a): return ep.Dist({"H": "1/2", "T": "1/2"})
 >>> coin = Coin(Flip())
->>> coin.method, coin.value(), coin.absorption(), list(coin.states)
-('exact (by hand)', Fraction(1, 2), Dist({'H': '1/2', 'T': '1/2'}), ['start', 'H', 'T'])
+>>> coin.method, coin.solver, coin.value(), coin.absorption(), list(coin.states)
+('exact', 'by hand', Fraction(1, 2), Dist({'H': '1/2', 'T': '1/2'}), ['start', 'H', 'T'])
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from typing import Any
 
 from ..util.display import solution_html
 from ..util.limits import DEFAULT_MAX_STATES
+from .action_values import model_action_values
 from .graph import explore
-from .results import PolicyLaws, SolvedLaws, solved_json
+from .results import Method, PolicyLaws, SolvedLaws, solved_json
 from .solve import evaluate
 
 __all__ = ["ExactFastPath", "FastPathResult"]
@@ -41,16 +42,21 @@ class FastPathResult:
 
     __slots__ = ("_explored", "max_states", "model")
     name = "fast path"
-    kind = "certified"
+    kind: Method = "certified"
 
     def __init__(self, model: Any, max_states: int = DEFAULT_MAX_STATES) -> None:
         self.model, self.max_states = model, max_states
         self._explored: Sequence[Hashable] | None = None
 
     @property
-    def method(self) -> str:
-        """``"KIND (NAME)"``, e.g. ``"exact (jeopardy components)"``."""
-        return f"{self.kind} ({self.name})"
+    def method(self) -> Method:
+        """The method it answers for: ``"exact"`` or ``"certified"``."""
+        return self.kind
+
+    @property
+    def solver(self) -> str:
+        """The fast path's name, e.g. ``"jeopardy components"``."""
+        return self.name
 
     @property
     def initial(self) -> Any:
@@ -68,6 +74,13 @@ class FastPathResult:
 
     def ties(self, state: Any = None) -> tuple[Any, ...]:  # pragma: no cover - subclasses
         raise NotImplementedError
+
+    def action_values(self, state: Any = None) -> dict[Any, Any]:
+        r"""Every action's value :math:`Q(s, a)` in ``state``, in the model's order, from
+        the model's transitions and this result's values of the states they reach
+        (:mod:`~exactprob.engine.action_values`): exact, or enclosures when certified."""
+        where = self.initial if state is None else state
+        return model_action_values(self.model, self.value, where)
 
     @property
     def states(self) -> Sequence[Hashable]:
@@ -90,7 +103,7 @@ class ExactFastPath(FastPathResult, PolicyLaws):
     state (:func:`~exactprob.engine.solve.evaluate`, once per state)."""
 
     __slots__ = ("_evaluated",)
-    kind = "exact"
+    kind: Method = "exact"
 
     def __init__(self, model: Any, max_states: int = DEFAULT_MAX_STATES) -> None:
         super().__init__(model, max_states)

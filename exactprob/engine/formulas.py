@@ -112,7 +112,7 @@ def check_formula(solved: Any, formula: Any, state: Any = None) -> FormulaCheck:
     True
     """
     expected = _rational_function(formula)
-    if hasattr(solved, "pieces"):
+    if hasattr(solved, "piece_tables"):
         return _check_pieces(solved, expected, state)
     value = solved.value(state)
     if isinstance(value, Enclosure):
@@ -200,9 +200,9 @@ def _check_pieces(solved: Any, formula: Any, state: Any) -> FormulaCheck:
 
     s = solved._id(state)
     p = solved.parameter
-    for piece in solved.pieces:
+    for piece in solved.piece_tables:
         if not piece.where.point:
-            verdict = _check_function(formula, piece.value_expr(s), piece)
+            verdict = _check_function(formula, piece.value_of_id(s), piece)
             if not verdict:
                 return verdict
             continue
@@ -213,7 +213,7 @@ def _check_pieces(solved: Any, formula: Any, state: Any) -> FormulaCheck:
             f = sympy.Poly(list(x.coefficients), p)
             holds = sympy.Poly(sympy.fraction(difference)[0], p).rem(f).is_zero
         else:
-            holds = formula.subs(at) == piece.value_expr(s)
+            holds = formula.subs(at) == piece.value_of_id(s)
         if not holds:
-            return FormulaCheck(False, at, sympy.radsimp(formula.subs(at)), piece.value_expr(s))
+            return FormulaCheck(False, at, sympy.radsimp(formula.subs(at)), piece.value_of_id(s))
     return FormulaCheck(True)

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError, UsageError
+from ..util.deprecation import warn_deprecated
 from ..util.display import exact_html, rows_html
 from ..util.limits import DEFAULT_MAX_STATES, refuse_more_than
 from ..util.progress import Progress, progress_bar
@@ -50,7 +51,7 @@ from ._internal.level_batches import (
 )
 from .enclosure import Enclosure
 from .level_model import LevelModel
-from .results import solved_json
+from .results import Method, solved_json
 
 __all__ = ["LevelSolution", "solve_levels"]
 
@@ -58,12 +59,15 @@ __all__ = ["LevelSolution", "solve_levels"]
 class LevelSolution:
     """Every state's value of a :class:`~exactprob.engine.level_model.LevelModel`: exact, or an
     :class:`~exactprob.engine.enclosure.Enclosure` (certified). A level model's choices lie
-    inside its steps, so :meth:`policy` is ``None`` and :meth:`ties` is ``()`` at every
-    state; the game reads its decisions from the values (:meth:`values`)."""
+    inside its steps, so it answers no policy or ties: the game reads its decisions from
+    the values (:meth:`values`)."""
 
     __slots__ = ("_levels", "initial", "method", "model")
+    solver = "level sweep"
 
-    def __init__(self, model: LevelModel, levels: list[Level], method: str, initial: Any) -> None:
+    def __init__(
+        self, model: LevelModel, levels: list[Level], method: Method, initial: Any
+    ) -> None:
         self.model, self._levels, self.method, self.initial = model, levels, method, initial
 
     @property
@@ -117,11 +121,15 @@ class LevelSolution:
         )
 
     def policy(self, state: Any = None) -> None:
-        """``None``: the choices of a level model are inside its steps."""
+        """Deprecated since 0.2.0 (always ``None``: the choices of a level model are inside
+        its steps); read the decisions from :meth:`values`."""
+        warn_deprecated("LevelSolution.policy()", "the values (LevelSolution.values)", "0.2.0")
         self.level_of(self.initial if state is None else state)
 
     def ties(self, state: Any = None) -> tuple[()]:
-        """``()``: the choices of a level model are inside its steps."""
+        """Deprecated since 0.2.0 (always ``()``: the choices of a level model are inside
+        its steps); read the decisions from :meth:`values`."""
+        warn_deprecated("LevelSolution.ties()", "the values (LevelSolution.values)", "0.2.0")
         self.level_of(self.initial if state is None else state)
         return ()
 
@@ -175,7 +183,7 @@ class _LevelStates(Sequence[Hashable]):
 
 def solve_levels(
     model: LevelModel,
-    method: str,
+    method: Method,
     *,
     max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,

@@ -29,19 +29,19 @@ exactprob.errors.UsageError: method must be one of 'exact', 'certified', 'depth-
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, Literal, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, overload
 
 from ..errors import UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.progress import on_terminal
-from .level_model import is_level_model
-from .results import Solved, SolvedLaws
+from .level_model import LevelModel, is_level_model
+from .results import METHODS, Method, Solved, SolvedLaws, SolvedPlay
+
+if TYPE_CHECKING:
+    from .level_sweep import LevelSolution
+    from .parametric import PiecewiseSolution
 
 __all__ = ["METHODS", "Method", "SolvingMethod", "fast_path", "register", "solve"]
-
-Method = Literal["exact", "certified", "depth-first"]
-#: The methods every model can be solved by.
-METHODS: tuple[Method, ...] = ("exact", "certified", "depth-first")
 
 
 class SolvingMethod(Protocol):
@@ -92,22 +92,8 @@ def fast_path(model: Any, method: Method = "exact") -> SolvingMethod | None:
 
 @overload
 def solve(
-    model: Any,
-    method: Literal["exact", "depth-first"] = ...,
-    *,
-    generic: bool = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    starts: Sequence[Hashable] | None = ...,
-    parameter_range: None = ...,
-    cluster: None = ...,
-) -> SolvedLaws: ...
-
-
-@overload
-def solve(
-    model: Any,
-    method: Literal["certified"],
+    model: LevelModel,
+    method: Literal["exact", "certified"] = ...,
     *,
     generic: bool = ...,
     max_states: int = ...,
@@ -115,7 +101,7 @@ def solve(
     starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
     cluster: Any = ...,
-) -> Solved: ...
+) -> LevelSolution: ...
 
 
 @overload
@@ -129,21 +115,35 @@ def solve(
     starts: Sequence[Hashable] | None = ...,
     parameter_range: tuple[Any, Any],
     cluster: None = ...,
-) -> Solved: ...
+) -> PiecewiseSolution: ...
 
 
 @overload
 def solve(
     model: Any,
-    method: Method = ...,
+    method: Literal["certified"],
     *,
     generic: bool = ...,
     max_states: int = ...,
     progress: bool | None = ...,
     starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
-    cluster: Any,
-) -> Solved: ...
+    cluster: None = ...,
+) -> SolvedPlay: ...
+
+
+@overload
+def solve(
+    model: Any,
+    method: Literal["exact", "depth-first"] = ...,
+    *,
+    generic: bool = ...,
+    max_states: int = ...,
+    progress: bool | None = ...,
+    starts: Sequence[Hashable] | None = ...,
+    parameter_range: None = ...,
+    cluster: None = ...,
+) -> SolvedLaws: ...
 
 
 def solve(

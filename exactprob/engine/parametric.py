@@ -40,10 +40,12 @@ where every probability lies in [0, 1] (when that is one interval), or the one g
 >>> solved = ep.solve(Gamble())
 >>> solved.value()
 Piecewise((1/3, (p > 0) & (p < sqrt(3)/3)), (1/3, Eq(p, sqrt(3)/3)), (p**2, (p < 1) & (p > sqrt(3)/3)))
->>> [(str(where), action) for where, action in solved.policy()]
+>>> [(str(piece.where), piece.policy()) for piece in solved.pieces]
 [('0 < p < sqrt(3)/3', 'sure'), ('p = sqrt(3)/3', 'sure'), ('sqrt(3)/3 < p < 1', 'gamble')]
->>> solved.ties(), solved.breakpoints
-(((p = sqrt(3)/3, ('sure', 'gamble')),), [sqrt(3)/3])
+>>> solved.pieces[1].ties(), solved.breakpoints
+(('sure', 'gamble'), [sqrt(3)/3])
+>>> solved.at(Fraction(2, 3)).value(), solved.at(Fraction(2, 3)).policy("one won")
+(Fraction(4, 9), 'play')
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from flint import fmpq, fmpq_poly
 
 from ..errors import ModelError, UsageError
 from ..util import display
+from ..util.deprecation import warn_deprecated
 from ..util.limits import DEFAULT_MAX_STATES
 from ..util.mathdoc import Document
 from ..util.numbers import Exact, exact, to_sympy
@@ -78,10 +81,11 @@ from ._internal.rewards import value_graph
 from ._internal.univariate import RationalFunction
 from .array_model import Explorable
 from .graph import explore
+from .results import Method
 from .solve import Solution, _field_of, solve_graph
 from .state_graph import GraphStates, StateGraph
 
-__all__ = ["Piece", "PiecewiseSolution", "Range", "solve_exact", "solve_piecewise"]
+__all__ = ["Piece", "PieceTable", "PiecewiseSolution", "Range", "solve_exact", "solve_piecewise"]
 
 #: A bound of the parameter range: a rational or algebraic point, or ``None`` for no bound.
 Bound = Point | None
@@ -132,10 +136,12 @@ class Range:
 
 
 @dataclass
-class Piece:
-    """One piece of a piecewise answer: where it holds, the optimal action of every state
-    (indices into its actions) and every action exactly tied with it there, and each
-    state's value (a rational function of the parameter, or the exact value at a point)."""
+class PieceTable:
+    """One piece of a piecewise answer as the solver holds it, by state id: where it
+    holds, the optimal action of every state id (indices into its actions) and every
+    action exactly tied with it there, and each state id's value (a rational function of
+    the parameter, or the exact value at a point). Users read a piece by state through
+    :class:`Piece`."""
 
     where: Range
     choice: Sequence[int]
@@ -146,55 +152,126 @@ class Piece:
     #: numerator's real roots, for the actions not tied on the piece (intervals).
     margins: dict[tuple[int, int], Any] = dataclasses.field(default_factory=dict, repr=False)
 
-    def value_expr(self, s: int) -> Any:
-        """The value of state ``s`` on this piece as a sympy expression: a rational
-        function of the parameter, or its exact value at a breakpoint."""
+    def value_of_id(self, s: int) -> Any:
+        """The value of the state of id ``s`` on this piece as a sympy expression: a
+        rational function of the parameter, or its exact value at a breakpoint."""
         v = self.values[s]
         if self.where.point and isinstance(self.where.low, RealRoot):
             return self.where.low.at(*_polynomials(v))
         return self.field.public(v) if self.field.symbolic else to_sympy(v)
 
 
+class Piece(GraphStates):
+    """One piece of a piecewise answer, read by state: where it holds (:attr:`where`, an
+    open interval of the parameter or one point), each state's value there (a rational
+    function of the parameter, or the exact value at the point), its optimal action and
+    the actions exactly tied with it."""
+
+    __slots__ = ("graph", "table")
+
+    def __init__(self, graph: StateGraph, table: PieceTable) -> None:
+        self.graph, self.table = graph, table
+
+    @property
+    def where(self) -> Range:
+        """Where the piece holds."""
+        return self.table.where
+
+    def _id(self, state: Any) -> int:
+        return 0 if state is None else self.graph.id_of(state)
+
+    def value(self, state: Any = None) -> Any:
+        """The value of ``state`` on this piece, a sympy expression."""
+        return self.table.value_of_id(self._id(state))
+
+    def policy(self, state: Any = None) -> Any:
+        """The optimal action of ``state`` on this piece (the first in the model's order
+        at a breakpoint); ``None`` when ``state`` is terminal."""
+        s = self._id(state)
+        actions = self.graph.actions[s]
+        return actions[self.table.choice[s]] if actions else None
+
+    def ties(self, state: Any = None) -> tuple[Any, ...]:
+        """Every action of ``state`` exactly optimal on this piece, in the model's order;
+        ``()`` when terminal."""
+        s = self._id(state)
+        actions = self.graph.actions[s]
+        if not actions:
+            return ()
+        return tuple(actions[k] for k in self.table.ties.get(s, (self.table.choice[s],)))
+
+    def value_expr(self, s: int) -> Any:
+        """Deprecated since 0.2.0: the value of the state of *id* ``s`` (not the state
+        ``s``); use :meth:`value`, which takes the state."""
+        warn_deprecated("Piece.value_expr(id)", "Piece.value(state)", "0.2.0")
+        return self.table.value_of_id(s)
+
+    def __repr__(self) -> str:
+        return f"Piece({self.where})"
+
+
 class PiecewiseSolution(GraphStates):
     """The exact solution of a one-parameter model for every value of its parameter.
 
-    :meth:`value` is a ``sympy.Piecewise``; :meth:`policy` and :meth:`ties` give, piece by
-    piece, the optimal action and the tied actions; :attr:`pieces` the pieces in
-    increasing order of the parameter (open intervals and the points between them);
-    :attr:`breakpoints` the points where the optimal play changes; :meth:`at` the piece
-    holding a rational value of the parameter.
+    :meth:`value` is a ``sympy.Piecewise``; :attr:`pieces` the pieces (:class:`Piece`: the
+    values, optimal actions and ties on each, by state) in increasing order of the
+    parameter, open intervals and the points between them; :attr:`breakpoints` the points
+    where the optimal play changes; :meth:`at` the model solved at one rational value of
+    the parameter (an ordinary exact result), :meth:`piece_at` the piece holding it.
     """
 
-    __slots__ = ("graph", "parameter", "pieces")
-    method = "exact (piecewise)"
+    __slots__ = ("graph", "parameter", "piece_tables")
+    method: Method = "exact"
+    solver = "piecewise"
 
-    def __init__(self, graph: StateGraph, parameter: Any, pieces: list[Piece]) -> None:
+    def __init__(self, graph: StateGraph, parameter: Any, tables: list[PieceTable]) -> None:
         self.graph = graph
         self.parameter = parameter
-        self.pieces = pieces
+        #: The pieces as the solver holds them, by state id (the derivation's and
+        #: :func:`~exactprob.engine.formulas.check_formula`'s view).
+        self.piece_tables = tables
 
     def _id(self, state: Any) -> int:
         return 0 if state is None else self.graph.id_of(state)
 
     @property
+    def pieces(self) -> list[Piece]:
+        """The pieces, in increasing order of the parameter."""
+        return [Piece(self.graph, table) for table in self.piece_tables]
+
+    @property
     def breakpoints(self) -> list[Any]:
         """The points where the optimal play changes (sympy numbers, increasing)."""
+        tables = self.piece_tables
         found = []
-        for before, point, after in zip(self.pieces, self.pieces[1:], self.pieces[2:]):
+        for before, point, after in zip(tables, tables[1:], tables[2:]):
             if point.where.point and list(before.choice) != list(after.choice):
                 found.append(to_sympy_point(point.where.low))  # type: ignore[arg-type]
         return found
 
-    def at(self, t: Any) -> Piece:
+    def piece_at(self, t: Any) -> Piece:
         """The piece holding the parameter value ``t`` (an exact rational)."""
-        q = Fraction(str(exact(t)))
-        for piece in self.pieces:
-            if piece.where.contains(q):
-                return piece
+        q = self._rational(t)
+        for table in self.piece_tables:
+            if table.where.contains(q):
+                return Piece(self.graph, table)
         raise ModelError(f"{self.parameter} = {q} is outside the range solved, {self._range()}")
 
+    def at(self, t: Any) -> Solution:
+        """The model solved exactly at the parameter value ``t`` (an exact rational in the
+        range solved): values, optimal play, ties and laws by state, as
+        :func:`exactprob.solve` gives them for the model with ``t`` in place of the
+        parameter."""
+        q = self._rational(t)
+        self.piece_at(q)  # refuses a value outside the range solved
+        return solve_graph(_substitute(self.graph, self.parameter, q))
+
+    def _rational(self, t: Any) -> Fraction:
+        return Fraction(str(exact(t)))
+
     def _range(self) -> Range:
-        return Range(self.parameter, self.pieces[0].where.low, self.pieces[-1].where.high)
+        tables = self.piece_tables
+        return Range(self.parameter, tables[0].where.low, tables[-1].where.high)
 
     def value(self, state: Any = None) -> Any:
         """The optimal value of ``state`` as a ``sympy.Piecewise`` in the parameter."""
@@ -202,28 +279,33 @@ class PiecewiseSolution(GraphStates):
 
         s = self._id(state)
         return sympy.Piecewise(
-            *((piece.value_expr(s), piece.where.condition()) for piece in self.pieces),
+            *((table.value_of_id(s), table.where.condition()) for table in self.piece_tables),
             evaluate=False,
         )
 
     def policy(self, state: Any = None) -> tuple[tuple[Range, Any], ...]:
-        """``(range, optimal action)`` for each piece (the first optimal action in the
-        model's order at a breakpoint); ``()`` when ``state`` is terminal."""
-        s = self._id(state)
-        actions = self.graph.actions[s]
-        if not actions:
+        """Deprecated since 0.2.0: ``(range, optimal action)`` for each piece; read each
+        piece's play by state (:meth:`Piece.policy`)."""
+        warn_deprecated(
+            "PiecewiseSolution.policy(state)",
+            "[(piece.where, piece.policy(state)) for piece in solution.pieces]",
+            "0.2.0",
+        )
+        if not self.graph.actions[self._id(state)]:
             return ()
-        return tuple((piece.where, actions[piece.choice[s]]) for piece in self.pieces)
+        return tuple((piece.where, piece.policy(state)) for piece in self.pieces)
 
     def ties(self, state: Any = None) -> tuple[tuple[Range, tuple[Any, ...]], ...]:
-        """``(range, tied actions)`` for each piece where several actions of ``state``
-        are exactly optimal together."""
-        s = self._id(state)
-        actions = self.graph.actions[s]
+        """Deprecated since 0.2.0: ``(range, tied actions)`` for each piece where several
+        actions are optimal together; read each piece's ties by state
+        (:meth:`Piece.ties`)."""
+        warn_deprecated(
+            "PiecewiseSolution.ties(state)",
+            "[(piece.where, piece.ties(state)) for piece in solution.pieces]",
+            "0.2.0",
+        )
         return tuple(
-            (piece.where, tuple(actions[k] for k in piece.ties[s]))
-            for piece in self.pieces
-            if s in piece.ties
+            (piece.where, piece.ties(state)) for piece in self.pieces if len(piece.ties(state)) > 1
         )
 
     def derivation(self, *, limit: int = 12, states: Sequence[Any] | None = None) -> Document:
@@ -235,20 +317,18 @@ class PiecewiseSolution(GraphStates):
 
     def to_json(self, state: Any = None) -> dict[str, Any]:
         """The answer at ``state``: each piece with its range, value and actions."""
-        s = self._id(state)
-        actions = self.graph.actions[s]
+        where = self.graph.states[self._id(state)]
         return {
             "method": self.method,
-            "state": repr(self.graph.states[s]),
+            "solver": self.solver,
+            "state": repr(where),
             "parameter": str(self.parameter),
             "pieces": [
                 {
                     "where": str(piece.where),
-                    "value": str(piece.value_expr(s)),
-                    "policy": repr(actions[piece.choice[s]]) if actions else None,
-                    "ties": [repr(actions[k]) for k in piece.ties.get(s, (piece.choice[s],))]
-                    if actions
-                    else [],
+                    "value": str(piece.value(where)),
+                    "policy": None if piece.policy(where) is None else repr(piece.policy(where)),
+                    "ties": [repr(action) for action in piece.ties(where)],
                 }
                 for piece in self.pieces
             ],
@@ -263,18 +343,14 @@ class PiecewiseSolution(GraphStates):
         rows = [
             (
                 html.escape(str(piece.where)),
-                display.exact_html(piece.value_expr(0)) + html.escape(f" ({action!r})"),
+                display.exact_html(piece.value()) + html.escape(f" ({piece.policy()!r})"),
             )
-            for piece, (_, action) in zip(self.pieces, self.policy() or _no_actions(self.pieces))
+            for piece in self.pieces
         ]
         return display.rows_html(f"Piecewise solution in {self.parameter}", rows)
 
     def __repr__(self) -> str:
-        return f"PiecewiseSolution({self.parameter}: {len(self.pieces)} pieces, {len(self.graph):,} states)"
-
-
-def _no_actions(pieces: Sequence[Piece]) -> Iterator[tuple[Range, None]]:
-    return ((piece.where, None) for piece in pieces)
+        return f"PiecewiseSolution({self.parameter}: {len(self.piece_tables)} pieces, {len(self.graph):,} states)"
 
 
 def solve_exact(
@@ -386,7 +462,7 @@ class _Piecewise:
 
     # -- the pieces ------------------------------------------------------------------
     def run(self) -> PiecewiseSolution:
-        pieces: list[Piece] = []
+        pieces: list[PieceTable] = []
         inside = [c for c in self.cuts if _between(c, self.low, self.high)]
         for c in inside:
             pieces.append(self._at_point(c))
@@ -399,13 +475,13 @@ class _Piecewise:
         pieces.sort(key=_piece_key)
         return PiecewiseSolution(self.G, self.symbol, pieces)
 
-    def _cover(self, a: Bound, b: Bound, pieces: list[Piece], bar: Progress) -> None:
+    def _cover(self, a: Bound, b: Bound, pieces: list[PieceTable], bar: Progress) -> None:
         """Add the pieces covering the open interval ``(a, b)``, on which the support of
         every move is that of any point inside."""
         stack = [(a, b)]
         while stack:
             a, b = stack.pop()
-            found: Piece | Fraction = _sample(a, b)
+            found: PieceTable | Fraction = _sample(a, b)
             while isinstance(found, Fraction):  # a sample that is no root of a margin
                 found = self._around(found, a, b)
             pieces.extend(self._split_at_touches(found))
@@ -431,7 +507,7 @@ class _Piecewise:
         width = float(_approx(self.high) - _approx(self.low))
         return 100 * float(_approx(where.high) - _approx(where.low)) / width
 
-    def _around(self, t: Fraction, a: Bound, b: Bound) -> Piece | Fraction:
+    def _around(self, t: Fraction, a: Bound, b: Bound) -> PieceTable | Fraction:
         """The piece around ``t``: the policy optimal at ``t``, its values, and the
         nearest sign changes of its margins on either side (within ``(a, b)``); or a
         new sample when ``t`` is itself a root of some margin."""
@@ -472,9 +548,9 @@ class _Piecewise:
                     low = root
                 else:
                     high = root
-        return Piece(Range(self.symbol, low, high), choice, ties, values, self.field, margins)
+        return PieceTable(Range(self.symbol, low, high), choice, ties, values, self.field, margins)
 
-    def _split_at_touches(self, piece: Piece) -> list[Piece]:
+    def _split_at_touches(self, piece: PieceTable) -> list[PieceTable]:
         """The piece cut at the points inside it where a margin touches 0 without
         changing sign: ties at a point, the same policy on both sides."""
         low, high = piece.where.low, piece.where.high
@@ -491,7 +567,7 @@ class _Piecewise:
         ends: list[Bound] = [low, *touches, high]
         parts = [self._breakpoint(piece, x) for x in touches]
         for u, v in itertools.pairwise(ends):
-            part = Piece(
+            part = PieceTable(
                 Range(self.symbol, u, v),
                 piece.choice,
                 piece.ties,
@@ -532,7 +608,7 @@ class _Piecewise:
             )
             yield k, sign_of * (numerators[s] * common - q), common
 
-    def _breakpoint(self, piece: Piece, x: Point) -> Piece:
+    def _breakpoint(self, piece: PieceTable, x: Point) -> PieceTable:
         """The point piece at ``x``, an end of ``piece``: the same values; tied are the
         actions whose margin vanishes at ``x``."""
         ties: dict[int, set[int]] = {s: set(t) for s, t in piece.ties.items()}
@@ -545,9 +621,9 @@ class _Piecewise:
         values, field = piece.values, self.field
         if isinstance(x, Fraction):  # exact rationals there
             values, field = [_evaluate(v, x) for v in values], _RATIONAL_VALUES
-        return Piece(Range(self.symbol, x, x, True), choice, _sorted_ties(ties), values, field)
+        return PieceTable(Range(self.symbol, x, x, True), choice, _sorted_ties(ties), values, field)
 
-    def _at_point(self, c: Point) -> Piece:
+    def _at_point(self, c: Point) -> PieceTable:
         """A point where the moves or a reward's sign change: solved on its own."""
         if isinstance(c, RealRoot):
             raise ModelError(
@@ -558,7 +634,7 @@ class _Piecewise:
         values = [solved.field.public(v) for v in _field_values(solved, None)]
         ties = {s: tuple(t) for s, t in solved._ties.items() if s < len(self.G)}
         choice = list(solved._choice[: len(self.G)])
-        return Piece(Range(self.symbol, c, c, True), choice, ties, values, _RATIONAL_VALUES)
+        return PieceTable(Range(self.symbol, c, c, True), choice, ties, values, _RATIONAL_VALUES)
 
 
 _RATIONAL_VALUES = Field()
@@ -741,7 +817,7 @@ def _sorted_distinct(points: list[Point]) -> list[Point]:
 _order = cmp_to_key(compare)
 
 
-def _piece_key(piece: Piece) -> Any:
+def _piece_key(piece: PieceTable) -> Any:
     """Pieces along the parameter: by lower end, a point before the interval it opens."""
     low = piece.where.low
     return (low is not None, _order(low) if low is not None else 0, not piece.where.point)

@@ -1,21 +1,30 @@
 r"""One result protocol: what every solving method answers, whichever path solved the model.
 
 :func:`exactprob.solve` returns a :class:`Solved`: the generic engine's exact, certified and
-depth-first solutions and the games' own fast paths alike. ``state=None`` always means the
-model's initial state.
+depth-first solutions, the games' own fast paths, level sweeps and piecewise answers alike.
+``state=None`` always means the model's initial state. A name means one thing on every
+result, and a result that cannot answer a question does not have its method.
 
-* :meth:`Solved.value` is the optimal value :math:`V(s)`: exact (``Fraction``, or a sympy
-  expression for a symbolic model), or an :class:`~exactprob.engine.enclosure.Enclosure` proved to
-  contain it (certified);
-* :meth:`Solved.policy` an optimal action, :meth:`Solved.ties` every action that may be
-  optimal: exactly tied with the best (exact), or not ruled out by the enclosures
-  (certified); the policy's action is always among them, and a terminal state has none;
-* :attr:`Solved.states` the states it knows, and :meth:`Solved.to_json` the answer at a
-  state as JSON (exact numbers as ``"p/q"`` strings with a ``_decimal`` twin).
+* :class:`Solved`, every answer: :meth:`~Solved.value` is the optimal value :math:`V(s)`,
+  exact (``Fraction``, or a sympy expression for a symbolic model) or an
+  :class:`~exactprob.engine.enclosure.Enclosure` proved to contain it (certified);
+  :attr:`~Solved.states` the states it knows; :attr:`~Solved.method` one of
+  :data:`METHODS` and :attr:`~Solved.solver` which solver answered;
+  :meth:`~Solved.to_json` the answer at a state as JSON (exact numbers as ``"p/q"``
+  strings with a ``_decimal`` twin).
+* :class:`SolvedPlay`, an answer with choices: :meth:`~SolvedPlay.policy` an optimal
+  action, :meth:`~SolvedPlay.ties` every action that may be optimal (exactly tied with the
+  best, or not ruled out by the enclosures; the policy's action is always among them, and
+  a terminal state has none), :meth:`~SolvedPlay.action_values` every action's value.
+* :class:`SolvedLaws`, an exact answer with choices: the laws of play under its policy
+  (where play ends, the law and mean of anything counted on the way, the expected number
+  of moves).
 
-An exact result is also a :class:`SolvedLaws`: the laws of play under its policy (where
-play ends, the law and mean of anything counted on the way, the expected number of
-moves). A game's fast path derives its result from
+A level model's answer (:class:`~exactprob.engine.level_sweep.LevelSolution`) is a
+:class:`Solved` only: its choices are inside its steps. A one-parameter answer
+(:class:`~exactprob.engine.parametric.PiecewiseSolution`) is a :class:`Solved` whose values
+are ``sympy.Piecewise``; its ``at(x)`` is a :class:`SolvedLaws` at a value of the
+parameter. A game's fast path derives its result from
 :class:`~exactprob.engine.fast_path.FastPathResult`, or for an exact one from
 :class:`~exactprob.engine.fast_path.ExactFastPath`, which gives it those laws from its policy
 through the generic engine's policy evaluation.
@@ -34,17 +43,24 @@ through the generic engine's policy evaluation.
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from ..util.numbers import exact_fields, is_symbolic
 from .dist import Dist
 from .enclosure import Enclosure
 from .forward import Counter
 
+Method = Literal["exact", "certified", "depth-first"]
+#: The methods every model can be solved by (:func:`exactprob.solve`).
+METHODS: tuple[Method, ...] = ("exact", "certified", "depth-first")
+
 __all__ = [
+    "METHODS",
+    "Method",
     "PolicyLaws",
     "Solved",
     "SolvedLaws",
+    "SolvedPlay",
     "solved_json",
     "value_fields",
 ]
@@ -52,16 +68,21 @@ __all__ = [
 
 @runtime_checkable
 class Solved(Protocol):
-    """A solved model, exact or certified, whichever method solved it."""
+    """A solved model, exact or certified, whichever method and solver answered: every
+    state's value."""
 
     @property
     def initial(self) -> Any:
         """The initial state: the state ``None`` stands for."""
 
     @property
-    def method(self) -> str:
-        """What solved it: ``"exact"``, ``"certified"`` or ``"depth-first"``, and for a
-        fast path its name in parentheses (``"exact (jeopardy components)"``)."""
+    def method(self) -> Method:
+        """How it was solved: one of :data:`~exactprob.engine.methods.METHODS`."""
+
+    @property
+    def solver(self) -> str:
+        """Which solver answered: ``"generic"`` (the engine's own), or the name of a game's
+        fast path (``"jeopardy components"``), ``"piecewise"`` or ``"level sweep"``."""
 
     @property
     def states(self) -> Collection[Hashable]:
@@ -69,13 +90,6 @@ class Solved(Protocol):
 
     def value(self, state: Any = None) -> Any:
         """The optimal value of ``state``: exact, or an enclosure when certified."""
-
-    def policy(self, state: Any = None) -> Any:
-        """An optimal action in ``state``; ``None`` when it is terminal."""
-
-    def ties(self, state: Any = None) -> tuple[Any, ...]:
-        """Every action of ``state`` that may be optimal, in the model's order (exactly
-        tied, or not ruled out when certified); ``()`` when terminal."""
 
     def to_json(self, state: Any = None) -> dict[str, Any]:
         """The answer at ``state`` as JSON (:func:`solved_json`)."""
@@ -85,7 +99,24 @@ class Solved(Protocol):
 
 
 @runtime_checkable
-class SolvedLaws(Solved, Protocol):
+class SolvedPlay(Solved, Protocol):
+    """A solved model with choices: besides the values, the optimal play at every state."""
+
+    def policy(self, state: Any = None) -> Any:
+        """An optimal action in ``state``; ``None`` when it is terminal."""
+
+    def ties(self, state: Any = None) -> tuple[Any, ...]:
+        """Every action of ``state`` that may be optimal, in the model's order (exactly
+        tied, or not ruled out when certified); ``()`` when terminal."""
+
+    def action_values(self, state: Any = None) -> dict[Any, Any]:
+        r"""Every action's value :math:`Q(s, a)` in ``state``, in the model's order
+        (exact, or enclosures when certified); ``{}`` when terminal
+        (:mod:`~exactprob.engine.action_values`)."""
+
+
+@runtime_checkable
+class SolvedLaws(SolvedPlay, Protocol):
     """An exact result, which also knows the laws of play under its policy."""
 
     def absorption(self, state: Any = None) -> Dist[Any]:
@@ -136,24 +167,28 @@ def value_fields(key: str, value: Any) -> dict[str, str]:
 
 
 def solved_json(result: Solved, state: Any = None) -> dict[str, Any]:
-    """A result's answer at ``state`` (the initial state when ``None``): the method, the
-    value, the chosen action and every action that may be optimal (as ``repr`` strings).
+    """A result's answer at ``state`` (the initial state when ``None``): the method and the
+    solver, the value, and for a result with choices the chosen action and every action
+    that may be optimal (as ``repr`` strings).
 
     >>> import exactprob as ep
     >>> from exactprob.games.gamblers_ruin import GamblersRuin
     >>> solved_json(ep.solve(GamblersRuin(goal=5, start=2, p="2/5")))
-    {'method': 'exact', 'state': '2', 'value': '40/211', 'value_decimal': '0.189573459716', \
-'policy': "'bet'", 'ties': ["'bet'"]}
+    {'method': 'exact', 'solver': 'generic', 'state': '2', 'value': '40/211', \
+'value_decimal': '0.189573459716', 'policy': "'bet'", 'ties': ["'bet'"]}
     """
     where = result.initial if state is None else state
-    action = result.policy(state)
-    return {
+    answer: dict[str, Any] = {
         "method": result.method,
+        "solver": result.solver,
         "state": repr(where),
         **value_fields("value", result.value(state)),
-        "policy": None if action is None else repr(action),
-        "ties": [repr(a) for a in result.ties(state)],
     }
+    if isinstance(result, SolvedPlay):
+        action = result.policy(state)
+        answer["policy"] = None if action is None else repr(action)
+        answer["ties"] = [repr(a) for a in result.ties(state)]
+    return answer
 
 
 class PolicyLaws:

@@ -73,7 +73,7 @@ from .array_model import Explorable, one_state_at_a_time
 from .dist import Dist
 from .forward import Counter, check_cap, count_distribution, move_counts, push_forward
 from .graph import check_model, explore
-from .results import solved_json
+from .results import Method, solved_json
 from .state_graph import GraphStates, StateGraph, paused_garbage_collection
 
 __all__ = ["Policy", "Solution", "evaluate", "fixed_policy", "solve_graph", "solve_model"]
@@ -199,7 +199,8 @@ class Solution(GraphStates):
         states, actions = self.graph.states, self.graph.actions
         return {states[s]: actions[s][k] for s, k in enumerate(self._choice) if k >= 0}
 
-    method = "exact"
+    method: Method = "exact"
+    solver = "generic"
 
     def to_json(self, state: Any = None) -> dict[str, Any]:
         """The answer at ``state`` (:func:`~exactprob.engine.results.solved_json`)."""

@@ -10,8 +10,8 @@ action, as the grid does).
 >>> import exactprob as ep
 >>> from exactprob.games.fighting_fantasy import Fight, FightModel
 >>> solved = ep.solve(FightModel(Fight(0, 4, 4, 7)))
->>> solved.method, solved.value()
-('exact (fighting fantasy grid)', Fraction(9185, 13824))
+>>> solved.solver, solved.value()
+('fighting fantasy grid', Fraction(9185, 13824))
 >>> ep.solve(FightModel(Fight(0, 4, 4, 7)), generic=True).value()
 Fraction(9185, 13824)
 >>> solved.policy(("won", 4, 4, 7, False))

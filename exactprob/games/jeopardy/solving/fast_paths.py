@@ -11,8 +11,8 @@ the model's state :math:`(s_0, s_1, k, d, m)` is the mover's state
 >>> import exactprob as ep
 >>> from exactprob.games.jeopardy.rules import JeopardyModel, Pig
 >>> solved = ep.solve(JeopardyModel(Pig(goal=10)))
->>> solved.method, solved.value()
-('exact (jeopardy components)', Fraction(7776, 10961))
+>>> solved.solver, solved.value()
+('jeopardy components', Fraction(7776, 10961))
 >>> ep.solve(JeopardyModel(Pig(goal=10)), generic=True).value()  # the generic engine
 Fraction(7776, 10961)
 >>> solved.ties((0, 0, 4, 0, 1))  # player 1, 4 in hand: roll on

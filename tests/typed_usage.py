@@ -1,0 +1,62 @@
+"""How a user's code reads the answers, checked by mypy in CI (``mypy exactprob
+tests/typed_usage.py``): each call below type-checks, and
+``tests/test_public_surface.py`` checks that the calls a result does not answer are
+refused by mypy."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+import exactprob as ep
+
+
+class Ruin:
+    """Bet 1 until 0 or 5, winning each bet with chance 2/5."""
+
+    initial = 2
+
+    def outcome(self, s: int) -> int | None:
+        return 1 if s == 5 else 0 if s == 0 else None
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("bet",)
+
+    def transition(self, s: int, a: str) -> ep.Dist[int]:
+        return ep.Dist({s + 1: "2/5", s - 1: "3/5"})
+
+
+class Coins(ep.LevelModel):
+    """Two levels of one state each, worth 1 at the end."""
+
+    levels, sizes, initial = 2, (1,), (0,)
+
+    def states(self, level: int) -> np.ndarray:
+        return np.array([(level,)])
+
+    def final(self, states: np.ndarray) -> np.ndarray:
+        return np.ones(len(states), dtype=np.int64)
+
+
+def exact_laws() -> Fraction:
+    solved: ep.SolvedLaws = ep.solve(Ruin())
+    solved.absorption()
+    solved.action_values(2)
+    return Fraction(solved.value())
+
+
+def certified_play() -> object:
+    boxed: ep.SolvedPlay = ep.solve(Ruin(), method="certified")
+    return boxed.ties(2), boxed.policy(2), boxed.action_values(2)
+
+
+def level_values() -> object:
+    solved: ep.LevelSolution = ep.solve(Coins())
+    return solved.value(), solved.values(0, np.array([(0,)]))
+
+
+def piecewise_pieces() -> object:
+    solved: ep.PiecewiseSolution = ep.solve(Ruin(), parameter_range=(0, 1))
+    at_third: ep.SolvedLaws = solved.at(Fraction(1, 3))
+    return [piece.policy(2) for piece in solved.pieces], at_third.value(2)
