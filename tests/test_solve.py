@@ -40,6 +40,7 @@ from models import (
     sympy_chain,
 )
 
+import exactprob as ep
 from exactprob import (
     Dist,
     ModelError,
@@ -485,11 +486,47 @@ def test_evaluate_from_another_start_state():
     # states from 5 on are the solution's (5 its initial state)
     p, N = F(2, 5), 8
     r = (1 - p) / p
-    E = evaluate(RedAndBlack(N, p, start=3), lambda s: 1, start=5)
+    E = evaluate(RedAndBlack(N, p, start=3), lambda s: 1, starts=[5])
     assert E.value() == (r**5 - 1) / (r**N - 1) == E.value(5)
     assert E.states[0] == 5
-    bold = evaluate(RedAndBlack(8, F(1, 3), start=2), {4: 4}, start=4)
+    bold = evaluate(RedAndBlack(8, F(1, 3), start=2), {4: 4}, starts=[4])
     assert set(bold.states) == {0, 4, 8} and bold.value() == F(1, 3)
+
+
+def test_evaluate_takes_several_starts_and_the_old_start_warns():
+    # timid play from 2 and 6 at once, each the ruin formula h(i) = (r^i - 1)/(r^N - 1)
+    p, N = F(2, 5), 8
+    r = (1 - p) / p
+    E = evaluate(RedAndBlack(N, p, start=3), lambda s: 1, starts=[2, 6])
+    assert [E.value(i) for i in (2, 6)] == [(r**i - 1) / (r**N - 1) for i in (2, 6)]
+    with pytest.warns(ep.ExactProbDeprecationWarning, match=r"use starts=\[s\]"):
+        old = evaluate(RedAndBlack(N, p, start=3), lambda s: 1, start=6)
+    assert old.initial == 6 and old.value() == E.value(6)
+
+
+class _NoInitial:
+    """A walk from 0 to 3 with no initial state: solved only from given starts."""
+
+    def outcome(self, s):
+        return 1 if s == 3 else 0 if s == 0 else None
+
+    def actions(self, s):
+        return ("step",)
+
+    def transition(self, s, a):
+        return ep.Dist({s + 1: "1/2", s - 1: "1/2"})
+
+
+@pytest.mark.parametrize("method", ep.METHODS)
+def test_a_model_without_initial_is_solved_from_starts(method):
+    # the fair walk's chance to reach 3 first from i is i/3
+    solved = ep.solve(_NoInitial(), method, starts=[1, 2])
+    for i in (1, 2):
+        value = solved.value(i)
+        assert value.contains(F(i, 3)) if method == "certified" else value == F(i, 3)
+    assert evaluate(_NoInitial(), lambda s: "step", starts=[2]).value() == F(2, 3)
+    with pytest.raises(ep.ModelError, match="no initial state.*starts="):
+        ep.solve(_NoInitial(), method)
 
 
 @pytest.mark.parametrize(

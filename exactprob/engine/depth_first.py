@@ -171,7 +171,7 @@ class DepthFirstSolution(PolicyLaws):
     def to_networkx(self) -> Any:
         """The model's whole state graph as a :class:`networkx.DiGraph` (explored again,
         see :meth:`~exactprob.engine.state_graph.StateGraph.to_networkx`)."""
-        return explore(self._model, max_states=len(self._states)).to_networkx()
+        return explore(self._model, max_states=len(self._states), progress=False).to_networkx()
 
     def _under_policy(self, state: Any) -> Solution:
         """The model from ``state`` with only the chosen actions, solved (kept)."""
@@ -182,8 +182,9 @@ class DepthFirstSolution(PolicyLaws):
             self._evaluated[s] = evaluate(
                 self._model,
                 lambda t: chosen[index[t]],
-                start=self._states[s],
+                starts=[self._states[s]],
                 max_states=len(self._states),
+                progress=False,
             )
         return self._evaluated[s]
 
@@ -237,7 +238,7 @@ def solve_depth_first(
     """
     check_max_states(max_states)
     model = one_state_at_a_time(model)
-    check_model(model)
+    check_model(model, needs_initial=starts is None)
     search = _Search(model, max_states, start_states(model, starts))
     with progress_bar(progress, "solving", unit=" states") as bar, paused_garbage_collection():
         for component in search.components():

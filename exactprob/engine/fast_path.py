@@ -86,7 +86,7 @@ class FastPathResult:
     def states(self) -> Sequence[Hashable]:
         """Every state reachable from the initial state (the initial state first)."""
         if self._explored is None:
-            self._explored = explore(self.model, max_states=self.max_states).states
+            self._explored = explore(self.model, max_states=self.max_states, progress=False).states
         return self._explored
 
     def to_json(self, state: Any = None) -> dict[str, Any]:
@@ -113,6 +113,6 @@ class ExactFastPath(FastPathResult, PolicyLaws):
         start = self.initial if state is None else state
         if start not in self._evaluated:
             self._evaluated[start] = evaluate(
-                self.model, self.policy, start=start, max_states=self.max_states
+                self.model, self.policy, starts=[start], max_states=self.max_states, progress=False
             )
         return self._evaluated[start]

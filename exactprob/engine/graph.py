@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from ..errors import InexactError, ModelError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
 from ..util.numbers import Exact, exact
-from ..util.progress import progress_bar
+from ..util.progress import on_terminal, progress_bar
 from ..util.resources import check_resident
 from .array_model import ArrayModel, Explorable
 from .dist import Dist
@@ -57,11 +57,11 @@ def explore(
     model: Explorable,
     *,
     max_states: int = DEFAULT_MAX_STATES,
-    progress: bool = False,
+    progress: bool | None = None,
     starts: Sequence[Hashable] | None = None,
 ) -> StateGraph:
     """Breadth-first exploration of every state reachable from ``model.initial`` (or from
-    each of ``starts``).
+    each of ``starts``: then the model needs no ``initial``).
 
     An :class:`~exactprob.engine.array_model.ArrayModel` is explored in bulk, a level at a time
     (:func:`~exactprob.engine._internal.bulk.explore_arrays`).
@@ -72,8 +72,8 @@ def explore(
         The game.
     max_states : int
         The most states to hold (:mod:`exactprob.util.limits`).
-    progress : bool
-        Show a bar on stderr.
+    progress : bool, optional
+        Show a bar on stderr; by default, when stderr is a terminal.
     starts : sequence, optional
         Explore from each of these instead of ``model.initial``; the first is the
         graph's initial state (id 0), and one solve of the graph answers for every start.
@@ -103,11 +103,12 @@ def explore(
     6
     """
     check_max_states(max_states)
+    progress = on_terminal() if progress is None else bool(progress)
     if isinstance(model, ArrayModel):
         from ._internal.bulk import explore_arrays
 
         return explore_arrays(model, max_states=max_states, progress=progress, starts=starts)
-    check_model(model)
+    check_model(model, needs_initial=starts is None)
     with paused_garbage_collection():
         return _explore(model, max_states, progress, start_states(model, starts))
 
@@ -134,22 +135,23 @@ def start_states(model: Any, starts: Sequence[Hashable] | None) -> list[Hashable
     return list(dict.fromkeys(roots))
 
 
-def check_model(model: Any) -> None:
+def check_model(model: Any, *, needs_initial: bool = True) -> None:
     """Refuse an object that does not have a model's parts: a hashable ``initial`` state
-    and the methods ``outcome``, ``actions`` and ``transition``.
+    (unless ``needs_initial`` is false: play starts from given states) and the methods
+    ``outcome``, ``actions`` and ``transition``.
 
     >>> check_model(object())
     Traceback (most recent call last):
     ...
-    exactprob.errors.ModelError: the model has no initial state; a model needs initial, outcome(), actions() and transition()
+    exactprob.errors.ModelError: the model has no initial state; a model needs initial, outcome(), actions() and transition() (or solve it from starts=)
     """
     parts = "a model needs initial, outcome(), actions() and transition()"
-    if not hasattr(model, "initial"):
-        raise ModelError(f"the model has no initial state; {parts}")
+    if needs_initial and not hasattr(model, "initial"):
+        raise ModelError(f"the model has no initial state; {parts} (or solve it from starts=)")
     for name in ("outcome", "actions", "transition"):
         if not callable(getattr(model, name, None)):
             raise ModelError(f"the model has no {name}() method; {parts}")
-    if not _hashable(model.initial):
+    if needs_initial and not _hashable(model.initial):
         raise ModelError(
             f"the initial state {model.initial!r} is not hashable (a "
             f"{type(model.initial).__name__}); use a tuple instead of a list"

@@ -71,7 +71,7 @@ def stationary(
     *,
     policy: Policy | None = None,
     max_states: int = DEFAULT_MAX_STATES,
-    progress: bool = False,
+    progress: bool | None = None,
     starts: Sequence[Hashable] | None = None,
 ) -> LongRun:
     """The long run of ``chain`` (see the module): its closed classes, their stationary
@@ -85,8 +85,8 @@ def stationary(
         The action in each state, for a model with choices.
     max_states : int
         The most states to hold (:mod:`exactprob.util.limits`).
-    progress : bool
-        Show a bar on stderr.
+    progress : bool, optional
+        Show a bar on stderr; by default, when stderr is a terminal.
     starts : sequence, optional
         Explore from each of these instead of the initial state (the first stands for
         ``None``).

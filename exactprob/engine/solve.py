@@ -54,10 +54,11 @@ import numpy as np
 
 from ..errors import ModelError, NonTerminationError
 from ..util import display
+from ..util.deprecation import warn_deprecated
 from ..util.limits import DEFAULT_MAX_STATES
 from ..util.mathdoc import Document
 from ..util.numbers import Exact, common_denominator_dots, integer_weights, is_symbolic, mpq
-from ..util.progress import Progress, progress_bar
+from ..util.progress import Progress, on_terminal, progress_bar
 from ..util.rounding import approx, approx_probability, float_dot
 from ._internal.certify import near_choices
 from ._internal.choose import best_and_ties, best_of, float_candidates, share_successors
@@ -79,6 +80,8 @@ from .state_graph import GraphStates, StateGraph, paused_garbage_collection
 __all__ = ["Policy", "Solution", "evaluate", "fixed_policy", "solve_graph", "solve_model"]
 
 Policy = Callable[[Any], Any] | Mapping[Any, Any]
+#: ``evaluate``'s deprecated ``start=`` when it is not given.
+_NOT_GIVEN: Any = object()
 _ZERO = mpq(0)
 #: Cyclic components solved by forward reach have at most this many feedback and entry
 #: states together, each counted once (each costs a pass over the component); others
@@ -375,7 +378,13 @@ def solve_model(
 
 
 def evaluate(
-    model: Explorable, policy: Policy, *, start: Any = None, max_states: int = DEFAULT_MAX_STATES
+    model: Explorable,
+    policy: Policy,
+    *,
+    starts: Sequence[Hashable] | None = None,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool | None = None,
+    start: Any = _NOT_GIVEN,
 ) -> Solution:
     """The exact value of a fixed ``policy``.
 
@@ -388,11 +397,15 @@ def evaluate(
         The game.
     policy : callable or mapping
         The action in each state: ``policy(state)`` or ``policy[state]``.
-    start : state, optional
-        Where play starts (the model's initial state by default); it becomes the
-        solution's initial state.
+    starts : sequence, optional
+        Evaluate from each of these at once instead of the model's initial state; the
+        first is the solution's initial state (the state ``None`` stands for).
     max_states : int
         The most states to hold (:mod:`exactprob.util.limits`).
+    progress : bool, optional
+        Show a bar on stderr; by default, when stderr is a terminal.
+    start : state, optional
+        Deprecated since 0.2.0: ``starts=[state]``.
 
     Returns
     -------
@@ -419,11 +432,16 @@ def evaluate(
     --------
     >>> from exactprob.games.gamblers_ruin import GamblersRuin
     >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
-    >>> evaluate(ruin, lambda fortune: "bet", start=3).value()  # (r^3 - 1)/(r^5 - 1)
+    >>> evaluate(ruin, lambda fortune: "bet", starts=[3]).value()  # (r^3 - 1)/(r^5 - 1)
     Fraction(76, 211)
     """
-    restricted = fixed_policy(model, policy, start)
-    return solve_graph(explore(restricted, max_states=max_states))
+    if start is not _NOT_GIVEN:
+        warn_deprecated("evaluate(model, policy, start=s)", "starts=[s]", "0.2.0")
+        starts = None if start is None else [start]
+    progress = on_terminal() if progress is None else bool(progress)
+    restricted = fixed_policy(model, policy, starts[0] if starts else None)
+    graph = explore(restricted, max_states=max_states, progress=progress, starts=starts)
+    return solve_graph(graph, progress=progress)
 
 
 def fixed_policy(model: Explorable, policy: Policy, start: Any = None) -> Any:
@@ -437,7 +455,7 @@ def fixed_policy(model: Explorable, policy: Policy, start: Any = None) -> Any:
         )
     chooser = policy.__getitem__ if isinstance(policy, Mapping) else policy
     model = one_state_at_a_time(model)
-    check_model(model)
+    check_model(model, needs_initial=start is None)
     return _FixedPolicy(model, chooser, model.initial if start is None else start)
 
 
