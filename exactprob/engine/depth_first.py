@@ -50,7 +50,7 @@ from typing import Any, NamedTuple
 
 from ..errors import ModelError
 from ..util.display import solution_html
-from ..util.limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
+from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import Exact, is_symbolic, mpq, rational_dot, to_fraction
 from ..util.progress import progress_bar
 from ..util.resources import check_resident
@@ -67,6 +67,7 @@ from .graph import (
     explore,
     reward_value,
     start_states,
+    still_growing,
     terminal_value,
 )
 from .model import player_function
@@ -299,7 +300,7 @@ class _Search:
             return s
         s = len(self.states)
         if s >= self.max_states:
-            raise too_many_states("the model", self.max_states)
+            raise still_growing(self.states, self.max_states)
         if s and not s & MEMORY_CHECK_MASK:
             check_resident(f"solving depth first ({s:,} states so far)")
         self.index[state] = s
@@ -332,7 +333,7 @@ class _Search:
         find = self.index.get
         choices = []
         for action in actions:
-            dist = checked_transition(state, action, model.transition(state, action))
+            dist = checked_transition(state, action, model.transition)
             if dist.symbolic:
                 raise ModelError(
                     f"transition({state!r}, {action!r}) has symbolic probabilities; "

@@ -234,11 +234,18 @@ class Dist(Mapping[T, Any], Generic[T]):
 
         >>> die(6).map(lambda x: x % 2)[0]
         Fraction(1, 2)
+        >>> die(2).map(lambda x: [x])
+        Traceback (most recent call last):
+        ...
+        exactprob.errors.DistributionError: the outcome [1] is not hashable (a list); use a tuple instead of a list, a frozenset instead of a set
         """
         out: dict[U, Exact] = {}
         for x, q in self._p.items():
             y = f(x)
-            out[y] = out[y] + q if y in out else q
+            try:
+                out[y] = out[y] + q if y in out else q
+            except TypeError:
+                raise _unhashable_outcome(y) from None
         if self._symbolic:  # symbolic sums may cancel to zero or to plain rationals
             return Dist._trusted(out)
         return Dist._clean(out, False)

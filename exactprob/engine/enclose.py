@@ -378,7 +378,10 @@ class _Encloser:
         self.prob_ids = np.frombuffer(G.prob_ids, dtype=np.int32)
         terminal = [(s, o) for s, o in enumerate(G.outcomes) if o is not None]
         if not terminal:
-            raise NonTerminationError("no terminal state is reachable, so no play ever ends")
+            raise NonTerminationError(
+                "no terminal state is reachable, so no play ever ends; where a chain that "
+                "never ends settles in the long run is ep.stationary(model)"
+            )
         for s, o in terminal:
             if not abs(o) < LIMIT:
                 raise ModelError(

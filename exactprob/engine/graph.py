@@ -23,14 +23,16 @@ networkx view of the same graph, for plotting, exporting or any graph algorithm,
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from ..errors import InexactError, ModelError
+from ..errors import DistributionError, InexactError, ModelError, StateLimitError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
 from ..util.numbers import Exact, exact
 from ..util.progress import on_terminal, progress_bar
 from ..util.resources import check_resident
+from ..util.text import short_repr
 from .array_model import ArrayModel, Explorable
 from .dist import Dist
 from .model import player_function
@@ -146,11 +148,21 @@ def check_model(model: Any, *, needs_initial: bool = True) -> None:
     exactprob.errors.ModelError: the model has no initial state; a model needs initial, outcome(), actions() and transition() (or solve it from starts=)
     """
     parts = "a model needs initial, outcome(), actions() and transition()"
+    if inspect.isclass(model):
+        name = model.__name__
+        raise ModelError(f"got the class {name}, not a model; did you mean {name}()?")
     if needs_initial and not hasattr(model, "initial"):
         raise ModelError(f"the model has no initial state; {parts} (or solve it from starts=)")
     for name in ("outcome", "actions", "transition"):
         if not callable(getattr(model, name, None)):
             raise ModelError(f"the model has no {name}() method; {parts}")
+    for name, parameters in _SIGNATURES.items():
+        method = getattr(model, name, None)
+        if callable(method) and not _takes(method, len(parameters)):
+            raise ModelError(
+                f"the model's {name}{_signature_text(method)} takes other arguments than "
+                f"the engine gives: it is called as {name}({', '.join(parameters)})"
+            )
     if needs_initial and not _hashable(model.initial):
         raise ModelError(
             f"the initial state {model.initial!r} is not hashable (a "
@@ -211,14 +223,14 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
             players.append(player(state))
             actions_list.append(actions)
             for action in actions:
-                dist = checked_transition(state, action, transition(state, action))
+                dist = checked_transition(state, action, transition)
                 symbolic = symbolic or dist.symbolic
                 for nxt, p in dist.exact_items():
                     t = index.get(nxt)
                     if t is None:
                         t = len(states)
                         if t >= max_states:
-                            raise too_many_states("the model", max_states)
+                            raise still_growing(states, max_states)
                         index[nxt] = t
                         states.append(nxt)
                     pid = prob_index.get(p)
@@ -289,6 +301,36 @@ def checked_actions(state: Hashable, listed: Iterable[Any]) -> tuple[Any, ...]:
     return actions
 
 
+#: The parameters of a model's methods, the optional ones too.
+_SIGNATURES = {
+    "outcome": ("state",),
+    "actions": ("state",),
+    "transition": ("state", "action"),
+    "reward": ("state", "action"),
+    "player": ("state",),
+}
+
+
+def _takes(method: Callable[..., Any], n: int) -> bool:
+    """Whether ``method`` can be called with ``n`` positional arguments (a callable
+    whose signature Python cannot read is taken on trust)."""
+    try:
+        inspect.signature(method).bind(*range(n))
+    except TypeError:
+        return False
+    except ValueError:
+        return True
+    return True
+
+
+def _signature_text(method: Callable[..., Any]) -> str:
+    """How ``method`` reads, its parameters' names: ``(s, extra)``."""
+    try:
+        return f"({', '.join(inspect.signature(method).parameters)})"
+    except ValueError:
+        return "(...)"
+
+
 def _hashable(x: Any) -> bool:
     """Whether ``x`` can be a key (a state, an action); a list cannot."""
     try:
@@ -298,8 +340,29 @@ def _hashable(x: Any) -> bool:
     return True
 
 
-def checked_transition(state: Hashable, action: Any, dist: Any) -> Dist[Any]:
-    """The model's ``transition(state, action)``, checked to be a :class:`Dist`."""
+def still_growing(states: Sequence[Hashable], max_states: int) -> StateLimitError:
+    """The state limit passed while exploring, with the last states found: a model whose
+    states keep growing (a walk without its losing end) shows it there.
+
+    >>> print(still_growing(list(range(10)), 9))
+    the model has more than 9 reachable states; pass max_states=N (--max-states N on the command line) with a larger N to go on; the last states found were 7, 8, 9: a model that never reaches an end is often missing one
+    """
+    last = ", ".join(short_repr(state) for state in states[-3:])
+    return StateLimitError(
+        f"{too_many_states('the model', max_states)}; the last states found were {last}: "
+        "a model that never reaches an end is often missing one"
+    )
+
+
+def checked_transition(
+    state: Hashable, action: Any, transition: Callable[[Any, Any], Any]
+) -> Dist[Any]:
+    """The model's ``transition(state, action)``, checked to be a :class:`Dist`; a
+    distribution the model could not build names the state and action."""
+    try:
+        dist = transition(state, action)
+    except DistributionError as error:
+        raise DistributionError(f"transition({state!r}, {action!r}): {error}") from None
     if not isinstance(dist, Dist):
         raise ModelError(
             f"transition({state!r}, {action!r}) returned {type(dist).__name__}, not a Dist"

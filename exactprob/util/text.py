@@ -40,6 +40,7 @@ __all__ = [
     "duration_text",
     "enclosure_text",
     "exact_text",
+    "short_repr",
     "table_lines",
 ]
 
@@ -175,6 +176,17 @@ def duration_text(seconds: float) -> str:
     ('6 ms', '957 s')
     """
     return f"{round(seconds * 1000):,} ms" if seconds < 10 else f"{round(seconds):,} s"
+
+
+def short_repr(value: Any, most: int = 40) -> str:
+    """``repr(value)``, cut to ``most`` characters with an ellipsis (for a state named in
+    a one-line message).
+
+    >>> short_repr((1, 2)), short_repr(list(range(30)), 12)
+    ('(1, 2)', '[0, 1, 2, 3…')
+    """
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def count_text(n: int, noun: str, plural: str | None = None) -> str:

@@ -130,14 +130,19 @@ class Cycle:
         if not any(
             t not in position and t != unit for s in self.component for t, _ in system.edges(cs[s])
         ):
-            self._never_leaves(self.component)
+            self._never_leaves(self.component, chain=True)
         return dict.fromkeys(self.component, 0)
 
-    def _never_leaves(self, states: list[int]) -> NoReturn:
+    def _never_leaves(self, states: list[int], *, chain: bool = False) -> NoReturn:
         shown = [self.system.graph.states[s] for s in states[:3]]
+        where = (
+            "; where a chain that never ends settles in the long run is ep.stationary(model)"
+            if chain
+            else ""
+        )
         raise NonTerminationError(
             f"states such as {', '.join(map(repr, shown))} cannot leave their cycle "
-            "under any policy, so they never reach a terminal state"
+            f"under any policy, so they never reach a terminal state{where}"
         )
 
     def system_rows(

@@ -211,6 +211,12 @@ def check_cycle_rewards(G: StateGraph) -> None:
         favoured = 0 if who & 1 and r > 0 else 1 if who & 2 and r < 0 else None
         if favoured is not None:
             state, action = G.states[s], G.actions[s][c - choice_start[s]]
+            if len(G.actions[s]) == 1:
+                raise ModelError(
+                    f"state {state!r} earns {r} on a cycle that play may never leave: the "
+                    "expected total may be infinite; the long run of a chain that never ends "
+                    "(its average reward per move) is ep.stationary(model)"
+                )
             raise ModelError(
                 f"action {action!r} in state {state!r} earns {r} and play can repeat it for "
                 f"ever, where player {favoured} moves: the expected total may be unbounded; a "
