@@ -129,8 +129,11 @@ def test_values_of_every_level_and_the_states_it_knows():
     assert solved.value() == 5 and solved.value((1, 1)) == 6  # (1, 1) lies on the end level
     assert list(solved.states) == [(0, 0), (1, 0), (1, 1)] and solved.states[-1] == (1, 1)
     assert (1, 1) in solved.states and (0, 1) not in solved.states and "x" not in solved.states
-    assert solved.policy() is None and solved.ties() == ()
-    assert solved.to_json()["value"] == "5"
+    assert isinstance(solved, ep.Solved) and not isinstance(solved, ep.SolvedPlay)
+    with pytest.warns(ep.ExactProbDeprecationWarning, match="LevelSolution.values"):
+        assert solved.policy() is None and solved.ties() == ()
+    assert solved.to_json()["value"] == "5" and "policy" not in solved.to_json()
+    assert (solved.method, solved.solver) == ("exact", "level sweep")
     assert "level by level" in solved._repr_html_()
     with pytest.raises(ModelError, match="not a state"):
         solved.value("x")

@@ -29,6 +29,7 @@ exactprob.errors.UsageError: method must be one of 'exact', 'certified', 'depth-
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, overload
 
 from ..errors import UsageError
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from .level_sweep import LevelSolution
     from .parametric import PiecewiseSolution
 
-__all__ = ["METHODS", "Method", "SolvingMethod", "fast_path", "register", "solve"]
+__all__ = ["METHODS", "Method", "SolvingMethod", "fast_path", "register", "route", "solve"]
 
 
 class SolvingMethod(Protocol):
@@ -234,37 +235,85 @@ def solve(
     >>> solve(ruin).value()
     Fraction(40, 211)
     """
-    _check_method(method)
     check_max_states(max_states)
-    _load_generic()
+    answer = route(model, method, generic=generic, parameter_range=parameter_range, cluster=cluster)
     progress = on_terminal() if progress is None else bool(progress)
+    return answer(model, max_states=max_states, progress=progress, starts=starts)
+
+
+def route(
+    model: Any,
+    method: Method = "exact",
+    *,
+    generic: bool = False,
+    parameter_range: tuple[Any, Any] | None = None,
+    cluster: Any = None,
+) -> _GenericMethod:
+    """The solver that answers :func:`solve` for ``model`` with these options, chosen here
+    and nowhere else; an option that does not apply to the model is refused in one line.
+
+    ============================  ==============================================
+    the model and options         the solver
+    ============================  ==============================================
+    ``parameter_range=(a, b)``    the piecewise solve in one symbol (exact only)
+    a ``LevelModel``              the level sweep, here or on Dask (``cluster=``)
+    a registered class            its fast path (unless ``generic=True``); the
+                                  generic engine when it declines or does not
+                                  know every start
+    any other model               the generic engine's ``method``
+    ============================  ==============================================
+
+    The generic exact method solves a model with choices and one symbol piecewise
+    (:func:`~exactprob.engine.parametric.solve_exact`), since only the explored graph
+    shows the symbol.
+
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> route(GamblersRuin(goal=5, start=2, p="2/5"), "depth-first").__name__
+    'solve_depth_first'
+    >>> route(GamblersRuin(goal=5, start=2, p="2/5"), cluster="local")
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.UsageError: cluster= runs a LevelModel's sweep on Dask; this model is not one
+    """
+    _check_method(method)
+    _load_generic()
+    level = is_level_model(model)
     if parameter_range is not None:
-        if method != "exact":
-            raise UsageError(f"parameter_range needs method 'exact', got {method!r}")
+        if method != "exact" or level or cluster is not None:
+            raise UsageError(
+                f"parameter_range is for a model with one symbolic parameter, solved by "
+                f"method 'exact', got method {method!r}"
+                + (" and a level model" if level else "")
+                + (" and cluster=" if cluster is not None else "")
+            )
         from .parametric import solve_exact
 
-        return solve_exact(
-            model,
-            max_states=max_states,
-            progress=progress,
-            starts=starts,
-            parameter_range=parameter_range,
-        )
-    if is_level_model(model):
+        return partial(solve_exact, parameter_range=parameter_range)
+    if level:
         from .level_sweep import solve_levels
 
-        return solve_levels(
-            model, method, max_states=max_states, progress=progress, starts=starts, cluster=cluster
-        )
+        return partial(solve_levels, method=method, cluster=cluster)
     if cluster is not None:
         raise UsageError("cluster= runs a LevelModel's sweep on Dask; this model is not one")
-    if not generic:
-        path = fast_path(model, method)
-        if path is not None:
-            solved = path(model, max_states=max_states, progress=progress)
-            if solved is not None and (starts is None or _knows(solved, starts)):
-                return solved
-    return _GENERIC[method](model, max_states=max_states, progress=progress, starts=starts)
+    path = None if generic else fast_path(model, method)
+    if path is None:
+        return _GENERIC[method]
+    return _with_fallback(path, _GENERIC[method])
+
+
+def _with_fallback(path: SolvingMethod, generic: _GenericMethod) -> _GenericMethod:
+    """A fast path, and the generic engine where it declines the model or does not know
+    every start."""
+
+    def answer(
+        model: Any, *, max_states: int, progress: bool, starts: Sequence[Hashable] | None
+    ) -> Solved:
+        solved = path(model, max_states=max_states, progress=progress)
+        if solved is not None and (starts is None or _knows(solved, starts)):
+            return solved
+        return generic(model, max_states=max_states, progress=progress, starts=starts)
+
+    return answer
 
 
 def _knows(solved: Solved, starts: Sequence[Hashable]) -> bool:

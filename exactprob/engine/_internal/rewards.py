@@ -214,7 +214,7 @@ def check_cycle_rewards(G: StateGraph) -> None:
             if len(G.actions[s]) == 1:
                 raise ModelError(
                     f"state {state!r} earns {r} on a cycle that play may never leave: the "
-                    "expected total may be infinite; the long run of a chain that never ends "
+                    "expected total may be unbounded; the long run of a chain that never ends "
                     "(its average reward per move) is ep.stationary(model)"
                 )
             raise ModelError(
