@@ -6,23 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from typed_usage import Ruin
 
 import exactprob as ep
-
-
-class Ruin:
-    """Bet 1 until 0 or 5, winning each bet with chance 2/5."""
-
-    initial = 2
-
-    def outcome(self, s: int) -> int | None:
-        return 1 if s == 5 else 0 if s == 0 else None
-
-    def actions(self, s: int) -> tuple[str, ...]:
-        return ("bet",)
-
-    def transition(self, s: int, a: str) -> ep.Dist[int]:
-        return ep.Dist({s + 1: "2/5", s - 1: "3/5"})
 
 
 class ListState(Ruin):

@@ -13,53 +13,12 @@ import exactprob as ep
 from exactprob.errors import ExactProbDeprecationWarning
 from exactprob.games.gamblers_ruin import GamblersRuin
 
-#: ``exactprob.__all__`` of release 0.1.0 (every name the face ever listed before 0.2.0).
-FACE_0_1_0 = (
-    "ArrayModel",
-    "CertifiedSolution",
-    "DepthFirstSolution",
-    "Dist",
-    "DistributionError",
-    "Enclosure",
-    "ExactProbError",
-    "FormulaCheck",
-    "InexactError",
-    "LevelModel",
-    "LevelSolution",
-    "LongRun",
-    "METHODS",
-    "Model",
-    "ModelError",
-    "NonTerminationError",
-    "NumberTooLongError",
-    "PiecewiseSolution",
-    "ResourceError",
-    "Solution",
-    "Solved",
-    "SolvedLaws",
-    "StateLimitError",
-    "UsageError",
-    "__version__",
-    "agrees_with",
-    "bernoulli",
-    "binomial",
-    "check_formula",
-    "dice",
-    "die",
-    "draw",
-    "enclose",
-    "enclose_graph",
-    "evaluate",
-    "explore",
-    "hypergeometric",
-    "per_state",
-    "simulate",
-    "solve",
-    "solve_depth_first",
-    "solve_graph",
-    "stationary",
-    "uniform",
-)
+#: ``exactprob.__all__`` of release 0.1.0 (every name the face listed before 0.2.0).
+FACE_0_1_0 = [
+    line
+    for line in (Path(__file__).parent / "face_0.1.0.txt").read_text().splitlines()
+    if line and not line.startswith("#")
+]
 
 #: The names deprecated in 0.2.0, and the spelling their warning names.
 DEPRECATED_0_2_0 = {
