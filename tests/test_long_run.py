@@ -92,6 +92,37 @@ def test_a_random_walk_spends_time_in_proportion_to_degree(graph):
     assert run.period() == (2 if nx.is_bipartite(graph) else 1)
 
 
+@settings(max_examples=40, deadline=None)
+@given(connected_graphs(), st.data())
+def test_the_mean_return_time_to_a_set_is_kacs_and_the_first_step_sum(graph, data):
+    """Back to a set A of a random walk: 2|E| / (the degrees in A) (Kac, with the
+    stationary law deg/2|E|), and by first steps from the long run given A, one move plus
+    the mean first passage back into A from where it lands."""
+    run = ep.stationary(walk_on(graph))
+    nodes = sorted(graph)
+    inside = set(data.draw(st.lists(st.sampled_from(nodes), min_size=1, unique=True)))
+    twice_edges = 2 * graph.number_of_edges()
+    kac = F(twice_edges, sum(graph.degree(u) for u in inside))
+    weight = sum(graph.degree(u) for u in inside)
+    first_steps = sum(
+        F(graph.degree(a), weight) * F(1, graph.degree(a)) * (1 + run.mean_first_passage(inside, v))
+        for a in inside
+        for v in graph[a]
+    )
+    assert run.mean_return_time(inside) == kac == first_steps
+    assert run.mean_return_time(lambda u: u in inside) == kac
+    assert run.mean_return_time(sorted(inside)) == kac
+
+
+def test_a_set_across_closed_classes_has_no_mean_return_time():
+    run = ep.stationary(Table({0: {0: 1}, 1: {1: 1}, 2: {0: F(1, 2), 1: F(1, 2)}}, initial=2))
+    with pytest.raises(ep.ModelError, match="meets 2 closed classes"):
+        run.mean_return_time({0, 1})
+    with pytest.raises(ep.ModelError, match="2 is transient"):
+        run.mean_return_time({2})
+    assert run.mean_return_time({0, 2}) == 1
+
+
 def test_a_knight_returns_to_its_corner_in_168_moves_on_average():
     # 336 = the sum of the knight's move counts over the 64 squares; a corner has 2
     squares = list(itertools.product(range(8), repeat=2))

@@ -54,6 +54,7 @@ from ..errors import ModelError
 from ..util.display import exact_html, rows_html
 from ..util.limits import DEFAULT_MAX_STATES
 from ..util.numbers import Exact
+from ..util.text import short_repr
 from ._internal.linear import Field, field_for, solve_linear
 from ._internal.order import edge_ends
 from .array_model import Explorable
@@ -256,16 +257,45 @@ class LongRun(GraphStates):
 
         return self.field.public(push_forward(start, until, self.field).weight)
 
-    def mean_return_time(self, state: Any = None) -> Any:
-        """The expected number of moves from ``state`` back to it: :math:`1 / \\pi_s`
-        for a recurrent state (Kac's lemma); a ModelError for a transient one (it may
-        never return) or a terminal one."""
-        s = self._id(state)
-        k = self._class_of.get(s)
-        if k is None or not self._moves[s]:
-            kind = "terminal" if k is not None else "transient: it may never come back"
-            raise ModelError(f"state {self.graph.states[s]!r} is {kind}; no mean return time")
-        return self.field.public(1 / self._laws[k][s])
+    def mean_return_time(self, target: Any = None) -> Any:
+        """The expected number of moves to come back to ``target``: a state (the initial
+        state when ``None``), a collection of states, or a test of a state. For a set
+        :math:`A` in one closed class, started from the long run there (the stationary
+        law given :math:`A`), it is :math:`1 / \\pi(A)` (Kac's lemma); for one recurrent
+        state, :math:`1 / \\pi_s`. A ModelError when :math:`A` holds no recurrent state (it
+        may never come back), or recurrent states of several classes.
+
+        >>> from exactprob import Dist
+        >>> class Ring:  # 0 -> 1 -> 2 -> 0
+        ...     initial = 0
+        ...     def outcome(self, s): return None
+        ...     def actions(self, s): return ("go",)
+        ...     def transition(self, s, a): return Dist({(s + 1) % 3: 1})
+        >>> ring = stationary(Ring())
+        >>> ring.mean_return_time(0), ring.mean_return_time({0, 1}), ring.mean_return_time(lambda s: s > 0)
+        (Fraction(3, 1), Fraction(3, 2), Fraction(3, 2))
+        """
+        G = self.graph
+        if target is None or _is_state(G, target):
+            inside = {self._id(target)}
+        else:
+            inside = _target_ids(G, target)
+        classes = {self._class_of[s] for s in inside if s in self._class_of and self._moves[s]}
+        if len(inside) == 1 and not classes:
+            (s,) = inside
+            kind = "terminal" if s in self._class_of else "transient: it may never come back"
+            raise ModelError(f"state {G.states[s]!r} is {kind}; no mean return time")
+        if len(classes) != 1:
+            why = (
+                "holds no recurrent state: play may never come back"
+                if not classes
+                else f"meets {len(classes)} closed classes: the return time depends on which"
+            )
+            raise ModelError(f"{short_repr(target)} {why}; no mean return time")
+        (k,) = classes
+        law = self._laws[k]
+        zero = self.field.convert(0)
+        return self.field.public(1 / sum((law[s] for s in inside if s in law), zero))
 
     # -- internals ----------------------------------------------------------------
     def _id(self, state: Any) -> int:
@@ -391,6 +421,14 @@ def _closed_classes(n: int, sources: np.ndarray, targets: np.ndarray) -> list[li
     for s in np.flatnonzero(closed).tolist():
         members.setdefault(int(label[s]), []).append(s)
     return sorted(members.values())
+
+
+def _is_state(G: StateGraph, target: Any) -> bool:
+    """Whether ``target`` is a state of ``G`` (a tuple state before a set of states)."""
+    try:
+        return target in G.index
+    except TypeError:  # unhashable: a list or a set of states
+        return False
 
 
 def _target_ids(G: StateGraph, target: Collection[Any] | Callable[[Any], bool]) -> set[int]:
