@@ -3,7 +3,8 @@
 A model is any object with these members (duck typing; :class:`Model` documents it):
 
 ``initial``
-    the initial state (hashable: a small tuple or a frozen dataclass).
+    the initial state (hashable: a small tuple or a frozen dataclass); a model solved
+    only from given ``starts=`` needs none.
 ``outcome(state)``
     the terminal value (int, ``Fraction``, sympy expression) or ``None`` while play goes on.
 ``actions(state)``
@@ -33,6 +34,15 @@ care: the solver removes every self-loop by do-over renormalisation.
 ...     def transition(self, s, a): return Dist({"H": "1/2", "T": "1/2"})
 >>> isinstance(Coin(), Model)
 True
+
+A reward adds to the outcome: here each flip pays 1, so the value is the one flip's
+reward plus the expected outcome, :math:`1 + 1/2`:
+
+>>> import exactprob as ep
+>>> class PaidCoin(Coin):
+...     def reward(self, s, a): return 1
+>>> ep.solve(PaidCoin()).value()
+Fraction(3, 2)
 """
 
 from __future__ import annotations
