@@ -56,7 +56,13 @@ napoleon_use_rtype = False
 # ``>>>`` examples inside docstrings are run by ``pytest --doctest-modules`` in their own
 # module's namespace, where they belong; run here, without those globals, they would fail.
 doctest_test_doctest_blocks = ""
-doctest_global_setup = "from importlib.util import find_spec"
+# The pages use no name the project deprecated (a deprecated call fails its example).
+doctest_global_setup = """
+from importlib.util import find_spec
+import warnings
+from exactprob.errors import ExactProbDeprecationWarning
+warnings.simplefilter("error", ExactProbDeprecationWarning)
+"""
 
 # -- intersphinx: links into the Python and sympy documentation --------------------------
 # The inventories are read from docs/_inventories (taken from Debian's python3.11-doc and
