@@ -52,8 +52,8 @@ class Bet:
 
 def test_a_decision_and_its_margin_in_every_format():
     derivation = ep.solve(Bet()).derivation()
-    equation = r"Q(\text{'choose'}, \text{'bold'}) &= \frac{2}{3} V(\text{'won'}) + \frac{1}{3} V(\text{'lost'}) = \frac{2}{3}"
-    verdict = "plays 'bold', better than 'safe' by "
+    equation = r"Q(\text{'choose'}, \text{bold}) &= \frac{2}{3} V(\text{'won'}) + \frac{1}{3} V(\text{'lost'}) = \frac{2}{3}"
+    verdict = "plays bold, better than safe by "
     markdown, rst, latex = derivation.markdown(), derivation.rst(), derivation.latex()
     assert equation in markdown and equation in rst and equation in latex
     assert verdict + r"$\frac{1}{6}$." in markdown and verdict + r"$\frac{1}{6}$." in latex
@@ -190,9 +190,9 @@ def test_a_piecewise_derivation_shows_breakpoints_and_margins():
     assert "the root of $3 p^{2} - 1 = 0$" in text
     # below the breakpoint the sure 1/3 beats p^2 by 1/3 - p^2, above the gamble by p^2 - 1/3
     assert (
-        r"V(\text{'start'}) - Q(\text{'start'}, \text{'gamble'}) &= - \frac{3 p^{2} - 1}{3}" in text
+        r"V(\text{'start'}) - Q(\text{'start'}, \text{gamble}) &= - \frac{3 p^{2} - 1}{3}" in text
     )
-    assert r"V(\text{'start'}) - Q(\text{'start'}, \text{'sure'}) &= \frac{3 p^{2} - 1}{3}" in text
+    assert r"V(\text{'start'}) - Q(\text{'start'}, \text{sure}) &= \frac{3 p^{2} - 1}{3}" in text
 
 
 @pytest.mark.parametrize("limit", [3, 12, 20])
@@ -211,7 +211,7 @@ def test_push_your_luck_margins_are_the_one_step_gains():
     """At k points rolling once more gains p(k + 1) - k; with the best play after it the
     margin of holding over rolling below p = 1/2, at k = 1, is 1 - 2p."""
     text = ep.solve(PushYourLuck(3)).derivation().markdown()
-    assert r"V(\text{1}) - Q(\text{1}, \text{'roll'}) &= 1 - 2 p" in text
+    assert r"V(\text{1}) - Q(\text{1}, \text{roll}) &= 1 - 2 p" in text
 
 
 def test_only_generic_exact_results_have_a_derivation():
@@ -253,8 +253,10 @@ def test_the_sphinx_directive_builds_a_page(tmp_path: Path):
     )
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "out" / "index.html").read_text()
-    assert "Derivation" not in page.split("<h1>")[0] and "1/2 &lt; p &lt; 2/3" in page
-    assert r"V(\text{1}) - Q(\text{1}, \text{'roll'}) &amp;= 1 - 2 p" in page
+    assert (
+        "Derivation" not in page.split("<h1>")[0] and r"\frac{1}{2} &lt; p &lt; \frac{2}{3}" in page
+    )
+    assert r"V(\text{1}) - Q(\text{1}, \text{roll}) &amp;= 1 - 2 p" in page
 
 
 def test_rewards_are_printed_and_read_back():
@@ -273,3 +275,66 @@ def test_the_states_asked_for_are_written():
     assert {e.state for e in derivation.equations_shown if e.action is not None} == {2, 4}
     assert "Written for the states asked for: 2 of 5." in derivation.markdown()
     check_read_back(model, derivation)
+
+
+def _lucky_fight(p: object) -> object:
+    sys.path.insert(0, str(ROOT / "examples"))
+    from lucky_fight import LuckyFight
+
+    return LuckyFight(4, 4, 3, p)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "make",
+    [
+        Bet,  # a decision
+        lambda: Pig(12),  # a cyclic component, eliminated
+        Gamble,  # pieces and an irrational breakpoint
+        lambda: PushYourLuck(3),  # rational breakpoints with ties
+        lambda: _lucky_fight(F(1, 2)),  # long state names and their legend
+        lambda: _lucky_fight(sympy.Symbol("p")),  # the same in pieces
+    ],
+    ids=["decision", "cycle", "irrational-breakpoint", "ties", "legend", "legend-pieces"],
+)
+def test_a_standalone_derivation_compiles_with_pdflatex(make, tmp_path: Path) -> None:
+    """``latex(standalone=True)`` is a whole document a real TeX engine typesets without
+    an error (Debian's texlive-latex-base; CI installs it and sets EXACTPROB_REQUIRE_TEX)."""
+    import os
+    import shutil
+
+    if shutil.which("pdflatex") is None:
+        if os.environ.get("EXACTPROB_REQUIRE_TEX"):
+            pytest.fail("pdflatex is not installed (apt-get install texlive-latex-base)")
+        pytest.skip("pdflatex is not installed")
+    (tmp_path / "derivation.tex").write_text(ep.solve(make()).derivation().latex(standalone=True))
+    done = subprocess.run(
+        ["pdflatex", "-halt-on-error", "-interaction=nonstopmode", "derivation.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert (tmp_path / "derivation.pdf").stat().st_size > 1000
+    assert "Missing character" not in (tmp_path / "derivation.log").read_text()
+
+
+def test_each_piece_writes_every_state_equation_and_it_holds():
+    """On each open piece of push your luck, every shown state's equation under the
+    piece's play is printed, and it holds as rational functions: V(s) equals the chosen
+    action's expected value, from the model's own moves."""
+    model = PushYourLuck(3)
+    solved = ep.solve(model)
+    text = solved.derivation().latex()
+    for piece in solved.pieces:
+        if piece.where.point:
+            continue
+        assert f"\\subsection*{{${piece.where.latex()}$}}" in text
+        for s in solved.states:
+            if model.outcome(s) is not None:
+                continue
+            moves = model.transition(s, piece.policy(s))
+            expected = sum(sympy.sympify(str(q)) * piece.value(t) for t, q in moves.items())
+            assert sympy.simplify(piece.value(s) - expected) == 0, (piece, s)
+            assert f"= {sympy.latex(piece.value(s))}" in text

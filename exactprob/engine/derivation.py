@@ -20,12 +20,12 @@ components, and the sizes of the largest) with these representative equations.
 ...
 $$
 \begin{aligned}
-Q(\text{'choose'}, \text{'safe'}) &= V(\text{'kept'}) = \frac{1}{2} \\
-Q(\text{'choose'}, \text{'bold'}) &= \frac{2}{3} V(\text{'won'}) + \frac{1}{3} V(\text{'lost'}) = \frac{2}{3}
+Q(\text{'choose'}, \text{safe}) &= V(\text{'kept'}) = \frac{1}{2} \\
+Q(\text{'choose'}, \text{bold}) &= \frac{2}{3} V(\text{'won'}) + \frac{1}{3} V(\text{'lost'}) = \frac{2}{3}
 \end{aligned}
 $$
 <BLANKLINE>
-Player 0 (maximising) plays 'bold', better than 'safe' by $\frac{1}{6}$.
+Player 0 (maximising) plays bold, better than safe by $\frac{1}{6}$.
 ...
 """
 
@@ -398,15 +398,15 @@ def _describe_decisions(
 def _verdict(player: int, chosen: Any, ties: Sequence[Any], q: dict[Any, Any]) -> list[str | Math]:
     """ "Player 0 plays a, better than b by m" (or the ties)."""
     mover = "Player 0 (maximising)" if player == 0 else "Player 1 (minimising)"
-    parts: list[str | Math] = [f"{mover} plays {chosen!r}"]
+    parts: list[str | Math] = [f"{mover} plays {_word(chosen)}"]
     if len(ties) > 1:
-        parts.append(f", tied exactly with {', '.join(repr(a) for a in ties if a != chosen)}")
+        parts.append(f", tied exactly with {', '.join(_word(a) for a in ties if a != chosen)}")
     others = [a for a in q if a not in ties]
     for i, a in enumerate(others):
         margin = q[chosen] - q[a] if player == 0 else q[a] - q[chosen]
         parts += [
             ", better than " if i == 0 else ", than ",
-            f"{a!r} by ",
+            f"{_word(a)} by ",
             Math(latex_number(margin)),
         ]
     parts.append(".")
@@ -420,9 +420,18 @@ def _describe_piece(
 
     G = solution.graph
     where = piece.where
-    doc.heading(str(where))
+    doc.heading(Math(where.latex()))
     if where.point:
         _describe_point(doc, piece)
+    else:
+        inner = [s for s in shown if G.outcomes[s] is None]
+        doc.paragraph("Each state's value on this piece, under the play chosen there:")
+        doc.equations(
+            [
+                f"{name(s)} &= {_printed(_equation(G, s, piece.choice[s], piece.value_of_id(s)), name)}"
+                for s in inner
+            ]
+        )
     lines = []
     for s in (s for s in shown if len(G.actions[s]) > 1):
         v = piece.value_of_id(s)
@@ -436,13 +445,13 @@ def _describe_piece(
             lines.append(
                 f"V({name.text(s)}) - Q({name.text(s)}, {_text(action)}) &= {sympy.latex(margin)}"
             )
-    chosen = ", ".join(
-        f"{G.states[s]!r}: {' = '.join(repr(G.actions[s][k]) for k in piece.ties.get(s, (piece.choice[s],)))}"
+    chosen = "; ".join(
+        f"in {G.states[s]!r}, {' or '.join(_word(G.actions[s][k]) for k in piece.ties.get(s, (piece.choice[s],)))}"
         for s in shown
         if len(G.actions[s]) > 1
     )
     doc.paragraph(
-        f"Optimal play ({chosen}); the value at the start is ",
+        f"Optimal play: {chosen}; the value at the start is ",
         Math(sympy.latex(piece.value_of_id(0))),
         ".",
     )
@@ -539,7 +548,17 @@ def _action_expr(G: StateGraph, s: int, k: int, piece: Any) -> Any:
 
 
 def _text(action: Any) -> str:
-    return math_text(repr(action))
+    """An action inside mathematics, in words (:func:`_word`)."""
+    return math_text(_word(action))
+
+
+def _word(action: Any) -> str:
+    """An action in words: a string as it is, anything else as Python writes it.
+
+    >>> _word("test luck"), _word(2)
+    ('test luck', '2')
+    """
+    return action if isinstance(action, str) else repr(action)
 
 
 def _chosen(solution: ExactSolution, s: int) -> int:

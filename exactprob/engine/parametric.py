@@ -124,6 +124,21 @@ class Range:
             parts.append(self.symbol < to_sympy_point(self.high))
         return sympy.And(*parts)
 
+    def latex(self) -> str:
+        """The range in LaTeX, as mathematics: ``0 < p < \\frac{1}{2}``."""
+        import sympy
+
+        def shown(x: Point) -> str:
+            return str(sympy.latex(to_sympy_point(x)))
+
+        symbol = sympy.latex(self.symbol)
+        if self.point:
+            assert self.low is not None
+            return f"{symbol} = {shown(self.low)}"
+        low = "" if self.low is None else f"{shown(self.low)} < "
+        high = "" if self.high is None else f" < {shown(self.high)}"
+        return f"{low}{symbol}{high}"
+
     def __str__(self) -> str:
         if self.point:
             return f"{self.symbol} = {to_sympy_point(self.low)}"  # type: ignore[arg-type]

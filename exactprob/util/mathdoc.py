@@ -25,6 +25,7 @@ $$
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -46,7 +47,7 @@ class Math:
 
 @dataclass(frozen=True)
 class _Heading:
-    text: str
+    parts: tuple[str | Math, ...]
 
 
 @dataclass(frozen=True)
@@ -68,9 +69,9 @@ class Document:
         self.title = title
         self.blocks: list[_Heading | _Paragraph | _Equations] = []
 
-    def heading(self, text: str) -> None:
-        """Start a section."""
-        self.blocks.append(_Heading(text))
+    def heading(self, *parts: str | Math) -> None:
+        """Start a section, titled with text and inline :class:`Math`."""
+        self.blocks.append(_Heading(parts))
 
     def paragraph(self, *parts: str | Math) -> None:
         """A paragraph of text and inline :class:`Math`."""
@@ -81,14 +82,37 @@ class Document:
         if lines:
             self.blocks.append(_Equations(tuple(lines)))
 
-    def latex(self) -> str:
-        r"""A LaTeX fragment: ``\section*`` headings, ``align*`` equations."""
-        return self._write(
+    def latex(self, *, standalone: bool = False) -> str:
+        r"""A LaTeX fragment: ``\section*`` headings, ``align*`` equations (``amsmath``);
+        with ``standalone``, a whole document that ``pdflatex`` compiles.
+
+        >>> doc = Document("Coin")
+        >>> doc.heading("Where ", Math("p < 1"))
+        >>> doc.equations(["V &= p"])
+        >>> print(doc.latex(standalone=True))  # doctest: +ELLIPSIS
+        \documentclass{article}
+        ...
+        \begin{document}
+        \section*{Coin}
+        <BLANKLINE>
+        \subsection*{Where $p < 1$}
+        <BLANKLINE>
+        \begin{align*}
+        V &= p
+        \end{align*}
+        <BLANKLINE>
+        \end{document}
+        """
+        inline = partial(_inline, escape=latex_text, math="${}$")
+        body = self._write(
             [f"\\section*{{{latex_text(self.title)}}}"],
-            lambda text: [f"\\subsection*{{{latex_text(text)}}}"],
-            lambda parts: _inline(parts, latex_text, "${}$"),
+            lambda parts: [f"\\subsection*{{{inline(parts)}}}"],
+            inline,
             lambda lines: ["\\begin{align*}", " \\\\\n".join(lines), "\\end{align*}"],
         )
+        if not standalone:
+            return body
+        return "\n".join([*_PREAMBLE, "\\begin{document}", body, "\\end{document}"])
 
     def rst(self, *, rubrics: bool = False) -> str:
         """reStructuredText: ``:math:`` roles and ``.. math::`` blocks (Sphinx sets the
@@ -96,7 +120,8 @@ class Document:
         with no & to align); with ``rubrics``, no title and headings as ``.. rubric::``
         (to sit inside a page's own section)."""
 
-        def heading(text: str) -> list[str]:
+        def heading(parts: tuple[str | Math, ...]) -> list[str]:
+            text = _inline(parts, _rst_text, ":math:`{}`")
             return [f".. rubric:: {text}"] if rubrics else [text, "-" * len(text)]
 
         def equations(lines: tuple[str, ...]) -> list[str]:
@@ -115,7 +140,7 @@ class Document:
         double ones."""
         return self._write(
             [f"# {self.title}"],
-            lambda text: [f"## {text}"],
+            lambda parts: [f"## {_inline(parts, _markdown_text, '${}$')}"],
             lambda parts: _inline(parts, _markdown_text, "${}$"),
             lambda lines: ["$$", "\\begin{aligned}", " \\\\\n".join(lines), "\\end{aligned}", "$$"],
         )
@@ -123,7 +148,7 @@ class Document:
     def _write(
         self,
         title: list[str],
-        heading: Callable[[str], list[str]],
+        heading: Callable[[tuple[str | Math, ...]], list[str]],
         paragraph: Callable[[tuple[str | Math, ...]], str],
         equations: Callable[[tuple[str, ...]], list[str]],
     ) -> str:
@@ -131,7 +156,7 @@ class Document:
         out = [*title, ""] if title else []
         for block in self.blocks:
             if isinstance(block, _Heading):
-                out += [*heading(block.text), ""]
+                out += [*heading(block.parts), ""]
             elif isinstance(block, _Paragraph):
                 out += [paragraph(block.parts), ""]
             else:
@@ -148,6 +173,17 @@ class Document:
 
     def __str__(self) -> str:
         return self.markdown()
+
+
+#: The preamble of a standalone LaTeX document: T1 fonts (so that <, > and | in text are
+#: themselves), amsmath for ``align*``, and UTF-8 input.
+_PREAMBLE = (
+    "\\documentclass{article}",
+    "\\usepackage[T1]{fontenc}",
+    "\\usepackage[utf8]{inputenc}",
+    "\\usepackage{amsmath}",
+    "\\usepackage{amssymb}",
+)
 
 
 def _inline(parts: tuple[str | Math, ...], escape: Any, math: str) -> str:
