@@ -25,9 +25,9 @@ $$
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from .numbers import decimal_string, is_symbolic, to_public
