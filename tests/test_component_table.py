@@ -26,7 +26,7 @@ from exactprob.engine._internal.cycle import (
 from exactprob.engine._internal.order import strong_components
 from exactprob.engine.enclose import _Batch
 from exactprob.engine.graph import explore
-from exactprob.engine.solve import _field_of, _System
+from exactprob.engine.solve import ExactSystem, field_of
 
 
 @st.composite
@@ -55,7 +55,7 @@ def table_of(model):
     """The explored graph and the table of the component of its initial state."""
     G = explore(model)
     component = next(c for c in strong_components(G) if 0 in c)
-    cycle = Cycle(_System(G, _field_of(G)), component)
+    cycle = Cycle(ExactSystem(G, field_of(G)), component)
     arrays = GraphArrays(G, [float(p) for p in G.probabilities])
     return G, ComponentTable(arrays, cycle.component, len(cycle.feedback))
 

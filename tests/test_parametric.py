@@ -37,7 +37,7 @@ from models import (
 
 import exactprob as ep
 from exactprob.engine._internal.algebraic import RealRoot, compare, to_sympy_point
-from exactprob.engine.parametric import PiecewiseSolution, Range, _sample
+from exactprob.engine.parametric import PiecewiseSolution, Range, sample_between
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
 from derivations import PushYourLuck as ExamplePush
@@ -174,7 +174,7 @@ def check_solution(model, solved: PiecewiseSolution, rng) -> None:
         elif where.point:  # an irrational breakpoint: both neighbours' values meet there
             check_continuity(piece, pieces[i - 1], pieces[i + 1])
         else:
-            check_at(model, solved, _sample(where.low, where.high))
+            check_at(model, solved, sample_between(where.low, where.high))
             if where.low is not None and where.high is not None:
                 for _ in range(4):
                     check_at(model, solved, rational_inside(piece, rng))

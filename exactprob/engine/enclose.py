@@ -106,7 +106,7 @@ from .array_model import Explorable
 from .enclosure import Enclosure
 from .graph import explore
 from .results import Method, solved_json
-from .solve import _field_of, _System
+from .solve import ExactSystem, field_of
 from .state_graph import GraphStates, StateGraph, paused_garbage_collection
 
 __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
@@ -366,7 +366,7 @@ class _Encloser:
                 "size); solve it exactly"
             )
         unit = len(model_graph) if G is not model_graph else -1
-        self.system = _System(G, _field_of(G), unit)  # what Cycle reads: the graph's edges
+        self.system = ExactSystem(G, field_of(G), unit)  # what Cycle reads: the graph's edges
         arrays = self.system.arrays  # None when no state has a choice: built here then
         self.arrays = (
             arrays

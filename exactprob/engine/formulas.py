@@ -171,12 +171,12 @@ def _simple_rationals(piece: Any) -> Iterator[Fraction]:
     first, then whole numbers and the others; inside a piece, the simplest rational of
     its interval, then of each half it leaves, breadth first."""
     if piece is not None:
-        from .parametric import _sample
+        from .parametric import sample_between
 
         halves = deque([(piece.where.low, piece.where.high)])
         while halves:
             low, high = halves.popleft()
-            t = _sample(low, high)
+            t = sample_between(low, high)
             yield t
             halves += [(low, t), (t, high)]
         return
@@ -198,7 +198,7 @@ def _check_pieces(solved: Any, formula: Any, state: Any) -> FormulaCheck:
 
     from ._internal.algebraic import RealRoot, to_sympy_point
 
-    s = solved._id(state)
+    s = 0 if state is None else solved.graph.id_of(state)
     p = solved.parameter
     for piece in solved.piece_tables:
         if not piece.where.point:

@@ -82,7 +82,7 @@ from ._internal.univariate import RationalFunction
 from .array_model import Explorable
 from .graph import explore
 from .results import Method
-from .solve import Solution, _field_of, solve_graph
+from .solve import Solution, field_of, solve_graph
 from .state_graph import GraphStates, StateGraph
 
 __all__ = ["Piece", "PieceTable", "PiecewiseSolution", "Range", "solve_exact", "solve_piecewise"]
@@ -467,7 +467,7 @@ class _Piecewise:
                 raise ModelError(f"some probability is undefined at {self.symbol} = {c}")
 
     def _positive(self, probabilities: list[Any], a: Bound, b: Bound) -> bool:
-        t = _sample(a, b)
+        t = sample_between(a, b)
         return all(_evaluate(q, t) > 0 for q in probabilities)
 
     def _allowed_at(self, probabilities: list[Any], c: Bound) -> bool:
@@ -496,7 +496,7 @@ class _Piecewise:
         stack = [(a, b)]
         while stack:
             a, b = stack.pop()
-            found: PieceTable | Fraction = _sample(a, b)
+            found: PieceTable | Fraction = sample_between(a, b)
             while isinstance(found, Fraction):  # a sample that is no root of a margin
                 found = self._around(found, a, b)
             pieces.extend(self._split_at_touches(found))
@@ -555,7 +555,7 @@ class _Piecewise:
         ]
         if 0 in at_t:  # t is a breakpoint: sample again, short of the next root above it
             above = [root for root, _ in roots if compare(root, t) > 0]
-            return _sample(t, min(above, key=_order, default=b))
+            return sample_between(t, min(above, key=_order, default=b))
         low, high = a, b
         for root, multiplicity in roots:
             if multiplicity % 2 and _between(root, low, high):
@@ -658,7 +658,7 @@ _RATIONAL_VALUES = Field()
 def _one_parameter_field(H: StateGraph) -> Field:
     """The field of the value graph's numbers (outcomes, probabilities and rewards), if
     it has one symbol."""
-    field = _field_of(H)
+    field = field_of(H)
     if len(field.symbols) != 1:
         names = ", ".join(map(str, field.symbols))
         raise ModelError(
@@ -788,7 +788,7 @@ def _sign(x: Any) -> int:
     return int(x > 0) - int(x < 0)
 
 
-def _sample(a: Bound, b: Bound) -> Fraction:
+def sample_between(a: Bound, b: Bound) -> Fraction:
     """The simplest rational strictly between ``a < b`` (``None``: no bound)."""
     if a is None and b is None:
         return Fraction(0)

@@ -113,7 +113,7 @@ class Solution(GraphStates):
     def __init__(
         self,
         graph: StateGraph,
-        system: _System,
+        system: ExactSystem,
         values: list[Exact],
         choice: array[int],
         ties: dict[int, tuple[int, ...]],
@@ -497,7 +497,7 @@ class _FixedPolicy:
         raise AttributeError(name)
 
 
-class _System:
+class ExactSystem:
     """A state graph's numbers in the solve's field, laid out for the hot loops.
 
     ``edge_probs[e]`` is edge ``e``'s probability (one shared object per distinct
@@ -655,7 +655,7 @@ def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:
         return _Solver(G, progress).run()
 
 
-def _field_of(G: StateGraph) -> Field:
+def field_of(G: StateGraph) -> Field:
     """Rationals, or the rational functions in every symbol of the outcomes and
     (for a symbolic graph) the probabilities."""
     values: list[Any] = [o for o in G.outcomes if o is not None]
@@ -672,9 +672,9 @@ class _Solver:
         self.model_graph = model_graph
         self.G = G = value_graph(model_graph)  # rewards as edges to a state worth one
         self.progress = progress
-        self.field = _field_of(G)
+        self.field = field_of(G)
         unit = len(model_graph) if G is not model_graph else -1
-        self.system = _System(G, self.field, unit)
+        self.system = ExactSystem(G, self.field, unit)
         n = len(G)
         self.values: list[Exact] = [None] * n
         # Floats of the values, kept only when some state has a choice to guide.
@@ -1011,7 +1011,7 @@ class _Overlay(Sequence[Any]):
 
 
 def _fill_values(
-    system: _System, choice: Sequence[int], values: list[Exact], wanted: Iterable[int]
+    system: ExactSystem, choice: Sequence[int], values: list[Exact], wanted: Iterable[int]
 ) -> None:
     r"""Make ``values[s]`` exact for every ``s`` in ``wanted``: :math:`V(s) = \sum_t
     P(t \mid s, \pi(s))\, V(t)` along the chosen actions, depth first, for the states

@@ -24,14 +24,14 @@ pushes out of the others': in Pig, each player's turn is pushed once.
 >>> from exactprob import Dist
 >>> from exactprob.engine.graph import explore
 >>> from exactprob.engine._internal.cycle import Cycle
->>> from exactprob.engine.solve import _System, _field_of
+>>> from exactprob.engine.solve import ExactSystem, field_of
 >>> class Ring:  # 0 -> 1 -> 2 -> 0, each step ends the game with probability 1/2
 ...     initial = 0
 ...     def outcome(self, s): return 1 if s == "end" else None
 ...     def actions(self, s): return ("go",)
 ...     def transition(self, s, a): return Dist({(s + 1) % 3: "1/2", "end": "1/2"})
 >>> G = explore(Ring())
->>> system = _System(G, _field_of(G))
+>>> system = ExactSystem(G, field_of(G))
 >>> values = [None, None, 1, None]
 >>> reach_values(Cycle(system, [0, 1, 3]), {0: 0, 1: 0, 3: 0}, [0], values)
 {0: mpq(1,1)}
