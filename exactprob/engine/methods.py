@@ -42,7 +42,16 @@ if TYPE_CHECKING:
     from .level_sweep import LevelSolution
     from .parametric import PiecewiseSolution
 
-__all__ = ["METHODS", "Method", "SolvingMethod", "fast_path", "register", "route", "solve"]
+__all__ = [
+    "METHODS",
+    "Method",
+    "Solver",
+    "SolvingMethod",
+    "fast_path",
+    "register",
+    "route",
+    "solve",
+]
 
 
 class SolvingMethod(Protocol):
@@ -52,8 +61,10 @@ class SolvingMethod(Protocol):
     def __call__(self, model: Any, *, max_states: int, progress: bool) -> Solved | None: ...
 
 
-class _GenericMethod(Protocol):
-    """The generic engine's solver of a method, which also takes start states."""
+class Solver(Protocol):
+    """A solver as :func:`route` chooses it: the model, the state limit, whether to show
+    progress and the start states, to an answer (a generic method, or a fast path with
+    the generic engine behind it)."""
 
     def __call__(
         self, model: Any, *, max_states: int, progress: bool, starts: Sequence[Hashable] | None
@@ -62,7 +73,7 @@ class _GenericMethod(Protocol):
 
 F = TypeVar("F", bound=SolvingMethod)
 _REGISTRY: dict[tuple[type, str], SolvingMethod] = {}
-_GENERIC: dict[str, _GenericMethod] = {}
+_GENERIC: dict[str, Solver] = {}
 
 
 def register(model_class: type, method: Method = "exact") -> Callable[[F], F]:
@@ -197,17 +208,20 @@ def solve(
     Returns
     -------
     Solved
-        Every state's value (exact, or an :class:`~exactprob.engine.enclosure.Enclosure`), its
-        optimal action and the actions tied with it (:mod:`exactprob.engine.results`); exact
-        results also give the laws of play (absorption, counters, expected steps). A
-        model with choices and one symbol gives a
-        :class:`~exactprob.engine.parametric.PiecewiseSolution`: values as
-        ``sympy.Piecewise``, actions and ties piece by piece.
+        Every state's value, exact or an :class:`~exactprob.engine.enclosure.Enclosure`
+        (:mod:`exactprob.engine.results`), with ``method`` and the ``solver`` that
+        answered (:func:`route`). A model with choices gives a ``SolvedPlay`` (its
+        optimal action, the actions tied with it, every action's value); an exact one a
+        ``SolvedLaws`` (also the laws of play: absorption, counters, expected steps). A
+        :class:`~exactprob.engine.level_model.LevelModel` gives a
+        :class:`~exactprob.engine.level_sweep.LevelSolution` (values only); a model with
+        choices and one symbol a :class:`~exactprob.engine.parametric.PiecewiseSolution`
+        (values as ``sympy.Piecewise``, the pieces read by state).
 
     Raises
     ------
     UsageError
-        For an unknown method.
+        For an unknown method, or an option that does not apply to the model.
     StateLimitError
         When the game has more than ``max_states`` states.
     NonTerminationError
@@ -248,7 +262,7 @@ def route(
     generic: bool = False,
     parameter_range: tuple[Any, Any] | None = None,
     cluster: Any = None,
-) -> _GenericMethod:
+) -> Solver:
     """The solver that answers :func:`solve` for ``model`` with these options, chosen here
     and nowhere else; an option that does not apply to the model is refused in one line.
 
@@ -301,7 +315,7 @@ def route(
     return _with_fallback(path, _GENERIC[method])
 
 
-def _with_fallback(path: SolvingMethod, generic: _GenericMethod) -> _GenericMethod:
+def _with_fallback(path: SolvingMethod, generic: Solver) -> Solver:
     """A fast path, and the generic engine where it declines the model or does not know
     every start."""
 
