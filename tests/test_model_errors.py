@@ -65,9 +65,12 @@ class PaidRound(Round):
     ("model", "says"),
     [
         (Ruin, r"got the class Ruin, not a model; did you mean Ruin\(\)\?"),
-        (TwoArgumentOutcome(), r"outcome\(s, extra\) .* called as outcome\(state\)"),
-        (OneArgumentTransition(), r"transition\(s\) .* called as transition\(state, action\)"),
-        (StateReward(), r"reward\(s\) .* called as reward\(state, action\)"),
+        (
+            TwoArgumentOutcome(),
+            r"outcome takes \(s, extra\), but the engine calls it as outcome\(state\)",
+        ),
+        (OneArgumentTransition(), r"transition takes \(s\), .* transition\(state, action\)"),
+        (StateReward(), r"reward takes \(s\), .* reward\(state, action\)"),
         (ListState(), r"transition\(3, 'bet'\): the outcome \[4\] is not hashable .* tuple"),
         (ShortSum(), r"transition\(2, 'bet'\): probabilities sum to 4/5, not 1"),
         (NoLosingEnd(), r"last states found were -\d+, -\d+, -\d+: .* missing one"),
@@ -80,3 +83,11 @@ def test_a_model_mistake_is_one_line_naming_the_fix(model: Any, says: str, metho
     with pytest.raises(ep.ExactProbError, match=says) as caught:
         ep.solve(model, method, max_states=500)
     assert "\n" not in str(caught.value)
+
+
+def test_a_counter_of_the_wrong_arity_is_one_line() -> None:
+    solved = ep.solve(Ruin())
+    with pytest.raises(
+        ep.ModelError, match=r"counter takes \(s\), .* counter\(state, action, after\)"
+    ):
+        solved.counter_distribution(lambda s: 1)

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ModelError
+from ..util.callables import check_call
 from ..util.numbers import Exact
 from ._internal.cycle import component_rows, elimination_order
 from ._internal.linear import Field, solve_linear
@@ -177,6 +178,7 @@ def move_counts(
     >>> counts(0)
     [2]
     """
+    check_call(counter, "the counter", "counter(state, action, after)", 3)
     known: dict[Any, list[int]] = {}
 
     def counts(u: Any) -> list[int]:

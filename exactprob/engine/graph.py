@@ -23,11 +23,11 @@ networkx view of the same graph, for plotting, exporting or any graph algorithm,
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from ..errors import DistributionError, InexactError, ModelError, StateLimitError
+from ..util.callables import check_call
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
 from ..util.numbers import Exact, exact
 from ..util.progress import on_terminal, progress_bar
@@ -148,7 +148,7 @@ def check_model(model: Any, *, needs_initial: bool = True) -> None:
     exactprob.errors.ModelError: the model has no initial state; a model needs initial, outcome(), actions() and transition() (or solve it from starts=)
     """
     parts = "a model needs initial, outcome(), actions() and transition()"
-    if inspect.isclass(model):
+    if isinstance(model, type):
         name = model.__name__
         raise ModelError(f"got the class {name}, not a model; did you mean {name}()?")
     if needs_initial and not hasattr(model, "initial"):
@@ -158,11 +158,9 @@ def check_model(model: Any, *, needs_initial: bool = True) -> None:
             raise ModelError(f"the model has no {name}() method; {parts}")
     for name, parameters in _SIGNATURES.items():
         method = getattr(model, name, None)
-        if callable(method) and not _takes(method, len(parameters)):
-            raise ModelError(
-                f"the model's {name}{_signature_text(method)} takes other arguments than "
-                f"the engine gives: it is called as {name}({', '.join(parameters)})"
-            )
+        if callable(method):
+            call = f"{name}({', '.join(parameters)})"
+            check_call(method, f"the model's {name}", call, len(parameters))
     if needs_initial and not _hashable(model.initial):
         raise ModelError(
             f"the initial state {model.initial!r} is not hashable (a "
@@ -309,26 +307,6 @@ _SIGNATURES = {
     "reward": ("state", "action"),
     "player": ("state",),
 }
-
-
-def _takes(method: Callable[..., Any], n: int) -> bool:
-    """Whether ``method`` can be called with ``n`` positional arguments (a callable
-    whose signature Python cannot read is taken on trust)."""
-    try:
-        inspect.signature(method).bind(*range(n))
-    except TypeError:
-        return False
-    except ValueError:
-        return True
-    return True
-
-
-def _signature_text(method: Callable[..., Any]) -> str:
-    """How ``method`` reads, its parameters' names: ``(s, extra)``."""
-    try:
-        return f"({', '.join(inspect.signature(method).parameters)})"
-    except ValueError:
-        return "(...)"
 
 
 def _hashable(x: Any) -> bool:
