@@ -12,6 +12,7 @@ from ..games.cartwheel import Wheel, solve_wheel
 from ..games.fighting_fantasy import Fight, solve_grid
 from ..games.fleet_battle import Fleet, battle
 from ..games.gamblers_ruin import GamblersRuin, closed_form
+from ..games.gamebook import example_book, solve_book
 from ..games.jeopardy import FowlPlay, JeopardyModel, Pig, RaceSolution
 from ..games.risk import risk_battle
 from ..games.roguelike import (
@@ -98,6 +99,11 @@ def headlines() -> list[tuple[str, str, Any]]:
             starve_probability(Waffles(waffles=2, every=2)),
         ),
         (
+            "gamebook_salt_mine",
+            "The Salt Mine, a gamebook: P(win) with optimal choices",
+            solve_book(example_book()).win,
+        ),
+        (
             "pig_to_20",
             "Pig to 20, optimal play: P(first player wins)",
             _first_player_win(Pig(goal=20)),
@@ -135,7 +141,8 @@ NEXT = (
     "",
     "next: exactprob --help lists every command, each with --help and --json; the full",
     "games are `exactprob pig --goal 100` (15 s), `exactprob fowl-play` (20 s), `exactprob",
-    "yahtzee` (20 s; --law: 2 more minutes), and a gamebook in examples/books/.",
+    "yahtzee` (20 s; --law: 2 more minutes), and `exactprob gamebook BOOK --walkthrough`",
+    "for a book of your own (the tour's is examples/books/the_salt_mine.toml).",
 )
 
 

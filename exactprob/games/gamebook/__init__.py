@@ -27,7 +27,7 @@ from ...engine.choice_tree import (
     solve_choices,
     walkthrough,
 )
-from .book import Book, BookError, Hero, load_book
+from .book import Book, BookError, Hero, example_book, load_book
 from .combat import (
     CombatResultsTable,
     column_index,
@@ -51,6 +51,7 @@ __all__ = [
     "SolutionNode",
     "column_index",
     "evasion_round",
+    "example_book",
     "example_crt",
     "fight",
     "fight_round",

@@ -114,6 +114,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -143,6 +144,7 @@ __all__ = [
     "Hero",
     "OngoingFight",
     "Section",
+    "example_book",
     "load_book",
     "parse_book",
 ]
@@ -441,6 +443,18 @@ _evasion_round = cache(evasion_round)
 
 
 # -- loading and checking -------------------------------------------------------------------
+def example_book() -> Book:
+    """*The Salt Mine*, the original example book shipped with exactprob
+    (``data/the_salt_mine.toml``; ``examples/books/`` links to it).
+
+    >>> example_book().sections["1"].text.startswith("Dusk at the gate")
+    True
+    """
+    resource = resources.files("exactprob.games.gamebook").joinpath("data", "the_salt_mine.toml")
+    with resources.as_file(resource) as path:
+        return load_book(path)
+
+
 def load_book(path: str | Path) -> Book:
     """Read and check a book file (the format is this module's docstring); the CRT named
     by ``crt`` is read relative to the book, else the shipped example table is used."""
