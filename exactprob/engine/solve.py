@@ -65,7 +65,7 @@ from ._internal.choose import best_and_ties, best_of, float_candidates, share_su
 from ._internal.component_table import ComponentTable, GraphArrays, one_blas_thread
 from ._internal.cycle import Cycle
 from ._internal.float_guide import float_guess
-from ._internal.levels import LevelValues, peel, stays_forever, sweep
+from ._internal.levels import SweptValues, peel, stays_forever, sweep
 from ._internal.linear import Field, field_for
 from ._internal.order import SolveOrder, edge_ends
 from ._internal.reach import reach_values
@@ -117,7 +117,7 @@ class Solution(GraphStates):
         values: list[Exact],
         choice: array[int],
         ties: dict[int, tuple[int, ...]],
-        swept: LevelValues | None = None,
+        swept: SweptValues | None = None,
     ) -> None:
         self.graph = graph
         self.system = system  # the graph's numbers in the solve's field
@@ -694,7 +694,7 @@ class _Solver:
                 self._components(swept, bar)
         return Solution(self.model_graph, self.system, self.values, self.choice, self.ties, swept)
 
-    def _components(self, swept: LevelValues | None, bar: Progress) -> None:
+    def _components(self, swept: SweptValues | None, bar: Progress) -> None:
         """Every component the level sweep left, each after those it moves to."""
         G = self.G
         cs = G.choice_start
@@ -719,7 +719,7 @@ class _Solver:
             else:
                 self._decide(s)
 
-    def _sweep_levels(self, bar: Progress) -> LevelValues | None:
+    def _sweep_levels(self, bar: Progress) -> SweptValues | None:
         """Solve the states that reach no cycle (self-loops aside) level by level in
         exact integers (:mod:`exactprob.engine._internal.levels`); ``None`` for a symbolic field. The
         choices and ties found are the solver's; the states the component loop still

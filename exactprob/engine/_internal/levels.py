@@ -32,7 +32,7 @@ action with :math:`f_c = 0` stays forever and is never chosen; a state with only
 actions never terminates.
 
 No fraction is reduced during the sweep (a fraction's gcd costs as much as the rest of
-its arithmetic); :meth:`LevelValues.value` reduces one when it is asked for.
+its arithmetic); :meth:`SweptValues.value` reduces one when it is asked for.
 
 >>> from exactprob import Dist
 >>> from exactprob.engine.graph import explore
@@ -67,7 +67,7 @@ from ..state_graph import StateGraph
 from .component_table import ranges
 from .order import NARROW, edge_ends, longest_path_levels
 
-__all__ = ["LevelValues", "Levels", "peel", "stays_forever", "sweep"]
+__all__ = ["SweptValues", "Levels", "peel", "stays_forever", "sweep"]
 
 _ONE = mpz(1)
 
@@ -168,7 +168,7 @@ def pass_through(G: StateGraph, first_edge: np.ndarray) -> np.ndarray:
     return np.where(ends, step, identity)
 
 
-class LevelValues:
+class SweptValues:
     """The exact values, choices and ties of every state with a level: ``numerators[s]``
     over ``denominators[level[s]]``; ``choice[s]`` the index of the first optimal action
     (``-1`` for a terminal state) and ``ties[s]`` every optimal one where there are
@@ -199,11 +199,11 @@ def sweep(
     levels: Levels,
     outcomes: Sequence[Exact] | None = None,
     progress: Callable[[int], object] | None = None,
-) -> LevelValues:
+) -> SweptValues:
     """Value every state that has a level, level by level (see the module's text).
     ``outcomes``: the terminal values, exact rationals (default ``G.outcomes``);
     ``progress`` is called with the number of states of each level once it is valued."""
-    swept = LevelValues(levels)
+    swept = SweptValues(levels)
     sweeper = _Sweep(G, levels, swept, G.outcomes if outcomes is None else outcomes)
     for k, (front, followers) in enumerate(zip(levels.fronts, levels.followers, strict=True)):
         if k == 0:
@@ -229,7 +229,7 @@ class _Sweep:
     """The arrays one sweep reads, and the level-by-level loop."""
 
     def __init__(
-        self, G: StateGraph, levels: Levels, swept: LevelValues, outcomes: Sequence[Exact]
+        self, G: StateGraph, levels: Levels, swept: SweptValues, outcomes: Sequence[Exact]
     ) -> None:
         self.G = G
         self.swept = swept
