@@ -67,7 +67,7 @@ from ..state_graph import StateGraph
 from .component_table import ranges
 from .order import NARROW, edge_ends, longest_path_levels
 
-__all__ = ["SweptValues", "Levels", "peel", "stays_forever", "sweep"]
+__all__ = ["Levels", "SweptValues", "peel", "stays_forever", "sweep"]
 
 _ONE = mpz(1)
 
