@@ -277,6 +277,22 @@ def test_the_states_asked_for_are_written():
     check_read_back(model, derivation)
 
 
+class OddNames:
+    """Actions and states whose names hold every character LaTeX treats specially."""
+
+    initial = "start #1"
+    names = ("x^2", "a~b", "back\\slash", "50% {off}", "a_b & $")
+
+    def outcome(self, s):
+        return None if s == "start #1" else self.names.index(s)
+
+    def actions(self, s):
+        return self.names
+
+    def transition(self, s, a):
+        return ep.Dist({a: 1})
+
+
 def _lucky_fight(p: object) -> object:
     sys.path.insert(0, str(ROOT / "examples"))
     from lucky_fight import LuckyFight
@@ -294,8 +310,9 @@ def _lucky_fight(p: object) -> object:
         lambda: PushYourLuck(3),  # rational breakpoints with ties
         lambda: _lucky_fight(F(1, 2)),  # long state names and their legend
         lambda: _lucky_fight(sympy.Symbol("p")),  # the same in pieces
+        OddNames,  # LaTeX's special characters in names
     ],
-    ids=["decision", "cycle", "irrational-breakpoint", "ties", "legend", "legend-pieces"],
+    ids=["decision", "cycle", "irrational-breakpoint", "ties", "legend", "legend-pieces", "odd"],
 )
 def test_a_standalone_derivation_compiles_with_pdflatex(make, tmp_path: Path) -> None:
     """``latex(standalone=True)`` is a whole document a real TeX engine typesets without

@@ -121,6 +121,9 @@ def test_a_set_across_closed_classes_has_no_mean_return_time():
     with pytest.raises(ep.ModelError, match="2 is transient"):
         run.mean_return_time({2})
     assert run.mean_return_time({0, 2}) == 1
+    with pytest.raises(ep.ModelError, match=r"\(5, 0\) is not a reachable state"):
+        run.mean_return_time((5, 0))  # a mistyped state, not a set of states
+    assert run.mean_return_time((0, 2)) == 1  # a tuple of states is a set
 
 
 def test_a_knight_returns_to_its_corner_in_168_moves_on_average():

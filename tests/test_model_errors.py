@@ -3,6 +3,8 @@ the fix, never Python's own error from deep inside the engine."""
 
 from __future__ import annotations
 
+import functools
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -91,3 +93,73 @@ def test_a_counter_of_the_wrong_arity_is_one_line() -> None:
         ep.ModelError, match=r"counter takes \(s\), .* counter\(state, action, after\)"
     ):
         solved.counter_distribution(lambda s: 1)
+
+
+def _passing_action(method: Any) -> Any:
+    """A decorator that adds the action argument the engine passes (functools.wraps
+    makes the signature read as the wrapped one's)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, state: Any, action: Any) -> Any:
+        return method(self, state)
+
+    return wrapper
+
+
+class Decorated(Ruin):
+    @functools.singledispatchmethod
+    def outcome(self, s: Any) -> Any:
+        return 1 if s == 5 else 0 if s == 0 else None
+
+    @_passing_action
+    def transition(self, s: int) -> ep.Dist[int]:  # type: ignore[override]
+        return ep.Dist({s + 1: "2/5", s - 1: "3/5"})
+
+
+class Static:
+    """A model of static methods: the class itself is a model."""
+
+    initial = 2
+
+    @staticmethod
+    def outcome(s: int) -> int | None:
+        return 1 if s == 5 else 0 if s == 0 else None
+
+    @staticmethod
+    def actions(s: int) -> tuple[str, ...]:
+        return ("bet",)
+
+    @staticmethod
+    def transition(s: int, a: str) -> ep.Dist[int]:
+        return ep.Dist({s + 1: "2/5", s - 1: "3/5"})
+
+
+@pytest.mark.parametrize("model", [Decorated(), Static], ids=["decorated", "static"])
+def test_valid_signatures_are_taken(model: Any) -> None:
+    # the ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    assert ep.solve(model).value() == Fraction(40, 211)
+
+
+class LeaveOrWalk:
+    """A cycle play can leave (A may stop), earning on B's one action: a choice's
+    problem, not a chain's."""
+
+    initial = "A"
+
+    def outcome(self, s: str) -> int | None:
+        return 0 if s == "end" else None
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("again", "stop") if s == "A" else ("walk",)
+
+    def transition(self, s: str, a: str) -> ep.Dist[str]:
+        return ep.Dist({"B" if a == "again" else "end" if a == "stop" else "A": 1})
+
+    def reward(self, s: str, a: str) -> int:
+        return 1 if s == "B" else 0
+
+
+def test_a_paying_cycle_with_a_way_out_names_the_player_not_the_long_run() -> None:
+    with pytest.raises(ep.ModelError, match="where player 0 moves") as caught:
+        ep.solve(LeaveOrWalk())
+    assert "stationary" not in str(caught.value)

@@ -457,3 +457,30 @@ def test_rewards_give_the_same_pieces_as_outcomes():
         assert all(mine.ties(s) == theirs.ties(s) for s in theirs.states)
         assert sympy.simplify(mine.value() - theirs.value()) == 0
     check_solution(PushForPoints(4), with_rewards, random.Random(4))
+
+
+class WaitOrBet:
+    """Keep 1/3, bet on p, or wait (a sure self-loop, which never ends play)."""
+
+    initial = "s"
+
+    def outcome(self, s):
+        return {"won": 1, "lost": 0, "kept": F(1, 3)}.get(s)
+
+    def actions(self, s):
+        return ("keep", "wait", "bet")
+
+    def transition(self, s, a):
+        if a == "keep":
+            return ep.Dist({"kept": 1})
+        if a == "wait":
+            return ep.Dist({"s": 1})
+        return ep.Dist({"won": p, "lost": 1 - p})
+
+
+def test_an_action_that_surely_comes_back_is_no_tie_on_any_piece():
+    """As in Solution.ties: waiting ties the value (V = Q) but never ends play."""
+    solved = ep.solve(WaitOrBet())
+    assert [piece.ties() for piece in solved.pieces] == [("keep",), ("keep", "bet"), ("bet",)]
+    for t in (F(1, 5), F(1, 3), F(1, 2)):
+        assert solved.piece_at(t).ties() == solved.at(t).ties()

@@ -502,6 +502,10 @@ def test_evaluate_takes_several_starts_and_the_old_start_warns():
     with pytest.warns(ep.ExactProbDeprecationWarning, match=r"use starts=\[s\]"):
         old = evaluate(RedAndBlack(N, p, start=3), lambda s: 1, start=6)
     assert old.initial == 6 and old.value() == E.value(6)
+    with pytest.warns(ep.ExactProbDeprecationWarning), pytest.raises(ep.UsageError, match="both"):
+        evaluate(RedAndBlack(N, p, start=3), lambda s: 1, start=6, starts=[2])
+    with pytest.raises(ep.ModelError, match="starts is empty"):
+        evaluate(RedAndBlack(N, p, start=3), lambda s: 1, starts=[])
 
 
 class _NoInitial:
@@ -525,6 +529,12 @@ def test_a_model_without_initial_is_solved_from_starts(method):
         value = solved.value(i)
         assert value.contains(F(i, 3)) if method == "certified" else value == F(i, 3)
     assert evaluate(_NoInitial(), lambda s: "step", starts=[2]).value() == F(2, 3)
+    graph = (
+        ep.solve(_NoInitial(), "depth-first", starts=[1]).to_networkx()
+        if method == "depth-first"
+        else None
+    )
+    assert graph is None or set(graph) == {0, 1, 2, 3}
     with pytest.raises(ep.ModelError, match="no initial state.*starts="):
         ep.solve(_NoInitial(), method)
 

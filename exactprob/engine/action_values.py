@@ -8,7 +8,8 @@ exact when the values are, and an :class:`~exactprob.engine.enclosure.Enclosure`
 are enclosures (the probabilities are exact and nonnegative, so the sums of the ends
 enclose :math:`Q`). Each result with choices answers ``action_values(state)`` with it: the
 optimal value is the best of them for the state's mover, and the ties are those equal to
-it.
+it, but for an action that surely comes back to its state (it never ends play, so it is
+no tie; :meth:`~exactprob.engine.solve.Solution.ties`).
 
 >>> import exactprob as ep
 >>> class Gamble:  # keep 1/2, or flip a coin for 1 or 0

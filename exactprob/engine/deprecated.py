@@ -45,14 +45,10 @@ def face_name(name: str) -> Callable[..., Solved]:
         starts: Sequence[Hashable] | None = None,
     ) -> Solved:
         warn_deprecated(f"ep.{name}(model)", f'ep.solve(model, method="{method}")', "0.2.0")
-        return solve(
-            model,
-            method,
-            generic=True,
-            max_states=max_states,
-            progress=progress,
-            starts=starts,
+        answer: Solved = solve(
+            model, method, generic=True, max_states=max_states, progress=progress, starts=starts
         )
+        return answer
 
     solver.__name__ = solver.__qualname__ = name
     solver.__doc__ = f'Deprecated since 0.2.0: ``ep.solve(model, method="{method}")``.'

@@ -171,8 +171,12 @@ class DepthFirstSolution(PolicyLaws):
 
     def to_networkx(self) -> Any:
         """The model's whole state graph as a :class:`networkx.DiGraph` (explored again,
-        see :meth:`~exactprob.engine.state_graph.StateGraph.to_networkx`)."""
-        return explore(self._model, max_states=len(self._states), progress=False).to_networkx()
+        see :meth:`~exactprob.engine.state_graph.StateGraph.to_networkx`), from every
+        state the search kept, so from every start it was given."""
+        graph = explore(
+            self._model, max_states=len(self._states), progress=False, starts=self._states
+        )
+        return graph.to_networkx()
 
     def _under_policy(self, state: Any) -> Solution:
         """The model from ``state`` with only the chosen actions, solved (kept)."""

@@ -94,7 +94,7 @@ class FastPathResult:
         return solved_json(self, state)
 
     def _repr_html_(self) -> str:
-        return solution_html(self, self.method)
+        return solution_html(self, f"{self.method} ({self.solver})")
 
 
 class ExactFastPath(FastPathResult, PolicyLaws):

@@ -27,7 +27,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from ..errors import DistributionError, InexactError, ModelError, StateLimitError
-from ..util.callables import check_call
+from ..util.callables import check_call, takes_arguments
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
 from ..util.numbers import Exact, exact
 from ..util.progress import on_terminal, progress_bar
@@ -148,8 +148,9 @@ def check_model(model: Any, *, needs_initial: bool = True) -> None:
     exactprob.errors.ModelError: the model has no initial state; a model needs initial, outcome(), actions() and transition() (or solve it from starts=)
     """
     parts = "a model needs initial, outcome(), actions() and transition()"
-    if isinstance(model, type):
-        name = model.__name__
+    transition = getattr(model, "transition", None)
+    if isinstance(model, type) and callable(transition) and not takes_arguments(transition, 2):
+        name = model.__name__  # its methods want an instance (static ones would not)
         raise ModelError(f"got the class {name}, not a model; did you mean {name}()?")
     if needs_initial and not hasattr(model, "initial"):
         raise ModelError(f"the model has no initial state; {parts} (or solve it from starts=)")
@@ -340,7 +341,7 @@ def checked_transition(
     try:
         dist = transition(state, action)
     except DistributionError as error:
-        raise DistributionError(f"transition({state!r}, {action!r}): {error}") from None
+        raise DistributionError(f"transition({state!r}, {action!r}): {error}") from error
     if not isinstance(dist, Dist):
         raise ModelError(
             f"transition({state!r}, {action!r}) returned {type(dist).__name__}, not a Dist"

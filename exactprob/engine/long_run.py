@@ -276,10 +276,7 @@ class LongRun(GraphStates):
         (Fraction(3, 1), Fraction(3, 2), Fraction(3, 2))
         """
         G = self.graph
-        if target is None or _is_state(G, target):
-            inside = {self._id(target)}
-        else:
-            inside = _target_ids(G, target)
+        inside = _target_ids(G, target) if _is_set(G, target) else {self._id(target)}
         classes = {self._class_of[s] for s in inside if s in self._class_of and self._moves[s]}
         if len(inside) == 1 and not classes:
             (s,) = inside
@@ -429,6 +426,18 @@ def _is_state(G: StateGraph, target: Any) -> bool:
         return target in G.index
     except TypeError:  # unhashable: a list or a set of states
         return False
+
+
+def _is_set(G: StateGraph, target: Any) -> bool:
+    """Whether ``target`` names states (a test, or a collection: a tuple only when it is
+    no state and every item is one) rather than one state."""
+    if target is None or _is_state(G, target):
+        return False
+    if callable(target):
+        return True
+    if isinstance(target, tuple):
+        return all(_is_state(G, item) for item in target)
+    return isinstance(target, Collection) and not isinstance(target, str | bytes)
 
 
 def _target_ids(G: StateGraph, target: Collection[Any] | Callable[[Any], bool]) -> set[int]:

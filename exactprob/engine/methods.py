@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol, TypeVar, overload
 
 from ..errors import UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
@@ -100,6 +100,20 @@ def fast_path(model: Any, method: Method = "exact") -> SolvingMethod | None:
     """
     cls = type(model)
     return _REGISTRY.get((cls, method))
+
+
+@overload
+def solve(
+    model: LevelModel,
+    method: Literal["depth-first"],
+    *,
+    generic: bool = ...,
+    max_states: int = ...,
+    progress: bool | None = ...,
+    starts: Sequence[Hashable] | None = ...,
+    parameter_range: None = ...,
+    cluster: Any = ...,
+) -> NoReturn: ...
 
 
 @overload
@@ -216,7 +230,9 @@ def solve(
         :class:`~exactprob.engine.level_model.LevelModel` gives a
         :class:`~exactprob.engine.level_sweep.LevelSolution` (values only); a model with
         choices and one symbol a :class:`~exactprob.engine.parametric.PiecewiseSolution`
-        (values as ``sympy.Piecewise``, the pieces read by state).
+        (values as ``sympy.Piecewise``, the pieces read by state). The types follow the
+        model's class and the options; only the explored graph shows a symbol, so pass
+        ``parameter_range`` for a piecewise answer to be typed as one.
 
     Raises
     ------

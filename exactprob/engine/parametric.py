@@ -76,7 +76,9 @@ from ._internal.algebraic import (
     simplest_between,
     to_sympy_point,
 )
+from ._internal.levels import pass_through
 from ._internal.linear import Field
+from ._internal.order import edge_ends
 from ._internal.rewards import value_graph
 from ._internal.univariate import RationalFunction
 from .array_model import Explorable
@@ -409,6 +411,7 @@ class _Piecewise:
         self.symbol = self.field.symbols[0]
         self.progress = progress
         self.deciders = [s for s in range(len(G)) if len(G.actions[s]) > 1]
+        self.stays = _sure_returns(G, self.deciders)
         self.covered = 0.0  # percent of the range covered, for the progress bar
         self.weights = [_polynomials(self.field.convert(w)) for w in self.H.probabilities]
         probabilities = [self.field.convert(q) for q in G.probabilities]
@@ -538,8 +541,9 @@ class _Piecewise:
         for s in self.deciders:
             tied = [choice[s]]
             for k, margin, common in self._margins(s, choice[s], numerators):
-                if margin.degree() < 0:
-                    tied.append(k)
+                if margin.degree() < 0:  # tied on the whole piece, unless it never ends play
+                    if (s, k) not in self.stays:
+                        tied.append(k)
                     continue
                 margins[s, k] = (margin, _roots_of(margin))
                 at_t.append(_sign(margin(at)) * sign_d * _sign(common(at)))
@@ -666,6 +670,22 @@ def _one_parameter_field(H: StateGraph) -> Field:
             f"({names}); substitute values for all but one"
         )
     return field
+
+
+def _sure_returns(G: StateGraph, deciders: Sequence[int]) -> set[tuple[int, int]]:
+    """``(state, action index)`` of each action that surely comes back to its state,
+    directly or through a run of pass-through states: it never ends play, so it is no
+    tie, as in :meth:`~exactprob.engine.solve.Solution.ties`."""
+    _, _, first_edge = edge_ends(G)
+    representative = pass_through(G, first_edge)
+    found = set()
+    for s in deciders:
+        for k in range(len(G.actions[s])):
+            c = G.choice_start[s] + k
+            targets = G.targets[G.edge_start[c] : G.edge_start[c + 1]]
+            if all(representative[t] == s for t in targets):
+                found.add((s, k))
+    return found
 
 
 def _substitute(G: StateGraph, symbol: Any, t: Fraction) -> StateGraph:

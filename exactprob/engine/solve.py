@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ModelError, NonTerminationError
+from ..errors import ModelError, NonTerminationError, UsageError
 from ..util import display
 from ..util.deprecation import warn_deprecated
 from ..util.limits import DEFAULT_MAX_STATES
@@ -73,7 +73,7 @@ from ._internal.rewards import check_cycle_rewards, value_graph
 from .array_model import Explorable, one_state_at_a_time
 from .dist import Dist
 from .forward import Counter, check_cap, count_distribution, move_counts, push_forward
-from .graph import check_model, explore
+from .graph import check_model, explore, start_states
 from .results import Method, solved_json
 from .state_graph import GraphStates, StateGraph, paused_garbage_collection
 
@@ -437,7 +437,11 @@ def evaluate(
     """
     if start is not _NOT_GIVEN:
         warn_deprecated("evaluate(model, policy, start=s)", "starts=[s]", "0.2.0")
+        if starts is not None:
+            raise UsageError("evaluate takes starts=[...] or the deprecated start=, not both")
         starts = None if start is None else [start]
+    if starts is not None:
+        starts = start_states(model, starts)  # refuses an empty or unhashable one
     progress = on_terminal() if progress is None else bool(progress)
     restricted = fixed_policy(model, policy, starts[0] if starts else None)
     graph = explore(restricted, max_states=max_states, progress=progress, starts=starts)

@@ -19,15 +19,18 @@ __all__ = ["check_call", "parameters_text", "takes_arguments"]
 
 
 def takes_arguments(function: Callable[..., Any], n: int) -> bool:
-    """Whether ``function`` can be called with ``n`` positional arguments (a callable
-    whose signature Python cannot read is taken on trust)."""
-    try:
-        inspect.signature(function).bind(*range(n))
-    except TypeError:
-        return False
-    except ValueError:
+    """Whether ``function`` can be called with ``n`` positional arguments, by its own
+    signature or by the one it wraps (a decorator's ``functools.wraps``); a callable
+    whose signature Python cannot read is taken on trust."""
+    for follow_wrapped in (True, False):
+        try:
+            inspect.signature(function, follow_wrapped=follow_wrapped).bind(*range(n))
+        except TypeError:
+            continue
+        except ValueError:
+            return True
         return True
-    return True
+    return False
 
 
 def parameters_text(function: Callable[..., Any]) -> str:

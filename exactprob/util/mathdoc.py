@@ -222,14 +222,17 @@ def math_text(text: str) -> str:
     r"""``\text{...}`` for text inside mathematics (MathJax), its special characters
     escaped.
 
-    >>> math_text("'a_b'")
-    "\\text{'a\\_b'}"
+    >>> math_text("'a_b'"), math_text("x^2")
+    ("\\text{'a\\_b'}", '\\text{x}\\hat{}\\text{2}')
     """
     return f"\\text{{{text.translate(_MATH_TEXT_ESCAPES)}}}"
 
 
+# A backslash, tilde or caret leaves the text for its math symbol (LaTeX has no text form
+# of them that MathJax's \text also reads).
 _MATH_TEXT_ESCAPES = str.maketrans(
-    {c: "\\" + c for c in "&%$#_{}"} | {"\\": r"\backslash{}", "~": r"\sim{}", "^": r"\hat{}"}
+    {c: "\\" + c for c in "&%$#_{}"}
+    | {"\\": r"}\backslash\text{", "~": r"}\sim\text{", "^": r"}\hat{}\text{"}
 )
 
 

@@ -211,7 +211,7 @@ def check_cycle_rewards(G: StateGraph) -> None:
         favoured = 0 if who & 1 and r > 0 else 1 if who & 2 and r < 0 else None
         if favoured is not None:
             state, action = G.states[s], G.actions[s][c - choice_start[s]]
-            if len(G.actions[s]) == 1:
+            if _one_action_each(G, label, owner, inside, int(label[s])):
                 raise ModelError(
                     f"state {state!r} earns {r} on a cycle that play may never leave: the "
                     "expected total may be unbounded; the long run of a chain that never ends "
@@ -223,6 +223,15 @@ def check_cycle_rewards(G: StateGraph) -> None:
                 "reward that play can collect again and again before it ends must not favour "
                 "a player who moves there (a gain for player 0, a cost for player 1)"
             )
+
+
+def _one_action_each(
+    G: StateGraph, label: np.ndarray, owner: np.ndarray, inside: np.ndarray, component: int
+) -> bool:
+    """Whether every state of end component ``component`` offers one action: a chain
+    there, which play never leaves."""
+    members = {s for s in owner[inside].tolist() if label[s] == component}
+    return all(len(G.actions[s]) == 1 for s in members)
 
 
 def _may_favour(G: StateGraph, rewards: list[Any]) -> bool:
