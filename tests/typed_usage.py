@@ -40,7 +40,7 @@ class Coins(ep.LevelModel):
 
 
 def exact_laws() -> Fraction:
-    solved: ep.SolvedLaws = ep.solve(Ruin())
+    solved: ep.SolvedLaws = ep.solve(Ruin(), starts=[1, 2], max_states=100, progress=None)
     solved.absorption()
     solved.action_values(2)
     return Fraction(solved.value())

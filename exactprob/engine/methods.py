@@ -30,7 +30,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol, TypeVar, overload
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    NoReturn,
+    Protocol,
+    TypedDict,
+    TypeVar,
+    Unpack,
+    overload,
+)
 
 from ..errors import UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
@@ -102,17 +112,23 @@ def fast_path(model: Any, method: Method = "exact") -> SolvingMethod | None:
     return _REGISTRY.get((cls, method))
 
 
+class _Options(TypedDict, total=False):
+    """The options of :func:`solve` that every overload takes alike."""
+
+    generic: bool
+    max_states: int
+    progress: bool | None
+    starts: Sequence[Hashable] | None
+
+
 @overload
 def solve(
     model: LevelModel,
     method: Literal["depth-first"],
     *,
-    generic: bool = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
     cluster: Any = ...,
+    **options: Unpack[_Options],
 ) -> NoReturn: ...
 
 
@@ -121,12 +137,9 @@ def solve(
     model: LevelModel,
     method: Literal["exact", "certified"] = ...,
     *,
-    generic: bool = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
     cluster: Any = ...,
+    **options: Unpack[_Options],
 ) -> LevelSolution: ...
 
 
@@ -135,12 +148,9 @@ def solve(
     model: Any,
     method: Literal["exact"] = ...,
     *,
-    generic: bool = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    starts: Sequence[Hashable] | None = ...,
     parameter_range: tuple[Any, Any],
     cluster: None = ...,
+    **options: Unpack[_Options],
 ) -> PiecewiseSolution: ...
 
 
@@ -149,12 +159,9 @@ def solve(
     model: Any,
     method: Literal["certified"],
     *,
-    generic: bool = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
     cluster: None = ...,
+    **options: Unpack[_Options],
 ) -> SolvedPlay: ...
 
 
@@ -163,12 +170,9 @@ def solve(
     model: Any,
     method: Literal["exact", "depth-first"] = ...,
     *,
-    generic: bool = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    starts: Sequence[Hashable] | None = ...,
     parameter_range: None = ...,
     cluster: None = ...,
+    **options: Unpack[_Options],
 ) -> SolvedLaws: ...
 
 
