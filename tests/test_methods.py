@@ -218,13 +218,13 @@ def test_the_commands_ask_the_front_door(
 
 
 def test_solve_shows_a_bar_by_default_only_on_a_terminal(monkeypatch, capsys):
-    from exactprob.engine import methods
     from exactprob.games.gamblers_ruin import GamblersRuin
+    from exactprob.util import progress
 
     ruin = GamblersRuin(goal=5, start=2, p="2/5")
     ep.solve(ruin)
     assert capsys.readouterr().err == ""  # stderr here is no terminal
-    monkeypatch.setattr(methods, "on_terminal", lambda: True)
+    monkeypatch.setattr(progress, "on_terminal", lambda: True)
     ep.solve(ruin)
     assert "states" in capsys.readouterr().err
     ep.solve(ruin, progress=False)

@@ -435,7 +435,7 @@ def _describe_piece(
     lines = []
     for s in (s for s in shown if len(G.actions[s]) > 1):
         v = piece.value_of_id(s)
-        tied = piece.ties.get(s, (piece.choice[s],))
+        tied = piece.tied_of_id(s)
         for k, action in enumerate(G.actions[s]):
             if k in tied:
                 continue
@@ -446,7 +446,7 @@ def _describe_piece(
                 f"V({name.text(s)}) - Q({name.text(s)}, {_text(action)}) &= {sympy.latex(margin)}"
             )
     chosen = "; ".join(
-        f"in {G.states[s]!r}, {' or '.join(_word(G.actions[s][k]) for k in piece.ties.get(s, (piece.choice[s],)))}"
+        f"in {G.states[s]!r}, {' or '.join(_word(G.actions[s][k]) for k in piece.tied_of_id(s))}"
         for s in shown
         if len(G.actions[s]) > 1
     )

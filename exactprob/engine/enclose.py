@@ -96,7 +96,7 @@ from ._internal.component_table import (
     one_blas_thread,
     ranges,
 )
-from ._internal.cycle import Cycle, graph_elimination_order
+from ._internal.cycle import LONG_RUN_HINT, Cycle, graph_elimination_order
 from ._internal.float_guide import FloatStrategy, float_guess, float_strategy
 from ._internal.levels import pass_through
 from ._internal.order import SolveOrder, component_labels, edge_ends
@@ -157,9 +157,6 @@ class CertifiedSolution(GraphStates):
     ) -> None:
         self.graph, self.low, self.high = graph, low, high
         self._choice, self._undecided = choice, undecided
-
-    def _id(self, state: Any) -> int:
-        return 0 if state is None else self.graph.id_of(state)
 
     def value(self, state: Any = None) -> Enclosure:
         """The enclosure of the optimal value of ``state``."""
@@ -379,8 +376,7 @@ class _Encloser:
         terminal = [(s, o) for s, o in enumerate(G.outcomes) if o is not None]
         if not terminal:
             raise NonTerminationError(
-                "no terminal state is reachable, so no play ever ends; where a chain that "
-                "never ends settles in the long run is ep.stationary(model)"
+                f"no terminal state is reachable, so no play ever ends; {LONG_RUN_HINT}"
             )
         for s, o in terminal:
             if not abs(o) < LIMIT:

@@ -30,7 +30,7 @@ from ..errors import DistributionError, InexactError, ModelError, StateLimitErro
 from ..util.callables import check_call, takes_arguments
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
 from ..util.numbers import Exact, exact
-from ..util.progress import on_terminal, progress_bar
+from ..util.progress import progress_bar, shows_progress
 from ..util.resources import check_resident
 from ..util.text import short_repr
 from .array_model import ArrayModel, Explorable
@@ -105,7 +105,7 @@ def explore(
     6
     """
     check_max_states(max_states)
-    progress = on_terminal() if progress is None else bool(progress)
+    progress = shows_progress(progress)
     if isinstance(model, ArrayModel):
         from ._internal.bulk import explore_arrays
 

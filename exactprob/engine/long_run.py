@@ -295,9 +295,6 @@ class LongRun(GraphStates):
         return self.field.public(1 / sum((law[s] for s in inside if s in law), zero))
 
     # -- internals ----------------------------------------------------------------
-    def _id(self, state: Any) -> int:
-        return 0 if state is None else self.graph.id_of(state)
-
     def _public(self, q: Exact) -> Any:
         return self.field.public(q) if self.field.symbolic else q
 

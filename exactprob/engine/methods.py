@@ -44,7 +44,7 @@ from typing import (
 
 from ..errors import UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
-from ..util.progress import on_terminal
+from ..util.progress import shows_progress
 from .level_model import LevelModel, is_level_model
 from .results import METHODS, Method, Solved, SolvedLaws, SolvedPlay
 
@@ -271,7 +271,7 @@ def solve(
     """
     check_max_states(max_states)
     answer = route(model, method, generic=generic, parameter_range=parameter_range, cluster=cluster)
-    progress = on_terminal() if progress is None else bool(progress)
+    progress = shows_progress(progress)
     return answer(model, max_states=max_states, progress=progress, starts=starts)
 
 

@@ -169,6 +169,11 @@ class PieceTable:
     #: numerator's real roots, for the actions not tied on the piece (intervals).
     margins: dict[tuple[int, int], Any] = dataclasses.field(default_factory=dict, repr=False)
 
+    def tied_of_id(self, s: int) -> tuple[int, ...]:
+        """The indices of the actions of the state of id ``s`` optimal on this piece: the
+        chosen one, or every exactly tied one."""
+        return self.ties.get(s, (self.choice[s],))
+
     def value_of_id(self, s: int) -> Any:
         """The value of the state of id ``s`` on this piece as a sympy expression: a
         rational function of the parameter, or its exact value at a breakpoint."""
@@ -194,9 +199,6 @@ class Piece(GraphStates):
         """Where the piece holds."""
         return self.table.where
 
-    def _id(self, state: Any) -> int:
-        return 0 if state is None else self.graph.id_of(state)
-
     def value(self, state: Any = None) -> Any:
         """The value of ``state`` on this piece, a sympy expression."""
         return self.table.value_of_id(self._id(state))
@@ -215,7 +217,7 @@ class Piece(GraphStates):
         actions = self.graph.actions[s]
         if not actions:
             return ()
-        return tuple(actions[k] for k in self.table.ties.get(s, (self.table.choice[s],)))
+        return tuple(actions[k] for k in self.table.tied_of_id(s))
 
     def value_expr(self, s: int) -> Any:
         """Deprecated since 0.2.0: the value of the state of *id* ``s`` (not the state
@@ -247,9 +249,6 @@ class PiecewiseSolution(GraphStates):
         #: The pieces as the solver holds them, by state id (the derivation's and
         #: :func:`~exactprob.engine.formulas.check_formula`'s view).
         self.piece_tables = tables
-
-    def _id(self, state: Any) -> int:
-        return 0 if state is None else self.graph.id_of(state)
 
     @property
     def pieces(self) -> list[Piece]:
@@ -322,7 +321,7 @@ class PiecewiseSolution(GraphStates):
             "0.2.0",
         )
         return tuple(
-            (piece.where, piece.ties(state)) for piece in self.pieces if len(piece.ties(state)) > 1
+            (piece.where, tied) for piece in self.pieces if len(tied := piece.ties(state)) > 1
         )
 
     def derivation(self, *, limit: int = 12, states: Sequence[Any] | None = None) -> Document:
@@ -344,7 +343,7 @@ class PiecewiseSolution(GraphStates):
                 {
                     "where": str(piece.where),
                     "value": str(piece.value(where)),
-                    "policy": None if piece.policy(where) is None else repr(piece.policy(where)),
+                    "policy": None if (action := piece.policy(where)) is None else repr(action),
                     "ties": [repr(action) for action in piece.ties(where)],
                 }
                 for piece in self.pieces

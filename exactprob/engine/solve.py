@@ -58,7 +58,7 @@ from ..util.deprecation import warn_deprecated
 from ..util.limits import DEFAULT_MAX_STATES
 from ..util.mathdoc import Document
 from ..util.numbers import Exact, common_denominator_dots, integer_weights, is_symbolic, mpq
-from ..util.progress import Progress, on_terminal, progress_bar
+from ..util.progress import Progress, progress_bar, shows_progress
 from ..util.rounding import approx, approx_probability, float_dot
 from ._internal.certify import near_choices
 from ._internal.choose import best_and_ties, best_of, float_candidates, share_successors
@@ -127,9 +127,6 @@ class Solution(GraphStates):
         self._ties = ties
         self._swept = swept  # the values of the acyclic part, reduced when asked for
         self._absorption: dict[int, tuple[dict[int, Exact], Exact]] = {}
-
-    def _id(self, state: Any) -> int:
-        return 0 if state is None else self.graph.id_of(state)
 
     def value(self, state: Any = None) -> Any:
         """The exact value of ``state`` (the initial state when ``None``). Values of the
@@ -442,7 +439,7 @@ def evaluate(
         starts = None if start is None else [start]
     if starts is not None:
         starts = start_states(model, starts)  # refuses an empty or unhashable one
-    progress = on_terminal() if progress is None else bool(progress)
+    progress = shows_progress(progress)
     restricted = fixed_policy(model, policy, starts[0] if starts else None)
     graph = explore(restricted, max_states=max_states, progress=progress, starts=starts)
     return solve_graph(graph, progress=progress)

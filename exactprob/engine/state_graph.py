@@ -159,6 +159,10 @@ class GraphStates:
         """Every reachable state (the initial state first)."""
         return self.graph.states
 
+    def _id(self, state: Any) -> int:
+        """The id of ``state`` in the graph; ``None`` is the initial state (id 0)."""
+        return 0 if state is None else self.graph.id_of(state)
+
 
 def id_in(index: Mapping[Hashable, int], state: Hashable) -> int:
     """The id of ``state`` in ``index`` (a :class:`ModelError` if it was not reached)."""

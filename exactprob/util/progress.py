@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
-__all__ = ["Progress", "on_terminal", "progress_bar"]
+__all__ = ["Progress", "on_terminal", "progress_bar", "shows_progress"]
 
 
 def on_terminal() -> bool:
@@ -30,6 +30,16 @@ def on_terminal() -> bool:
         return sys.stderr is not None and sys.stderr.isatty()
     except (AttributeError, ValueError):  # an object without isatty; a closed stream
         return False
+
+
+def shows_progress(progress: bool | None) -> bool:
+    """Whether to show a bar for a public function's ``progress``: as asked, or by
+    default (``None``) when stderr is a terminal (:func:`on_terminal`).
+
+    >>> shows_progress(True), shows_progress(0)
+    (True, False)
+    """
+    return on_terminal() if progress is None else bool(progress)
 
 
 class Progress(Protocol):

@@ -30,6 +30,7 @@ from .component_table import ranges
 from .linear import solve_linear
 
 __all__ = [
+    "LONG_RUN_HINT",
     "Cycle",
     "component_rows",
     "elimination_order",
@@ -37,6 +38,9 @@ __all__ = [
     "local_elimination_order",
     "subtree_ends",
 ]
+
+#: What a message about a chain that never ends points to.
+LONG_RUN_HINT = "where a chain that never ends settles in the long run is ep.stationary(model)"
 
 H = TypeVar("H", bound=Hashable)
 _ZERO = mpq(0)
@@ -135,14 +139,10 @@ class Cycle:
 
     def _never_leaves(self, states: list[int], *, chain: bool = False) -> NoReturn:
         shown = [self.system.graph.states[s] for s in states[:3]]
-        where = (
-            "; where a chain that never ends settles in the long run is ep.stationary(model)"
-            if chain
-            else ""
-        )
         raise NonTerminationError(
             f"states such as {', '.join(map(repr, shown))} cannot leave their cycle "
-            f"under any policy, so they never reach a terminal state{where}"
+            f"under any policy, so they never reach a terminal state"
+            + (f"; {LONG_RUN_HINT}" if chain else "")
         )
 
     def system_rows(
