@@ -26,7 +26,7 @@ mode, for enclosures that contain the exact value, and one measurement:
 4. Two-player Pig to 100 written as a plain Model and solved by the engine, against the
    game's own solver (``exactprob.games.jeopardy``), each in a fresh process: time, peak
    memory and the exact value compared.
-5. Certified mode (``exactprob.engine.enclose``): two-player Pig to 100 (its enclosure checked
+5. Certified mode (``exactprob.engine.certified.solving``): two-player Pig to 100 (its enclosure checked
    against section 4's exact value), Fowl Play to 10 with the full deck as the generic
    ``JeopardyModel`` and as the ArrayModel ``FowlPlayArrays``, and Fowl Play to 25 (with
    ``--full-fowl`` also to 50, the whole game) as the ArrayModel, each against the game's

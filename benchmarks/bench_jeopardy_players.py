@@ -21,7 +21,7 @@ chickens, 6 wolves, to 50).
    :math:`10^6` simulated games): :math:`10^6` games of each match-up by the numpy simulator
    written from the rules (:func:`exactprob.games.jeopardy.simulator.simulate_race`), whose
    estimate must lie within 5 standard errors of exactprob's value
-   (:func:`exactprob.engine.simulate.agrees_with`).
+   (:func:`exactprob.engine.simulation.agrees_with`).
 
 Every measurement runs in a fresh process (``bench_jeopardy.measure``), so its peak memory is
 its own; a check that fails prints DIFFERENT and the script exits 1. ``--quick`` plays Pig to
@@ -65,7 +65,7 @@ from bench_jeopardy import (
 )
 
 from exactprob import Enclosure
-from exactprob.engine.simulate import agrees_with
+from exactprob.engine.simulation import agrees_with
 from exactprob.games.jeopardy.players.matchup import play_off
 from exactprob.games.jeopardy.policies import (
     Holds,
@@ -222,7 +222,7 @@ def guarantee(win: Value, optimal: Value, optimal_first: bool) -> str:
 
 def agreement(value: Value, wins: int, games: int) -> str:
     r"""Whether ``wins`` in ``games`` agree with ``value`` within :data:`Z` standard errors
-    (:func:`exactprob.engine.simulate.agrees_with` at the point of the enclosure nearest the
+    (:func:`exactprob.engine.simulation.agrees_with` at the point of the enclosure nearest the
     estimate :math:`\hat p`), and the distance :math:`|\hat p - p| / \hat\sigma` with
     :math:`\hat\sigma = \sqrt{\hat p (1 - \hat p) / n}`.
 
@@ -413,7 +413,7 @@ def simulator_rows(rows: list[Row], games: int) -> list[str]:
         (
             "simulate_race plays every game side by side in numpy from the rules (a real "
             "shuffled deck for Fowl Play), the simple player as its rule, the optimal one as "
-            "its table; one seed per match-up. within 5 SE: exactprob.engine.simulate.agrees_with "
+            "its table; one seed per match-up. within 5 SE: exactprob.engine.simulation.agrees_with "
             "at exactprob's value (for an enclosure, its point nearest the estimate), with "
             "the distance in standard errors; beyond, the check fails (exit status 1)."
         ),

@@ -51,7 +51,7 @@ from bench_engine import (
 )
 
 from exactprob.cli import main as exactprob_main
-from exactprob.engine.simulate import NumpyRandom
+from exactprob.engine.simulation import NumpyRandom
 from exactprob.games.roguelike.hit_points.dice import (
     ROGUE_BASE,
     ROGUE_LEVELS,

@@ -37,7 +37,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "matplotlib.sphinxext.plot_directive",
     # Derivations of models written when the docs are built (``exactprob-derivation``).
-    "exactprob.engine.derivation_directive",
+    "exactprob.sphinxext",
 ]
 exclude_patterns = ["_build", "_inventories"]
 root_doc = "index"

@@ -9,22 +9,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine.array_model import ArrayModel, per_state
-from .engine.depth_first import DepthFirstSolution
-from .engine.dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
-from .engine.enclose import CertifiedSolution, enclose_graph
-from .engine.enclosure import Enclosure
-from .engine.formulas import FormulaCheck, check_formula
-from .engine.graph import explore
-from .engine.level_model import LevelModel
-from .engine.level_sweep import LevelSolution
-from .engine.long_run import LongRun, stationary
-from .engine.methods import METHODS, solve
-from .engine.model import Model
-from .engine.parametric import PiecewiseSolution
-from .engine.results import Solved, SolvedLaws, SolvedPlay
-from .engine.simulate import agrees_with, simulate
-from .engine.solve import Solution, evaluate, solve_graph
+from .engine import (
+    METHODS,
+    ArrayModel,
+    CertifiedSolution,
+    DepthFirstSolution,
+    Dist,
+    Enclosure,
+    FormulaCheck,
+    LevelModel,
+    LevelSolution,
+    LongRun,
+    Model,
+    PiecewiseSolution,
+    Solution,
+    Solved,
+    SolvedLaws,
+    SolvedPlay,
+    agrees_with,
+    bernoulli,
+    binomial,
+    check_formula,
+    dice,
+    die,
+    draw,
+    enclose_graph,
+    evaluate,
+    explore,
+    hypergeometric,
+    per_state,
+    simulate,
+    solve,
+    solve_graph,
+    stationary,
+    uniform,
+)
 from .errors import (
     DistributionError,
     ExactProbDeprecationWarning,
@@ -38,7 +57,7 @@ from .errors import (
     UsageError,
 )
 
-__version__ = "0.2.0"
+__version__ = "0.3.0.dev0"
 
 __all__ = [
     "METHODS",

@@ -30,7 +30,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from exactprob.engine.solve import solve_model as solve  # the generic engine: symbolic odds
+from exactprob.engine.exact.solving import solve_model as solve  # the generic engine: symbolic odds
 from exactprob.games.fighting_fantasy import Fight, FightModel, RoundOdds, hits_to_kill, no_luck_win
 
 p = sympy.Symbol("p", positive=True)

@@ -2,7 +2,7 @@
 
 ``race`` plays games in the independent simulator (:mod:`exactprob.games.jeopardy.simulator`);
 ``model_policy`` turns two players into a policy on the generic model's states, which
-``exactprob.engine.solve.evaluate`` values exactly with no code shared with the component solver.
+``exactprob.engine.exact.policies.evaluate`` values exactly with no code shared with the component solver.
 """
 
 from __future__ import annotations

@@ -31,8 +31,8 @@ from exactprob import (
     solve,
 )
 from exactprob.engine._internal.bulk import Box
-from exactprob.engine.depth_first import solve_depth_first
-from exactprob.engine.enclose import enclose
+from exactprob.engine.certified.solving import enclose
+from exactprob.engine.exact.depth_first import solve_depth_first
 
 
 class TableArrays(ArrayModel):

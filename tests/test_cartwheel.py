@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactprob.engine.choice_tree import solve_choices
-from exactprob.engine.simulate import NumpyRandom
+from exactprob.engine.simulation import NumpyRandom
 from exactprob.errors import ModelError
 from exactprob.games.cartwheel.wheel import (
     CARTWHEEL,

@@ -24,9 +24,9 @@ from exactprob.engine._internal.cycle import (
     subtree_ends,
 )
 from exactprob.engine._internal.order import strong_components
-from exactprob.engine.enclose import _Batch
+from exactprob.engine.certified.solving import _Batch
+from exactprob.engine.exact.system import ExactSystem, field_of
 from exactprob.engine.graph import explore
-from exactprob.engine.solve import ExactSystem, field_of
 
 
 @st.composite

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from models import acyclic_models, cyclic_chains, probs, reachable, sympy_chain
 
 from exactprob import Dist, ModelError, evaluate, solve
-from exactprob.engine.depth_first import solve_depth_first
+from exactprob.engine.exact.depth_first import solve_depth_first
 
 
 def weird_counter(state, action, after):

@@ -1,4 +1,4 @@
-"""exactprob.engine.depth_first: depth-first mode against the independent oracles of
+"""exactprob.engine.exact.depth_first: depth-first mode against the independent oracles of
 tests/models.py (memoised recursion, every stationary policy or strategy pair, sympy's
 fundamental matrix) and against the in-memory solver on every reachable state."""
 
@@ -40,8 +40,8 @@ from exactprob import (
     die,
     solve,
 )
-from exactprob.engine import depth_first
-from exactprob.engine.depth_first import DepthFirstSolution, solve_depth_first
+from exactprob.engine.exact import depth_first
+from exactprob.engine.exact.depth_first import DepthFirstSolution, solve_depth_first
 
 
 @pytest.fixture(scope="module", params=["float-guided", "exact"])

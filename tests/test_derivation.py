@@ -1,4 +1,4 @@
-"""Derivations written from solved models (exactprob.engine.derivation): the margins they
+"""Derivations written from solved models (exactprob.engine.exact.derivation): the margins they
 print are those of oracles that never call the engine, the values are closed forms
 derived by hand, large models are summarised, and the Sphinx directive builds a page."""
 
@@ -28,7 +28,7 @@ from models import (
 from test_parametric import Gamble, PushYourLuck
 
 import exactprob as ep
-from exactprob.engine.derivation import derivation_of
+from exactprob.engine.exact.derivation import derivation_of
 from exactprob.games.fighting_fantasy import Fight
 from exactprob.util.mathdoc import latex_number
 
@@ -229,7 +229,7 @@ def test_the_sphinx_directive_builds_a_page(tmp_path: Path):
     source.mkdir()
     (source / "conf.py").write_text(
         f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
-        'extensions = ["sphinx.ext.mathjax", "exactprob.engine.derivation_directive"]\n'
+        'extensions = ["sphinx.ext.mathjax", "exactprob.sphinxext"]\n'
     )
     (source / "index.rst").write_text(
         "Push your luck\n==============\n\n"

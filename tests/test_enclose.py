@@ -1,4 +1,4 @@
-"""Certified mode (exactprob.engine.enclose): every enclosure contains the exact optimal value,
+"""Certified mode (exactprob.engine.certified.solving): every enclosure contains the exact optimal value,
 a certified action is the only optimal one, and exact ties are never certified.
 
 Oracles: exact values checked here against the Bellman equations in Fractions
@@ -8,7 +8,6 @@ the gambler's ruin's closed form i / N, and hand-solved small games.
 
 from __future__ import annotations
 
-import importlib
 import subprocess
 import sys
 from fractions import Fraction as F
@@ -30,12 +29,11 @@ from models import (
     reachable,
 )
 
+import exactprob.engine.certified.solving as enclose_module
 from exactprob import Dist, solve
 from exactprob.engine._internal.component_table import FEEDBACK_LIMIT
-from exactprob.engine.enclose import enclose
+from exactprob.engine.certified.solving import enclose
 from exactprob.errors import ModelError, NonTerminationError
-
-enclose_module = importlib.import_module("exactprob.engine.enclose")  # the function shadows it
 
 
 def check_enclosed(model, B, width=1e-12):

@@ -20,7 +20,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from exactprob.engine.simulate import agrees_with
+from exactprob.engine.simulation import agrees_with
 from exactprob.errors import ExactProbError, ModelError
 from exactprob.games.fighting_fantasy import Fight, Objective, heuristic, solve_grid
 from exactprob.games.fighting_fantasy.simulator import (

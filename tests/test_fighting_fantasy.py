@@ -15,8 +15,8 @@ import pytest
 from cli_runner import run
 from memory_probe import peak_added
 
-from exactprob.engine.solve import evaluate
-from exactprob.engine.solve import solve_model as solve  # the generic engine, not the grid
+from exactprob.engine.exact.policies import evaluate
+from exactprob.engine.exact.solving import solve_model as solve  # the generic engine, not the grid
 from exactprob.errors import ModelError, ResourceError, StateLimitError
 from exactprob.games.fighting_fantasy import (
     LUCK,

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import importlib
 import math
 from fractions import Fraction as F
 
@@ -29,13 +28,12 @@ from models import (
     reachable,
 )
 
+# the module, not the function that exactprob exports under the same name
+import exactprob.engine.exact.solving as solve_module
 from exactprob import solve
 from exactprob.engine._internal import float_guide
-from exactprob.engine.depth_first import solve_depth_first
+from exactprob.engine.exact.depth_first import solve_depth_first
 from exactprob.util.rounding import approx, certainly_less, error_bound
-
-# the module, not the function that exactprob exports under the same name
-solve_module = importlib.import_module("exactprob.engine.solve")
 
 # -- the rounding bound ---------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Closed forms checked against exact answers (exactprob.engine.formulas): identities are
+"""Closed forms checked against exact answers (exactprob.engine.symbolic.formulas): identities are
 proved, and every counterexample is confirmed by solving the model at that point."""
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from exactprob.engine.choice_tree import SolutionNode, reachable_nodes
-from exactprob.engine.solve import evaluate, solve_model
+from exactprob.engine.exact.policies import evaluate
+from exactprob.engine.exact.solving import solve_model
 from exactprob.errors import ModelError
 from exactprob.games.gamebook import fight, solve_choices, toml_file
 from exactprob.games.gamebook.book import BookError, Hero, OngoingFight, load_book

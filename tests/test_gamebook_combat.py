@@ -23,8 +23,8 @@ import numpy as np
 import pytest
 
 from exactprob import Dist
-from exactprob.engine.simulate import agrees_with
-from exactprob.engine.solve import solve_model as solve
+from exactprob.engine.exact.solving import solve_model as solve
+from exactprob.engine.simulation import agrees_with
 from exactprob.errors import ModelError
 from exactprob.games.gamebook.combat import (
     COLUMN_LABELS,

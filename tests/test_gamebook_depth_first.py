@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactprob.engine.choice_tree import BookModel
-from exactprob.engine.depth_first import solve_depth_first
-from exactprob.engine.solve import solve_model
+from exactprob.engine.exact.depth_first import solve_depth_first
+from exactprob.engine.exact.solving import solve_model
 from exactprob.errors import ModelError, NonTerminationError, StateLimitError
 from exactprob.games.gamebook import solve_choices
 

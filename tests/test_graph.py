@@ -20,7 +20,7 @@ from models import Chain, GamblersRuin, Pig, RedAndBlack, TableModel, TwoDice, p
 
 from exactprob import Dist, ModelError, StateLimitError, die, explore
 from exactprob.engine._internal.order import strong_components
-from exactprob.engine.state_graph import StateGraph
+from exactprob.engine.graph.state_graph import StateGraph
 
 
 def nx_explore(model, **options):
@@ -348,7 +348,7 @@ def test_a_broken_model_is_a_model_error_naming_the_fault(
 ) -> None:
     """Not a TypeError or AttributeError from deep inside the engine."""
     import exactprob
-    from exactprob.engine.depth_first import solve_depth_first
+    from exactprob.engine.exact.depth_first import solve_depth_first
 
     solve_with = solve_depth_first if solver == "solve_depth_first" else exactprob.solve
     with pytest.raises(ModelError, match=re.escape(fragment)):
@@ -379,7 +379,7 @@ def test_exploration_stops_before_memory_runs_out(
     check (65,536 states) with one ResourceError, far below the state limit."""
     import exactprob
     import exactprob.util.resources
-    from exactprob.engine.depth_first import solve_depth_first
+    from exactprob.engine.exact.depth_first import solve_depth_first
     from exactprob.errors import ResourceError
 
     used = exactprob.util.resources.resident_memory()

@@ -23,7 +23,7 @@ import sympy
 from cli_runner import run
 
 from exactprob import die
-from exactprob.engine.simulate import NumpyRandom, agrees_with
+from exactprob.engine.simulation import NumpyRandom, agrees_with
 from exactprob.errors import ModelError
 from exactprob.games.roguelike.hit_points.dice import (
     DiceSpec,

@@ -19,7 +19,7 @@ import pytest
 from cli_runner import run
 
 from exactprob import evaluate
-from exactprob.engine.solve import solve_model as generic_solve
+from exactprob.engine.exact.solving import solve_model as generic_solve
 from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
 
 HALF_UNIT = Fraction(1, 2 * 10**12)  # decimals are rounded to 12 places

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exactprob.engine.solve import evaluate
+from exactprob.engine.exact.policies import evaluate
 from exactprob.errors import ModelError, NonTerminationError
 from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, JeopardyModel, Pig
 from exactprob.games.jeopardy.players.matchup import play_off

@@ -3,7 +3,7 @@
 ``exactprob.games.jeopardy.simulator`` plays Pig with a die and Fowl Play with a real
 shuffled deck per game; it shares no code with ``rules.py`` or the solvers. Optimal play
 comes from the exact solution's policy table; fixed policies are valued exactly by the
-generic engine (``exactprob.engine.solve.evaluate``), which also shares no code with the
+generic engine (``exactprob.engine.exact.policies.evaluate``), which also shares no code with the
 simulator. Every comparison is ``agrees_with(..., z=5)`` on a seeded run.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from exactprob.engine.solve import evaluate
+from exactprob.engine.exact.policies import evaluate
 from exactprob.games.jeopardy import FowlPlay, JeopardyModel, Pig
 from exactprob.games.jeopardy.policies import (
     PolicyTable,

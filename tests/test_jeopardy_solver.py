@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from exactprob import ModelError, NonTerminationError, enclose_graph, explore
-from exactprob.engine.solve import solve_model as generic_solve
+from exactprob.engine.exact.solving import solve_model as generic_solve
 from exactprob.games.jeopardy import (
     FowlPlay,
     FowlPlayArrays,

@@ -12,8 +12,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import exactprob as ep
-from exactprob.engine.certified_law import CertifiedLaw
-from exactprob.engine.level_model import LevelModel, LevelMoves
+from exactprob.engine.certified.law import CertifiedLaw
+from exactprob.engine.levels.model import LevelModel, LevelMoves
 from exactprob.errors import ExactProbError, ModelError, UsageError
 
 # A game: states per level; for each level and state, its actions, each a list of

@@ -1,4 +1,4 @@
-"""exactprob.engine._internal.levels: the acyclic part of a graph solved a level at a time in integers.
+"""exactprob.engine._internal.acyclic: the acyclic part of a graph solved a level at a time in integers.
 
 Oracles: memoised Fraction recursion with the do-over rule for self-loops
 (tests/models.py), the component solver with the level sweep switched off (the path the
@@ -8,7 +8,6 @@ test_solve.py), and the definition of a level checked edge by edge.
 
 from __future__ import annotations
 
-import importlib
 from fractions import Fraction as F
 
 import numpy as np
@@ -25,13 +24,12 @@ from models import (
     pass_through_games,
 )
 
+import exactprob.engine._internal.acyclic as levels_module
+import exactprob.engine._internal.order as order_module
+import exactprob.engine.exact.solving as solve_module
 from exactprob import Dist, NonTerminationError, die, explore, solve
-from exactprob.engine._internal.levels import Levels, pass_through, peel, sweep
+from exactprob.engine._internal.acyclic import Levels, pass_through, peel, sweep
 from exactprob.engine._internal.order import edge_ends
-
-solve_module = importlib.import_module("exactprob.engine.solve")
-levels_module = importlib.import_module("exactprob.engine._internal.levels")
-order_module = importlib.import_module("exactprob.engine._internal.order")
 
 
 def without_levels(monkeypatch):

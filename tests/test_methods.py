@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 import exactprob as ep
 from exactprob.cli import main
 from exactprob.engine import methods
-from exactprob.engine.depth_first import DepthFirstSolution
-from exactprob.engine.enclose import CertifiedSolution
-from exactprob.engine.solve import Solution
+from exactprob.engine.certified.solving import CertifiedSolution
+from exactprob.engine.exact.depth_first import DepthFirstSolution
+from exactprob.engine.exact.solution import Solution
 from exactprob.errors import StateLimitError, UsageError
 from exactprob.games.fighting_fantasy import RULES, Fight, FightModel
 from exactprob.games.gamblers_ruin import GamblersRuin

@@ -1,4 +1,4 @@
-"""One-parameter models with choices, solved piecewise (exactprob.engine.parametric).
+"""One-parameter models with choices, solved piecewise (exactprob.engine.symbolic.piecewise).
 
 Every piece is checked at rational points inside it (the simplest one and random ones)
 against oracles that never call the engine: the Bellman equations of the model with the
@@ -37,7 +37,7 @@ from models import (
 
 import exactprob as ep
 from exactprob.engine._internal.algebraic import RealRoot, compare, to_sympy_point
-from exactprob.engine.parametric import PiecewiseSolution, Range, sample_between
+from exactprob.engine.symbolic.piecewise import PiecewiseSolution, Range, sample_between
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
 from derivations import PushYourLuck as ExamplePush

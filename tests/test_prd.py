@@ -38,7 +38,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import gauss_solve
 
-from exactprob.engine.simulate import NumpyRandom, agrees_with
+from exactprob.engine.simulation import NumpyRandom, agrees_with
 from exactprob.errors import ExactProbError
 from exactprob.games.roguelike.prd import PRDTable, threshold_probability
 from exactprob.games.roguelike.prd.bounds import hits_enclosure

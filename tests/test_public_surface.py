@@ -3,7 +3,10 @@ imports, and a name that went warns with its new spelling and still answers."""
 
 from __future__ import annotations
 
+import importlib
+import sys
 import warnings
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,6 +22,16 @@ FACE_0_1_0 = [
     for line in (Path(__file__).parent / "face_0.1.0.txt").read_text().splitlines()
     if line and not line.startswith("#")
 ]
+
+#: The engine's public modules of 0.2.0, each with its ``__all__``.
+MODULES_0_2_0 = {
+    module: names.split()
+    for module, _, names in (
+        line.partition(":")
+        for line in (Path(__file__).parent / "engine_modules_0.2.0.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+}
 
 #: The names deprecated in 0.2.0, and the spelling their warning names.
 DEPRECATED_0_2_0 = {
@@ -54,14 +67,72 @@ def test_a_name_that_went_warns_with_its_new_spelling_and_answers(name: str, spe
         assert value.contains(expected) if name == "enclose" else value == expected
 
 
+@pytest.fixture
+def forget_module() -> Iterator[Callable[[str], None]]:
+    """Forget a module path now and again after the test, so that importing it runs the
+    import afresh (and warns) here, and in whatever test imports it next."""
+    forgotten: list[str] = []
+
+    def forget(module: str) -> None:
+        forgotten.append(module)
+        sys.modules.pop(module, None)
+
+    yield forget
+    for module in forgotten:
+        sys.modules.pop(module, None)
+
+
+@pytest.mark.parametrize(("module", "names"), MODULES_0_2_0.items())
+def test_every_module_path_of_the_previous_release_still_imports_with_its_names(
+    module: str, names: list[str], forget_module: Callable[[str], None]
+) -> None:
+    """A module that moved into a room warns with its new path (and points at the
+    importing line); one that stayed imports silently. Either way every name is there."""
+    from exactprob.engine.deprecated import MOVED_MODULES
+
+    if module in MOVED_MODULES:
+        forget_module(module)  # a path of its own only in 0.2.0: import it afresh
+    if module in MOVED_MODULES:
+        with pytest.warns(ExactProbDeprecationWarning, match=MOVED_MODULES[module]) as caught:
+            imported = importlib.import_module(module)
+        assert imported is importlib.import_module(MOVED_MODULES[module])
+        assert "0.4.0" in str(caught[0].message)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            imported = importlib.import_module(module)
+    assert [name for name in names if not hasattr(imported, name)] == []
+
+
+def test_a_moved_path_never_hides_a_name_of_the_engines_face(
+    forget_module: Callable[[str], None],
+) -> None:
+    """Importing ``exactprob.engine.solve`` (a module in 0.2.0) leaves the face's
+    ``exactprob.engine.solve`` the function it is."""
+    import exactprob.engine
+
+    forget_module("exactprob.engine.solve")
+    with pytest.warns(ExactProbDeprecationWarning) as caught:
+        from exactprob.engine.solve import evaluate  # the 0.2.0 spelling
+    assert caught[0].filename == __file__
+    assert evaluate is ep.evaluate and exactprob.engine.solve is ep.solve
+
+
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'enclse'"):
         ep.enclse  # noqa: B018
 
 
-def test_the_version_is_semantic() -> None:
-    major, minor, patch = ep.__version__.split(".")
-    assert (int(major), int(minor)) >= (0, 2) and patch.isdigit()
+def test_the_version_is_semantic_and_in_the_changelog() -> None:
+    """A release ``MAJOR.MINOR.PATCH``, or the next one in the making (``0.3.0.dev0``,
+    the changelog's "Unreleased")."""
+    from packaging.version import Version
+
+    version = Version(ep.__version__)
+    assert version.release >= (0, 2, 0) and len(version.release) == 3
+    changelog = (Path(__file__).parents[1] / "CHANGELOG.md").read_text()
+    heading = "## [Unreleased]" if version.is_devrelease else f"## [{version}]"
+    assert heading in changelog
 
 
 def test_mypy_refuses_what_a_result_does_not_answer(tmp_path: Path) -> None:

@@ -15,7 +15,6 @@ exact arithmetic.
 
 from __future__ import annotations
 
-import importlib
 from fractions import Fraction as F
 from unittest import mock
 
@@ -29,11 +28,10 @@ from models import (
     reachable,
 )
 
+import exactprob.engine.exact.solving as solve_module
 from exactprob import solve
 from exactprob.engine._internal.float_guide import FloatStrategy
 from exactprob.errors import NonTerminationError
-
-solve_module = importlib.import_module("exactprob.engine.solve")
 
 
 def solved_by_elimination(model):

@@ -9,7 +9,6 @@ enumeration for games, and Storm's exact engine on MDPs with non-negative reward
 
 from __future__ import annotations
 
-import importlib
 import itertools
 from fractions import Fraction as F
 from unittest import mock
@@ -36,11 +35,10 @@ from models import (
 )
 
 import exactprob as ep
+import exactprob.engine.exact.solving as solve_module
 from exactprob import Dist, ModelError, NonTerminationError
+from exactprob.engine.exact.policies import evaluate
 from exactprob.engine.graph import explore
-from exactprob.engine.solve import evaluate
-
-solve_module = importlib.import_module("exactprob.engine.solve")
 
 
 @st.composite

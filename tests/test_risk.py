@@ -14,7 +14,7 @@ from cli_runner import run
 from memory_probe import peak_added
 
 from exactprob import explore
-from exactprob.engine.simulate import agrees_with
+from exactprob.engine.simulation import agrees_with
 from exactprob.errors import ModelError
 from exactprob.games.risk import (
     RiskBattle,

@@ -21,7 +21,7 @@ import pytest
 from cli_runner import run
 
 from exactprob.engine.dist import uniform
-from exactprob.engine.simulate import NumpyRandom, agrees_with
+from exactprob.engine.simulation import NumpyRandom, agrees_with
 from exactprob.errors import ModelError
 from exactprob.games.roguelike.generator import cycle as gen
 from exactprob.games.roguelike.rng import RogueRandom

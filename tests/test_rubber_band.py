@@ -17,7 +17,7 @@ from cli_runner import run
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exactprob.engine.simulate import NumpyRandom, agrees_with
+from exactprob.engine.simulation import NumpyRandom, agrees_with
 from exactprob.errors import ModelError, StateLimitError
 from exactprob.games.roguelike.rng import RogueRandom
 from exactprob.games.roguelike.rubber_band.odds import (

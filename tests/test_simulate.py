@@ -25,7 +25,7 @@ from exactprob import (
     simulate,
     solve,
 )
-from exactprob.engine.simulate import Runs, Simulation
+from exactprob.engine.simulation import Runs, Simulation
 from exactprob.games.gamblers_ruin import closed_form, simulate_ruin
 
 

@@ -10,7 +10,7 @@ import mpmath
 import pytest
 import sympy
 
-from exactprob.engine.simulate import NumpyRandom
+from exactprob.engine.simulation import NumpyRandom
 from exactprob.errors import ModelError
 from exactprob.games.roguelike.rng import RogueRandom
 from exactprob.games.roguelike.softlock.walk import (

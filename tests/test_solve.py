@@ -9,7 +9,6 @@ derived in the comments, and an exact Bellman-equation certificate.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 from fractions import Fraction as F
 
@@ -41,6 +40,7 @@ from models import (
 )
 
 import exactprob as ep
+import exactprob.engine.exact.solving as solve_module
 from exactprob import (
     Dist,
     ModelError,
@@ -52,10 +52,6 @@ from exactprob import (
     solve,
     solve_graph,
 )
-
-solve_module = importlib.import_module(
-    "exactprob.engine.solve"
-)  # the package's name is the function
 
 # ======================================================================================
 # Hand-derived examples

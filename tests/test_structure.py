@@ -24,7 +24,7 @@ import exactprob
 import exactprob.commands
 import exactprob.games
 from exactprob import errors
-from exactprob.engine.simulate import Runs
+from exactprob.engine.simulation import Runs
 
 
 def _modules() -> list[ModuleType]:
@@ -60,7 +60,7 @@ def test_every_public_exception_is_defined_in_errors_under_the_root() -> None:
 
 def test_every_games_simulator_returns_runs_with_one_agrees_with() -> None:
     """Each ``simulate_*`` function of a game, written from its rules, answers with a
-    :class:`~exactprob.engine.simulate.Runs` (per-run arrays, one ``agrees_with``)."""
+    :class:`~exactprob.engine.simulation.Runs` (per-run arrays, one ``agrees_with``)."""
     simulators = {
         f"{module.__name__}.{name}": value
         for module in _modules()
@@ -78,11 +78,12 @@ def test_every_games_simulator_returns_runs_with_one_agrees_with() -> None:
 
 
 def test_the_package_root_is_its_layers() -> None:
-    """At the root: the face, the console script, the errors, and one package per layer
-    (the engine, its utilities, the outside checks, the games, the subcommands); the
+    """At the root: the face, the console script, the errors, the Sphinx extension, and one
+    package per layer (the engine, its utilities, the outside checks, the games, the
+    subcommands); the
     import contracts name these packages, so a module added anywhere is covered."""
     root = {info.name for info in pkgutil.iter_modules(exactprob.__path__)}
-    assert root == {"cli", "commands", "engine", "errors", "games", "util", "verify"}
+    assert root == {"cli", "commands", "engine", "errors", "games", "sphinxext", "util", "verify"}
     config = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     contracts = config["tool"]["importlinter"]["contracts"]
     below = next(c for c in contracts if c["type"] == "forbidden")["source_modules"]
@@ -150,6 +151,86 @@ def test_the_subcommands_import_only_the_games_faces() -> None:
                 if not (target.is_dir() or target.parent.name == "games"):
                     past_faces.append(f"{path.stem} -> {module}")
     assert past_faces == []
+
+
+def _engine_imports_outside_it() -> list[str]:
+    """Every ``from exactprob.engine... import`` outside the engine, as ``module -> target``."""
+    import ast
+
+    source = Path(exactprob.__file__).parent
+    found = []
+    for path in sorted(source.rglob("*.py")):
+        if "engine" in path.relative_to(source).parts:
+            continue
+        package = ".".join(("exactprob", *path.relative_to(source).parent.parts))
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                module = node.module if node.level == 0 else f"{base}.{node.module}"
+                if module.startswith("exactprob.engine"):
+                    found.append(f"{path.relative_to(source)} -> {module}")
+    return found
+
+
+def test_outside_the_engine_every_import_of_it_goes_through_its_face() -> None:
+    """The games, the subcommands, the outside checks and the face import the engine as
+    ``exactprob.engine`` only (its ``__init__``): the engine may move a module between its
+    rooms without touching a game. (The face's deprecated names are the engine's own.)"""
+    imports = _engine_imports_outside_it()
+    assert imports, "the reading of imports found none"
+    past_face = [i for i in imports if not i.endswith(("-> exactprob.engine", ".deprecated"))]
+    assert past_face == []
+
+
+def test_the_engine_top_holds_its_rooms_and_at_most_twelve_modules() -> None:
+    """The engine's top level: the face, the model kinds, the front door and the protocol,
+    the long run and simulation; the rest is in rooms (sub-packages), one job each."""
+    engine = Path(exactprob.__file__).parent / "engine"
+    modules = sorted(p.stem for p in engine.glob("*.py"))
+    rooms = sorted(p.parent.name for p in engine.glob("*/__init__.py"))
+    assert len(modules) <= 12, modules
+    assert rooms == ["_internal", "certified", "exact", "graph", "levels", "symbolic"]
+
+
+def _engine_packages() -> list[ModuleType]:
+    import exactprob.engine
+
+    names = [exactprob.engine.__name__] + [
+        info.name
+        for info in pkgutil.walk_packages(exactprob.engine.__path__, "exactprob.engine.")
+        if info.ispkg
+    ]
+    return [importlib.import_module(name) for name in names]
+
+
+@pytest.mark.parametrize("package", _engine_packages(), ids=lambda p: p.__name__)
+def test_no_name_of_an_engine_face_is_also_one_of_its_modules(package: ModuleType) -> None:
+    """A face's name and a module beside it never share a spelling: ``exactprob.engine.x``
+    means one thing, whether read as an attribute or imported as a module."""
+    modules = {info.name for info in pkgutil.iter_modules(package.__path__)}
+    assert modules & set(getattr(package, "__all__", ())) == set()
+
+
+@pytest.mark.parametrize(
+    "package",
+    [p for p in _engine_packages() if Path(p.__file__).with_suffix(".pyi").exists()],
+    ids=lambda p: p.__name__,
+)
+def test_every_name_of_a_lazy_face_loads_and_its_stub_lists_it(package: ModuleType) -> None:
+    """A face loaded on first use (its names in the stub ``__init__.pyi``, which mypy reads)
+    gives every name it lists, and lists every name its stub imports."""
+    import ast
+
+    stub = ast.parse(Path(package.__file__).with_suffix(".pyi").read_text())
+    imported = {
+        alias.asname or alias.name
+        for node in stub.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    assert set(package.__all__) == imported
+    for name in package.__all__:
+        assert getattr(package, name) is not None
 
 
 OPTIONAL = ("matplotlib", "sklearn", "dask", "distributed")

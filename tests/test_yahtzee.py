@@ -15,7 +15,7 @@ from yahtzee_oracle import GreedyOracle, OracleYahtzee, first_best_law
 
 import exactprob as ep
 from exactprob.cli import main
-from exactprob.engine import level_cluster
+from exactprob.engine.levels import cluster as level_cluster
 from exactprob.errors import UsageError
 from exactprob.games.yahtzee import (
     CATEGORIES,

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from ..engine.dist import Dist, dice
+from ..engine import Dist, dice
 from ..errors import UsageError
 from ..util.numbers import exact_fields, parse_whole, probability_rows, quoted
 from ..util.text import exact_text, table_lines

@@ -6,8 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..engine.dist import dice, die
-from ..engine.methods import solve
+from ..engine import dice, die, solve
 from ..games.cartwheel import Wheel, solve_wheel
 from ..games.fighting_fantasy import Fight, solve_grid
 from ..games.fleet_battle import Fleet, battle

@@ -7,7 +7,7 @@ states are tuples of whole numbers, variable ``i`` taking the values
 array, one state per row, answered with one entry (or one row) per row. The engine
 explores it a breadth-first level at a time with a few numpy calls per level
 (:func:`~exactprob.engine._internal.bulk.explore_arrays`); solving, enclosing and the
-:class:`~exactprob.engine.solve.Solution` are the same as for any model.
+:class:`~exactprob.engine.exact.solution.Solution` are the same as for any model.
 
 A model with rewards (:mod:`exactprob.engine._internal.rewards`) also defines
 ``reward(states, action)``: the exact reward of ``action`` in each row, integers or an
@@ -40,7 +40,7 @@ a 3 wins, :math:`V(8) = (1/3 + 2)/6 = 7/18`; from 7, :math:`V(7) = (7/18 + 1/3 +
 49/108`.
 
 The same game one state at a time is :func:`per_state` (what depth-first mode,
-:func:`~exactprob.engine.solve.evaluate` and :func:`~exactprob.engine.simulate.simulate` use).
+:func:`~exactprob.engine.exact.policies.evaluate` and :func:`~exactprob.engine.simulation.simulate` use).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ is its score if known, else that of its best choice:
 The book becomes an engine model, :class:`BookModel` (actions are the indices of the
 choices, the transition of action :math:`i` is its distribution), solved by the engine's
 depth-first mode one strongly connected component at a time without storing its graph
-(:mod:`exactprob.engine.depth_first`). States may repeat: a cyclic part of the book is solved
+(:mod:`exactprob.engine.exact.depth_first`). States may repeat: a cyclic part of the book is solved
 exactly by the engine's policy iteration, and a loop that can never reach a known state is
 rejected with its states named.
 
@@ -42,9 +42,9 @@ from ..errors import ExactProbError, ModelError, NonTerminationError
 from ..util.limits import DEFAULT_MAX_STATES
 from ..util.numbers import exact, is_symbolic, to_fraction
 from .dist import Dist
+from .exact.solving import solve_model
 from .methods import solve
 from .results import SolvedLaws
-from .solve import solve_model
 
 __all__ = [
     "BookModel",
@@ -113,7 +113,7 @@ class BookModel:
     :func:`exactprob.solve` on it gives the value and the choices of *every*
     reachable state, not only those met along optimal play.
 
-    >>> from exactprob.engine.solve import solve_model
+    >>> from exactprob.engine.exact.solving import solve_model
     >>> model = BookModel(lambda s: [("go", [("end", 1)])], lambda s: 1 if s == "end" else None, 0)
     >>> solve_model(model).value(0), model.choices_of(0)[0][0]
     (Fraction(1, 1), 'go')

@@ -26,9 +26,9 @@ from typing import Any
 from ..util.display import solution_html
 from ..util.limits import DEFAULT_MAX_STATES
 from .action_values import model_action_values
-from .graph import explore
+from .exact.policies import evaluate
+from .graph.exploring import explore
 from .results import Method, PolicyLaws, SolvedLaws, solved_json
-from .solve import evaluate
 
 __all__ = ["ExactFastPath", "FastPathResult"]
 
@@ -100,7 +100,7 @@ class FastPathResult:
 class ExactFastPath(FastPathResult, PolicyLaws):
     """An exact fast path: besides values, policy and ties, the laws of play under its
     policy, each from the generic engine's evaluation of that policy from the asked
-    state (:func:`~exactprob.engine.solve.evaluate`, once per state)."""
+    state (:func:`~exactprob.engine.exact.policies.evaluate`, once per state)."""
 
     __slots__ = ("_evaluated",)
     kind: Method = "exact"

@@ -45,12 +45,12 @@ from typing import (
 from ..errors import UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.progress import shows_progress
-from .level_model import LevelModel, is_level_model
+from .levels.model import LevelModel, is_level_model
 from .results import METHODS, Method, Solved, SolvedLaws, SolvedPlay
 
 if TYPE_CHECKING:
-    from .level_sweep import LevelSolution
-    from .parametric import PiecewiseSolution
+    from .levels.sweep import LevelSolution
+    from .symbolic.piecewise import PiecewiseSolution
 
 __all__ = [
     "METHODS",
@@ -196,7 +196,7 @@ def solve(
     Parameters
     ----------
     model : Model, ArrayModel or LevelModel
-        The game (a :class:`~exactprob.engine.level_model.LevelModel` is solved a level
+        The game (a :class:`~exactprob.engine.levels.model.LevelModel` is solved a level
         at a time, exactly or certified).
     method : {"exact", "certified", "depth-first"}
         Exact rationals (the default); enclosures proved to contain them; or exact by a
@@ -214,26 +214,26 @@ def solve(
         initial state first to keep it).
     parameter_range : (low, high), optional
         For a model with choices whose probabilities hold one sympy symbol, which is
-        solved piece by piece in it (:mod:`exactprob.engine.parametric`): the open range
+        solved piece by piece in it (:mod:`exactprob.engine.symbolic.piecewise`): the open range
         of the symbol (exact rationals, ``None`` for no bound). By default, the one
         interval where every probability lies in [0, 1].
     cluster : distributed.Client or str, optional
-        For a :class:`~exactprob.engine.level_model.LevelModel`: run its steps on Dask
-        (:mod:`exactprob.engine.level_cluster`), a client, a scheduler's address
+        For a :class:`~exactprob.engine.levels.model.LevelModel`: run its steps on Dask
+        (:mod:`exactprob.engine.levels.cluster`), a client, a scheduler's address
         (``"tcp://host:8786"``) or ``"local"`` (one worker process per core). The
         answer is the one solved here.
 
     Returns
     -------
     Solved
-        Every state's value, exact or an :class:`~exactprob.engine.enclosure.Enclosure`
+        Every state's value, exact or an :class:`~exactprob.engine.certified.enclosure.Enclosure`
         (:mod:`exactprob.engine.results`), with ``method`` and the ``solver`` that
         answered (:func:`route`). A model with choices gives a ``SolvedPlay`` (its
         optimal action, the actions tied with it, every action's value); an exact one a
         ``SolvedLaws`` (also the laws of play: absorption, counters, expected steps). A
-        :class:`~exactprob.engine.level_model.LevelModel` gives a
-        :class:`~exactprob.engine.level_sweep.LevelSolution` (values only); a model with
-        choices and one symbol a :class:`~exactprob.engine.parametric.PiecewiseSolution`
+        :class:`~exactprob.engine.levels.model.LevelModel` gives a
+        :class:`~exactprob.engine.levels.sweep.LevelSolution` (values only); a model with
+        choices and one symbol a :class:`~exactprob.engine.symbolic.piecewise.PiecewiseSolution`
         (values as ``sympy.Piecewise``, the pieces read by state). The types follow the
         model's class and the options; only the explored graph shows a symbol, so pass
         ``parameter_range`` for a piecewise answer to be typed as one.
@@ -298,7 +298,7 @@ def route(
     ============================  ==============================================
 
     The generic exact method solves a model with choices and one symbol piecewise
-    (:func:`~exactprob.engine.parametric.solve_exact`), since only the explored graph
+    (:func:`~exactprob.engine.symbolic.piecewise.solve_exact`), since only the explored graph
     shows the symbol.
 
     >>> from exactprob.games.gamblers_ruin import GamblersRuin
@@ -320,11 +320,11 @@ def route(
                 + (" and a level model" if level else "")
                 + (" and cluster=" if cluster is not None else "")
             )
-        from .parametric import solve_exact
+        from .symbolic.piecewise import solve_exact
 
         return partial(solve_exact, parameter_range=parameter_range)
     if level:
-        from .level_sweep import solve_levels
+        from .levels.sweep import solve_levels
 
         return partial(solve_levels, method=method, cluster=cluster)
     if cluster is not None:
@@ -369,8 +369,8 @@ def _load_generic() -> None:
     certified and depth-first engines load only when a model is solved)."""
     if _GENERIC:
         return
-    from .depth_first import solve_depth_first
-    from .enclose import enclose
-    from .parametric import solve_exact
+    from .certified.solving import enclose
+    from .exact.depth_first import solve_depth_first
+    from .symbolic.piecewise import solve_exact
 
     _GENERIC.update({"exact": solve_exact, "certified": enclose, "depth-first": solve_depth_first})

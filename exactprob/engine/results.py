@@ -7,7 +7,7 @@ result, and a result that cannot answer a question does not have its method.
 
 * :class:`Solved`, every answer: :meth:`~Solved.value` is the optimal value :math:`V(s)`,
   exact (``Fraction``, or a sympy expression for a symbolic model) or an
-  :class:`~exactprob.engine.enclosure.Enclosure` proved to contain it (certified);
+  :class:`~exactprob.engine.certified.enclosure.Enclosure` proved to contain it (certified);
   :attr:`~Solved.states` the states it knows; :attr:`~Solved.method` one of
   :data:`METHODS` and :attr:`~Solved.solver` which solver answered;
   :meth:`~Solved.to_json` the answer at a state as JSON (exact numbers as ``"p/q"``
@@ -20,9 +20,9 @@ result, and a result that cannot answer a question does not have its method.
   (where play ends, the law and mean of anything counted on the way, the expected number
   of moves).
 
-A level model's answer (:class:`~exactprob.engine.level_sweep.LevelSolution`) is a
+A level model's answer (:class:`~exactprob.engine.levels.sweep.LevelSolution`) is a
 :class:`Solved` only: its choices are inside its steps. A one-parameter answer
-(:class:`~exactprob.engine.parametric.PiecewiseSolution`) is a :class:`Solved` whose values
+(:class:`~exactprob.engine.symbolic.piecewise.PiecewiseSolution`) is a :class:`Solved` whose values
 are ``sympy.Piecewise``; its ``at(x)`` is a :class:`SolvedLaws` at a value of the
 parameter. A game's fast path derives its result from
 :class:`~exactprob.engine.fast_path.FastPathResult`, or for an exact one from
@@ -46,9 +46,9 @@ from collections.abc import Collection, Hashable
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from ..util.numbers import exact_fields, is_symbolic
+from .certified.enclosure import Enclosure
 from .dist import Dist
-from .enclosure import Enclosure
-from .forward import Counter
+from .graph.forward import Counter
 
 Method = Literal["exact", "certified", "depth-first"]
 #: The methods every model can be solved by (:func:`exactprob.solve`).
@@ -194,7 +194,7 @@ def solved_json(result: Solved, state: Any = None) -> dict[str, Any]:
 class PolicyLaws:
     """The six laws of :class:`SolvedLaws`, each read from the model solved under the
     result's policy from the asked state (``_under_policy``, which a subclass gives: the
-    generic engine's :func:`~exactprob.engine.solve.evaluate` of its policy, kept per state)."""
+    generic engine's :func:`~exactprob.engine.exact.policies.evaluate` of its policy, kept per state)."""
 
     __slots__ = ()
 
@@ -217,15 +217,15 @@ class PolicyLaws:
         self, counter: Counter, state: Any = None, *, cap: int | None = None
     ) -> Dist[int]:
         """The law of what ``counter`` counts along play from ``state``
-        (:meth:`~exactprob.engine.solve.Solution.counter_distribution`)."""
+        (:meth:`~exactprob.engine.exact.solution.Solution.counter_distribution`)."""
         return self._under_policy(state).counter_distribution(counter, cap=cap)
 
     def expected_count(self, counter: Counter, state: Any = None) -> Any:
         """The expected total of ``counter`` along play from ``state``
-        (:meth:`~exactprob.engine.solve.Solution.expected_count`)."""
+        (:meth:`~exactprob.engine.exact.solution.Solution.expected_count`)."""
         return self._under_policy(state).expected_count(counter)
 
     def reward_distribution(self, state: Any = None, *, cap: int | None = None) -> Dist[int]:
         """The law of the total reward earned along play from ``state``
-        (:meth:`~exactprob.engine.solve.Solution.reward_distribution`)."""
+        (:meth:`~exactprob.engine.exact.solution.Solution.reward_distribution`)."""
         return self._under_policy(state).reward_distribution(cap=cap)

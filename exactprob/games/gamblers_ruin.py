@@ -23,8 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.dist import Dist
-from ..engine.simulate import Runs
+from ..engine import Dist, Runs
 from ..errors import ModelError
 from ..util.numbers import exact, is_symbolic, to_sympy
 

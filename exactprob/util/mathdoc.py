@@ -1,5 +1,5 @@
 r"""A small document of text and mathematics, written out as LaTeX, reStructuredText or
-Markdown (generated derivations: :mod:`exactprob.engine.derivation`).
+Markdown (generated derivations: :mod:`exactprob.engine.exact.derivation`).
 
 A :class:`Document` is a title and blocks: headings, paragraphs (text with inline
 mathematics, :class:`Math`) and aligned equations (LaTeX lines, ``&`` marking where they

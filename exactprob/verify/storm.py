@@ -8,8 +8,8 @@ engine, not as a solver for production use.
 
 .. rubric:: The graph contract
 
-The input is a :class:`~exactprob.engine.state_graph.StateGraph` (read through its
-:meth:`~exactprob.engine.state_graph.StateGraph.to_networkx` view) or a :class:`networkx.DiGraph`
+The input is a :class:`~exactprob.engine.graph.state_graph.StateGraph` (read through its
+:meth:`~exactprob.engine.graph.state_graph.StateGraph.to_networkx` view) or a :class:`networkx.DiGraph`
 ``G`` with ``G.graph["initial"]``;
 node attributes ``outcome`` (``None`` for non-terminal states, else the exact
 terminal value), ``player`` (0 maximises, 1 minimises) and ``actions`` (tuple
@@ -249,7 +249,7 @@ class DrnExport:
 
 
 def _as_networkx(graph: Any) -> Any:
-    """The networkx view of a :class:`~exactprob.engine.state_graph.StateGraph`; a networkx graph as is."""
+    """The networkx view of a :class:`~exactprob.engine.graph.state_graph.StateGraph`; a networkx graph as is."""
     to_networkx = getattr(graph, "to_networkx", None)
     return graph if to_networkx is None else to_networkx()
 

@@ -13,8 +13,8 @@ merged exactly, every probability is written as an index into the graph's few di
 probabilities, and every choice is checked to sum to exactly one (as integers over the
 least common multiple of the denominators).
 
-The result is a :class:`~exactprob.engine.state_graph.StateGraph` like the one
-:func:`~exactprob.engine.graph.explore` builds: ids in breadth-first order, the initial states
+The result is a :class:`~exactprob.engine.graph.state_graph.StateGraph` like the one
+:func:`~exactprob.engine.graph.exploring.explore` builds: ids in breadth-first order, the initial states
 first (in the model's order), each later level in code order; ``states`` and ``index``
 are views that decode and encode codes on demand (:class:`CodedStates`,
 :class:`CodedIndex`) rather than a list of tuples and a dictionary.
@@ -53,7 +53,7 @@ from ..array_model import (
     exact_outcomes,
     initial_states,
 )
-from ..state_graph import StateGraph, paused_garbage_collection
+from ..graph.state_graph import StateGraph, paused_garbage_collection
 
 __all__ = ["Box", "CodedIndex", "CodedStates", "explore_arrays"]
 

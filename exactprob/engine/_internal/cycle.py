@@ -25,7 +25,7 @@ import numpy as np
 
 from ...errors import NonTerminationError
 from ...util.numbers import Exact, mpq
-from ..state_graph import StateGraph
+from ..graph.state_graph import StateGraph
 from .component_table import ranges
 from .linear import solve_linear
 

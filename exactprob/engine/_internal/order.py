@@ -34,7 +34,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from ..state_graph import StateGraph
+from ..graph.state_graph import StateGraph
 from .component_table import ranges
 
 __all__ = [

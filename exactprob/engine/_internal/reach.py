@@ -24,7 +24,7 @@ pushes out of the others': in Pig, each player's turn is pushed once.
 >>> from exactprob import Dist
 >>> from exactprob.engine.graph import explore
 >>> from exactprob.engine._internal.cycle import Cycle
->>> from exactprob.engine.solve import ExactSystem, field_of
+>>> from exactprob.engine.exact.system import ExactSystem, field_of
 >>> class Ring:  # 0 -> 1 -> 2 -> 0, each step ends the game with probability 1/2
 ...     initial = 0
 ...     def outcome(self, s): return 1 if s == "end" else None

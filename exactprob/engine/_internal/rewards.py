@@ -53,7 +53,7 @@ import numpy as np
 
 from ...errors import ModelError
 from ...util.numbers import mpq
-from ..state_graph import StateGraph
+from ..graph.state_graph import StateGraph
 from .order import edge_ends
 
 __all__ = ["UNIT", "check_cycle_rewards", "end_components", "value_graph"]

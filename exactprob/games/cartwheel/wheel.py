@@ -47,9 +47,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...engine.choice_tree import SolutionNode, Tree, reachable_nodes, solve_choices
-from ...engine.dist import Dist, uniform
-from ...engine.simulate import RandomSource, Runs
+from ...engine import (
+    Dist,
+    RandomSource,
+    Runs,
+    SolutionNode,
+    Tree,
+    reachable_nodes,
+    solve_choices,
+    uniform,
+)
 from ...errors import ModelError
 from ...util.numbers import whole_number
 
@@ -380,7 +387,7 @@ def simulate_wheel(
     ``0 .. k-1`` are the covered ones). A run still playing after ``spins`` spins counts as
     unfinished.
 
-    >>> from exactprob.engine.simulate import NumpyRandom
+    >>> from exactprob.engine import NumpyRandom
     >>> wheel = Wheel(target=3, numbers=2, bets=(Bet(1, 1),))
     >>> sample = simulate_wheel(wheel, 2, {1: WALK_AWAY, 2: Stake(1, Bet(1, 1))}, 8, NumpyRandom(1))
     >>> sample.wins + sample.losses + sample.unfinished, sample.unfinished

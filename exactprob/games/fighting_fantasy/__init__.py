@@ -67,7 +67,7 @@ from .heuristics import (
     heuristic,
 )
 from .model import LUCK, NO_LUCK, FightModel, engine_policy
-from .outcomes import FightOutcomes, decisive, fight_outcomes, fight_solution, rolls
+from .outcomes import FightOutcomes, decisive, fight_outcomes, fight_solution, outcomes_of, rolls
 from .report import FightReport, fight_report
 from .rules import (
     RULES,
@@ -128,6 +128,7 @@ __all__ = [
     "luck_probability",
     "no_luck_value",
     "no_luck_win",
+    "outcomes_of",
     "resolve_rule",
     "rolls",
     "round_counts",

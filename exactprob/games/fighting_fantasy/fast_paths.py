@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...engine.fast_path import ExactFastPath
-from ...engine.methods import register
+from ...engine import ExactFastPath, Solved, register
 from .grid import FightGrid, solve_grid
 from .model import LUCK, NO_LUCK, FightModel, FightState
 from .rules import round_odds
@@ -73,7 +72,7 @@ class FightSolution(ExactFastPath):
         return (NO_LUCK, LUCK) if yes == no else (LUCK,)
 
 
-def grid_of(solved: object) -> FightGrid:
+def grid_of(solved: Solved) -> FightGrid:
     """The grid a solution of a fight holds (what :func:`exactprob.solve` answered through
     this module's fast path)."""
     if not isinstance(solved, FightSolution):

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...engine.array_model import ArrayModel, Branch
+from ...engine import ArrayModel, Branch
 from ...errors import ModelError
 from .model import LUCK, NO_LUCK
 from .rules import luck_probability, round_counts

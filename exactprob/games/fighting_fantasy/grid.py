@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from gmpy2 import mpq
 
-from ...engine.state_graph import paused_garbage_collection
+from ...engine import paused_garbage_collection
 from ...errors import ModelError
 from ...util.display import exact_html, rows_html
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than

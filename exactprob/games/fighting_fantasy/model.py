@@ -24,7 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ...engine.dist import Dist
+from ...engine import Dist
 from ...errors import ModelError
 from .rules import luck_probability, round_odds
 from .terms import Fight, LuckPolicy

@@ -1,21 +1,25 @@
-r"""What a fight looks like under a grid's policy: rounds, stamina left, luck spent.
+r"""What a fight looks like under a policy: rounds, stamina left, luck spent.
 
-The fight is the engine's :class:`~.model.FightModel` under the grid's choices
-(:func:`~exactprob.engine.solve.evaluate`), and every answer is a forward query on that
-solution: the end of the fight is its absorption distribution, the expected number of
+Every answer is a law of play of a solved :class:`~.model.FightModel` (the result
+protocol's :class:`~exactprob.engine.results.SolvedLaws`): optimal play as
+:func:`exactprob.solve` answered it (:func:`outcomes_of`), or a grid's choices, evaluated
+(:func:`fight_outcomes`). The end of the fight is its absorption distribution, the expected number of
 rounds (draws included) the expected count of the moves that roll the dice
-(:meth:`~exactprob.engine.solve.Solution.expected_count`), and the number of *decisive*
+(:meth:`~exactprob.engine.exact.solution.Solution.expected_count`), and the number of *decisive*
 rounds (won or lost, no draws) a counter's law
-(:meth:`~exactprob.engine.solve.Solution.counter_distribution`). That count is finite: every
+(:meth:`~exactprob.engine.exact.solution.Solution.counter_distribution`). That count is finite: every
 decisive round lowers some stamina, while a draw repeats the state (or, under *Crypt*,
 only clears the flag). Under the standard rules the total number of rounds is that count
 plus independent geometric runs of draws; its law, with a cap, is
 :meth:`FightOutcomes.rounds`.
 
->>> from exactprob.games.fighting_fantasy import Fight, solve_grid
+>>> from exactprob.games.fighting_fantasy import Fight, FightModel, solve_grid
 >>> result = fight_outcomes(solve_grid(Fight(0, 1, 1, 0)), 1, 1, 0)
 >>> result.win, result.expected_rounds, dict(result.decisive_rounds)
 (Fraction(1, 2), Fraction(648, 575), {1: Fraction(1, 1)})
+>>> from exactprob import solve
+>>> outcomes_of(solve(FightModel(Fight(0, 1, 1, 0)))) == result
+True
 """
 
 from __future__ import annotations
@@ -23,12 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ...engine.dist import Dist
-from ...engine.solve import Solution, evaluate
+from ...engine import Dist, Solution, SolvedLaws, evaluate
 from .grid import FightGrid
 from .model import FightModel, FightState, engine_policy
 
-__all__ = ["FightOutcomes", "decisive", "fight_outcomes", "fight_solution", "rolls"]
+__all__ = ["FightOutcomes", "decisive", "fight_outcomes", "fight_solution", "outcomes_of", "rolls"]
 
 
 def rolls(state: FightState, action: str, after: FightState) -> bool:
@@ -50,8 +53,8 @@ class FightOutcomes:
     final: Dist[tuple[bool, int, int]]
     decisive_rounds: Dist[int]
     expected_rounds: Fraction
-    solution: Solution = field(repr=False, compare=False)
-    """The engine's solution of the fight, for further forward queries."""
+    solution: SolvedLaws = field(repr=False, compare=False)
+    """The solved fight, for further forward queries."""
 
     def rounds(self, cap: int) -> Dist[int]:
         """The law of the number of rounds, draws included, capped at ``cap``: the
@@ -85,12 +88,21 @@ def fight_solution(grid: FightGrid, hero: int, opponent: int, luck: int) -> Solu
 
 def fight_outcomes(grid: FightGrid, hero: int, opponent: int, luck: int) -> FightOutcomes:
     """The outcome distributions from one state, under the grid's policy."""
-    solution = fight_solution(grid, hero, opponent, luck)
-    final = solution.absorption().map(lambda end: (end[2] <= 0, max(end[1], 0), end[3]))
+    return outcomes_of(fight_solution(grid, hero, opponent, luck))
+
+
+def outcomes_of(solved: SolvedLaws) -> FightOutcomes:
+    """The outcome distributions of a solved fight from its start, under its policy.
+
+    ``solved`` is any exact answer for a :class:`~.model.FightModel`: the grid's fast
+    path that :func:`exactprob.solve` takes, the generic engine, or a fixed policy's
+    evaluation; its start state is ``("round", hero, opponent, luck, False)``."""
+    _, hero, opponent, luck, _ = solved.initial
+    final = solved.absorption().map(lambda end: (end[2] <= 0, max(end[1], 0), end[3]))
     return FightOutcomes(
         start=(hero, opponent, luck),
         final=final,
-        decisive_rounds=solution.counter_distribution(decisive),
-        expected_rounds=solution.expected_count(rolls),
-        solution=solution,
+        decisive_rounds=solved.counter_distribution(decisive),
+        expected_rounds=solved.expected_count(rolls),
+        solution=solved,
     )

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...engine.methods import solve
+from ...engine import solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES
 from ...util.numbers import exact_fields, exact_map_fields
@@ -26,7 +26,7 @@ from .closed_forms import no_luck_value
 from .fast_paths import grid_of
 from .grid import STRATEGY_CODES, FightGrid, solve_grid
 from .model import FightModel
-from .outcomes import FightOutcomes, fight_outcomes
+from .outcomes import FightOutcomes, fight_outcomes, outcomes_of
 from .rules import round_odds
 from .terms import Fight, LuckPolicy, Objective
 
@@ -201,17 +201,13 @@ def fight_report(
     bar = progress and fight.states >= LONG_SOLVE_STATES
     grid: FightGrid
     if policy is None:  # optimal luck: the front door, which takes the grid's fast path
-        grid = grid_of(solve(FightModel(fight), max_states=max_states, progress=bar))
+        solved = solve(FightModel(fight), max_states=max_states, progress=bar)
+        grid, outcomes = grid_of(solved), outcomes_of(solved)  # the grid: its own table
     else:  # a fixed luck policy, evaluated on the grid
         grid = solve_grid(fight, policy=policy, max_states=max_states, progress=bar)
+        outcomes = fight_outcomes(grid, hero_stamina, opponent_stamina, luck)
     return FightReport(
-        hero,
-        opponent,
-        policy_label,
-        rounds_cap,
-        grid,
-        fight_outcomes(grid, hero_stamina, opponent_stamina, luck),
-        _no_luck_win(fight),
+        hero, opponent, policy_label, rounds_cap, grid, outcomes, _no_luck_win(fight)
     )
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from ...engine.dist import dice
+from ...engine import dice
 
 __all__ = [
     "RULES",

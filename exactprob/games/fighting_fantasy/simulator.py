@@ -31,7 +31,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from ...engine.simulate import Runs
+from ...engine import Runs
 from ...errors import ModelError
 from ...util.numbers import plain_integer, whole_number
 from .terms import Fight

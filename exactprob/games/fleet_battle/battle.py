@@ -29,9 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...engine.dist import Dist
-from ...engine.methods import solve
-from ...engine.results import SolvedLaws
+from ...engine import Dist, SolvedLaws, solve
 from ...errors import ModelError
 from ...util.display import JsonDisplay
 from ...util.fields import ReportField, json_fields

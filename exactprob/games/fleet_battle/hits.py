@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from ...engine.dist import Dist, binomial
+from ...engine import Dist, binomial
 from ...errors import ModelError
 from ...util.numbers import parse_whole
 from .units import Fleet, FleetState

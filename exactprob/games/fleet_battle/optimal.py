@@ -29,8 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ...engine.dist import Dist
-from ...engine.methods import solve
+from ...engine import Dist, solve
 from ...errors import ModelError
 from ...util.limits import DEFAULT_MAX_STATES
 from .battle import BattleResult, FleetBattle, battle, result_of

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...engine.simulate import Runs
+from ...engine import Runs
 from ...errors import ModelError
 from .units import Fleet, Unit
 

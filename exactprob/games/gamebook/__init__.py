@@ -19,7 +19,7 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
-from ...engine.choice_tree import (
+from ...engine import (
     BookModel,
     Leaf,
     SolutionNode,

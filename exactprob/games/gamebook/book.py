@@ -118,7 +118,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from ...engine.dist import Dist
+from ...engine import Dist
 from ...errors import BookError, ModelError
 from ...util.numbers import parse_fraction
 from .combat import (

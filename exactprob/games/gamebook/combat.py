@@ -42,7 +42,7 @@ from typing import Any, Final, Literal, TypeAlias
 
 import numpy as np
 
-from ...engine.dist import Dist, uniform
+from ...engine import Dist, uniform
 from ...errors import DistributionError, ModelError
 from ...util.numbers import Exact, mpq, whole_number
 from .toml_file import read_toml

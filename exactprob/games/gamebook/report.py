@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ...engine.choice_tree import (
+from ...engine import (
     SolutionNode,
     Tree,
     reachable_nodes,

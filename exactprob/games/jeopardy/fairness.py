@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
-from ...engine.enclosure import Enclosure
+from ...engine import Enclosure
 from ...util.display import exact_html, rows_html
 from .rules import check_komi
 
@@ -38,7 +38,7 @@ W = TypeVar("W", Fraction, Enclosure)
 HALF = Fraction(1, 2)
 
 
-def komi_wins(solution: SolvedRace[W]) -> list[W]:
+def komi_wins(solution: SolvedRace[Fraction] | SolvedRace[Enclosure]) -> list[Win]:
     """The first player's chance for each komi ``0 .. goal - 1`` (exact or enclosed)."""
     return [solution.first_player_win(komi) for komi in range(solution.game.goal)]
 

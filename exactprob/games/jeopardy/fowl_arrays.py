@@ -21,7 +21,7 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
-from ...engine.array_model import ArrayModel, Branch
+from ...engine import ArrayModel, Branch
 from .rules import FowlPlay, check_komi
 
 __all__ = ["FowlPlayArrays"]

@@ -24,8 +24,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from ...engine.methods import Method, solve
-from ...engine.results import value_fields
+from ...engine import Method, solve, value_fields
 from ...errors import ModelError, StateLimitError, UsageError
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, check_max_states
@@ -281,9 +280,7 @@ def race_report(
     # the front door, which takes the race's fast paths (the whole game, every komi)
     method: Method = "exact" if exact else "certified"
     states = max(game.nonterminal_states(), 1)
-    solution: Any = solved_race(
-        solve(JeopardyModel(game), method, max_states=states, progress=progress)
-    )
+    solution = solved_race(solve(JeopardyModel(game), method, max_states=states, progress=progress))
     wins = komi_wins(solution)
     if not (players or table):
         return RaceReport(game, komi, exact, wins)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...engine.dist import Dist
+from ...engine import Dist
 from ...util.numbers import Exact, mpq, plain_integer, whole_number
 
 __all__ = [

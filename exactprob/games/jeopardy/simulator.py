@@ -39,7 +39,7 @@ from typing import Literal
 
 import numpy as np
 
-from ...engine.simulate import Runs
+from ...engine import Runs
 from ...errors import ModelError
 from ...util.numbers import whole_number
 from .policies import Holds

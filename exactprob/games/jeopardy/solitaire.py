@@ -3,7 +3,7 @@ that achieves it, and the law of the number of turns under that policy.
 
 The model (:class:`SolitaireModel`) pays a cost of one on the first draw of every turn and
 player 1 minimises it (rewards: :mod:`exactprob.engine._internal.rewards`); the law of
-the turns is the solution's :meth:`~exactprob.engine.solve.Solution.reward_distribution`.
+the turns is the solution's :meth:`~exactprob.engine.exact.solution.Solution.reward_distribution`.
 
 Pig to 2 with a d6: a turn reaches 2 unless its first roll is a 1, so the number of turns
 is geometric with success :math:`5/6`: :math:`6/5` turns on average and
@@ -26,9 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...engine.dist import Dist
-from ...engine.methods import solve
-from ...engine.solve import Solution
+from ...engine import Dist, Solution, solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES
 from ...util.numbers import exact_fields, probability_rows

@@ -29,9 +29,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from ...engine.dist import Dist, die
-from ...engine.methods import solve
-from ...engine.results import SolvedLaws
+from ...engine import Dist, SolvedLaws, die, solve
 from ...errors import ModelError
 from ...util.display import JsonDisplay
 from ...util.limits import DEFAULT_MAX_STATES

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...engine.simulate import Runs
+from ...engine import Runs
 
 __all__ = ["SimulatedRisk", "simulate_risk"]
 

@@ -20,7 +20,7 @@ in one call (``report``, what the commands print); they share only the generator
 Fraction(4, 7)
 """
 
-from ...engine.simulate import NumpyRandom, RandomSource
+from ...engine import NumpyRandom, RandomSource
 from .generator import generator_report
 from .hit_points import DistributionSummary, compare, hit_points, hit_points_report
 from .prd import PRDTable, hit_moments, hits_distribution, linear_constant, longest_miss_run

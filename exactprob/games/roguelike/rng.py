@@ -1,9 +1,9 @@
 """Random sources for the roguelike simulators: Rogue 3.6.3's generator, or numpy's
-(:class:`~exactprob.engine.simulate.NumpyRandom`, the engine's, as is the
-:class:`~exactprob.engine.simulate.RandomSource` protocol they share).
+(:class:`~exactprob.engine.simulation.NumpyRandom`, the engine's, as is the
+:class:`~exactprob.engine.simulation.RandomSource` protocol they share).
 
 Every simulator in :mod:`exactprob.games.roguelike` takes a
-:class:`~exactprob.engine.simulate.RandomSource`, so the
+:class:`~exactprob.engine.simulation.RandomSource`, so the
 same simulation runs on the generator the source used and on a good one; the difference
 between the two is the generator's fault, not the mechanic's.
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine.simulate import NumpyRandom, RandomSource
+from ...engine import NumpyRandom, RandomSource
 from ...errors import UsageError
 
 __all__ = [

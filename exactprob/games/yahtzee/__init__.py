@@ -3,7 +3,7 @@ r"""Solitaire Yahtzee, solved through the engine a level at a time.
 One player, 13 turns, each of up to three rolls of five dice and one category filled
 (:mod:`~exactprob.games.yahtzee.rules`). The optimal player maximises the expected final score; the engine solves
 the game's 536,448 turn-start states (:mod:`~exactprob.games.yahtzee.model`, a
-:class:`~exactprob.engine.level_model.LevelModel`) from the last turn to the first, each
+:class:`~exactprob.engine.levels.model.LevelModel`) from the last turn to the first, each
 turn's rolls and keeps vectorised over batches of states.
 
 * :mod:`~exactprob.games.yahtzee.rules`: the rules as one value (:class:`~exactprob.games.yahtzee.rules.YahtzeeRules`; variants play some

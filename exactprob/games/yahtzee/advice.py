@@ -9,7 +9,7 @@ valued by their score, bonuses and :math:`V(s')`. Every option's value is the ex
 final score still to come, so options compare directly.
 
 Exact solutions give exact values and exact ties. Certified ones give each option within
-the level's radius :math:`R` (:meth:`~exactprob.engine.level_sweep.LevelSolution.radius`,
+the level's radius :math:`R` (:meth:`~exactprob.engine.levels.sweep.LevelSolution.radius`,
 which bounds the next values' error plus the turn's rounding): an option is *ruled out*
 when its upper end lies below the best option's lower end; the others may be optimal.
 
@@ -32,8 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ...engine.enclosure import Enclosure
-from ...engine.level_sweep import LevelSolution
+from ...engine import Enclosure, LevelSolution
 from ...errors import UsageError
 from .dice import DICE, FACES
 from .model import NOT_ALLOWED, YahtzeeLevels

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ...engine.certified_law import CertifiedLaw
+from ...engine import CertifiedLaw
 from ...util.plot import axes_or_new
 
 __all__ = ["BIN_POINTS", "score_law_figure"]
@@ -29,7 +29,7 @@ BIN_POINTS = 5
 def score_law_figure(law: Any, scores: np.ndarray | None = None, ax: Any = None) -> Any:
     """The chance of a final score in each bin of :data:`BIN_POINTS` points, from an exact
     law (a :class:`~exactprob.engine.dist.Dist`) or a
-    :class:`~exactprob.engine.certified_law.CertifiedLaw` (drawn from its floats, which
+    :class:`~exactprob.engine.certified.law.CertifiedLaw` (drawn from its floats, which
     agree with the exact chances to its relative error); with ``scores``, the share of
     simulated games in each bin as a line.
 

@@ -6,7 +6,7 @@ upper bonus needs to know; 0 when the bonus is not played) and :math:`y = 1` whe
 Yahtzee box holds 50 (extra Yahtzees earn 100). Level :math:`k` holds the states with
 :math:`k` categories filled, and :math:`V(s)` is the expected score still to come under
 optimal play; the last level is worth 0. One turn from :math:`s` is the step
-(:class:`~exactprob.engine.level_model.LevelModel`), in three stages over the 252 rolls
+(:class:`~exactprob.engine.levels.model.LevelModel`), in three stages over the 252 rolls
 :math:`r` and 462 keeps :math:`k` (:mod:`~exactprob.games.yahtzee.dice`):
 
 .. math::
@@ -44,7 +44,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from ...engine.level_model import LevelModel, LevelMoves, NextValues, summed_by
+from ...engine import LevelModel, LevelMoves, NextValues, summed_by
 from ...util.rounding import SAFETY, UNIT_ROUNDOFF
 from .dice import DICE, FACES
 from .rules import (

@@ -5,7 +5,7 @@ certified by default (the optimal expected score as an enclosure), exactly for a
 variant. Optionally: the best keep or category in a situation (:mod:`~exactprob.games.yahtzee.advice`) and the
 scores of simulated games (:mod:`~exactprob.games.yahtzee.simulator`), optimal and greedy, beside the
 greedy player's value (:mod:`~exactprob.games.yahtzee.strategies`); the law of the final
-score under optimal play (the engine's forward sweep, :mod:`~exactprob.engine.level_laws`).
+score under optimal play (the engine's forward sweep, :mod:`~exactprob.engine.levels.laws`).
 
 >>> from .rules import YahtzeeRules
 >>> report = yahtzee_report(YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False), exact=True)
@@ -20,11 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...engine.certified_law import CertifiedLaw
-from ...engine.enclosure import Enclosure
-from ...engine.level_cluster import cluster_client
-from ...engine.level_sweep import LevelSolution
-from ...engine.methods import Method, solve
+from ...engine import CertifiedLaw, Enclosure, LevelSolution, Method, cluster_client, solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...util.numbers import decimal_string, exact_fields, exact_map_fields, to_sympy

@@ -29,8 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ...engine.level_sweep import LevelSolution
-from ...engine.simulate import Runs
+from ...engine import LevelSolution, Runs
 from ...errors import UsageError
 from ...util.limits import check_max_states
 from ...util.progress import progress_bar

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from ....engine.dist import Dist
+from ....engine import Dist
 from ....errors import ModelError
 from ....util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
 from ..policies import PolicyTable, check_table, deck_cards

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ....engine.results import value_fields
+from ....engine import value_fields
 from ....errors import ModelError, UsageError
 from ....util.display import Report
 from ....util.numbers import exact_fields

@@ -53,7 +53,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
-from ....engine.enclosure import Enclosure
+from ....engine import Enclosure
 from ....errors import SchedulerError
 from ....util.cluster import dask_client, distributed_module
 from ....util.files import folder_for, write_atomically

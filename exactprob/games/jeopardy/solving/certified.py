@@ -36,7 +36,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ....engine.enclosure import Enclosure
+from ....engine import Enclosure
 from ....util.progress import progress_bar
 from ....util.resources import check_memory
 from ....util.rounding import UNIT_ROUNDOFF

@@ -27,9 +27,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ....engine.enclosure import Enclosure
-from ....engine.fast_path import ExactFastPath, FastPathResult
-from ....engine.methods import register
+from ....engine import Enclosure, ExactFastPath, FastPathResult, Solved, register
 from ....util.limits import refuse_more_than
 from ..fairness import SolvedRace
 from ..fowl_arrays import FowlPlayArrays
@@ -199,7 +197,7 @@ class CertifiedRaceSolution(FastPathResult):
         return SolvedRace._repr_html_(self.race)
 
 
-def solved_race(solved: Any) -> JeopardySolution | CertifiedRace:
+def solved_race(solved: Solved) -> JeopardySolution | CertifiedRace:
     """The race a solution of a race model holds (what :func:`exactprob.solve` answered
     through this module's fast paths)."""
     if not isinstance(solved, RaceSolution | CertifiedRaceSolution):

@@ -33,7 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ....engine.dist import Dist
+from ....engine import Dist
 from ....errors import ModelError
 from ....util.numbers import whole_number
 from ..rng import INCREMENT, MULTIPLIER, RN_RANGE, RogueRandom

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ....engine.dist import Dist
+from ....engine import Dist
 from ....util.display import Report
 from ....util.numbers import exact_fields, exact_map_fields
 from ....util.text import exact_text, table_lines

@@ -43,8 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ....engine.dist import Dist, dice
-from ....engine.simulate import RandomSource, Runs
+from ....engine import Dist, RandomSource, Runs, dice
 from ....errors import ModelError
 from ....util.display import JsonDisplay
 from ....util.fields import ReportField, json_fields
@@ -338,7 +337,7 @@ def simulate_hit_points(
     row-major order, run by run, level by level, die by die, ``runs * levels * N`` in all, so
     the stream is consumed as a C loop over heroes would consume it.
 
-    >>> from exactprob.engine.simulate import NumpyRandom
+    >>> from exactprob.engine import NumpyRandom
     >>> totals = simulate_hit_points(NumpyRandom(3), "1d10", 8, 12, runs=5).totals
     >>> totals.shape, bool(((20 <= totals) & (totals <= 92)).all())
     ((5,), True)

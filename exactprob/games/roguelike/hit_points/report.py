@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....engine.dist import Dist
+from ....engine import Dist
 from ....util.display import Report
 from ....util.fields import field_lines
 from ....util.numbers import probability_rows

@@ -6,7 +6,7 @@ at the counter, then reset the counter or advance it (wrapping). A run draws its
 one-entry table ``(p,)`` is a plain Bernoulli trial, the source's comparison.
 
 >>> from exactprob.games.roguelike.prd import PRDTable
->>> from exactprob.engine.simulate import NumpyRandom
+>>> from exactprob.engine import NumpyRandom
 >>> simulate_hits(PRDTable.from_odds(["1"]), 5, 3, NumpyRandom(1)).hits.tolist()
 [5, 5, 5]
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ....engine.simulate import RandomSource, Runs
+from ....engine import RandomSource, Runs
 from .table import PRDTable
 from .trials import check_trials
 

@@ -36,7 +36,7 @@ from functools import cached_property
 from math import lcm
 from typing import Any
 
-from ....engine.dist import Dist
+from ....engine import Dist
 from ....errors import PRDError
 from ....util.numbers import exact, to_fraction, whole_number
 

@@ -33,7 +33,7 @@ from fractions import Fraction
 from flint import fmpz_poly
 from gmpy2 import mpq, mpz
 
-from ....engine.dist import Dist
+from ....engine import Dist
 from ....errors import PRDError
 from ....util.numbers import to_fraction, whole_number
 from .table import PRDTable

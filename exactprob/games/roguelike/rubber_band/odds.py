@@ -48,8 +48,7 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from ....engine.dist import Dist
-from ....engine.simulate import RandomSource, Runs
+from ....engine import Dist, RandomSource, Runs
 from ....errors import ModelError
 from ....util.limits import check_max_states, refuse_more_than
 from ....util.numbers import Exact, exact, is_symbolic, mpq, to_fraction, whole_number
@@ -429,7 +428,7 @@ def simulate_rubber_band(band: RubberBand, runs: int, source: RandomSource) -> R
     iff its draw is ``< odds``. The draw's resolution is the source's (``band.grid`` is not
     used: Rogue's draws have 14 bits).
 
-    >>> from exactprob.engine.simulate import NumpyRandom
+    >>> from exactprob.engine import NumpyRandom
     >>> sample = simulate_rubber_band(RubberBand(levels=3), 5, NumpyRandom(1))
     >>> sample.found.shape, bool((sample.counts <= 3).all())
     ((5, 3), True)
@@ -463,7 +462,7 @@ def simulate_waffles(game: Waffles, runs: int, source: RandomSource) -> Simulate
     :func:`simulate_rubber_band`'s finds, so it draws the same ``runs * levels`` numbers in
     the same order.
 
-    >>> from exactprob.engine.simulate import NumpyRandom
+    >>> from exactprob.engine import NumpyRandom
     >>> bool(simulate_waffles(Waffles(waffles=0, every=1), 3, NumpyRandom(1)).result.all())
     True
     """

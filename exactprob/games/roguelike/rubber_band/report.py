@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ....engine.dist import Dist
+from ....engine import Dist
 from ....util.display import Report
 from ....util.fields import ReportField, field_lines, json_fields
 from ....util.numbers import (

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ....engine.enclosure import Enclosure
+from ....engine import Enclosure
 from ....errors import ModelError
 from ....util.display import Report
 from ....util.numbers import (

@@ -75,9 +75,7 @@ from typing import Any
 
 import numpy as np
 
-from ....engine.dist import Dist
-from ....engine.enclosure import Enclosure
-from ....engine.simulate import RandomSource, Runs
+from ....engine import Dist, Enclosure, RandomSource, Runs
 from ....errors import ModelError
 from ....util.numbers import whole_number
 from ....util.progress import progress_bar
@@ -393,7 +391,7 @@ def simulate_locked(
     the C code's ``rnd(2)``. Every draw is made even after the episode ended, so the stream
     position of a run does not depend on the runs before it.
 
-    >>> from exactprob.engine.simulate import NumpyRandom
+    >>> from exactprob.engine import NumpyRandom
     >>> simulate_locked(19, 100, 50, NumpyRandom(1)).stayed_locked  # every gaze succeeds
     50
     """

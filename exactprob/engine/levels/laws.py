@@ -2,7 +2,7 @@ r"""The law of a level model's total reward under its step's own choices: one sw
 
 From the start state (its level, total 0) the chance of each pair (state, total so far)
 is pushed one level on along the model's moves
-(:meth:`~exactprob.engine.level_model.LevelModel.moves`): a move :math:`u \to t` with
+(:meth:`~exactprob.engine.levels.model.LevelModel.moves`): a move :math:`u \to t` with
 chance :math:`p` earning :math:`d` adds :math:`p\,L_u(x)` to :math:`L_t(x + d)`. A level is
 a matrix :math:`L_k` (the states reached, by the totals so far), and one level's push is
 one sparse product per reward :math:`d`:
@@ -12,15 +12,15 @@ one sparse product per reward :math:`d`:
     L_{k+1}[\,\cdot\,, d + x] \mathrel{+}= (M_d L_k)[\,\cdot\,, x], \qquad
     M_d[t, u] = \text{the chance of } u\text{'s moves to } t \text{ earning } d.
 
-At the end level each state's :meth:`~exactprob.engine.level_model.LevelModel.final`
+At the end level each state's :meth:`~exactprob.engine.levels.model.LevelModel.final`
 value is added to its totals, and the law is the sum over the end states. Exactly, on
 gmpy2 rationals, or in floats with a certified band (returned as a
-:class:`~exactprob.engine.certified_law.CertifiedLaw`):
+:class:`~exactprob.engine.certified.law.CertifiedLaw`):
 
 *The band.* Every number of the sweep is >= 0 and none is subnormal (checked: each
 level's smallest chance times its smallest entry is at least :math:`2^{-1020}`), so each
 float is its exact value times a factor: a move's chance within :math:`1 \pm b_k`
-(the model's :meth:`~exactprob.engine.level_model.LevelModel.move_rounding`), and an
+(the model's :meth:`~exactprob.engine.levels.model.LevelModel.move_rounding`), and an
 entry of :math:`L_{k+1}`, a sum of :math:`n` products of rounded inputs (its incoming
 moves, counted), within :math:`1 \pm \gamma_n` of the same sum of the rounded inputs in
 exact arithmetic, :math:`\gamma_n = nu/(1 - nu)` (Higham, *Accuracy and Stability of
@@ -39,7 +39,7 @@ Three tosses of a fair coin, each head scoring one (the law is binomial):
 
 >>> import numpy as np
 >>> from gmpy2 import mpq
->>> from .level_model import LevelModel, LevelMoves
+>>> from .model import LevelModel, LevelMoves
 >>> class Tosses(LevelModel):
 ...     levels, sizes, initial = 3, (4,), (0,)
 ...     def states(self, level): return np.array([[level]])
@@ -66,14 +66,14 @@ import numpy as np
 import scipy.sparse
 from gmpy2 import mpq
 
-from ..errors import ModelError, UsageError
-from ..util.progress import progress_bar
-from ..util.resources import check_memory
-from ..util.rounding import UNIT_ROUNDOFF
-from ._internal.level_batches import final_values, keys_of, rationals
-from .certified_law import CertifiedLaw
-from .dist import Dist
-from .level_model import LevelModel, LevelMoves, summed_by
+from ...errors import ModelError, UsageError
+from ...util.progress import progress_bar
+from ...util.resources import check_memory
+from ...util.rounding import UNIT_ROUNDOFF
+from ..certified.law import CertifiedLaw
+from ..dist import Dist
+from .batches import final_values, keys_of, rationals
+from .model import LevelModel, LevelMoves, summed_by
 
 __all__ = ["reward_law"]
 
@@ -124,7 +124,7 @@ def reward_law(
     """The law of the total reward from ``start`` (a state of level ``first``) under the
     choices the model's moves make from the solved ``values``: a
     :class:`~exactprob.engine.dist.Dist` (``method="exact"``) or a
-    :class:`~exactprob.engine.certified_law.CertifiedLaw` (``"certified"``)."""
+    :class:`~exactprob.engine.certified.law.CertifiedLaw` (``"certified"``)."""
     if method not in ("exact", "certified"):
         raise UsageError(f"a law is exact or certified, got method {method!r}")
     exact = method == "exact"

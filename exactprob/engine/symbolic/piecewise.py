@@ -7,7 +7,7 @@ of which one policy is optimal and every value is a rational function of :math:`
 the breakpoints themselves, where the policies on either side tie.
 
 *How.* Pick the simplest rational :math:`t` in a stretch of the range not yet covered,
-solve the model at :math:`p = t` exactly (:func:`~exactprob.engine.solve.solve_graph`),
+solve the model at :math:`p = t` exactly (:func:`~exactprob.engine.exact.solving.solve_graph`),
 and evaluate its policy :math:`\pi` symbolically: values :math:`V_\pi(p)`. For every state
 :math:`s` and action :math:`a` the *margin*
 :math:`d_{s,a}(p) = \pm\bigl(V_\pi(s) - Q_\pi(s, a)\bigr)` (the sign of the state's
@@ -61,14 +61,15 @@ from typing import Any
 
 from flint import fmpq, fmpq_poly
 
-from ..errors import ModelError, UsageError
-from ..util import display
-from ..util.deprecation import warn_deprecated
-from ..util.limits import DEFAULT_MAX_STATES
-from ..util.mathdoc import Document
-from ..util.numbers import Exact, exact, to_sympy
-from ..util.progress import Progress, progress_bar
-from ._internal.algebraic import (
+from ...errors import ModelError, UsageError
+from ...util import display
+from ...util.deprecation import warn_deprecated
+from ...util.limits import DEFAULT_MAX_STATES
+from ...util.mathdoc import Document
+from ...util.numbers import Exact, exact, to_sympy
+from ...util.progress import Progress, progress_bar
+from .._internal.acyclic import pass_through
+from .._internal.algebraic import (
     Point,
     RealRoot,
     compare,
@@ -76,16 +77,17 @@ from ._internal.algebraic import (
     simplest_between,
     to_sympy_point,
 )
-from ._internal.levels import pass_through
-from ._internal.linear import Field
-from ._internal.order import edge_ends
-from ._internal.rewards import value_graph
-from ._internal.univariate import RationalFunction
-from .array_model import Explorable
-from .graph import explore
-from .results import Method
-from .solve import Solution, field_of, solve_graph
-from .state_graph import GraphStates, StateGraph
+from .._internal.linear import Field
+from .._internal.order import edge_ends
+from .._internal.rewards import value_graph
+from .._internal.univariate import RationalFunction
+from ..array_model import Explorable
+from ..exact.solution import Solution
+from ..exact.solving import solve_graph
+from ..exact.system import field_of
+from ..graph.exploring import explore
+from ..graph.state_graph import GraphStates, StateGraph
+from ..results import Method
 
 __all__ = ["Piece", "PieceTable", "PiecewiseSolution", "Range", "solve_exact", "solve_piecewise"]
 
@@ -247,7 +249,7 @@ class PiecewiseSolution(GraphStates):
         self.graph = graph
         self.parameter = parameter
         #: The pieces as the solver holds them, by state id (the derivation's and
-        #: :func:`~exactprob.engine.formulas.check_formula`'s view).
+        #: :func:`~exactprob.engine.symbolic.formulas.check_formula`'s view).
         self.piece_tables = tables
 
     @property
@@ -326,8 +328,8 @@ class PiecewiseSolution(GraphStates):
 
     def derivation(self, *, limit: int = 12, states: Sequence[Any] | None = None) -> Document:
         """The derivation written out: the model, each piece and each breakpoint
-        (:func:`~exactprob.engine.derivation.derive_piecewise`)."""
-        from .derivation import derive_piecewise
+        (:func:`~exactprob.engine.exact.derivation.derive_piecewise`)."""
+        from ..exact.derivation import derive_piecewise
 
         return derive_piecewise(self, limit=limit, states=states)
 
@@ -379,7 +381,7 @@ def solve_exact(
 ) -> Solution | PiecewiseSolution:
     """The generic engine's exact method: explore ``model``, then solve it piecewise
     when it offers choices and its numbers hold one symbol (:func:`solve_piecewise`),
-    else by :func:`~exactprob.engine.solve.solve_graph`."""
+    else by :func:`~exactprob.engine.exact.solving.solve_graph`."""
     G = explore(model, max_states=max_states, progress=progress, starts=starts)
     if G.symbolic and any(len(actions) > 1 for actions in set(G.actions)):
         return solve_piecewise(G, parameter_range=parameter_range, progress=progress)
@@ -674,7 +676,7 @@ def _one_parameter_field(H: StateGraph) -> Field:
 def _sure_returns(G: StateGraph, deciders: Sequence[int]) -> set[tuple[int, int]]:
     """``(state, action index)`` of each action that surely comes back to its state,
     directly or through a run of pass-through states: it never ends play, so it is no
-    tie, as in :meth:`~exactprob.engine.solve.Solution.ties`."""
+    tie, as in :meth:`~exactprob.engine.exact.solution.Solution.ties`."""
     _, _, first_edge = edge_ends(G)
     representative = pass_through(G, first_edge)
     found = set()

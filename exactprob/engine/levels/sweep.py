@@ -1,4 +1,4 @@
-r"""Solving a :class:`~exactprob.engine.level_model.LevelModel`: one sweep from the last level
+r"""Solving a :class:`~exactprob.engine.levels.model.LevelModel`: one sweep from the last level
 to the first, in batches.
 
 Level :math:`k`'s values are the model's step applied to level :math:`k + 1`'s, which are
@@ -6,12 +6,12 @@ held in an array beside the sorted keys of their states (a state's key is its ro
 as a number in the mixed radix ``sizes``), so a step's look-up is one ``searchsorted``.
 Only the states' keys and values are kept: 16 bytes a state. In certified mode the
 values are floats and level :math:`k` carries the radius :math:`r_k = r_{k+1} + e_k`
-(:mod:`~exactprob.engine.level_model`), summed exactly as rationals from the model's
+(:mod:`~exactprob.engine.levels.model`), summed exactly as rationals from the model's
 rounding bounds; a state's enclosure is its float value :math:`\pm r_k`. In exact mode
 the values are gmpy2 rationals and the radius is 0.
 
 >>> import numpy as np
->>> from exactprob.engine.level_model import LevelModel
+>>> from exactprob.engine.levels.model import LevelModel
 >>> class Coins(LevelModel):  # toss 2 coins in turn; score 1 a head; may stop before each
 ...     levels, sizes, initial = 2, (3, 3), (0, 0)  # a state: (tosses, heads)
 ...     def states(self, level): return np.array([(level, h) for h in range(level + 1)])
@@ -33,13 +33,15 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ModelError, UsageError
-from ..util.deprecation import warn_deprecated
-from ..util.display import exact_html, rows_html
-from ..util.limits import DEFAULT_MAX_STATES, refuse_more_than
-from ..util.progress import Progress, progress_bar
-from ..util.resources import check_memory
-from ._internal.level_batches import (
+from ...errors import ModelError, UsageError
+from ...util.deprecation import warn_deprecated
+from ...util.display import exact_html, rows_html
+from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
+from ...util.progress import Progress, progress_bar
+from ...util.resources import check_memory
+from ..certified.enclosure import Enclosure
+from ..results import Method, solved_json
+from .batches import (
     BYTES_PER_STATE,
     BatchRunner,
     Level,
@@ -49,16 +51,14 @@ from ._internal.level_batches import (
     rationals,
     step_batch,
 )
-from .enclosure import Enclosure
-from .level_model import LevelModel
-from .results import Method, solved_json
+from .model import LevelModel
 
 __all__ = ["LevelSolution", "solve_levels"]
 
 
 class LevelSolution:
-    """Every state's value of a :class:`~exactprob.engine.level_model.LevelModel`: exact, or an
-    :class:`~exactprob.engine.enclosure.Enclosure` (certified). A level model's choices lie
+    """Every state's value of a :class:`~exactprob.engine.levels.model.LevelModel`: exact, or an
+    :class:`~exactprob.engine.certified.enclosure.Enclosure` (certified). A level model's choices lie
     inside its steps, so it answers no policy or ties: the game reads its decisions from
     the values (:meth:`values`)."""
 
@@ -108,11 +108,11 @@ class LevelSolution:
 
     def reward_distribution(self, state: Any = None, *, progress: bool = False) -> Any:
         """The law of the total reward from ``state`` (the initial state when ``None``)
-        under the choices the model's :meth:`~exactprob.engine.level_model.LevelModel.moves`
-        make from these values (:mod:`~exactprob.engine.level_laws`): an exact
+        under the choices the model's :meth:`~exactprob.engine.levels.model.LevelModel.moves`
+        make from these values (:mod:`~exactprob.engine.levels.laws`): an exact
         :class:`~exactprob.engine.dist.Dist`, or a
-        :class:`~exactprob.engine.certified_law.CertifiedLaw` when certified."""
-        from .level_laws import reward_law
+        :class:`~exactprob.engine.certified.law.CertifiedLaw` when certified."""
+        from .laws import reward_law
 
         where = self.initial if state is None else state
         level = self.level_of(where)
@@ -193,7 +193,7 @@ def solve_levels(
     """Solve ``model`` from its last level to its first: exactly (``method="exact"``) or
     in floats with a certified radius per level (``"certified"``). ``starts`` names the
     state ``None`` stands for (its first). ``cluster`` runs the steps on Dask
-    (:mod:`~exactprob.engine.level_cluster`): a ``distributed.Client``, a scheduler's
+    (:mod:`~exactprob.engine.levels.cluster`): a ``distributed.Client``, a scheduler's
     address, or ``"local"`` for a cluster of this machine's cores."""
     if method not in ("exact", "certified"):
         raise UsageError(
@@ -212,7 +212,7 @@ def solve_levels(
     if cluster is None:
         levels = _sweep(model, rows, exact, progress, _run_here(model))
     else:
-        from .level_cluster import cluster_runner
+        from .cluster import cluster_runner
 
         largest = max(len(r) for r in rows)
         with cluster_runner(cluster, model, largest) as run:

@@ -1,12 +1,12 @@
 """``explore``: the reachable states of a model as a compact
-:class:`~exactprob.engine.state_graph.StateGraph`.
+:class:`~exactprob.engine.graph.state_graph.StateGraph`.
 
 States are interned to integer ids in breadth-first order (the initial state is ``0``).
 Each state owns a run of *choices*, one per action in the model's order, and each choice
 a run of *edges* (successor id, probability id) in flat :mod:`array` columns; the
 distinct exact probabilities are stored once (a game's dice give a handful). The
 networkx view of the same graph, for plotting, exporting or any graph algorithm, is
-:meth:`~exactprob.engine.state_graph.StateGraph.to_networkx`: it is the interface, not the hot path.
+:meth:`~exactprob.engine.graph.state_graph.StateGraph.to_networkx`: it is the interface, not the hot path.
 
 >>> from exactprob import die
 >>> class TwoRolls:  # roll a die twice; the outcome is the total
@@ -26,16 +26,16 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from ..errors import DistributionError, InexactError, ModelError, StateLimitError
-from ..util.callables import check_call, takes_arguments
-from ..util.limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
-from ..util.numbers import Exact, exact
-from ..util.progress import progress_bar, shows_progress
-from ..util.resources import check_resident
-from ..util.text import short_repr
-from .array_model import ArrayModel, Explorable
-from .dist import Dist
-from .model import player_function
+from ...errors import DistributionError, InexactError, ModelError, StateLimitError
+from ...util.callables import check_call, takes_arguments
+from ...util.limits import DEFAULT_MAX_STATES, check_max_states, too_many_states
+from ...util.numbers import Exact, exact
+from ...util.progress import progress_bar, shows_progress
+from ...util.resources import check_resident
+from ...util.text import short_repr
+from ..array_model import ArrayModel, Explorable
+from ..dist import Dist
+from ..model import player_function
 from .state_graph import StateGraph, paused_garbage_collection
 
 __all__ = [
@@ -95,7 +95,7 @@ def explore(
     See Also
     --------
     exactprob.solve : Explores a model and solves it.
-    exactprob.engine.state_graph.StateGraph : The graph it returns.
+    exactprob.engine.graph.state_graph.StateGraph : The graph it returns.
 
     Examples
     --------
@@ -107,7 +107,7 @@ def explore(
     check_max_states(max_states)
     progress = shows_progress(progress)
     if isinstance(model, ArrayModel):
-        from ._internal.bulk import explore_arrays
+        from .._internal.bulk import explore_arrays
 
         return explore_arrays(model, max_states=max_states, progress=progress, starts=starts)
     check_model(model, needs_initial=starts is None)

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import DistributionError
-from ..util.numbers import to_sympy
-from .dist import Dist
+from ...errors import DistributionError
+from ...util.numbers import to_sympy
+from ..dist import Dist
 
 __all__ = ["coefficients", "dist_from_pgf", "pgf"]
 

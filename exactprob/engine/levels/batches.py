@@ -1,7 +1,7 @@
 """A level's stored values, one batch of a level model's step, and the exact numbers it
 gives: what the level sweep, its Dask runner and the law's forward sweep share
-(:mod:`exactprob.engine.level_sweep`, :mod:`exactprob.engine.level_cluster`,
-:mod:`exactprob.engine.level_laws`).
+(:mod:`exactprob.engine.levels.sweep`, :mod:`exactprob.engine.levels.cluster`,
+:mod:`exactprob.engine.levels.laws`).
 
 A level is held as the sorted keys of its states (each row read as a number in the mixed
 radix ``sizes``) beside their values, so a step's look-up of the level below is one
@@ -23,7 +23,7 @@ import numpy as np
 from ...errors import InexactError, ModelError
 from ...util.numbers import exact as exact_number
 from ...util.numbers import is_symbolic
-from ..level_model import LevelModel
+from .model import LevelModel
 
 __all__ = [
     "BYTES_PER_STATE",

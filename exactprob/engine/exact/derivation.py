@@ -1,7 +1,7 @@
 r"""The derivation of a solved model, written out: its states, the order they are solved
 in, the equation of each state under optimal play with its exact coefficients, each
 decision with its exact margin over the other actions (and the ties), and the values.
-A piecewise answer (:mod:`~exactprob.engine.parametric`) adds its pieces and breakpoints.
+A piecewise answer (:mod:`~exactprob.engine.symbolic.piecewise`) adds its pieces and breakpoints.
 
 The states shown are those nearest the start under the optimal play (breadth first), at
 most ``limit`` of them; a larger model is summarised (how many states, levels and cyclic
@@ -38,13 +38,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..errors import UsageError
-from ..util.mathdoc import Document, Math, latex_number, math_text
-from ..util.numbers import is_symbolic, to_fraction, to_sympy
-from ..util.text import count_text
-from ._internal.elimination import Step, eliminate
-from ._internal.order import component_labels, component_levels, component_order, edge_ends
-from .state_graph import StateGraph
+from ...errors import UsageError
+from ...util.mathdoc import Document, Math, latex_number, math_text
+from ...util.numbers import is_symbolic, to_fraction, to_sympy
+from ...util.text import count_text
+from .._internal.elimination import Step, eliminate
+from .._internal.order import component_labels, component_levels, component_order, edge_ends
+from ..graph.state_graph import StateGraph
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class Derivation(Document):
 
 class ExactSolution(Protocol):
     """What a derivation reads of an exact solution
-    (:class:`~exactprob.engine.solve.Solution`)."""
+    (:class:`~exactprob.engine.exact.solution.Solution`)."""
 
     @property
     def graph(self) -> StateGraph: ...
@@ -99,8 +99,8 @@ class ExactSolution(Protocol):
 
 class Pieces(Protocol):
     """What a derivation reads of a piecewise solution
-    (:class:`~exactprob.engine.parametric.PiecewiseSolution`); its pieces are
-    :class:`~exactprob.engine.parametric.PieceTable` (by state id)."""
+    (:class:`~exactprob.engine.symbolic.piecewise.PiecewiseSolution`); its pieces are
+    :class:`~exactprob.engine.symbolic.piecewise.PieceTable` (by state id)."""
 
     @property
     def graph(self) -> StateGraph: ...
@@ -135,8 +135,8 @@ def derivation_of(
     solved: Any, *, limit: int = LIMIT, states: Sequence[Any] | None = None
 ) -> Document:
     """The derivation of an exact result of the generic engine (a
-    :class:`~exactprob.engine.solve.Solution` or a
-    :class:`~exactprob.engine.parametric.PiecewiseSolution`)."""
+    :class:`~exactprob.engine.exact.solution.Solution` or a
+    :class:`~exactprob.engine.symbolic.piecewise.PiecewiseSolution`)."""
     if hasattr(solved, "piece_tables"):
         return derive_piecewise(solved, limit=limit, states=states)
     if hasattr(solved, "graph") and hasattr(solved, "system"):
@@ -150,7 +150,7 @@ def derivation_of(
 def derive(
     solution: ExactSolution, *, limit: int = LIMIT, states: Sequence[Any] | None = None
 ) -> Derivation:
-    """The derivation of an exact :class:`~exactprob.engine.solve.Solution`: the
+    """The derivation of an exact :class:`~exactprob.engine.exact.solution.Solution`: the
     ``limit`` states nearest the start, or the ``states`` given."""
     G = solution.graph
     doc = Derivation("Derivation")
@@ -202,7 +202,7 @@ def derive(
 def derive_piecewise(
     solution: Pieces, *, limit: int = LIMIT, states: Sequence[Any] | None = None
 ) -> Document:
-    """The derivation of a :class:`~exactprob.engine.parametric.PiecewiseSolution`: the
+    """The derivation of a :class:`~exactprob.engine.symbolic.piecewise.PiecewiseSolution`: the
     model, then each piece (where it holds, the decisions there with their margins as
     functions of the parameter, the value at the start) and each breakpoint (its
     polynomial, an isolating interval, the actions that tie there)."""
@@ -463,7 +463,7 @@ def _describe_piece(
 
 
 def _describe_point(doc: Document, piece: Any) -> None:
-    from ._internal.algebraic import RealRoot
+    from .._internal.algebraic import RealRoot
 
     x = piece.where.low
     if isinstance(x, RealRoot):

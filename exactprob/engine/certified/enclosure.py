@@ -3,7 +3,7 @@ r"""Certified enclosures: an interval with exact rational ends that contains an 
 Where exact numbers grow too long to be useful, exactprob gives an :class:`Enclosure`
 instead: :math:`\ell \le v \le h` with :math:`\ell, h` exact rationals (floats are
 converted exactly: a double *is* a dyadic rational), proved by the computation that made
-it. The engine's certified mode (:func:`exactprob.engine.enclose.enclose`), the jeopardy games'
+it. The engine's certified mode (:func:`exactprob.engine.certified.solving.enclose`), the jeopardy games'
 enclosures and the softlock DP all return this one type.
 
 >>> box = Enclosure(0.25, Fraction(3, 8))
@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..errors import UsageError
-from ..util.display import exact_html, rows_html
-from ..util.numbers import decimal_string
+from ...errors import UsageError
+from ...util.display import exact_html, rows_html
+from ...util.numbers import decimal_string
 
 __all__ = ["Enclosure"]
 

@@ -40,12 +40,12 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ModelError
-from ..util.callables import check_call
-from ..util.numbers import Exact
-from ._internal.cycle import component_rows, elimination_order
-from ._internal.linear import Field, solve_linear
-from .graph import components_reached
+from ...errors import ModelError
+from ...util.callables import check_call
+from ...util.numbers import Exact
+from .._internal.cycle import component_rows, elimination_order
+from .._internal.linear import Field, solve_linear
+from .exploring import components_reached
 
 __all__ = [
     "Counter",

@@ -119,7 +119,7 @@ class LevelModel:
 
     def moves(self, level: int, states: np.ndarray, values: NextValues, exact: bool) -> LevelMoves:
         """Optional, for the law of the total reward
-        (:meth:`~exactprob.engine.level_sweep.LevelSolution.reward_distribution`): the
+        (:meth:`~exactprob.engine.levels.sweep.LevelSolution.reward_distribution`): the
         moves of ``states`` under the choices the step makes from the same ``values``
         (ties broken as the model documents), with float chances (each within the
         relative :meth:`move_rounding` of the exact chance of those choices) or gmpy2

@@ -6,7 +6,7 @@ answer: two rational functions are equal exactly when their difference cancels t
 so equality is *proved* (a symbolic identity, no sampling); when they differ, their
 difference is a nonzero rational function, zero at only finitely many points, and the
 simplest rationals are tried until one shows the difference. For a piecewise answer
-(:mod:`~exactprob.engine.parametric`) each piece is checked on its own, and each
+(:mod:`~exactprob.engine.symbolic.piecewise`) each piece is checked on its own, and each
 breakpoint by the exact value there.
 
 >>> import sympy, exactprob as ep
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..errors import UsageError
-from ..util.numbers import to_sympy
-from .enclosure import Enclosure
+from ...errors import UsageError
+from ...util.numbers import to_sympy
+from ..certified.enclosure import Enclosure
 
 __all__ = ["FormulaCheck", "check_formula"]
 
@@ -171,7 +171,7 @@ def _simple_rationals(piece: Any) -> Iterator[Fraction]:
     first, then whole numbers and the others; inside a piece, the simplest rational of
     its interval, then of each half it leaves, breadth first."""
     if piece is not None:
-        from .parametric import sample_between
+        from .piecewise import sample_between
 
         halves = deque([(piece.where.low, piece.where.high)])
         while halves:
@@ -196,7 +196,7 @@ def _check_pieces(solved: Any, formula: Any, state: Any) -> FormulaCheck:
     equals it exactly when f divides the numerator of formula - V."""
     import sympy
 
-    from ._internal.algebraic import RealRoot, to_sympy_point
+    from .._internal.algebraic import RealRoot, to_sympy_point
 
     s = 0 if state is None else solved.graph.id_of(state)
     p = solved.parameter

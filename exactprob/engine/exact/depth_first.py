@@ -1,8 +1,8 @@
 r"""Depth-first mode: solve a model one strongly connected component at a time, as soon as
 the component is complete, without ever storing its graph.
 
-:func:`~exactprob.engine.solve.solve_model` explores every reachable state into a
-:class:`~exactprob.engine.state_graph.StateGraph` and then solves it, so its memory grows with the
+:func:`~exactprob.engine.exact.solving.solve_model` explores every reachable state into a
+:class:`~exactprob.engine.graph.state_graph.StateGraph` and then solves it, so its memory grows with the
 transitions. :func:`solve_depth_first` runs Tarjan's algorithm on the model itself: the
 transitions of a state are asked for when the search first visits it, kept while its
 component is open, and dropped as soon as the component is solved (Tarjan closes a
@@ -17,7 +17,7 @@ there are any).
   (:mod:`exactprob.engine._internal.choose`); the others are summed exactly, so exact ties are found.
 * Any other component (a loop, or a state that can return to itself) goes, with its
   exits as terminal states worth their known values, to the in-memory solver
-  (:func:`~exactprob.engine.solve.solve_graph`): float-guided exact policy iteration, strategy
+  (:func:`~exactprob.engine.exact.solving.solve_graph`): float-guided exact policy iteration, strategy
   iteration for two players, and the refusal of a loop that never ends.
 
 Questions that need the transitions again (absorption, expected steps, the networkx
@@ -48,17 +48,17 @@ from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ..errors import ModelError
-from ..util.display import solution_html
-from ..util.limits import DEFAULT_MAX_STATES, check_max_states
-from ..util.numbers import Exact, is_symbolic, mpq, rational_dot, to_fraction
-from ..util.progress import progress_bar
-from ..util.resources import check_resident
-from ..util.rounding import approx, approx_probability, float_dot
-from ._internal.choose import exact_best, float_candidates, share_successors
-from .action_values import model_action_values
-from .array_model import Explorable, one_state_at_a_time
-from .graph import (
+from ...errors import ModelError
+from ...util.display import solution_html
+from ...util.limits import DEFAULT_MAX_STATES, check_max_states
+from ...util.numbers import Exact, is_symbolic, mpq, rational_dot, to_fraction
+from ...util.progress import progress_bar
+from ...util.resources import check_resident
+from ...util.rounding import approx, approx_probability, float_dot
+from .._internal.choose import exact_best, float_candidates, share_successors
+from ..action_values import model_action_values
+from ..array_model import Explorable, one_state_at_a_time
+from ..graph.exploring import (
     MEMORY_CHECK_MASK,
     check_model,
     checked_actions,
@@ -70,10 +70,12 @@ from .graph import (
     still_growing,
     terminal_value,
 )
-from .model import player_function
-from .results import Method, PolicyLaws, solved_json
-from .solve import Solution, evaluate, solve_graph
-from .state_graph import StateGraph, id_in, paused_garbage_collection
+from ..graph.state_graph import StateGraph, id_in, paused_garbage_collection
+from ..model import player_function
+from ..results import Method, PolicyLaws, solved_json
+from .policies import evaluate
+from .solution import Solution
+from .solving import solve_graph
 
 __all__ = ["DepthFirstSolution", "solve_depth_first"]
 
@@ -86,12 +88,12 @@ _ZERO = mpq(0)
 
 class DepthFirstSolution(PolicyLaws):
     """The exact solution found by :func:`solve_depth_first`: the same questions as
-    :class:`~exactprob.engine.solve.Solution`, with no state graph kept.
+    :class:`~exactprob.engine.exact.solution.Solution`, with no state graph kept.
 
     ``value``, ``policy``, ``ties``, ``policy_map`` and ``states`` read what the search
     kept. ``absorption``, ``outcome_distribution`` and ``expected_steps`` explore the
     model again from the asked state under the chosen actions only
-    (:func:`~exactprob.engine.solve.evaluate`, once per state asked); :meth:`to_networkx`
+    (:func:`~exactprob.engine.exact.policies.evaluate`, once per state asked); :meth:`to_networkx`
     explores every reachable state again.
     """
 
@@ -127,7 +129,7 @@ class DepthFirstSolution(PolicyLaws):
     def policy(self, state: Any = None) -> Any:
         """The chosen action (``None`` for a terminal state): the first optimal one in
         the model's order, except inside a loop, where it is policy iteration's
-        (terminating) choice, as in :meth:`~exactprob.engine.solve.Solution.policy`."""
+        (terminating) choice, as in :meth:`~exactprob.engine.exact.solution.Solution.policy`."""
         return self._chosen[self._id(state)]
 
     def ties(self, state: Any = None) -> tuple[Any, ...]:
@@ -171,7 +173,7 @@ class DepthFirstSolution(PolicyLaws):
 
     def to_networkx(self) -> Any:
         """The model's whole state graph as a :class:`networkx.DiGraph` (explored again,
-        see :meth:`~exactprob.engine.state_graph.StateGraph.to_networkx`), from every
+        see :meth:`~exactprob.engine.graph.state_graph.StateGraph.to_networkx`), from every
         state the search kept, so from every start it was given."""
         graph = explore(
             self._model, max_states=len(self._states), progress=False, starts=self._states
@@ -206,7 +208,7 @@ def solve_depth_first(
 ) -> DepthFirstSolution:
     """Solve ``model`` exactly under optimal play, depth first (see the module).
 
-    The values, policy and ties are those of :func:`~exactprob.engine.solve.solve_model`; the memory
+    The values, policy and ties are those of :func:`~exactprob.engine.exact.solving.solve_model`; the memory
     is one value per state instead of the whole graph. Probabilities and outcomes must be
     rational.
 
@@ -387,7 +389,7 @@ class _Search:
 
     def components(self) -> Iterator[list[int]]:
         """The open states' strongly connected components, each as soon as it is
-        complete (:func:`~exactprob.engine.graph.components_reached`); a state is solved once
+        complete (:func:`~exactprob.engine.graph.exploring.components_reached`); a state is solved once
         it has a value."""
         return components_reached(
             [self.id_of(state) for state in self.roots], self.visit, self.solved.__getitem__
@@ -416,7 +418,7 @@ class _Search:
         self._set(s, _dot(choices[k], values), actions[k])
 
     def value_loop(self, component: list[int]) -> None:
-        """A component with a loop: solved by :func:`~exactprob.engine.solve.solve_graph` on
+        """A component with a loop: solved by :func:`~exactprob.engine.exact.solving.solve_graph` on
         its own graph, its exits terminal with their known values."""
         G = self._component_graph(component)
         solution = solve_graph(G)

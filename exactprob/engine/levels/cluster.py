@@ -2,7 +2,7 @@
 
 For each level, the level below (its sorted keys, values and radius: 16 bytes a state)
 is scattered to every worker once, and each batch of the level's states is one task
-running the model's step (:func:`~exactprob.engine._internal.level_batches.step_batch`); the model
+running the model's step (:func:`~exactprob.engine.levels.batches.step_batch`); the model
 itself is scattered once for the whole sweep. The batches are the local sweep's, each
 computed by the same code, so the values, and the certified radius summed from them, are
 the local run's (on workers with the same numpy and BLAS: another BLAS may sum in another
@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ResourceError, SchedulerError, UsageError
-from ..util.cluster import dask_client, distributed_module
-from ..util.resources import format_bytes
-from ._internal.level_batches import BYTES_PER_STATE, BatchRunner, Level, batch_bytes, step_batch
-from .level_model import LevelModel
+from ...errors import ResourceError, SchedulerError, UsageError
+from ...util.cluster import dask_client, distributed_module
+from ...util.resources import format_bytes
+from .batches import BYTES_PER_STATE, BatchRunner, Level, batch_bytes, step_batch
+from .model import LevelModel
 
 __all__ = ["PURPOSE", "cluster_client", "cluster_runner", "worker_need"]
 

@@ -1,6 +1,6 @@
 """The explored state graph: every reachable state of a model, its actions and its exact
 transition probabilities in flat columns (:class:`StateGraph`), which
-:func:`~exactprob.engine.graph.explore` builds one state at a time and
+:func:`~exactprob.engine.graph.exploring.explore` builds one state at a time and
 :func:`~exactprob.engine._internal.bulk.explore_arrays` a level at a time.
 
 >>> G = StateGraph()
@@ -16,8 +16,8 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..errors import ModelError
-from ..util.numbers import Exact
+from ...errors import ModelError
+from ...util.numbers import Exact
 
 __all__ = ["GraphStates", "StateGraph", "id_in", "paused_garbage_collection"]
 

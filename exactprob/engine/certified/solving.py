@@ -1,10 +1,10 @@
 r"""Certified mode: rigorous enclosures of every state's optimal value, computed in floats.
 
 When exact values grow too long (two-player Pig to 100 has denominators of 20,855
-digits), :func:`enclose` gives each state an :class:`~exactprob.engine.enclosure.Enclosure`
+digits), :func:`enclose` gives each state an :class:`~exactprob.engine.certified.enclosure.Enclosure`
 :math:`[L(s), U(s)]` guaranteed to contain its exact optimal value :math:`V^*(s)`, and
 the optimal action wherever the enclosures prove it. Components of the state graph are
-taken as in the exact solver (:mod:`exactprob.engine.solve`), each after every component it can
+taken as in the exact solver (:mod:`exactprob.engine.exact.solving`), each after every component it can
 move to, whose enclosures are then known.
 
 *A state outside any cycle.* Every action value :math:`Q(s,a) = \sum_t P(t \mid s,a)
@@ -83,31 +83,31 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import ModelError, NonTerminationError
-from ..util.display import solution_html
-from ..util.limits import DEFAULT_MAX_STATES
-from ..util.numbers import mpq
-from ..util.progress import progress_bar
-from ..util.rounding import LIMIT, NORMAL, SAFETY, approx_probability, error_bounds
-from ._internal.component_table import (
+from ...errors import ModelError, NonTerminationError
+from ...util.display import solution_html
+from ...util.limits import DEFAULT_MAX_STATES
+from ...util.numbers import mpq
+from ...util.progress import progress_bar
+from ...util.rounding import LIMIT, NORMAL, SAFETY, approx_probability, error_bounds
+from .._internal.acyclic import pass_through
+from .._internal.component_table import (
     ComponentTable,
     GraphArrays,
     first_maxima,
     one_blas_thread,
     ranges,
 )
-from ._internal.cycle import LONG_RUN_HINT, Cycle, graph_elimination_order
-from ._internal.float_guide import FloatStrategy, float_guess, float_strategy
-from ._internal.levels import pass_through
-from ._internal.order import SolveOrder, component_labels, edge_ends
-from ._internal.rewards import check_cycle_rewards, value_graph
-from .action_values import graph_action_values
-from .array_model import Explorable
+from .._internal.cycle import LONG_RUN_HINT, Cycle, graph_elimination_order
+from .._internal.float_guide import FloatStrategy, float_guess, float_strategy
+from .._internal.order import SolveOrder, component_labels, edge_ends
+from .._internal.rewards import check_cycle_rewards, value_graph
+from ..action_values import graph_action_values
+from ..array_model import Explorable
+from ..exact.system import ExactSystem, field_of
+from ..graph.exploring import explore
+from ..graph.state_graph import GraphStates, StateGraph, paused_garbage_collection
+from ..results import Method, solved_json
 from .enclosure import Enclosure
-from .graph import explore
-from .results import Method, solved_json
-from .solve import ExactSystem, field_of
-from .state_graph import GraphStates, StateGraph, paused_garbage_collection
 
 __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
 
@@ -141,7 +141,7 @@ class CertifiedSolution(GraphStates):
     """Enclosures of the optimal value of every state, and the policy where certified.
 
     ``low[s]`` and ``high[s]`` (numpy float arrays, by state id) are the ends; ``graph``
-    is the explored :class:`~exactprob.engine.state_graph.StateGraph`. ``state=None`` means the
+    is the explored :class:`~exactprob.engine.graph.state_graph.StateGraph`. ``state=None`` means the
     initial state.
     """
 
@@ -281,7 +281,7 @@ def enclose_graph(G: StateGraph, *, progress: bool = False) -> CertifiedSolution
     Parameters
     ----------
     G : StateGraph
-        A graph from :func:`~exactprob.engine.graph.explore`, with rational probabilities.
+        A graph from :func:`~exactprob.engine.graph.exploring.explore`, with rational probabilities.
     progress : bool
         Show a bar on stderr.
 

@@ -203,7 +203,7 @@ def agrees_with(exact_probability: Any, hits: int, n: int, z: float = 5.0) -> bo
     See Also
     --------
     simulate : Seeded play of a model, the sample to check.
-    exactprob.engine.simulate.Runs.agrees_with : The same check for a game's own simulator.
+    exactprob.engine.simulation.Runs.agrees_with : The same check for a game's own simulator.
 
     References
     ----------

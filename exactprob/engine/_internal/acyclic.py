@@ -63,7 +63,7 @@ from gmpy2 import mpq, mpz
 
 from ...errors import NonTerminationError
 from ...util.numbers import Exact, integer_weights
-from ..state_graph import StateGraph
+from ..graph.state_graph import StateGraph
 from .component_table import ranges
 from .order import NARROW, edge_ends, longest_path_levels
 

@@ -1,6 +1,6 @@
 """A Sphinx directive that writes the derivation of a model when the docs are built.
 
-In ``conf.py``: ``extensions = [..., "exactprob.engine.derivation_directive"]``; in a page::
+In ``conf.py``: ``extensions = [..., "exactprob.sphinxext"]``; in a page::
 
     .. exactprob-derivation:: mypackage.models:Gamble
        :limit: 8
@@ -9,7 +9,7 @@ The argument names a callable (a model class, or a function) that returns the mo
 when called with no argument. ``:limit:`` is how many states nearest the start are
 written in full (12); ``:states:``, a Python list such as ``[19, 20, 21]``, names them
 instead. The model is solved by :func:`exactprob.solve` (its generic engine) and its
-derivation (:mod:`exactprob.engine.derivation`) is inserted, its headings as rubrics.
+derivation (:mod:`exactprob.engine.exact.derivation`) is inserted, its headings as rubrics.
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ def setup(app: Any) -> dict[str, Any]:
     from docutils.parsers.rst import directives
     from sphinx.util.docutils import SphinxDirective
 
-    from .derivation import derivation_of
-    from .methods import solve
+    from .engine import derivation_of, solve
 
     class DerivationDirective(SphinxDirective):
         """``.. exactprob-derivation:: module:callable`` (option ``:limit:``)."""

@@ -1,0 +1,83 @@
+from .array_model import ArrayModel, Branch, per_state
+from .certified import CertifiedLaw, CertifiedSolution, Enclosure, enclose_graph
+from .choice_tree import (
+    BookModel,
+    Leaf,
+    SolutionNode,
+    Tree,
+    reachable_nodes,
+    situations,
+    solve_choices,
+    walkthrough,
+)
+from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
+from .exact import DepthFirstSolution, Solution, derivation_of, evaluate, solve_graph
+from .fast_path import ExactFastPath, FastPathResult
+from .graph import explore, paused_garbage_collection
+from .levels import LevelModel, LevelMoves, LevelSolution, NextValues, cluster_client, summed_by
+from .long_run import LongRun, stationary
+from .methods import METHODS, Method, register, solve
+from .model import Model
+from .results import Solved, SolvedLaws, SolvedPlay, value_fields
+from .simulation import NumpyRandom, RandomSource, Runs, agrees_with, simulate
+from .symbolic import FormulaCheck, PiecewiseSolution, check_formula
+
+__all__ = [
+    "METHODS",
+    "ArrayModel",
+    "BookModel",
+    "Branch",
+    "CertifiedLaw",
+    "CertifiedSolution",
+    "DepthFirstSolution",
+    "Dist",
+    "Enclosure",
+    "ExactFastPath",
+    "FastPathResult",
+    "FormulaCheck",
+    "Leaf",
+    "LevelModel",
+    "LevelMoves",
+    "LevelSolution",
+    "LongRun",
+    "Method",
+    "Model",
+    "NextValues",
+    "NumpyRandom",
+    "PiecewiseSolution",
+    "RandomSource",
+    "Runs",
+    "Solution",
+    "SolutionNode",
+    "Solved",
+    "SolvedLaws",
+    "SolvedPlay",
+    "Tree",
+    "agrees_with",
+    "bernoulli",
+    "binomial",
+    "check_formula",
+    "cluster_client",
+    "derivation_of",
+    "dice",
+    "die",
+    "draw",
+    "enclose_graph",
+    "evaluate",
+    "explore",
+    "hypergeometric",
+    "paused_garbage_collection",
+    "per_state",
+    "reachable_nodes",
+    "register",
+    "simulate",
+    "situations",
+    "solve",
+    "solve_choices",
+    "solve_graph",
+    "stationary",
+    "summed_by",
+    "uniform",
+    "value_fields",
+    "walkthrough",
+]

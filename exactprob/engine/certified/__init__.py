@@ -1,0 +1,7 @@
+"""Certified mode: enclosures with exact rational ends (:mod:`.enclosure`) of every
+state's optimal value, computed in floats (:mod:`.solving`), and certified laws of a
+whole-number total (:mod:`.law`)."""
+
+import lazy_loader
+
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

@@ -1,0 +1,17 @@
+from .cluster import cluster_client, cluster_runner, worker_need
+from .laws import reward_law
+from .model import LevelModel, LevelMoves, NextValues, summed_by
+from .sweep import LevelSolution, solve_levels
+
+__all__ = [
+    "LevelModel",
+    "LevelMoves",
+    "LevelSolution",
+    "NextValues",
+    "cluster_client",
+    "cluster_runner",
+    "reward_law",
+    "solve_levels",
+    "summed_by",
+    "worker_need",
+]
