@@ -1,4 +1,4 @@
-"""exactprob.engine._internal.bulk and exactprob.engine.array_model: models explored a breadth-first level at a time.
+"""exactprob.engine.graph.bulk and exactprob.engine.array_model: models explored a breadth-first level at a time.
 
 Oracle: the same model one state at a time (``per_state``) through the plain explorer,
 which shares none of the bulk explorer's code (no codes, no id table, no sorting of edges,
@@ -30,9 +30,9 @@ from exactprob import (
     simulate,
     solve,
 )
-from exactprob.engine._internal.bulk import Box
 from exactprob.engine.certified.solving import enclose
 from exactprob.engine.exact.depth_first import solve_depth_first
+from exactprob.engine.graph.bulk import Box
 
 
 class TableArrays(ArrayModel):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import exactprob as ep
 from exactprob import Dist, dice, die
-from exactprob.engine.certified.enclosure import Enclosure
+from exactprob.engine.enclosure import Enclosure
 from exactprob.games.fighting_fantasy import STRATEGY_CODES, Fight, solve_grid
 from exactprob.games.risk import risk_battle
 from exactprob.util.display import ROWS, dist_html, dist_latex

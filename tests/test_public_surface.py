@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -155,3 +156,41 @@ def test_mypy_refuses_what_a_result_does_not_answer(tmp_path: Path) -> None:
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1 and all(line.startswith(str(wrong)) for line in errors), out
     assert [line.split(":")[1] for line in errors] == ["3", "4", "5"], out
+
+
+def _yahtzee(**method: Any) -> Any:
+    from exactprob.games.yahtzee import YahtzeeRules, yahtzee_report
+
+    return yahtzee_report(YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False), **method)
+
+
+def _softlock(**method: Any) -> Any:
+    from exactprob.games.roguelike.softlock import softlock_report
+
+    return softlock_report(14, 1, 3, **method)
+
+
+def _race(**method: Any) -> Any:
+    from exactprob.games.jeopardy import FowlPlay, race_report
+
+    return race_report(FowlPlay(goal=3), **method)
+
+
+REPORTS = {"yahtzee_report": _yahtzee, "softlock_report": _softlock, "race_report": _race}
+
+
+@pytest.mark.parametrize("report", REPORTS.values(), ids=REPORTS.keys())
+def test_a_report_takes_the_engines_method_and_exact_is_its_deprecated_spelling(
+    report: Callable[..., Any],
+) -> None:
+    """``method="exact"`` answers as ``exact=True`` did, which warns with the new
+    spelling at the caller's line; both at once, or another method, is one clear error."""
+    answer = report(method="exact").to_json()
+    with pytest.warns(ExactProbDeprecationWarning, match='use method="exact"') as caught:
+        assert report(exact=True).to_json() == answer
+    assert caught[0].filename == __file__
+    assert report(method="certified").to_json() != answer  # enclosures, not rationals
+    with pytest.raises(ep.UsageError, match="exact= is deprecated"):
+        report(method="exact", exact=True)
+    with pytest.raises(ep.UsageError, match="method must be 'exact' or 'certified'"):
+        report(method="depth-first")

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> None:
     report = race_report(
         game,
         komi,
-        exact=True if asked[0] else False if asked[1] else None,
+        method="exact" if asked[0] else "certified" if asked[1] else None,
         max_states=max_states,
         players=players_of(game, args.players),
         table=plot is not None,

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> None:
         eyes,
         limit,
         turn_order=args.turn_order,
-        exact=args.exact,
+        method="exact" if args.exact else None,
         bits=bits,
         progress=show_progress(),
     )

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> None:
     plot = plot_path(args.plot)
     report = yahtzee_report(
         rules,
-        exact=args.exact,
+        method="exact" if args.exact else None,
         situation=situation,
         simulate=simulate,
         max_states=max_states,

@@ -1,5 +1,5 @@
 from .array_model import ArrayModel, Branch, per_state
-from .certified import CertifiedLaw, CertifiedSolution, Enclosure, enclose_graph
+from .certified import CertifiedLaw, CertifiedSolution, enclose_graph
 from .choice_tree import (
     BookModel,
     Leaf,
@@ -11,6 +11,7 @@ from .choice_tree import (
     walkthrough,
 )
 from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
+from .enclosure import Enclosure
 from .exact import DepthFirstSolution, Solution, derivation_of, evaluate, solve_graph
 from .fast_path import ExactFastPath, FastPathResult
 from .graph import explore, paused_garbage_collection

@@ -6,7 +6,7 @@ states are tuples of whole numbers, variable ``i`` taking the values
 ``0 .. sizes[i] - 1``, and its methods receive *batches*: the rows of a 2-D numpy integer
 array, one state per row, answered with one entry (or one row) per row. The engine
 explores it a breadth-first level at a time with a few numpy calls per level
-(:func:`~exactprob.engine._internal.bulk.explore_arrays`); solving, enclosing and the
+(:func:`~exactprob.engine.graph.bulk.explore_arrays`); solving, enclosing and the
 :class:`~exactprob.engine.exact.solution.Solution` are the same as for any model.
 
 A model with rewards (:mod:`exactprob.engine._internal.rewards`) also defines

@@ -81,7 +81,6 @@ MOVED_MODULES: dict[str, str] = {
     f"{_ENGINE}.derivation": f"{_ENGINE}.exact.derivation",
     f"{_ENGINE}.derivation_directive": "exactprob.sphinxext",
     f"{_ENGINE}.enclose": f"{_ENGINE}.certified.solving",
-    f"{_ENGINE}.enclosure": f"{_ENGINE}.certified.enclosure",
     f"{_ENGINE}.certified_law": f"{_ENGINE}.certified.law",
     f"{_ENGINE}.parametric": f"{_ENGINE}.symbolic.piecewise",
     f"{_ENGINE}.formulas": f"{_ENGINE}.symbolic.formulas",
@@ -90,7 +89,8 @@ MOVED_MODULES: dict[str, str] = {
     f"{_ENGINE}.level_laws": f"{_ENGINE}.levels.laws",
     f"{_ENGINE}.level_cluster": f"{_ENGINE}.levels.cluster",
     f"{_ENGINE}.state_graph": f"{_ENGINE}.graph.state_graph",
-    f"{_ENGINE}.forward": f"{_ENGINE}.graph.forward",
+    f"{_ENGINE}.forward": f"{_ENGINE}.exact.forward",
+    f"{_ENGINE}.action_values": f"{_ENGINE}.graph.action_values",
     f"{_ENGINE}.simulate": f"{_ENGINE}.simulation",
 }
 

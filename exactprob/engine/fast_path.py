@@ -25,8 +25,8 @@ from typing import Any
 
 from ..util.display import solution_html
 from ..util.limits import DEFAULT_MAX_STATES
-from .action_values import model_action_values
 from .exact.policies import evaluate
+from .graph.action_values import model_action_values
 from .graph.exploring import explore
 from .results import Method, PolicyLaws, SolvedLaws, solved_json
 
@@ -78,7 +78,7 @@ class FastPathResult:
     def action_values(self, state: Any = None) -> dict[Any, Any]:
         r"""Every action's value :math:`Q(s, a)` in ``state``, in the model's order, from
         the model's transitions and this result's values of the states they reach
-        (:mod:`~exactprob.engine.action_values`): exact, or enclosures when certified."""
+        (:mod:`~exactprob.engine.graph.action_values`): exact, or enclosures when certified."""
         where = self.initial if state is None else state
         return model_action_values(self.model, self.value, where)
 

@@ -20,7 +20,7 @@ stationary when the period exceeds 1, and the long-run fraction of time in each 
 
 From a transient state, the probabilities of settling in each class, and the expected
 visits to each transient state before, are pushed forward exactly
-(:func:`~exactprob.engine.graph.forward.push_forward`, the classes absorbing). The long-run
+(:func:`~exactprob.engine.exact.forward.push_forward`, the classes absorbing). The long-run
 average reward is :math:`\sum_k P(\text{class } k) \sum_{i \in C_k} \pi^{(k)}_i r(i)`; the
 mean return time to a recurrent state is :math:`1 / \pi_s` (Kac's lemma); the mean
 first-passage time to a set is the expected number of moves until it is first entered.
@@ -59,9 +59,9 @@ from ._internal.linear import Field, field_for, solve_linear
 from ._internal.order import edge_ends
 from .array_model import Explorable
 from .dist import Dist
+from .exact.forward import push_forward
 from .exact.policies import Policy, fixed_policy
 from .graph.exploring import explore
-from .graph.forward import push_forward
 from .graph.state_graph import GraphStates, StateGraph
 
 __all__ = ["LongRun", "stationary"]

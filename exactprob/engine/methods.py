@@ -226,7 +226,7 @@ def solve(
     Returns
     -------
     Solved
-        Every state's value, exact or an :class:`~exactprob.engine.certified.enclosure.Enclosure`
+        Every state's value, exact or an :class:`~exactprob.engine.enclosure.Enclosure`
         (:mod:`exactprob.engine.results`), with ``method`` and the ``solver`` that
         answered (:func:`route`). A model with choices gives a ``SolvedPlay`` (its
         optimal action, the actions tied with it, every action's value); an exact one a

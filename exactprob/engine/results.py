@@ -7,7 +7,7 @@ result, and a result that cannot answer a question does not have its method.
 
 * :class:`Solved`, every answer: :meth:`~Solved.value` is the optimal value :math:`V(s)`,
   exact (``Fraction``, or a sympy expression for a symbolic model) or an
-  :class:`~exactprob.engine.certified.enclosure.Enclosure` proved to contain it (certified);
+  :class:`~exactprob.engine.enclosure.Enclosure` proved to contain it (certified);
   :attr:`~Solved.states` the states it knows; :attr:`~Solved.method` one of
   :data:`METHODS` and :attr:`~Solved.solver` which solver answered;
   :meth:`~Solved.to_json` the answer at a state as JSON (exact numbers as ``"p/q"``
@@ -42,13 +42,12 @@ through the generic engine's policy evaluation.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable
+from collections.abc import Callable, Collection, Hashable
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from ..util.numbers import exact_fields, is_symbolic
-from .certified.enclosure import Enclosure
 from .dist import Dist
-from .graph.forward import Counter
+from .enclosure import Enclosure
 
 Method = Literal["exact", "certified", "depth-first"]
 #: The methods every model can be solved by (:func:`exactprob.solve`).
@@ -56,6 +55,7 @@ METHODS: tuple[Method, ...] = ("exact", "certified", "depth-first")
 
 __all__ = [
     "METHODS",
+    "Counter",
     "Method",
     "PolicyLaws",
     "Solved",
@@ -64,6 +64,9 @@ __all__ = [
     "solved_json",
     "value_fields",
 ]
+
+Counter = Callable[[Any, Any, Any], int]
+"""``counter(state, action, next_state)``: what one move adds to a count (a whole number >= 0)."""
 
 
 @runtime_checkable
@@ -112,7 +115,7 @@ class SolvedPlay(Solved, Protocol):
     def action_values(self, state: Any = None) -> dict[Any, Any]:
         r"""Every action's value :math:`Q(s, a)` in ``state``, in the model's order
         (exact, or enclosures when certified); ``{}`` when terminal
-        (:mod:`~exactprob.engine.action_values`)."""
+        (:mod:`~exactprob.engine.graph.action_values`)."""
 
 
 @runtime_checkable

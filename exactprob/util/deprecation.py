@@ -16,10 +16,14 @@ ep.enclose(model) is deprecated since exactprob 0.2.0 and goes in 0.3.0: use ep.
 from __future__ import annotations
 
 import warnings
+from typing import Literal
 
-from ..errors import ExactProbDeprecationWarning
+from ..errors import ExactProbDeprecationWarning, UsageError
 
-__all__ = ["removal_version", "warn_deprecated"]
+__all__ = ["ReportMethod", "method_of_exact", "removal_version", "warn_deprecated"]
+
+#: The solving methods a report's ``method=`` takes (``exactprob.METHODS``' first two).
+ReportMethod = Literal["exact", "certified"]
 
 
 def removal_version(since: str) -> str:
@@ -41,3 +45,37 @@ def warn_deprecated(old: str, new: str, since: str, *, stacklevel: int = 3) -> N
         f"use {new}"
     )
     warnings.warn(message, ExactProbDeprecationWarning, stacklevel=stacklevel)
+
+
+def method_of_exact(
+    exact: bool | None,
+    method: ReportMethod | None,
+    *,
+    if_false: ReportMethod | None = "certified",
+    stacklevel: int = 4,
+) -> ReportMethod | None:
+    """The ``method`` of a game report that was given the ``exact`` flag deprecated in
+    0.3.0: ``True`` is ``"exact"``, ``False`` is ``if_false`` (what that report did without
+    ``exact``); both at once are refused. ``stacklevel`` 4 points the warning at the
+    report's caller.
+
+    >>> method_of_exact(None, "exact")
+    'exact'
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     method_of_exact(True, None)
+    'exact'
+    >>> str(caught[0].message).split(": ")[1]
+    'use method="exact"'
+    """
+    if method not in (None, "exact", "certified"):
+        raise UsageError(f"method must be 'exact' or 'certified', got {method!r}")
+    if exact is None:
+        return method
+    if method is not None:
+        raise UsageError(f"give method={method!r} only: exact= is deprecated")
+    new = "exact" if exact else if_false
+    warn_deprecated(
+        f"exact={exact}", f"method={new!r}".replace("'", '"'), "0.3.0", stacklevel=stacklevel
+    )
+    return new

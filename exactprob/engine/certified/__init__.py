@@ -1,6 +1,6 @@
-"""Certified mode: enclosures with exact rational ends (:mod:`.enclosure`) of every
-state's optimal value, computed in floats (:mod:`.solving`), and certified laws of a
-whole-number total (:mod:`.law`)."""
+"""Certified mode: every state's optimal value enclosed with exact rational ends
+(:class:`~exactprob.engine.enclosure.Enclosure`), computed in floats (:mod:`.solving`),
+and certified laws of a whole-number total (:mod:`.law`)."""
 
 import lazy_loader
 

@@ -8,7 +8,7 @@ errs *relatively*: each float :math:`\hat p_x` is the exact :math:`p_x` times a 
 
     \underline p_x = \frac{\hat p_x}{h} \;\le\; p_x \;\le\; \overline p_x = \frac{\hat p_x}{\ell},
 
-and every answer below is an :class:`~exactprob.engine.certified.enclosure.Enclosure` computed from
+and every answer below is an :class:`~exactprob.engine.enclosure.Enclosure` computed from
 these bounds in exact rationals, using :math:`\sum_x p_x = 1`:
 
 - :math:`P(X \le x)` lies in :math:`[\max(\sum_{y \le x} \underline p_y,\, 1 - \sum_{y > x}
@@ -46,8 +46,8 @@ import numpy as np
 from ...errors import UsageError
 from ...util.display import rows_html
 from ...util.numbers import exact, is_symbolic, to_fraction
+from ..enclosure import Enclosure
 from ..results import value_fields
-from .enclosure import Enclosure
 
 __all__ = ["CertifiedLaw"]
 

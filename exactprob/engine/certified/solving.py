@@ -1,7 +1,7 @@
 r"""Certified mode: rigorous enclosures of every state's optimal value, computed in floats.
 
 When exact values grow too long (two-player Pig to 100 has denominators of 20,855
-digits), :func:`enclose` gives each state an :class:`~exactprob.engine.certified.enclosure.Enclosure`
+digits), :func:`enclose` gives each state an :class:`~exactprob.engine.enclosure.Enclosure`
 :math:`[L(s), U(s)]` guaranteed to contain its exact optimal value :math:`V^*(s)`, and
 the optimal action wherever the enclosures prove it. Components of the state graph are
 taken as in the exact solver (:mod:`exactprob.engine.exact.solving`), each after every component it can
@@ -101,13 +101,13 @@ from .._internal.cycle import LONG_RUN_HINT, Cycle, graph_elimination_order
 from .._internal.float_guide import FloatStrategy, float_guess, float_strategy
 from .._internal.order import SolveOrder, component_labels, edge_ends
 from .._internal.rewards import check_cycle_rewards, value_graph
-from ..action_values import graph_action_values
 from ..array_model import Explorable
+from ..enclosure import Enclosure
 from ..exact.system import ExactSystem, field_of
+from ..graph.action_values import graph_action_values
 from ..graph.exploring import explore
 from ..graph.state_graph import GraphStates, StateGraph, paused_garbage_collection
 from ..results import Method, solved_json
-from .enclosure import Enclosure
 
 __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
 
@@ -201,7 +201,7 @@ class CertifiedSolution(GraphStates):
 
     def action_values(self, state: Any = None) -> dict[Any, Enclosure]:
         r"""An enclosure of every action's value :math:`Q(s, a)` in ``state``, in the
-        model's order (:mod:`~exactprob.engine.action_values`): an action whose enclosure
+        model's order (:mod:`~exactprob.engine.graph.action_values`): an action whose enclosure
         lies wholly below another's (for the mover) is certainly not optimal."""
         return graph_action_values(self.graph, self._enclosure, self._id(state))
 

@@ -56,8 +56,8 @@ from ...util.progress import progress_bar
 from ...util.resources import check_resident
 from ...util.rounding import approx, approx_probability, float_dot
 from .._internal.choose import exact_best, float_candidates, share_successors
-from ..action_values import model_action_values
 from ..array_model import Explorable, one_state_at_a_time
+from ..graph.action_values import model_action_values
 from ..graph.exploring import (
     MEMORY_CHECK_MASK,
     check_model,
@@ -149,7 +149,7 @@ class DepthFirstSolution(PolicyLaws):
 
     def action_values(self, state: Any = None) -> dict[Any, Any]:
         r"""Every action's exact value :math:`Q(s, a)` in ``state``, in the model's order,
-        from the values the search kept (:mod:`~exactprob.engine.action_values`)."""
+        from the values the search kept (:mod:`~exactprob.engine.graph.action_values`)."""
         where = self.initial if state is None else state
         return model_action_values(self._model, self.value, where)
 

@@ -14,9 +14,9 @@ from ...util.mathdoc import Document
 from ...util.numbers import Exact, is_symbolic
 from .._internal.acyclic import SweptValues
 from ..dist import Dist
-from ..graph.forward import Counter, check_cap, count_distribution, move_counts, push_forward
 from ..graph.state_graph import GraphStates, StateGraph
 from ..results import Method, solved_json
+from .forward import Counter, check_cap, count_distribution, move_counts, push_forward
 from .system import ExactSystem, fill_values
 
 __all__ = ["Solution"]
@@ -156,7 +156,7 @@ class Solution(GraphStates):
 
     def _forward(self, state: Any) -> tuple[dict[int, Exact], Exact]:
         """Absorption probabilities and expected steps from ``state`` (computed once,
-        :func:`~exactprob.engine.graph.forward.push_forward`)."""
+        :func:`~exactprob.engine.exact.forward.push_forward`)."""
         s = self._id(state)
         if s not in self._absorption:
             pushed = push_forward(s, self._moves, self.field)
@@ -187,7 +187,7 @@ class Solution(GraphStates):
         move; e.g. ``1`` per round, or whether luck was tested). With ``cap``, the law of
         ``min(count, cap)``: exact for every count below ``cap``, and the chance of
         ``cap`` or more. A counter that a move inside a cycle increases has no largest
-        value and needs a ``cap`` (:func:`~exactprob.engine.graph.forward.count_distribution`)."""
+        value and needs a ``cap`` (:func:`~exactprob.engine.exact.forward.count_distribution`)."""
         law = count_distribution(
             self._id(state),
             self._moves,

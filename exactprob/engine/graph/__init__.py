@@ -1,6 +1,7 @@
-"""The state graph: exploring a model's reachable states into flat columns
-(:mod:`.exploring`, :mod:`.state_graph`), and pushing probability forward along a fixed
-policy (:mod:`.forward`)."""
+"""The state graph: a model's reachable states explored into flat columns
+(:mod:`.exploring`, :mod:`.state_graph`; an :class:`~exactprob.engine.array_model.ArrayModel`
+a level at a time, :mod:`.bulk`), and every action's value from the values of the states
+it reaches (:mod:`.action_values`)."""
 
 import lazy_loader
 

@@ -66,7 +66,7 @@ def explore(
     each of ``starts``: then the model needs no ``initial``).
 
     An :class:`~exactprob.engine.array_model.ArrayModel` is explored in bulk, a level at a time
-    (:func:`~exactprob.engine._internal.bulk.explore_arrays`).
+    (:func:`~exactprob.engine.graph.bulk.explore_arrays`).
 
     Parameters
     ----------
@@ -107,7 +107,7 @@ def explore(
     check_max_states(max_states)
     progress = shows_progress(progress)
     if isinstance(model, ArrayModel):
-        from .._internal.bulk import explore_arrays
+        from .bulk import explore_arrays
 
         return explore_arrays(model, max_states=max_states, progress=progress, starts=starts)
     check_model(model, needs_initial=starts is None)

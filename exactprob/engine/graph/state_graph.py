@@ -1,7 +1,7 @@
 """The explored state graph: every reachable state of a model, its actions and its exact
 transition probabilities in flat columns (:class:`StateGraph`), which
 :func:`~exactprob.engine.graph.exploring.explore` builds one state at a time and
-:func:`~exactprob.engine._internal.bulk.explore_arrays` a level at a time.
+:func:`~exactprob.engine.graph.bulk.explore_arrays` a level at a time.
 
 >>> G = StateGraph()
 >>> len(G), G.number_of_transitions()

@@ -39,7 +39,7 @@ from ...util.display import exact_html, rows_html
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...util.progress import Progress, progress_bar
 from ...util.resources import check_memory
-from ..certified.enclosure import Enclosure
+from ..enclosure import Enclosure
 from ..results import Method, solved_json
 from .batches import (
     BYTES_PER_STATE,
@@ -58,7 +58,7 @@ __all__ = ["LevelSolution", "solve_levels"]
 
 class LevelSolution:
     """Every state's value of a :class:`~exactprob.engine.levels.model.LevelModel`: exact, or an
-    :class:`~exactprob.engine.certified.enclosure.Enclosure` (certified). A level model's choices lie
+    :class:`~exactprob.engine.enclosure.Enclosure` (certified). A level model's choices lie
     inside its steps, so it answers no policy or ties: the game reads its decisions from
     the values (:meth:`values`)."""
 

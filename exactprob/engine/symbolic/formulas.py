@@ -30,7 +30,7 @@ from typing import Any
 
 from ...errors import UsageError
 from ...util.numbers import to_sympy
-from ..certified.enclosure import Enclosure
+from ..enclosure import Enclosure
 
 __all__ = ["FormulaCheck", "check_formula"]
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from ...engine import Method, solve, value_fields
 from ...errors import ModelError, StateLimitError, UsageError
+from ...util.deprecation import ReportMethod, method_of_exact
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, check_max_states
 from ...util.numbers import decimal_string, digit_count, exact_fields
@@ -254,13 +255,16 @@ def race_report(
     game: Pig | FowlPlay,
     komi: int = 0,
     *,
+    method: ReportMethod | None = None,
     exact: bool | None = None,
     max_states: int | None = None,
     players: list[str] | None = None,
     table: bool = False,
     progress: bool = False,
 ) -> RaceReport:
-    """Solve ``game`` (exact or certified, see :func:`is_exact`) at every komi, asking
+    """Solve ``game`` by ``method`` (``"exact"``, ``"certified"``, or by default as
+    :func:`is_exact` decides; Pig is always exact; ``exact=`` is the deprecated
+    spelling) at every komi, asking
     about ``komi`` (the second player's head start); match ``players`` (names of
     :data:`~exactprob.games.jeopardy.players.roster.NAMES`) against each other at that
     komi; keep the optimal policy table when ``table`` (for the figure). A game larger
@@ -272,15 +276,18 @@ def race_report(
         raise ModelError(
             f"players need a goal of 2 or more (no choice to make below), got {game.goal}"
         )
-    exact = is_exact(game, exact)
+    chosen = method_of_exact(exact, method)
+    exact = is_exact(game, None if chosen is None else chosen == "exact")
     check_size(game, exact, max_states)
     response_states = DEFAULT_MAX_STATES if max_states is None else max_states
     if exact and any(name.startswith(BEST_RESPONSE) for name in players or []):
         check_response_size(game, response_states)  # before the race is solved
     # the front door, which takes the race's fast paths (the whole game, every komi)
-    method: Method = "exact" if exact else "certified"
+    solving: Method = "exact" if exact else "certified"
     states = max(game.nonterminal_states(), 1)
-    solution = solved_race(solve(JeopardyModel(game), method, max_states=states, progress=progress))
+    solution = solved_race(
+        solve(JeopardyModel(game), solving, max_states=states, progress=progress)
+    )
     wins = komi_wins(solution)
     if not (players or table):
         return RaceReport(game, komi, exact, wins)

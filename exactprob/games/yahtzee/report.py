@@ -8,7 +8,9 @@ greedy player's value (:mod:`~exactprob.games.yahtzee.strategies`); the law of t
 score under optimal play (the engine's forward sweep, :mod:`~exactprob.engine.levels.laws`).
 
 >>> from .rules import YahtzeeRules
->>> report = yahtzee_report(YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False), exact=True)
+>>> report = yahtzee_report(
+...     YahtzeeRules(categories=("Yahtzee",), extra_yahtzees=False), method="exact"
+... )
 >>> report.to_json()["value"], report.to_json()["states"]
 ('8697425/3779136', 2)
 """
@@ -20,7 +22,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...engine import CertifiedLaw, Enclosure, LevelSolution, Method, cluster_client, solve
+from ...engine import CertifiedLaw, Enclosure, LevelSolution, cluster_client, solve
+from ...util.deprecation import ReportMethod, method_of_exact
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...util.numbers import decimal_string, exact_fields, exact_map_fields, to_sympy
@@ -159,7 +162,8 @@ class YahtzeeReport(Report):
 def yahtzee_report(
     rules: YahtzeeRules,
     *,
-    exact: bool = False,
+    method: ReportMethod | None = None,
+    exact: bool | None = None,
     situation: Situation | None = None,
     simulate: tuple[int, int] | None = None,
     max_states: int = DEFAULT_MAX_STATES,
@@ -168,18 +172,19 @@ def yahtzee_report(
     law: bool = False,
     strategies: bool = False,
 ) -> YahtzeeReport:
-    """Solve ``rules`` (certified, or ``exact``; on a Dask ``cluster`` if given, as
-    ``ep.solve`` takes it), advise ``situation``, play ``simulate = (games, seed)``
+    """Solve ``rules`` by ``method`` (``"certified"`` by default, or ``"exact"``; on a
+    Dask ``cluster`` if given, as ``ep.solve`` takes it; ``exact=True`` is the deprecated
+    spelling of ``method="exact"``), advise ``situation``, play ``simulate = (games, seed)``
     games by the optimal and the greedy player, give the ``law`` of the final score
     under optimal play, and value the simple ``strategies``."""
+    method = method_of_exact(exact, method) or "certified"
     model = YahtzeeLevels(rules)
-    if exact:
+    if method == "exact":
         states = sum(len(model.states(level)) for level in range(model.levels + 1))
         refuse_more_than(
             EXACT_STATES, states, "solving this game exactly",
             how="solve it certified (without --exact), or choose fewer --categories",
         )  # fmt: skip
-    method: Method = "exact" if exact else "certified"
     with nullcontext() if cluster is None else cluster_client(cluster) as client:
 
         def solved(levels: YahtzeeLevels) -> LevelSolution:

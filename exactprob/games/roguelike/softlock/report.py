@@ -20,6 +20,7 @@ from typing import Any
 
 from ....engine import Enclosure
 from ....errors import ModelError
+from ....util.deprecation import ReportMethod, method_of_exact
 from ....util.display import Report
 from ....util.numbers import (
     decimal_string,
@@ -162,14 +163,17 @@ def softlock_report(
     limit: int | None = None,
     *,
     turn_order: str = "game",
-    exact: bool = False,
+    method: ReportMethod | None = None,
+    exact: bool | None = None,
     bits: int = ENCLOSURE_BITS,
     progress: bool = False,
 ) -> SoftlockReport:
     """The softlock of a hero of armour class ``ac`` facing ``eyes`` floating eyes:
-    locked forever, and within ``limit`` turns when given (exact up to
-    :data:`~.softlock.EXACT_LIMIT` turns or with ``exact``, else certified with ``bits``
-    bits); ``progress`` shows a bar on long runs (:data:`LONG_RUN_TURNS`)."""
+    locked forever, and within ``limit`` turns when given, by ``method``: ``"exact"``,
+    ``"certified"`` (with ``bits`` bits), or by default exact up to
+    :data:`~.softlock.EXACT_LIMIT` turns and certified beyond (``exact=True`` is the
+    deprecated spelling of ``method="exact"``); ``progress`` shows a bar on long runs (:data:`LONG_RUN_TURNS`)."""
+    method = method_of_exact(exact, method, if_false=None)
     if turn_order not in TURN_ORDERS:
         raise ModelError(f"turn_order must be one of {', '.join(TURN_ORDERS)}, got {turn_order!r}")
     if limit is not None:
@@ -187,7 +191,7 @@ def softlock_report(
         return SoftlockReport(payload, rho, both)
     progress = progress and limit >= LONG_RUN_TURNS
     value: Fraction | Enclosure
-    if exact or limit <= EXACT_LIMIT:
+    if method == "exact" or (method is None and limit <= EXACT_LIMIT):
         value = locked_within(ac, limit, eyes, progress=progress, turn_order=turn_order)
     else:
         value = locked_enclosure(ac, limit, eyes, bits, progress=progress, turn_order=turn_order)

@@ -53,7 +53,7 @@ from ..array_model import (
     exact_outcomes,
     initial_states,
 )
-from ..graph.state_graph import StateGraph, paused_garbage_collection
+from .state_graph import StateGraph, paused_garbage_collection
 
 __all__ = ["Box", "CodedIndex", "CodedStates", "explore_arrays"]
 

@@ -45,7 +45,8 @@ from ...util.callables import check_call
 from ...util.numbers import Exact
 from .._internal.cycle import component_rows, elimination_order
 from .._internal.linear import Field, solve_linear
-from .exploring import components_reached
+from ..graph.exploring import components_reached
+from ..results import Counter
 
 __all__ = [
     "Counter",
@@ -58,8 +59,6 @@ __all__ = [
 
 Moves = Callable[[Any], Sequence[tuple[Any, Exact]]]
 """``moves(node)``: the ``(target, probability)`` of the chosen action; empty at a terminal node."""
-Counter = Callable[[Any, Any, Any], int]
-"""``counter(state, action, next_state)``: what one move adds to a count (a whole number >= 0)."""
 
 
 @dataclass

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...errors import UsageError
-from ...util.display import exact_html, rows_html
-from ...util.numbers import decimal_string
+from ..errors import UsageError
+from ..util.display import exact_html, rows_html
+from ..util.numbers import decimal_string
 
 __all__ = ["Enclosure"]
 

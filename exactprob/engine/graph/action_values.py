@@ -4,7 +4,7 @@ r"""Every action's value in a state, from the values a result gives the states i
 
     Q(s, a) = r(s, a) + \sum_t P(t \mid s, a)\, V(t),
 
-exact when the values are, and an :class:`~exactprob.engine.certified.enclosure.Enclosure` when they
+exact when the values are, and an :class:`~exactprob.engine.enclosure.Enclosure` when they
 are enclosures (the probabilities are exact and nonnegative, so the sums of the ends
 enclose :math:`Q`). Each result with choices answers ``action_values(state)`` with it: the
 optimal value is the best of them for the state's mover, and the ties are those equal to
@@ -29,10 +29,10 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-from ..util.numbers import exact, to_fraction
-from .array_model import Explorable, one_state_at_a_time
-from .certified.enclosure import Enclosure
-from .graph.state_graph import StateGraph
+from ...util.numbers import exact, to_fraction
+from ..array_model import Explorable, one_state_at_a_time
+from ..enclosure import Enclosure
+from .state_graph import StateGraph
 
 __all__ = ["graph_action_values", "model_action_values"]
 
