@@ -138,7 +138,8 @@ def test_the_version_is_semantic_and_in_the_changelog() -> None:
 
 def test_mypy_refuses_what_a_result_does_not_answer(tmp_path: Path) -> None:
     """The overloads of ``ep.solve`` type each answer: a level model's has no laws or
-    play, a certified answer no laws; the typed example's right calls pass."""
+    play, a certified answer no laws; an answer takes and gives the model's own state
+    and action types; the typed example's right calls pass."""
     from mypy import api
 
     wrong = tmp_path / "wrong_calls.py"
@@ -148,6 +149,8 @@ def test_mypy_refuses_what_a_result_does_not_answer(tmp_path: Path) -> None:
         "ep.solve(Coins()).absorption()\n"
         'ep.solve(Ruin(), method="certified").absorption()\n'
         "ep.solve(Ruin(), parameter_range=(0, 1)).action_values()\n"
+        'ep.solve(Ruin()).value("two")\n'  # Ruin's states are whole numbers
+        'moved: int = ep.solve(Ruin(), method="certified").policy(2)\n'  # str | None
     )
     here = Path(__file__).parent
     out, _, status = api.run(
@@ -155,7 +158,7 @@ def test_mypy_refuses_what_a_result_does_not_answer(tmp_path: Path) -> None:
     )
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1 and all(line.startswith(str(wrong)) for line in errors), out
-    assert [line.split(":")[1] for line in errors] == ["3", "4", "5"], out
+    assert [line.split(":")[1] for line in errors] == ["3", "4", "5", "6", "7"], out
 
 
 def _yahtzee(**method: Any) -> Any:

@@ -46,6 +46,13 @@ def exact_laws() -> Fraction:
     return Fraction(solved.value())
 
 
+def typed_states() -> tuple[ep.Dist[int], str | None]:
+    """A model's annotations carry into its answer: Ruin's states are ``int``, its
+    actions ``str``."""
+    solved = ep.solve(Ruin())
+    return solved.absorption(2), solved.policy(2)
+
+
 def certified_play() -> object:
     boxed: ep.SolvedPlay = ep.solve(Ruin(), method="certified")
     return boxed.ties(2), boxed.policy(2), boxed.action_values(2)

@@ -46,6 +46,7 @@ from ..errors import UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.progress import shows_progress
 from .levels.model import LevelModel, is_level_model
+from .model import Action, Model, State
 from .results import METHODS, Method, Solved, SolvedLaws, SolvedPlay
 
 if TYPE_CHECKING:
@@ -152,6 +153,28 @@ def solve(
     cluster: None = ...,
     **options: Unpack[_Options],
 ) -> PiecewiseSolution: ...
+
+
+@overload
+def solve(
+    model: Model[State, Action],
+    method: Literal["certified"],
+    *,
+    parameter_range: None = ...,
+    cluster: None = ...,
+    **options: Unpack[_Options],
+) -> SolvedPlay[State, Action]: ...
+
+
+@overload
+def solve(
+    model: Model[State, Action],
+    method: Literal["exact", "depth-first"] = ...,
+    *,
+    parameter_range: None = ...,
+    cluster: None = ...,
+    **options: Unpack[_Options],
+) -> SolvedLaws[State, Action]: ...
 
 
 @overload

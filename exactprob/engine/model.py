@@ -47,30 +47,40 @@ Fraction(3, 2)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
+
+from typing_extensions import TypeVar
 
 from ..errors import ModelError
 from .dist import Dist
 
-__all__ = ["Model", "player_function"]
+__all__ = ["Action", "Model", "State", "player_function"]
+
+#: A model's state type: ``Model[State, Action]``, and its answers' (``ep.Solved[State]``).
+#: Unsaid, it is ``Any``.
+State = TypeVar("State", default=Any)
+#: A model's action type (``Any`` unsaid).
+Action = TypeVar("Action", default=Any)
 
 
 @runtime_checkable
-class Model(Protocol):
-    """A game as states, actions and exact transition distributions."""
+class Model(Protocol[State, Action]):
+    """A game as states, actions and exact transition distributions: ``Model[State,
+    Action]`` for its types, which a type checker reads from the model's annotations and
+    carries into its answer (``ep.solve(model).value(state)`` takes a ``State``)."""
 
     @property
-    def initial(self) -> Any:
+    def initial(self) -> State:
         """The state play starts from (hashable)."""
 
-    def outcome(self, state: Any) -> Any | None:
+    def outcome(self, state: State) -> Any | None:
         """Terminal value of ``state``, or ``None`` if the game goes on."""
 
-    def actions(self, state: Any) -> Sequence[Hashable]:
+    def actions(self, state: State) -> Sequence[Action]:
         """The actions available in a non-terminal ``state`` (non-empty)."""
 
-    def transition(self, state: Any, action: Any) -> Dist[Any]:
+    def transition(self, state: State, action: Action) -> Dist[State]:
         """The distribution of the next state after ``action`` in ``state``."""
 
 

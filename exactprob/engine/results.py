@@ -42,12 +42,13 @@ through the generic engine's policy evaluation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable
+from collections.abc import Callable, Collection
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from ..util.numbers import exact_fields, is_symbolic
 from .dist import Dist
 from .enclosure import Enclosure
+from .model import Action, State
 
 Method = Literal["exact", "certified", "depth-first"]
 #: The methods every model can be solved by (:func:`exactprob.solve`).
@@ -70,12 +71,12 @@ Counter = Callable[[Any, Any, Any], int]
 
 
 @runtime_checkable
-class Solved(Protocol):
+class Solved(Protocol[State]):
     """A solved model, exact or certified, whichever method and solver answered: every
     state's value."""
 
     @property
-    def initial(self) -> Any:
+    def initial(self) -> State:
         """The initial state: the state ``None`` stands for."""
 
     @property
@@ -88,13 +89,13 @@ class Solved(Protocol):
         fast path (``"jeopardy components"``), ``"piecewise"`` or ``"level sweep"``."""
 
     @property
-    def states(self) -> Collection[Hashable]:
+    def states(self) -> Collection[State]:
         """Every state the result knows (the initial state first where it is a sequence)."""
 
-    def value(self, state: Any = None) -> Any:
+    def value(self, state: State | None = None) -> Any:
         """The optimal value of ``state``: exact, or an enclosure when certified."""
 
-    def to_json(self, state: Any = None) -> dict[str, Any]:
+    def to_json(self, state: State | None = None) -> dict[str, Any]:
         """The answer at ``state`` as JSON (:func:`solved_json`)."""
 
     def _repr_html_(self) -> str:
@@ -102,44 +103,46 @@ class Solved(Protocol):
 
 
 @runtime_checkable
-class SolvedPlay(Solved, Protocol):
+class SolvedPlay(Solved[State], Protocol[State, Action]):
     """A solved model with choices: besides the values, the optimal play at every state."""
 
-    def policy(self, state: Any = None) -> Any:
+    def policy(self, state: State | None = None) -> Action | None:
         """An optimal action in ``state``; ``None`` when it is terminal."""
 
-    def ties(self, state: Any = None) -> tuple[Any, ...]:
+    def ties(self, state: State | None = None) -> tuple[Action, ...]:
         """Every action of ``state`` that may be optimal, in the model's order (exactly
         tied, or not ruled out when certified); ``()`` when terminal."""
 
-    def action_values(self, state: Any = None) -> dict[Any, Any]:
+    def action_values(self, state: State | None = None) -> dict[Action, Any]:
         r"""Every action's value :math:`Q(s, a)` in ``state``, in the model's order
         (exact, or enclosures when certified); ``{}`` when terminal
         (:mod:`~exactprob.engine.graph.action_values`)."""
 
 
 @runtime_checkable
-class SolvedLaws(SolvedPlay, Protocol):
+class SolvedLaws(SolvedPlay[State, Action], Protocol[State, Action]):
     """An exact result, which also knows the laws of play under its policy."""
 
-    def absorption(self, state: Any = None) -> Dist[Any]:
+    def absorption(self, state: State | None = None) -> Dist[State]:
         """The distribution of the terminal state reached from ``state``."""
 
-    def outcome_distribution(self, state: Any = None) -> Dist[Any]:
+    def outcome_distribution(self, state: State | None = None) -> Dist[Any]:
         """The distribution of the terminal value reached from ``state``."""
 
-    def expected_steps(self, state: Any = None) -> Any:
+    def expected_steps(self, state: State | None = None) -> Any:
         """The expected number of moves from ``state`` to the end."""
 
     def counter_distribution(
-        self, counter: Counter, state: Any = None, *, cap: int | None = None
+        self, counter: Counter, state: State | None = None, *, cap: int | None = None
     ) -> Dist[int]:
         """The exact law of what ``counter`` counts along play from ``state``."""
 
-    def expected_count(self, counter: Counter, state: Any = None) -> Any:
+    def expected_count(self, counter: Counter, state: State | None = None) -> Any:
         """The expected total of ``counter`` along play from ``state``."""
 
-    def reward_distribution(self, state: Any = None, *, cap: int | None = None) -> Dist[int]:
+    def reward_distribution(
+        self, state: State | None = None, *, cap: int | None = None
+    ) -> Dist[int]:
         """The law of the total reward earned along play from ``state`` (a model with
         whole rewards >= 0)."""
 

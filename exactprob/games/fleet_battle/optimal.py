@@ -194,8 +194,10 @@ def optimal_battle(
     """Solve the MDP in which ``side`` assigns its hits optimally, and play it out."""
     mdp = OptimalAssignment(attacker, defender, side, attacker_order, defender_order)
     solution = solve(mdp, max_states=max_states, progress=False)
-    decisions: list[Any] = [s for s in solution.states if s[0] == "assign"]  # type: ignore[index]
-    policy = {(s[1], s[2], s[3]): solution.policy(s) for s in decisions}
+    decisions = [s for s in solution.states if s[0] == "assign"]
+    policy = {  # a decision state is never terminal: each has an action
+        (s[1], s[2], s[3]): action for s in decisions if (action := solution.policy(s)) is not None
+    }
     orders: list[Any] = list(mdp.orders)
     fixed_order = orders[mdp.side]
     orders[mdp.side] = PolicyAllocation(fixed_order, policy)
