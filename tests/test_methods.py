@@ -4,7 +4,7 @@ answering exactly what the generic engine answers, on random instances of its cl
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -127,6 +127,82 @@ def test_every_fast_path_answers_as_the_generic_engine(key: tuple[type, str]) ->
     random_instances()
 
 
+def luck_policies(model: FightModel) -> st.SearchStrategy[Any]:
+    """A random fixed policy of a fight: after each won or lost round with luck left, test
+    luck or not, as a table drawn over the grid's phase states (the rounds only roll)."""
+    fight = model.fight
+    phases = [
+        (phase, h, o, luck, streak)
+        for phase in ("won", "lost")
+        for h in range(1, fight.hero_stamina + 1)
+        for o in range(1, fight.opponent_stamina + 1)
+        for luck in range(1, fight.luck + 1)
+        for streak in (False, True)
+    ]
+    tables = st.lists(st.booleans(), min_size=len(phases), max_size=len(phases))
+
+    def policy_of(tests: list[bool]) -> Any:
+        table = dict(zip(phases, tests, strict=True))
+        return lambda state: (
+            "roll" if state[0] == "round" else ("luck" if table.get(state, False) else "no luck")
+        )
+
+    return tables.map(policy_of)
+
+
+#: Random instances and random fixed policies for every class with a registered evaluation.
+EVALUATED: dict[type, st.SearchStrategy[Any]] = {
+    FightModel: fight_models().flatmap(lambda m: st.tuples(st.just(m), luck_policies(m))),
+}
+
+
+def test_every_registered_evaluation_is_checked_here() -> None:
+    assert set(methods._EVALUATORS) == set(EVALUATED)
+
+
+@pytest.mark.parametrize("model_class", list(EVALUATED), ids=lambda c: c.__name__)
+def test_every_registered_evaluation_answers_as_the_generic_engine(model_class: type) -> None:
+    """A fixed policy through a game's registered evaluation: every reachable state's
+    value, play, action values and laws equal the generic engine's evaluation."""
+
+    @settings(max_examples=25, deadline=None)
+    @given(EVALUATED[model_class])
+    def random_policies(case: tuple[Any, Any]) -> None:
+        model, policy = case
+        fast = ep.evaluate(model, policy)
+        generic = ep.evaluate(model, policy, generic=True)
+        assert fast.solver != "generic" and generic.solver == "generic"
+        for state in generic.states:
+            assert fast.value(state) == generic.value(state), state
+            assert fast.ties(state) == generic.ties(state), state
+            assert fast.policy(state) == generic.policy(state), state
+            assert fast.action_values(state) == generic.action_values(state), state
+        assert fast.absorption() == generic.absorption()
+
+    random_policies()
+
+
+def test_an_evaluation_leaves_to_the_engine_a_policy_it_cannot_ask_everywhere() -> None:
+    """A table of the states the policy reaches (here the first won or lost round only)
+    has no action elsewhere on the grid: the generic engine answers, which asks only the
+    reached states; its refusals are the engine's own."""
+    fight = FightModel(Fight(0, 2, 2, 1))  # after the first round: luck spent, or a death
+    table = {("won", 2, 2, 1, False): "luck", ("lost", 2, 2, 1, False): "no luck"}
+
+    def policy(state: Any) -> str:
+        if state[0] == "round":
+            return "roll"
+        return "no luck" if state[3] == 0 else table[state]  # luck left: the table
+
+    answer = ep.evaluate(fight, policy)
+    assert answer.solver == "generic"
+    assert answer.value() == ep.evaluate(fight, policy, generic=True).value()
+    with pytest.raises(ep.ModelError, match="the policy picks 'luck' in state"):
+        ep.evaluate(
+            FightModel(Fight(0, 2, 2, 0)), lambda state: "roll" if state[0] == "round" else "luck"
+        )
+
+
 def test_a_fast_path_declines_what_it_does_not_cover() -> None:
     """Pig has no interval sweep, a fight with symbolic odds no grid: the engine answers."""
     pig = JeopardyModel(Pig(goal=4))
@@ -184,12 +260,12 @@ def test_bad_requests_are_refused_in_one_line(kwargs: Any, error: type, fragment
         ep.solve(JeopardyModel(Pig(goal=10)), **kwargs)
 
 
-def calls_of(function: Callable[..., Any], run: Callable[[], Any]) -> list[Any]:
-    """The first argument of every call of ``function`` while ``run`` runs."""
-    code, seen = function.__code__, []
+def calls_of(functions: Iterable[Callable[..., Any]], run: Callable[[], Any]) -> list[Any]:
+    """The model of every call of any of ``functions`` while ``run`` runs."""
+    codes, seen = {function.__code__ for function in functions}, []
 
     def watch(frame: Any, event: str, arg: Any) -> None:
-        if event == "call" and frame.f_code is code:
+        if event == "call" and frame.f_code in codes:
             seen.append(frame.f_locals["model"])
 
     sys.setprofile(watch)
@@ -206,13 +282,17 @@ def calls_of(function: Callable[..., Any], run: Callable[[], Any]) -> list[Any]:
         (["pig", "--goal", "8"], JeopardyModel),
         (["fowl-play", "--chickens", "4", "--wolves", "2", "--goal", "5"], JeopardyModel),
         (["ff", "--hero", "10", "8", "3", "--opponent", "9", "7"], FightModel),
+        (
+            ["ff", "--hero", "10", "8", "3", "--opponent", "9", "7", "--policy", "heuristic:1:2"],
+            FightModel,
+        ),
         (["risk", "--attacker", "3", "--defender", "2"], object),
     ],
 )
 def test_the_commands_ask_the_front_door(
     argv: list[str], model_class: type, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    models = calls_of(methods.solve, lambda: main(argv))
+    models = calls_of((methods.solve, methods.evaluate), lambda: main(argv))
     capsys.readouterr()
     assert models and all(isinstance(model, model_class) for model in models)
 

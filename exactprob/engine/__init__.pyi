@@ -12,12 +12,12 @@ from .choice_tree import (
 )
 from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, uniform
 from .enclosure import Enclosure
-from .exact import DepthFirstSolution, Solution, derivation_of, evaluate, solve_graph
+from .exact import DepthFirstSolution, Solution, derivation_of, fixed_policy, solve_graph
 from .fast_path import ExactFastPath, FastPathResult
 from .graph import explore, paused_garbage_collection
 from .levels import LevelModel, LevelMoves, LevelSolution, NextValues, cluster_client, summed_by
 from .long_run import LongRun, stationary
-from .methods import METHODS, Method, register, solve
+from .methods import METHODS, Method, evaluate, register, register_evaluator, solve
 from .model import Model
 from .results import Solved, SolvedLaws, SolvedPlay, value_fields
 from .simulation import NumpyRandom, RandomSource, Runs, agrees_with, simulate
@@ -66,11 +66,13 @@ __all__ = [
     "enclose_graph",
     "evaluate",
     "explore",
+    "fixed_policy",
     "hypergeometric",
     "paused_garbage_collection",
     "per_state",
     "reachable_nodes",
     "register",
+    "register_evaluator",
     "simulate",
     "situations",
     "solve",

@@ -43,6 +43,7 @@ from typing import (
 )
 
 from ..errors import UsageError
+from ..util.deprecation import NOT_GIVEN
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.progress import shows_progress
 from .levels.model import LevelModel, is_level_model
@@ -50,16 +51,20 @@ from .model import Action, Model, State
 from .results import METHODS, Method, Solved, SolvedLaws, SolvedPlay
 
 if TYPE_CHECKING:
+    from .exact.solution import Solution
     from .levels.sweep import LevelSolution
     from .symbolic.piecewise import PiecewiseSolution
 
 __all__ = [
     "METHODS",
     "Method",
+    "PolicyEvaluator",
     "Solver",
     "SolvingMethod",
+    "evaluate",
     "fast_path",
     "register",
+    "register_evaluator",
     "route",
     "solve",
 ]
@@ -82,8 +87,20 @@ class Solver(Protocol):
     ) -> Solved: ...
 
 
+class PolicyEvaluator(Protocol):
+    """A fixed policy's evaluation as the registry holds it: the model and the policy (a
+    function of the state, or a mapping), the state limit and whether to show progress,
+    to an exact answer (``None``: it declines, the generic engine answers)."""
+
+    def __call__(
+        self, model: Any, policy: Any, *, max_states: int, progress: bool
+    ) -> SolvedLaws | None: ...
+
+
 F = TypeVar("F", bound=SolvingMethod)
+E = TypeVar("E", bound=PolicyEvaluator)
 _REGISTRY: dict[tuple[type, str], SolvingMethod] = {}
+_EVALUATORS: dict[type, PolicyEvaluator] = {}
 _GENERIC: dict[str, Solver] = {}
 
 
@@ -96,6 +113,20 @@ def register(model_class: type, method: Method = "exact") -> Callable[[F], F]:
 
     def add(function: F) -> F:
         _REGISTRY[model_class, method] = function
+        return function
+
+    return add
+
+
+def register_evaluator(model_class: type) -> Callable[[E], E]:
+    """Register the decorated function as the evaluation of a fixed policy for instances
+    of ``model_class`` (not its subclasses), which :func:`evaluate` takes:
+    ``function(model, policy, *, max_states, progress)`` returns an exact answer
+    (:class:`~exactprob.engine.results.SolvedLaws`) under ``policy``, or ``None`` to leave
+    it to the generic engine."""
+
+    def add(function: E) -> E:
+        _EVALUATORS[model_class] = function
         return function
 
     return add
@@ -296,6 +327,116 @@ def solve(
     answer = route(model, method, generic=generic, parameter_range=parameter_range, cluster=cluster)
     progress = shows_progress(progress)
     return answer(model, max_states=max_states, progress=progress, starts=starts)
+
+
+@overload
+def evaluate(
+    model: Any,
+    policy: Any,
+    *,
+    generic: Literal[True],
+    starts: Sequence[Hashable] | None = ...,
+    max_states: int = ...,
+    progress: bool | None = ...,
+    start: Any = ...,
+) -> Solution: ...
+
+
+@overload
+def evaluate(
+    model: Model[State, Action],
+    policy: Any,
+    *,
+    generic: bool = ...,
+    starts: Sequence[Hashable] | None = ...,
+    max_states: int = ...,
+    progress: bool | None = ...,
+    start: Any = ...,
+) -> SolvedLaws[State, Action]: ...
+
+
+@overload
+def evaluate(
+    model: Any,
+    policy: Any,
+    *,
+    generic: bool = ...,
+    starts: Sequence[Hashable] | None = ...,
+    max_states: int = ...,
+    progress: bool | None = ...,
+    start: Any = ...,
+) -> SolvedLaws: ...
+
+
+def evaluate(
+    model: Any,
+    policy: Any,
+    *,
+    generic: bool = False,
+    starts: Sequence[Hashable] | None = None,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool | None = None,
+    start: Any = NOT_GIVEN,
+) -> SolvedLaws:
+    """The exact values of a fixed ``policy`` and the laws of play under it: the
+    evaluation registered for the model's class (:func:`register_evaluator`), or the
+    generic engine's (:func:`~exactprob.engine.exact.policies.evaluate`), which explores
+    only the states the policy reaches.
+
+    Parameters
+    ----------
+    model : Model or ArrayModel
+        The game.
+    policy : callable or mapping
+        The action in each state: ``policy(state)`` or ``policy[state]``.
+    generic : bool
+        Use the generic engine even where a game registered a faster evaluation (its
+        answer is a :class:`~exactprob.engine.exact.solution.Solution`, with a
+        derivation and the state graph).
+    starts : sequence, optional
+        Evaluate from each of these at once instead of the model's initial state (the
+        generic engine); the first is the state ``None`` stands for.
+    max_states : int
+        The most states to hold (:mod:`exactprob.util.limits`).
+    progress : bool, optional
+        Show a bar on stderr; by default, when stderr is a terminal.
+    start : state, optional
+        Deprecated since 0.2.0: ``starts=[start]``.
+
+    Returns
+    -------
+    SolvedLaws
+        Every reachable state's value under the policy, its play and its laws.
+
+    Raises
+    ------
+    ModelError
+        When the policy picks an action the state does not offer.
+    NonTerminationError
+        When play under the policy never ends from some state.
+
+    See Also
+    --------
+    solve : The values under optimal play.
+
+    Examples
+    --------
+    >>> from exactprob.games.gamblers_ruin import GamblersRuin
+    >>> ruin = GamblersRuin(goal=5, start=2, p="2/5")  # ruin formula: (r^2 - 1)/(r^5 - 1), r = 3/2
+    >>> evaluate(ruin, lambda fortune: "bet", starts=[3]).value()  # (r^3 - 1)/(r^5 - 1)
+    Fraction(76, 211)
+    """
+    from .exact.policies import evaluate as evaluate_generic
+    from .exact.policies import starts_given
+
+    starts = starts_given(starts, start)
+    registered = None if generic or starts is not None else _EVALUATORS.get(type(model))
+    if registered is not None:
+        shown = shows_progress(progress)
+        answer = registered(model, policy, max_states=max_states, progress=shown)
+        if answer is not None:
+            return answer
+    return evaluate_generic(model, policy, starts=starts, max_states=max_states, progress=progress)
 
 
 def route(

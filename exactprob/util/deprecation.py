@@ -16,11 +16,14 @@ ep.enclose(model) is deprecated since exactprob 0.2.0 and goes in 0.3.0: use ep.
 from __future__ import annotations
 
 import warnings
-from typing import Literal
+from typing import Any, Literal
 
 from ..errors import ExactProbDeprecationWarning, UsageError
 
-__all__ = ["ReportMethod", "method_of_exact", "removal_version", "warn_deprecated"]
+__all__ = ["NOT_GIVEN", "ReportMethod", "method_of_exact", "removal_version", "warn_deprecated"]
+
+#: The default of a deprecated parameter: not given (``None`` may mean something).
+NOT_GIVEN: Any = object()
 
 #: The solving methods a report's ``method=`` takes (``exactprob.METHODS``' first two).
 ReportMethod = Literal["exact", "certified"]

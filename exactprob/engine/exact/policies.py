@@ -7,7 +7,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from ...errors import ModelError, UsageError
-from ...util.deprecation import warn_deprecated
+from ...util.deprecation import NOT_GIVEN, warn_deprecated
 from ...util.limits import DEFAULT_MAX_STATES
 from ...util.progress import shows_progress
 from ..array_model import Explorable, one_state_at_a_time
@@ -16,14 +16,10 @@ from ..graph.exploring import check_model, explore, start_states
 from .solution import Solution
 from .solving import solve_graph
 
-__all__ = ["Policy", "evaluate", "fixed_policy"]
+__all__ = ["Policy", "evaluate", "fixed_policy", "starts_given"]
 
 
 Policy = Callable[[Any], Any] | Mapping[Any, Any]
-
-
-#: ``evaluate``'s deprecated ``start=`` when it is not given.
-_NOT_GIVEN: Any = object()
 
 
 def evaluate(
@@ -33,7 +29,7 @@ def evaluate(
     starts: Sequence[Hashable] | None = None,
     max_states: int = DEFAULT_MAX_STATES,
     progress: bool | None = None,
-    start: Any = _NOT_GIVEN,
+    start: Any = NOT_GIVEN,
 ) -> Solution:
     """The exact value of a fixed ``policy``.
 
@@ -84,17 +80,28 @@ def evaluate(
     >>> evaluate(ruin, lambda fortune: "bet", starts=[3]).value()  # (r^3 - 1)/(r^5 - 1)
     Fraction(76, 211)
     """
-    if start is not _NOT_GIVEN:
-        warn_deprecated("evaluate(model, policy, start=s)", "starts=[s]", "0.2.0")
-        if starts is not None:
-            raise UsageError("evaluate takes starts=[...] or the deprecated start=, not both")
-        starts = None if start is None else [start]
+    starts = starts_given(starts, start)
     if starts is not None:
         starts = start_states(model, starts)  # refuses an empty or unhashable one
     progress = shows_progress(progress)
     restricted = fixed_policy(model, policy, starts[0] if starts else None)
     graph = explore(restricted, max_states=max_states, progress=progress, starts=starts)
     return solve_graph(graph, progress=progress)
+
+
+def starts_given(starts: Sequence[Hashable] | None, start: Any) -> Sequence[Hashable] | None:
+    """``starts``, or ``[start]`` from the ``start=`` of ``evaluate`` deprecated in 0.2.0
+    (warning at the line that called ``evaluate``).
+
+    >>> starts_given([1, 2], NOT_GIVEN)
+    [1, 2]
+    """
+    if start is NOT_GIVEN:
+        return starts
+    warn_deprecated("evaluate(model, policy, start=s)", "starts=[s]", "0.2.0", stacklevel=4)
+    if starts is not None:
+        raise UsageError("evaluate takes starts=[...] or the deprecated start=, not both")
+    return None if start is None else [start]
 
 
 def fixed_policy(model: Explorable, policy: Policy, start: Any = None) -> Any:

@@ -52,7 +52,7 @@ from .closed_forms import (
     no_luck_win,
     thresholds,
 )
-from .fast_paths import FightSolution
+from .fast_paths import FightPolicySolution, FightSolution
 from .fight_arrays import FightArrays, round_start
 from .figures import atlas_figure_jobs
 from .grid import STRATEGY_CODES, FightGrid, GridRecord, solve_grid
@@ -100,6 +100,7 @@ __all__ = [
     "FightGrid",
     "FightModel",
     "FightOutcomes",
+    "FightPolicySolution",
     "FightReport",
     "FightSimulation",
     "FightSolution",

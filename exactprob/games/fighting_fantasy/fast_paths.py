@@ -16,18 +16,28 @@ action, as the grid does).
 Fraction(9185, 13824)
 >>> solved.policy(("won", 4, 4, 7, False))
 'luck'
+
+A fixed luck policy takes the grid too (``ep.evaluate``, :func:`~.grid.solve_grid` with
+the policy): never testing luck is the paper's closed form, here 1/2 by symmetry.
+
+>>> never = ep.evaluate(FightModel(Fight(0, 4, 4, 7)), lambda state: "roll" if state[0] == "round" else "no luck")
+>>> never.solver, never.value(), never.ties(("won", 4, 4, 7, False))
+('fighting fantasy grid', Fraction(1, 2), ('no luck',))
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
+from typing import Any
 
-from ...engine import ExactFastPath, Solved, register
+from ...engine import ExactFastPath, Solved, fixed_policy, register, register_evaluator
+from ...errors import ModelError
 from .grid import FightGrid, solve_grid
 from .model import LUCK, NO_LUCK, FightModel, FightState
 from .rules import round_odds
 
-__all__ = ["FightSolution", "grid_of"]
+__all__ = ["FightPolicySolution", "FightSolution", "grid_of"]
 
 
 class FightSolution(ExactFastPath):
@@ -72,6 +82,40 @@ class FightSolution(ExactFastPath):
         return (NO_LUCK, LUCK) if yes == no else (LUCK,)
 
 
+class FightPolicySolution(FightSolution):
+    """A fight's grid under a fixed luck policy (in ``grid``): each state's value under
+    the policy, and the policy's one action as its play, as the generic engine's
+    evaluation answers."""
+
+    __slots__ = ()
+
+    def _uses_luck(self, state: FightState) -> bool:
+        phase, hero, opponent, luck, streak = state
+        return self.grid.uses_luck(phase == "won", hero, opponent, luck, streak)
+
+    def value(self, state: FightState | None = None) -> Fraction:
+        """The exact value of ``state`` under the policy."""
+        model: FightModel = self.model
+        state = model.initial if state is None else state
+        if model.outcome(state) is not None or state[0] == "round":
+            return super().value(state)
+        no, yes = self._options(state)
+        return yes if yes is not None and self._uses_luck(state) else no
+
+    def ties(self, state: FightState | None = None) -> tuple[str, ...]:
+        """The policy's action (one: a fixed policy has no ties)."""
+        model: FightModel = self.model
+        state = model.initial if state is None else state
+        if model.outcome(state) is not None or state[0] == "round":
+            return super().ties(state)
+        return (LUCK,) if self._uses_luck(state) else (NO_LUCK,)
+
+    def action_values(self, state: FightState | None = None) -> dict[Any, Any]:
+        """The value of the policy's action (the only one it plays)."""
+        values = super().action_values(state)
+        return {action: values[action] for action in self.ties(state)}
+
+
 def grid_of(solved: Solved) -> FightGrid:
     """The grid a solution of a fight holds (what :func:`exactprob.solve` answered through
     this module's fast path)."""
@@ -88,3 +132,34 @@ def _grid(model: FightModel, *, max_states: int, progress: bool) -> FightSolutio
         return None
     grid = solve_grid(model.fight, max_states=max_states, progress=progress)
     return FightSolution(model, grid, max_states)
+
+
+@register_evaluator(FightModel)
+def _grid_under(
+    model: FightModel, policy: Any, *, max_states: int, progress: bool
+) -> FightPolicySolution | None:
+    """The grid swept under ``policy`` (its action after each won or lost round, asked at
+    every such state of the grid, as the engine checks it); the generic engine answers a
+    policy the grid cannot ask everywhere (one that gives no action, or one not allowed,
+    in a state play under it never reaches) and a model with changed odds."""
+    if model.odds != round_odds(model.fight.delta):
+        return None
+    restricted = fixed_policy(model, policy)  # the policy's action, checked as the engine does
+
+    def tests_luck(won: bool, hero: int, opponent: int, luck: int, streak: bool) -> bool:
+        state: FightState = ("won" if won else "lost", hero, opponent, luck, streak)
+        return bool(restricted.actions(state) == (LUCK,))
+
+    fight = model.fight
+    try:  # the grid asks the policy where luck is left; ask the states without luck here
+        for won, hero, opponent, streak in product(
+            (True, False),
+            range(1, fight.hero_stamina + 1),
+            range(1, fight.opponent_stamina + 1),
+            (False, True) if fight.rule.two_in_a_row_kills else (False,),
+        ):
+            tests_luck(won, hero, opponent, 0, streak)
+        grid = solve_grid(fight, policy=tests_luck, max_states=max_states, progress=progress)
+    except ModelError:
+        return None
+    return FightPolicySolution(model, grid, max_states)

@@ -83,7 +83,7 @@ def fight_solution(grid: FightGrid, hero: int, opponent: int, luck: int) -> Solu
     """The fight from one state as the engine's solution under the grid's choices."""
     grid.value(hero, opponent, luck)  # checks the state is in the grid
     model = FightModel(grid.fight.at(hero, opponent, luck))
-    return evaluate(model, engine_policy(grid.uses_luck), progress=False)
+    return evaluate(model, engine_policy(grid.uses_luck), generic=True, progress=False)
 
 
 def fight_outcomes(grid: FightGrid, hero: int, opponent: int, luck: int) -> FightOutcomes:

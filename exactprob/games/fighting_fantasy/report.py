@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...engine import solve
+from ...engine import evaluate, solve
 from ...util.display import Report
 from ...util.limits import DEFAULT_MAX_STATES
 from ...util.numbers import exact_fields, exact_map_fields
@@ -25,8 +25,8 @@ from ...util.text import decimal_text, table_lines
 from .closed_forms import no_luck_value
 from .fast_paths import grid_of
 from .grid import STRATEGY_CODES, FightGrid, solve_grid
-from .model import FightModel
-from .outcomes import FightOutcomes, fight_outcomes, outcomes_of
+from .model import FightModel, engine_policy
+from .outcomes import FightOutcomes, outcomes_of
 from .rules import round_odds
 from .terms import Fight, LuckPolicy, Objective
 
@@ -199,15 +199,20 @@ def fight_report(
         hero_skill - opponent_skill, hero_stamina, opponent_stamina, luck, rule, objective
     )
     bar = progress and fight.states >= LONG_SOLVE_STATES
-    grid: FightGrid
-    if policy is None:  # optimal luck: the front door, which takes the grid's fast path
-        solved = solve(FightModel(fight), max_states=max_states, progress=bar)
-        grid, outcomes = grid_of(solved), outcomes_of(solved)  # the grid: its own table
-    else:  # a fixed luck policy, evaluated on the grid
-        grid = solve_grid(fight, policy=policy, max_states=max_states, progress=bar)
-        outcomes = fight_outcomes(grid, hero_stamina, opponent_stamina, luck)
+    model = FightModel(fight)  # the front door takes the grid, optimal or under the policy
+    solved = (
+        solve(model, max_states=max_states, progress=bar)
+        if policy is None
+        else evaluate(model, engine_policy(policy), max_states=max_states, progress=bar)
+    )
     return FightReport(
-        hero, opponent, policy_label, rounds_cap, grid, outcomes, _no_luck_win(fight)
+        hero,
+        opponent,
+        policy_label,
+        rounds_cap,
+        grid_of(solved),  # the grid: the game's own table, for the strategy codes
+        outcomes_of(solved),
+        _no_luck_win(fight),
     )
 
 
