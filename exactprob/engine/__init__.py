@@ -4,10 +4,10 @@ loaded from its room on first use (the stub ``__init__.pyi`` lists them).
 The rooms: the model kinds (:mod:`.model`, :mod:`.array_model`, :mod:`.choice_tree`),
 distributions (:mod:`.dist`) and enclosures (:mod:`.enclosure`); the state graph
 (:mod:`.graph`); the front door (:mod:`.methods`) and the result protocol
-(:mod:`.results`, :mod:`.fast_path`); the methods (:mod:`.exact`, :mod:`.certified`, :mod:`.symbolic`,
-:mod:`.levels`); the long run of chains (:mod:`.long_run`); simulation
-(:mod:`.simulation`); the names kept for one version (:mod:`.deprecated`). What only the
-engine uses is in :mod:`._internal`.
+(:mod:`.results`, :mod:`.fast_path`); the methods (:mod:`.exact`, :mod:`.certified`,
+:mod:`.symbolic`, :mod:`.levels`); the long run of chains (:mod:`.long_run`);
+simulation (:mod:`.simulation`); the names kept for one version (:mod:`.deprecated`).
+What only the engine uses is in :mod:`._internal`.
 
 >>> from exactprob.engine import die, solve
 >>> (die(6) + die(6))[7]
