@@ -3,6 +3,7 @@ answering exactly what the generic engine answers, on random instances of its cl
 
 from __future__ import annotations
 
+import pickle
 import sys
 from collections.abc import Callable, Iterable
 from fractions import Fraction
@@ -172,6 +173,7 @@ def test_every_registered_evaluation_answers_as_the_generic_engine(model_class: 
         fast = ep.evaluate(model, policy)
         generic = ep.evaluate(model, policy, generic=True)
         assert fast.solver != "generic" and generic.solver == "generic"
+        assert list(fast.states) == list(generic.states)  # the states play reaches
         for state in generic.states:
             assert fast.value(state) == generic.value(state), state
             assert fast.ties(state) == generic.ties(state), state
@@ -180,6 +182,18 @@ def test_every_registered_evaluation_answers_as_the_generic_engine(model_class: 
         assert fast.absorption() == generic.absorption()
 
     random_policies()
+
+
+def _never_luck(state: Any) -> str:
+    """Never test luck (a function of the module, so that an answer under it pickles)."""
+    return "roll" if state[0] == "round" else "no luck"
+
+
+def test_a_fight_evaluated_on_the_grid_pickles_and_answers_alike() -> None:
+    model = FightModel(Fight(1, 5, 4, 3, "crypt"))
+    answer = pickle.loads(pickle.dumps(ep.evaluate(model, _never_luck)))
+    assert answer.solver == "fighting fantasy grid"
+    assert answer.value() == ep.evaluate(model, _never_luck, generic=True).value()
 
 
 def test_an_evaluation_leaves_to_the_engine_a_policy_it_cannot_ask_everywhere() -> None:
@@ -197,6 +211,20 @@ def test_an_evaluation_leaves_to_the_engine_a_policy_it_cannot_ask_everywhere() 
     answer = ep.evaluate(fight, policy)
     assert answer.solver == "generic"
     assert answer.value() == ep.evaluate(fight, policy, generic=True).value()
+
+    # a policy that fails where play never reaches, or a box over the limit: the engine's
+    # own evaluation answers, which asks and counts only the states play reaches
+    def strict(state: Any) -> str:
+        if state[0] == "round":
+            return "roll"
+        return "no luck" if 1 // (state[1] - 1) else "luck"  # fails where the hero has 1
+
+    never = FightModel(Fight(0, 10, 10, 10))
+    assert ep.evaluate(FightModel(Fight(0, 2, 2, 1)), strict).solver == "generic"
+    assert ep.evaluate(never, _never_luck, max_states=500).solver == "generic"
+    # a policy that picks an action a reached state does not offer: the engine's refusal
+    with pytest.raises(ep.ModelError, match=r"picks 'luck' in state \('round', 4, 4, 2"):
+        ep.evaluate(FightModel(Fight(0, 4, 4, 2)), lambda state: "luck" if state[3] else "no luck")
     with pytest.raises(ep.ModelError, match="the policy picks 'luck' in state"):
         ep.evaluate(
             FightModel(Fight(0, 2, 2, 0)), lambda state: "roll" if state[0] == "round" else "luck"

@@ -105,6 +105,22 @@ def test_every_module_path_of_the_previous_release_still_imports_with_its_names(
     assert [name for name in names if not hasattr(imported, name)] == []
 
 
+def test_an_answer_pickled_by_the_previous_release_finds_its_classes(
+    forget_module: Callable[[str], None],
+) -> None:
+    """A pickle names each class by its module: the private modules that 0.2.0's answers
+    pickled from (the acyclic sweep's values, the level batches, bulk exploration) load
+    from their new rooms."""
+    from exactprob.engine.deprecated import MOVED_MODULES
+
+    private = {old: new for old, new in MOVED_MODULES.items() if "._internal." in old}
+    assert len(private) == 3
+    for old, new in private.items():
+        forget_module(old)
+        with pytest.warns(ExactProbDeprecationWarning):
+            assert importlib.import_module(old) is importlib.import_module(new)
+
+
 def test_a_moved_path_never_hides_a_name_of_the_engines_face(
     forget_module: Callable[[str], None],
 ) -> None:

@@ -92,6 +92,10 @@ MOVED_MODULES: dict[str, str] = {
     f"{_ENGINE}.forward": f"{_ENGINE}.exact.forward",
     f"{_ENGINE}.action_values": f"{_ENGINE}.graph.action_values",
     f"{_ENGINE}.simulate": f"{_ENGINE}.simulation",
+    # private, but named in the pickles of 0.2.0's answers (their classes' modules)
+    f"{_ENGINE}._internal.levels": f"{_ENGINE}._internal.acyclic",
+    f"{_ENGINE}._internal.level_batches": f"{_ENGINE}.levels.batches",
+    f"{_ENGINE}._internal.bulk": f"{_ENGINE}.graph.bulk",
 }
 
 
@@ -132,5 +136,11 @@ def keep_moved_modules(face: types.ModuleType) -> None:
     """Let the old paths of :data:`MOVED_MODULES` import (with a warning), without hiding a
     name of ``face``, the engine's package face."""
     face.__class__ = _FaceKeepsItsNames
-    if not any(isinstance(finder, _MovedModule) for finder in sys.meta_path):
-        sys.meta_path.append(_MovedModule())
+    # one finder: a package imported afresh (its modules removed from sys.modules, as
+    # some test suites do) replaces the one its earlier import left
+    sys.meta_path[:] = [
+        finder
+        for finder in sys.meta_path
+        if (type(finder).__module__, type(finder).__qualname__) != (__name__, "_MovedModule")
+    ]
+    sys.meta_path.append(_MovedModule())

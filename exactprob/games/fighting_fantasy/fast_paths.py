@@ -27,12 +27,12 @@ the policy): never testing luck is the paper's closed form, here 1/2 by symmetry
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from ...engine import ExactFastPath, Solved, fixed_policy, register, register_evaluator
-from ...errors import ModelError
+from ...engine import ExactFastPath, Solved, explore, fixed_policy, register, register_evaluator
 from .grid import FightGrid, solve_grid
 from .model import LUCK, NO_LUCK, FightModel, FightState
 from .rules import round_odds
@@ -87,7 +87,21 @@ class FightPolicySolution(FightSolution):
     the policy, and the policy's one action as its play, as the generic engine's
     evaluation answers."""
 
-    __slots__ = ()
+    __slots__ = ("restricted",)
+
+    def __init__(self, model: FightModel, grid: FightGrid, max_states: int, restricted: Any):
+        super().__init__(model, grid, max_states)
+        self.restricted = restricted  # the model under the policy: its one action a state
+
+    @property
+    def states(self) -> Sequence[Hashable]:
+        """Every state play under the policy reaches (the initial state first), as the
+        generic engine's evaluation lists them."""
+        if self._explored is None:
+            self._explored = explore(
+                self.restricted, max_states=self.max_states, progress=False
+            ).states
+        return self._explored
 
     def _uses_luck(self, state: FightState) -> bool:
         phase, hero, opponent, luck, streak = state
@@ -134,32 +148,44 @@ def _grid(model: FightModel, *, max_states: int, progress: bool) -> FightSolutio
     return FightSolution(model, grid, max_states)
 
 
+class _TestsLuck:
+    """A fixed policy of a fight as the grid asks it: test luck after this won or lost
+    round? The policy's action is checked as the engine checks it (``restricted``, the
+    model under the policy); picklable when the policy is."""
+
+    __slots__ = ("restricted",)
+
+    def __init__(self, restricted: Any) -> None:
+        self.restricted = restricted
+
+    def __call__(self, won: bool, hero: int, opponent: int, luck: int, streak: bool) -> bool:
+        state: FightState = ("won" if won else "lost", hero, opponent, luck, streak)
+        return bool(self.restricted.actions(state) == (LUCK,))
+
+
 @register_evaluator(FightModel)
 def _grid_under(
     model: FightModel, policy: Any, *, max_states: int, progress: bool
 ) -> FightPolicySolution | None:
-    """The grid swept under ``policy`` (its action after each won or lost round, asked at
-    every such state of the grid, as the engine checks it); the generic engine answers a
-    policy the grid cannot ask everywhere (one that gives no action, or one not allowed,
-    in a state play under it never reaches) and a model with changed odds."""
+    """The grid swept under ``policy``, which it asks at every state of its box, reached
+    or not (the rounds too, which only roll). The generic engine, which asks only the
+    states play reaches and counts only those against ``max_states``, answers where that
+    fails: a policy with no allowed action, or one that raises, at a state of the box;
+    a box over the limit; a model with changed odds."""
     if model.odds != round_odds(model.fight.delta):
         return None
-    restricted = fixed_policy(model, policy)  # the policy's action, checked as the engine does
-
-    def tests_luck(won: bool, hero: int, opponent: int, luck: int, streak: bool) -> bool:
-        state: FightState = ("won" if won else "lost", hero, opponent, luck, streak)
-        return bool(restricted.actions(state) == (LUCK,))
-
-    fight = model.fight
-    try:  # the grid asks the policy where luck is left; ask the states without luck here
-        for won, hero, opponent, streak in product(
-            (True, False),
-            range(1, fight.hero_stamina + 1),
-            range(1, fight.opponent_stamina + 1),
-            (False, True) if fight.rule.two_in_a_row_kills else (False,),
+    restricted = fixed_policy(model, policy)
+    tests_luck, fight = _TestsLuck(restricted), model.fight
+    streaks = (False, True) if fight.rule.two_in_a_row_kills else (False,)
+    try:  # the grid asks the won and lost rounds with luck left; the others here
+        for hero, opponent, streak in product(
+            range(1, fight.hero_stamina + 1), range(1, fight.opponent_stamina + 1), streaks
         ):
-            tests_luck(won, hero, opponent, 0, streak)
+            for luck in range(fight.luck + 1):
+                restricted.actions(("round", hero, opponent, luck, streak))
+            tests_luck(True, hero, opponent, 0, streak)
+            tests_luck(False, hero, opponent, 0, streak)
         grid = solve_grid(fight, policy=tests_luck, max_states=max_states, progress=progress)
-    except ModelError:
+    except Exception:  # noqa: BLE001 - whatever the box asks, the engine's own answer decides
         return None
-    return FightPolicySolution(model, grid, max_states)
+    return FightPolicySolution(model, grid, max_states, restricted)
