@@ -419,6 +419,11 @@ def evaluate(
     --------
     solve : The values under optimal play.
 
+    References
+    ----------
+    - J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, Van Nostrand, 1960
+      (absorbing chains: the values under a fixed policy solve one linear system).
+
     Examples
     --------
     >>> from exactprob.games.gamblers_ruin import GamblersRuin
