@@ -434,6 +434,7 @@ def evaluate(
     from .exact.policies import evaluate as evaluate_generic
     from .exact.policies import starts_given
 
+    check_max_states(max_states)  # here, as solve does: before any evaluation asks it
     starts = starts_given(starts, start)
     registered = None if generic or starts is not None else _EVALUATORS.get(type(model))
     if registered is not None:
