@@ -742,15 +742,17 @@ def storm_expected_steps(
 
 
 def storm_long_run_average(graph: Any) -> Fraction:
-    """Exact long-run average reward per move from the initial state of a Markov chain
-    (``R{"value"}=? [LRA]``): the rewards on its choices (node attribute ``rewards``),
-    terminal states earning nothing once play has ended (the outcome, paid once on the
-    way to the sink, does not count in the long run).
+    """Exact long-run average reward per move from the initial state (``R{"value"}=?
+    [LRA]``): of a Markov chain, or of the best play of a model where one player chooses
+    (``Rmax`` when player 0 chooses, ``Rmin`` when player 1 does). The rewards are those
+    on the choices (node attribute ``rewards``), terminal states earning nothing once
+    play has ended (the outcome, paid once on the way to the sink, does not count in
+    the long run).
 
     Parameters
     ----------
     graph : networkx.DiGraph
-        State graph following the contract in the module docstring, one action a state.
+        State graph following the contract in the module docstring.
 
     Returns
     -------
@@ -760,12 +762,16 @@ def storm_long_run_average(graph: Any) -> Fraction:
     Raises
     ------
     UsageError
-        If some state has several actions.
+        If both players choose somewhere.
     """
     export = export_drn(graph)
-    if export.model_type != "DTMC":
-        raise UsageError("the long-run average of a chain: every state needs one action")
-    result = _check(_build(export), f'R{{"{VALUE_REWARD}"}}=? [LRA]', only_initial=True)
+    if export.model_type == "DTMC":
+        operator = ""
+    elif export.direction is not None:
+        operator = export.direction
+    else:
+        raise UsageError("the long-run average of a game: only one player may choose")
+    result = _check(_build(export), f'R{{"{VALUE_REWARD}"}}{operator}=? [LRA]', only_initial=True)
     return _from_storm(result.get_value(0))
 
 

@@ -44,25 +44,24 @@ Dist({0: '1/16', 1: '1/4', 2: '3/8', 3: '1/4', 4: '1/16'})
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
-from itertools import pairwise
 from math import gcd
 from typing import Any
 
-import numpy as np
-
-from ..errors import ModelError
-from ..util.display import exact_html, rows_html
-from ..util.limits import DEFAULT_MAX_STATES
-from ..util.numbers import Exact
-from ..util.text import short_repr
-from ._internal.linear import Field, field_for, solve_linear
-from ._internal.order import edge_ends
-from .array_model import Explorable
-from .dist import Dist
-from .exact.forward import push_forward
-from .exact.policies import Policy, fixed_policy
-from .graph.exploring import explore
-from .graph.state_graph import GraphStates, StateGraph
+from ...errors import ModelError
+from ...util.display import exact_html, rows_html
+from ...util.limits import DEFAULT_MAX_STATES
+from ...util.numbers import Exact
+from ...util.progress import shows_progress
+from ...util.text import short_repr
+from .._internal.linear import Field, field_for
+from ..array_model import Explorable
+from ..dist import Dist
+from ..exact.forward import push_forward
+from ..exact.policies import Policy, fixed_policy
+from ..graph.exploring import explore
+from ..graph.state_graph import GraphStates, StateGraph
+from .evaluation import PlayEvaluation, class_law, closed_classes, evaluate_play
+from .policy_iteration import BestPlay, best_play
 
 __all__ = ["LongRun", "stationary"]
 
@@ -78,10 +77,18 @@ def stationary(
     """The long run of ``chain`` (see the module): its closed classes, their stationary
     laws and periods, and the long-run questions of :class:`LongRun`.
 
+    A model with choices and no ``policy`` is played best: the mover (player 0)
+    maximises the long-run average of its ``reward(state, action)`` from every state
+    (a model whose only mover is player 1 minimises it, a cost), by exact multichain
+    policy iteration (:mod:`~exactprob.engine.long_run.policy_iteration`); the answer
+    is the long run of that play, with its :meth:`~LongRun.policy`, exact
+    :meth:`~LongRun.ties` and :meth:`~LongRun.bias`.
+
     Parameters
     ----------
     chain : Model or ArrayModel
-        A model with one action in every state; or any model with ``policy``.
+        A model with one action in every state; any model with ``policy``; or a model
+        with choices and rewards, played best.
     policy : callable or mapping, optional
         The action in each state, for a model with choices.
     max_states : int
@@ -100,7 +107,8 @@ def stationary(
     Raises
     ------
     ModelError
-        When a state offers several actions and no policy is given.
+        When a model with choices has no rewards or holds symbols, or both players
+        choose (a mean-payoff game).
 
     See Also
     --------
@@ -113,6 +121,9 @@ def stationary(
     - M. Kac, "On the notion of recurrence in discrete stochastic processes", *Bulletin
       of the American Mathematical Society* 53, 1947 (the mean return time to a state
       is the inverse of its stationary probability).
+    - R. A. Howard, *Dynamic Programming and Markov Processes*, MIT Press, 1960, and
+      M. L. Puterman, *Markov Decision Processes*, Wiley, 1994, §9.2 (multichain
+      policy iteration).
 
     Examples
     --------
@@ -124,12 +135,29 @@ def stationary(
     ...     def transition(self, s, a): return Dist({s: "1/3", "b" if s == "a" else "a": "2/3"})
     >>> stationary(Flip()).law()
     Dist({'a': '1/2', 'b': '1/2'})
+
+    With choices, the best play: a worn machine earns 1 a day; renewing it costs 3,
+    and a new one earns 4 a day and wears out with chance 1/2 each day.
+
+    >>> class Machine:
+    ...     initial = "worn"
+    ...     def outcome(self, s): return None
+    ...     def actions(self, s): return ("keep", "renew") if s == "worn" else ("run",)
+    ...     def transition(self, s, a):
+    ...         if a == "run": return Dist({"new": "1/2", "worn": "1/2"})
+    ...         return Dist({"worn" if a == "keep" else "new": 1})
+    ...     def reward(self, s, a): return {"keep": 1, "renew": -3, "run": 4}[a]
+    >>> best = stationary(Machine())
+    >>> best.policy("worn"), best.long_run_average(), best.bias("new") - best.bias("worn")
+    ('renew', Fraction(5, 3), Fraction(14, 3))
     """
     if policy is not None:
         first = starts[0] if starts else None
         chain = fixed_policy(chain, policy, first)
     G = explore(chain, max_states=max_states, progress=progress, starts=starts)
-    return LongRun(G)
+    if all(len(a) <= 1 for a in G.actions):
+        return LongRun(G)
+    return LongRun(G, best_play(G, sign=_mover_sign(G), progress=shows_progress(progress)))
 
 
 class LongRun(GraphStates):
@@ -138,7 +166,10 @@ class LongRun(GraphStates):
     were found."""
 
     __slots__ = (
+        "_best",
+        "_choice",
         "_class_of",
+        "_evaluation",
         "_laws",
         "_moves",
         "_periods",
@@ -148,31 +179,39 @@ class LongRun(GraphStates):
         "graph",
     )
 
-    def __init__(self, G: StateGraph) -> None:
-        several = next((s for s, a in enumerate(G.actions) if len(a) > 1), None)
-        if several is not None:
-            raise ModelError(
-                f"state {G.states[several]!r} offers {len(G.actions[several])} actions; the long "
-                "run is a chain's: give a policy (stationary(model, policy=...))"
-            )
+    def __init__(self, G: StateGraph, best: BestPlay | None = None) -> None:
+        if best is None:
+            several = next((s for s, a in enumerate(G.actions) if len(a) > 1), None)
+            if several is not None:
+                raise ModelError(
+                    f"state {G.states[several]!r} offers {len(G.actions[several])} actions; "
+                    "LongRun(graph) takes a chain: for the best play or a given one, call "
+                    "stationary(model) or stationary(model, policy=...)"
+                )
         self.graph = G
-        self.field: Field = field_for([*G.probabilities, *(G.rewards or ())])
+        self._best = best
+        self._choice = best.choice if best else [0 if a else -1 for a in G.actions]
+        self.field: Field = (
+            best.field if best else field_for([*G.probabilities, *(G.rewards or ())])
+        )
         convert = self.field.convert
         probabilities = [convert(p) for p in G.probabilities]
-        sources, targets, first_edge = edge_ends(G)  # a chain: a state's edges are its moves
-        starts = first_edge.tolist()
         self._moves = [
-            list(zip(G.targets[a:b], (probabilities[i] for i in G.prob_ids[a:b])))
-            for a, b in pairwise(starts)
+            [] if k < 0 else [(t, probabilities[p]) for t, p in _edges(G, G.choice_start[s] + k)]
+            for s, k in enumerate(self._choice)
         ]
-        members = _closed_classes(len(G), sources, targets)
+        if best:
+            members, self._laws = best.evaluation.classes, best.evaluation.laws
+        else:
+            members = closed_classes(self._moves)
+            self._laws = [class_law(self.field, self._moves, ids) for ids in members]
         self.classes: tuple[tuple[Hashable, ...], ...] = tuple(
             tuple(G.states[s] for s in ids) for ids in members
         )
         self._class_of = {s: k for k, ids in enumerate(members) for s in ids}
-        self._laws = [self._class_law(ids) for ids in members]
         self._periods = [self._class_period(ids) for ids in members]
         self._settled: dict[int, Any] = {}
+        self._evaluation: PlayEvaluation | None = best.evaluation if best else None
 
     # -- the classes --------------------------------------------------------------
     @property
@@ -194,6 +233,51 @@ class LongRun(GraphStates):
     def period(self, k: int | None = None) -> int:
         """The period of class ``k`` (the only class without ``k``)."""
         return self._periods[self._class_index(k)]
+
+    # -- the play ---------------------------------------------------------------
+    def policy(self, state: Any = None) -> Any:
+        """The action played in ``state`` (``None`` when terminal): a chain's only one,
+        the given policy's, or the best play's (the first tie in the model's order
+        where policy iteration had no reason to move)."""
+        s = self._id(state)
+        k = self._choice[s]
+        return None if k < 0 else self.graph.actions[s][k]
+
+    def ties(self, state: Any = None) -> tuple[Any, ...]:
+        """The actions of ``state`` that attain both optimality equations of the best
+        long run (:mod:`.policy_iteration`), in the model's order: playing any of them,
+        in every state, has the best gain. For a chain, its one action."""
+        s = self._id(state)
+        actions = self.graph.actions[s]
+        if self._best is None:
+            return actions
+        return tuple(actions[k] for k in self._best.ties[s])
+
+    def policy_map(self) -> dict[Hashable, Any]:
+        """The action played in every non-terminal state."""
+        states, actions = self.graph.states, self.graph.actions
+        return {states[s]: actions[s][k] for s, k in enumerate(self._choice) if k >= 0}
+
+    def bias(self, state: Any = None, reward: Callable[[Any], Any] | None = None) -> Any:
+        r"""The bias of the play from ``state`` for ``reward(state)``, or the model's
+        rewards when not given (as in :meth:`long_run_average`): the expected
+        total of reward minus gain along play, :math:`h` with
+        :math:`g + h = r + P h` and :math:`P^* h = 0` (:mod:`.evaluation`). Two
+        states of one closed class differ in bias by what starting in one rather than
+        the other earns in the long run."""
+        s = self._id(state)
+        if reward is not None:
+            earned = self._rewards(reward)
+            run = evaluate_play(
+                self.field, self._moves, [earned(u) for u in range(len(self.graph))]
+            )
+            return self.field.public(run.bias[s])
+        if self._evaluation is None:
+            earned = self._rewards(None)
+            rewards = [earned(u) for u in range(len(self.graph))]
+            self._evaluation = evaluate_play(self.field, self._moves, rewards)
+        sign = self._best.sign if self._best else 1
+        return self.field.public(sign * self._evaluation.bias[s])
 
     # -- from a state -------------------------------------------------------------
     def class_probabilities(self, state: Any = None) -> Dist[int]:
@@ -341,33 +425,8 @@ class LongRun(GraphStates):
         rewards = G.rewards
         if rewards is None:
             raise ModelError("the chain has no rewards; pass reward=, a function of the state")
-        cs = G.choice_start
-        return lambda s: convert(rewards[cs[s]]) if self._moves[s] else convert(0)
-
-    def _class_law(self, ids: list[int]) -> dict[int, Exact]:
-        """The stationary law of one closed class (see the module)."""
-        field = self.field
-        one = field.convert(1)
-        if len(ids) == 1:
-            return {ids[0]: one}
-        r, others = ids[0], ids[1:]
-        position = {s: i for i, s in enumerate(others)}
-        zero = field.convert(0)
-        rows: list[dict[int, Exact]] = [{i: one} for i in range(len(others))]
-        rhs: list[list[Exact]] = [[zero] for _ in others]
-        for u in ids:
-            for t, p in self._moves[u]:
-                j = position.get(t)
-                if j is None:
-                    continue  # a move into r: its equation is the one left out
-                if u == r:
-                    rhs[j][0] += p
-                else:
-                    i = position[u]
-                    rows[j][i] = rows[j].get(i, zero) - p
-        x = [v[0] for v in solve_linear(field, rows, rhs)]
-        total = one + sum(x, zero)
-        return {r: one / total, **{s: v / total for s, v in zip(others, x)}}
+        cs, choice = G.choice_start, self._choice
+        return lambda s: convert(rewards[cs[s] + choice[s]]) if choice[s] >= 0 else convert(0)
 
     def _class_period(self, ids: list[int]) -> int:
         """The gcd of the level differences along the class's moves (1 for a terminal
@@ -401,20 +460,26 @@ class LongRun(GraphStates):
         return rows_html(f"LongRun: {len(self.graph):,} states", rows)
 
 
-def _closed_classes(n: int, sources: np.ndarray, targets: np.ndarray) -> list[list[int]]:
-    """The strongly connected components of the moves ``sources -> targets`` among ``n``
-    states that no move leaves, each as its ids in order, ordered by their first id."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
+def _mover_sign(G: StateGraph) -> int:
+    """1 when player 0 makes every choice of ``G`` (it maximises), -1 when player 1 does
+    (it minimises); a :class:`ModelError` naming a state of each when both do."""
+    choosers: dict[int, int] = {}
+    for s, actions in enumerate(G.actions):
+        if len(actions) > 1:
+            choosers.setdefault(G.players[s], s)
+    if len(choosers) > 1:
+        raise ModelError(
+            f"both players choose (player 0 in {G.states[choosers[0]]!r}, player 1 in "
+            f"{G.states[choosers[1]]!r}): the best long run of a two-player mean-payoff game "
+            "is not solved; fix one player's play with a policy"
+        )
+    return -1 if 1 in choosers else 1
 
-    moves = csr_matrix((np.ones(len(targets)), (sources, targets)), shape=(n, n))
-    _, label = connected_components(moves, directed=True, connection="strong")
-    leaving = np.unique(label[sources[label[sources] != label[targets]]])
-    closed = np.isin(label, leaving, invert=True)
-    members: dict[int, list[int]] = {}
-    for s in np.flatnonzero(closed).tolist():
-        members.setdefault(int(label[s]), []).append(s)
-    return sorted(members.values())
+
+def _edges(G: StateGraph, c: int) -> zip[tuple[int, int]]:
+    """``(successor id, probability id)`` of every edge of choice ``c``."""
+    a, b = G.edge_start[c], G.edge_start[c + 1]
+    return zip(G.targets[a:b], G.prob_ids[a:b])
 
 
 def _is_state(G: StateGraph, target: Any) -> bool:

@@ -1,0 +1,3 @@
+from .chain import LongRun, stationary
+
+__all__ = ["LongRun", "stationary"]
