@@ -10,6 +10,8 @@ when called with no argument. ``:limit:`` is how many states nearest the start a
 written in full (12); ``:states:``, a Python list such as ``[19, 20, 21]``, names them
 instead. The model is solved by :func:`exactprob.solve` (its generic engine) and its
 derivation (:mod:`exactprob.engine.exact.derivation`) is inserted, its headings as rubrics.
+With the flag ``:long-run:``, the model's long run (:func:`exactprob.stationary`, played
+best when it has choices) is written instead (:mod:`exactprob.engine.long_run.derivation`).
 """
 
 from __future__ import annotations
@@ -26,15 +28,17 @@ def setup(app: Any) -> dict[str, Any]:
     from docutils.parsers.rst import directives
     from sphinx.util.docutils import SphinxDirective
 
-    from .engine import derivation_of, solve
+    from .engine import derivation_of, solve, stationary
 
     class DerivationDirective(SphinxDirective):
-        """``.. exactprob-derivation:: module:callable`` (option ``:limit:``)."""
+        """``.. exactprob-derivation:: module:callable`` (options ``:limit:``,
+        ``:states:``, ``:long-run:``)."""
 
         required_arguments = 1
         option_spec: ClassVar[dict[str, Any]] = {
             "limit": directives.positive_int,
             "states": ast.literal_eval,
+            "long-run": directives.flag,
         }
 
         def run(self) -> list[Any]:
@@ -43,11 +47,15 @@ def setup(app: Any) -> dict[str, Any]:
                 factory = getattr(importlib.import_module(module), name)
             except (ImportError, AttributeError, ValueError) as error:
                 raise self.error(f"cannot import the model {self.arguments[0]!r}: {error}")
-            derivation = derivation_of(
-                solve(factory(), generic=True, progress=False),
-                limit=self.options.get("limit", 12),
-                states=self.options.get("states"),
-            )
+            limit = self.options.get("limit", 12)
+            if "long-run" in self.options:
+                derivation = stationary(factory(), progress=False).derivation(limit=limit)
+            else:
+                derivation = derivation_of(
+                    solve(factory(), generic=True, progress=False),
+                    limit=limit,
+                    states=self.options.get("states"),
+                )
             return self.parse_text_to_nodes(derivation.rst(rubrics=True))
 
     app.add_directive("exactprob-derivation", DerivationDirective)

@@ -424,3 +424,53 @@ def test_biases_floats_cannot_separate_are_compared_exactly(extra, ties):
     assert run.long_run_average() == 5
     assert run.ties("start") == ties
     assert run.bias("start") == -3 + max(extra, 0)
+
+
+# -- the derivation ---------------------------------------------------------------------
+def test_the_taxicab_derivation_writes_the_law_gain_bias_and_margins_found_here():
+    """Each number the derivation prints, from this file's own solves: the stationary
+    law (pi P = pi, sum 1, by Gauss-Jordan), the bias of the best play (Puterman's
+    equations) and each decision's margin (r + P h of the two best actions)."""
+    from exactprob.util.mathdoc import latex_number
+
+    table = taxicab()
+    best = {"A": 2, "B": 2, "C": 2}
+    towns = list("ABC")
+    P = [{towns.index(t): p for t, p in table.moves[s][best[s]][1].items()} for s in towns]
+    law = solve_consistent(
+        [[(1 if i == j else 0) - P[i].get(j, 0) for i in range(3)] for j in range(3)] + [[1, 1, 1]],
+        [0, 0, 0, 1],
+    )
+    _, bias = policy_run(table, towns, best)
+    text = ep.stationary(table).derivation().markdown()
+    for town, pi in zip(towns, law):
+        assert f"\\pi(\\text{{'{town}'}}) &= {latex_number(pi)}" in text
+        assert f"\\implies h(\\text{{'{town}'}}) = {latex_number(bias[town])}" in text
+    for town in towns:
+        earn = {
+            a: r + sum(p * bias[t] for t, p in law_.items())
+            for a, (r, law_) in table.moves[town].items()
+        }
+        runner = max((a for a in earn if a != 2), key=earn.get)
+        margin = latex_number(earn[2] - earn[runner])
+        assert f"In '{town}' the play is 2, better than {runner} by ${margin}$." in text
+
+
+class Walk:
+    """Two states swapping, with no rewards."""
+
+    initial = 0
+
+    def outcome(self, s):
+        return None
+
+    def actions(self, s):
+        return ("go",)
+
+    def transition(self, s, a):
+        return Dist({1 - s: 1})
+
+
+def test_a_derivation_needs_rewards():
+    with pytest.raises(ModelError, match="the model has no rewards"):
+        ep.stationary(Walk()).derivation()

@@ -233,7 +233,9 @@ def test_the_sphinx_directive_builds_a_page(tmp_path: Path):
     )
     (source / "index.rst").write_text(
         "Push your luck\n==============\n\n"
-        ".. exactprob-derivation:: examples.derivations:push_your_luck\n   :limit: 4\n"
+        ".. exactprob-derivation:: examples.derivations:push_your_luck\n   :limit: 4\n\n"
+        "The taxicab\n-----------\n\n"
+        ".. exactprob-derivation:: examples.long_run:taxicab\n   :long-run:\n"
     )
     done = subprocess.run(
         [
@@ -257,6 +259,7 @@ def test_the_sphinx_directive_builds_a_page(tmp_path: Path):
         "Derivation" not in page.split("<h1>")[0] and r"\frac{1}{2} &lt; p &lt; \frac{2}{3}" in page
     )
     assert r"V(\text{1}) - Q(\text{1}, \text{roll}) &amp;= 1 - 2 p" in page
+    assert r"\frac{8}{119} \cdot \frac{11}{4} + \frac{6}{7} \cdot 15" in page  # Howard's gain
 
 
 def test_rewards_are_printed_and_read_back():
@@ -300,19 +303,42 @@ def _lucky_fight(p: object) -> object:
     return LuckyFight(4, 4, 3, p)
 
 
+def _derivation(model: object) -> object:
+    return ep.solve(model).derivation()
+
+
+def _long_run_derivation() -> object:
+    sys.path.insert(0, str(ROOT / "examples"))
+    from long_run import Taxicab, Upkeep
+
+    return ep.stationary(Taxicab()).derivation(), ep.stationary(Upkeep(2, 1)).derivation()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
     [
-        Bet,  # a decision
-        lambda: Pig(12),  # a cyclic component, eliminated
-        Gamble,  # pieces and an irrational breakpoint
-        lambda: PushYourLuck(3),  # rational breakpoints with ties
-        lambda: _lucky_fight(F(1, 2)),  # long state names and their legend
-        lambda: _lucky_fight(sympy.Symbol("p")),  # the same in pieces
-        OddNames,  # LaTeX's special characters in names
+        lambda: _derivation(Bet()),  # a decision
+        lambda: _derivation(Pig(12)),  # a cyclic component, eliminated
+        lambda: _derivation(Gamble()),  # pieces and an irrational breakpoint
+        lambda: _derivation(PushYourLuck(3)),  # rational breakpoints with ties
+        lambda: _derivation(_lucky_fight(F(1, 2))),  # long state names and their legend
+        lambda: _derivation(_lucky_fight(sympy.Symbol("p"))),  # the same in pieces
+        lambda: _derivation(OddNames()),  # LaTeX's special characters in names
+        lambda: _long_run_derivation()[0],  # the best long run: law, gain, bias, decisions
+        lambda: _long_run_derivation()[1],  # tuple states, some left for good
     ],
-    ids=["decision", "cycle", "irrational-breakpoint", "ties", "legend", "legend-pieces", "odd"],
+    ids=[
+        "decision",
+        "cycle",
+        "irrational-breakpoint",
+        "ties",
+        "legend",
+        "legend-pieces",
+        "odd",
+        "long-run",
+        "long-run-transient",
+    ],
 )
 def test_a_standalone_derivation_compiles_with_pdflatex(make, tmp_path: Path) -> None:
     """``latex(standalone=True)`` is a whole document a real TeX engine typesets without
@@ -324,7 +350,7 @@ def test_a_standalone_derivation_compiles_with_pdflatex(make, tmp_path: Path) ->
         if os.environ.get("EXACTPROB_REQUIRE_TEX"):
             pytest.fail("pdflatex is not installed (apt-get install texlive-latex-base)")
         pytest.skip("pdflatex is not installed")
-    (tmp_path / "derivation.tex").write_text(ep.solve(make()).derivation().latex(standalone=True))
+    (tmp_path / "derivation.tex").write_text(make().latex(standalone=True))
     done = subprocess.run(
         ["pdflatex", "-halt-on-error", "-interaction=nonstopmode", "derivation.tex"],
         cwd=tmp_path,

@@ -50,6 +50,7 @@ from typing import Any
 from ...errors import ModelError
 from ...util.display import exact_html, rows_html
 from ...util.limits import DEFAULT_MAX_STATES
+from ...util.mathdoc import Document
 from ...util.numbers import Exact
 from ...util.progress import shows_progress
 from ...util.text import short_repr
@@ -278,6 +279,15 @@ class LongRun(GraphStates):
             self._evaluation = evaluate_play(self.field, self._moves, rewards)
         sign = self._best.sign if self._best else 1
         return self.field.public(sign * self._evaluation.bias[s])
+
+    def derivation(self, *, limit: int = 12) -> Document:
+        """The long run written out (a :class:`~exactprob.util.mathdoc.Document`:
+        ``.latex()``, ``.rst()``, ``.markdown()``): each class's law and gain, the bias
+        equations and the decisions of the first ``limit`` states
+        (:mod:`~exactprob.engine.long_run.derivation`)."""
+        from .derivation import derive_long_run
+
+        return derive_long_run(self, limit=limit)
 
     # -- from a state -------------------------------------------------------------
     def class_probabilities(self, state: Any = None) -> Dist[int]:
