@@ -82,3 +82,74 @@ def test_formulas_that_cannot_be_proved_are_refused():
         ep.check_formula(solved, sympy.sqrt(p))
     with pytest.raises(ep.UsageError, match="certified enclosure"):
         ep.check_formula(ep.solve(GamblersRuin(F(1, 3), 3, 1), "certified"), F(1, 7))
+
+
+# -- formulas with pieces ---------------------------------------------------------------
+HALF, TWO_THIRDS = sympy.Rational(1, 2), sympy.Rational(2, 3)
+
+
+def best_target(cap):
+    """Push your luck from the rules: V(0) = p max(1, p max(2, ... p cap)), which is the
+    best of the targets, max_j j p^j (j = 1 .. cap)."""
+    return sympy.Max(*(j * p**j for j in range(1, cap + 1)))
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        best_target(3),
+        sympy.Piecewise((p, p < HALF), (2 * p**2, p < TWO_THIRDS), (3 * p**3, True)),
+        sympy.Piecewise((p, p <= HALF), (2 * p**2, p <= TWO_THIRDS), (3 * p**3, True)),
+    ],
+    ids=["max", "piecewise", "closed-at-the-breakpoints"],
+)
+def test_a_formula_with_pieces_is_proved_branch_by_branch(formula):
+    assert ep.check_formula(ep.solve(PushYourLuck(3)), formula)
+
+
+def test_a_wrong_breakpoint_is_refuted_between_the_two_and_confirmed_by_solving():
+    """Switching to 3p^3 at 3/5 instead of 2/3: refuted at a point of (3/5, 2/3), where
+    solving the model at that point gives 2p^2."""
+    wrong = sympy.Piecewise((p, p < HALF), (2 * p**2, p < sympy.Rational(3, 5)), (3 * p**3, True))
+    verdict = ep.check_formula(ep.solve(PushYourLuck(3)), wrong)
+    assert not verdict
+    t = F(str(verdict.point[p]))
+    assert F(3, 5) < t < F(2, 3)
+    exact = ep.solve(At(PushYourLuck(3), t)).value()
+    assert verdict.exact_value == sympy.Rational(exact.numerator, exact.denominator)
+    assert verdict.formula_value == 3 * verdict.point[p] ** 3
+
+
+@pytest.mark.parametrize(
+    ("at", "exact"),
+    [(HALF, HALF), (sympy.Rational(1, 4), sympy.Rational(1, 4))],
+    ids=["the-answer's-breakpoint", "inside-a-piece"],
+)
+def test_a_formula_wrong_at_one_point_is_refuted_there(at, exact):
+    wrong = sympy.Piecewise((7, sympy.Eq(p, at)), (best_target(3), True))
+    verdict = ep.check_formula(ep.solve(PushYourLuck(3)), wrong)
+    assert not verdict
+    assert verdict.point == {p: at}
+    assert (verdict.formula_value, verdict.exact_value) == (7, exact)
+
+
+def test_a_max_holds_through_an_irrational_touch_and_a_min_does_not():
+    """p and p - (p^2 - 1/2)^2 touch at 1/sqrt(2): the value p is their Max on every
+    piece and at the touch; their Min is the other one, wrong off the touch."""
+    touch = p - (p**2 - sympy.Rational(1, 2)) ** 2
+    model = TableModel(
+        "s",
+        {"w": 1, "l": 0},
+        {"s": (0, {"a": {"w": p, "l": 1 - p}, "b": {"w": touch, "l": 1 - touch}})},
+    )
+    solved = ep.solve(model, parameter_range=(F(1, 2), 1))
+    assert ep.check_formula(solved, sympy.Max(p, touch))
+    verdict = ep.check_formula(solved, sympy.Min(p, touch))
+    assert not verdict and verdict.exact_value == verdict.point[p]
+
+
+def test_formulas_with_pieces_that_cannot_be_checked_are_refused():
+    with pytest.raises(ep.UsageError, match="has pieces; it is checked against a piecewise"):
+        ep.check_formula(ep.solve(GamblersRuin(p, 3, 1)), sympy.Max(p, HALF))
+    with pytest.raises(ep.UsageError, match="symbols other than the answer's parameter p"):
+        ep.check_formula(ep.solve(PushYourLuck(3)), sympy.Max(p, sympy.Symbol("q")))

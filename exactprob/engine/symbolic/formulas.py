@@ -7,7 +7,9 @@ so equality is *proved* (a symbolic identity, no sampling); when they differ, th
 difference is a nonzero rational function, zero at only finitely many points, and the
 simplest rationals are tried until one shows the difference. For a piecewise answer
 (:mod:`~exactprob.engine.symbolic.piecewise`) each piece is checked on its own, and each
-breakpoint by the exact value there.
+breakpoint by the exact value there; the formula may have pieces too (``Piecewise``,
+``Max``, ``Min``), and each of its branches is checked on the part of each piece where it
+applies, its own breakpoints by their exact values.
 
 >>> import sympy, exactprob as ep
 >>> from exactprob.games.gamblers_ruin import GamblersRuin
@@ -33,6 +35,10 @@ from ...util.numbers import to_sympy
 from ..enclosure import Enclosure
 
 __all__ = ["FormulaCheck", "check_formula"]
+
+#: An open interval ``(low, high)`` of the parameter; ``None`` for no bound (a rational,
+#: or an irrational breakpoint of a piecewise answer).
+Interval = tuple[Any, Any]
 
 #: How many candidate points are tried for a counterexample (each symbol's simplest
 #: rationals in (0, 1), then above 1 and below 0); a nonzero difference of small degree
@@ -75,7 +81,9 @@ def check_formula(solved: Any, formula: Any, state: Any = None) -> FormulaCheck:
         An exact answer (rational, symbolic, or piecewise in one symbol).
     formula : sympy expression or exact number
         The closed form believed: a rational function of the model's symbols with
-        rational coefficients.
+        rational coefficients; against a piecewise answer, also one with pieces
+        (``Piecewise``, ``Max``, ``Min``, ``Abs``) in its parameter, each branch such a
+        function, checked branch by branch where it applies.
     state : state, optional
         Whose value to check.
 
@@ -88,8 +96,9 @@ def check_formula(solved: Any, formula: Any, state: Any = None) -> FormulaCheck:
     Raises
     ------
     UsageError
-        For a formula that is not a rational function with rational coefficients, or an
-        inexact result (certified enclosures cannot prove an identity).
+        For a formula that is not a rational function with rational coefficients (or
+        pieces of them, against a piecewise answer), or an inexact result (certified
+        enclosures cannot prove an identity).
 
     See Also
     --------
@@ -111,9 +120,10 @@ def check_formula(solved: Any, formula: Any, state: Any = None) -> FormulaCheck:
     >>> bool(check_formula(ep.solve(GamblersRuin(goal=5, start=2, p="2/5")), Fraction(40, 211)))
     True
     """
-    expected = _rational_function(formula)
     if hasattr(solved, "piece_tables"):
-        return _check_pieces(solved, expected, state)
+        branches = _branches(formula, solved.parameter)
+        return _check_pieces(solved, branches, state)
+    expected = _rational_function(formula)
     value = solved.value(state)
     if isinstance(value, Enclosure):
         raise UsageError("a certified enclosure cannot prove a formula; solve exactly")
@@ -126,6 +136,11 @@ def _rational_function(formula: Any) -> Any:
     expr = sympy.sympify(formula)
     if expr.atoms(sympy.Float):
         raise UsageError(f"the formula {formula} holds a float; write it with exact rationals")
+    if expr.has(sympy.Piecewise, sympy.Max, sympy.Min, sympy.Abs):
+        raise UsageError(
+            f"the formula {formula} has pieces; it is checked against a piecewise answer "
+            "(solve with parameter_range=...), piece by piece"
+        )
     if not expr.is_rational_function(*expr.free_symbols) or expr.atoms(sympy.AlgebraicNumber):
         raise UsageError(
             f"the formula {formula} is not a rational function of its symbols; only those "
@@ -134,8 +149,31 @@ def _rational_function(formula: Any) -> Any:
     return expr
 
 
-def _check_function(formula: Any, value: Any, piece: Any) -> FormulaCheck:
-    """Compare two rational functions (on a piece's interval when ``piece`` is given)."""
+def _branches(formula: Any, parameter: Any) -> list[tuple[Any, Any]]:
+    """``formula`` as ``(rational function, the set of the parameter where it applies)``
+    pairs: one pair over the whole line for a rational function; for a formula with
+    ``Piecewise``, ``Max``, ``Min`` or ``Abs``, its branches, folded into one
+    ``Piecewise`` and solved for where each applies
+    (:meth:`sympy.functions.elementary.piecewise.Piecewise.as_expr_set_pairs`)."""
+    import sympy
+
+    expr = sympy.sympify(formula)
+    if not expr.has(sympy.Piecewise, sympy.Max, sympy.Min, sympy.Abs):
+        return [(_rational_function(expr), sympy.Reals)]
+    if expr.free_symbols - {parameter}:
+        raise UsageError(
+            f"the formula {formula} has pieces in symbols other than the answer's "
+            f"parameter {parameter}; a formula with pieces is checked in that one symbol"
+        )
+    folded = sympy.piecewise_fold(expr.rewrite(sympy.Piecewise))
+    if not isinstance(folded, sympy.Piecewise):
+        return [(_rational_function(folded), sympy.Reals)]
+    return [(_rational_function(branch), where) for branch, where in folded.as_expr_set_pairs()]
+
+
+def _check_function(formula: Any, value: Any, interval: Interval | None) -> FormulaCheck:
+    """Compare two rational functions (on the open ``interval`` ``(low, high)`` when
+    given)."""
     import sympy
 
     difference = sympy.cancel(sympy.together(formula - value))
@@ -144,7 +182,7 @@ def _check_function(formula: Any, value: Any, piece: Any) -> FormulaCheck:
     symbols = sorted(difference.free_symbols | formula.free_symbols | value.free_symbols, key=str)
     numerator, denominator = sympy.fraction(difference)
     value_denominator = sympy.fraction(sympy.together(value))[1]
-    for point in itertools.islice(_candidates(symbols, piece), MAX_TRIES):
+    for point in itertools.islice(_candidates(symbols, interval), MAX_TRIES):
         at = {s: sympy.Rational(v.numerator, v.denominator) for s, v in point.items()}
         if denominator.subs(at) == 0 or value_denominator.subs(at) == 0:
             continue
@@ -153,27 +191,27 @@ def _check_function(formula: Any, value: Any, piece: Any) -> FormulaCheck:
     raise AssertionError("no counterexample among the candidates")  # pragma: no cover
 
 
-def _candidates(symbols: list[Any], piece: Any) -> Iterator[dict[Any, Fraction]]:
-    """Points to try: each symbol over the simplest rationals (in the piece's interval
-    when given), all combinations, nearest first."""
+def _candidates(symbols: list[Any], interval: Interval | None) -> Iterator[dict[Any, Fraction]]:
+    """Points to try: each symbol over the simplest rationals (in ``interval`` when
+    given), all combinations, nearest first."""
     if not symbols:
         yield {}
         return
-    values = list(itertools.islice(_simple_rationals(piece), 60))
+    values = list(itertools.islice(_simple_rationals(interval), 60))
     for total in range(len(values) * len(symbols)):
         for combo in itertools.product(range(min(total + 1, len(values))), repeat=len(symbols)):
             if sum(combo) == total:
                 yield {s: values[i] for s, i in zip(symbols, combo)}
 
 
-def _simple_rationals(piece: Any) -> Iterator[Fraction]:
+def _simple_rationals(interval: Interval | None) -> Iterator[Fraction]:
     """Rationals by increasing denominator, those in (0, 1) (where probabilities live)
-    first, then whole numbers and the others; inside a piece, the simplest rational of
-    its interval, then of each half it leaves, breadth first."""
-    if piece is not None:
+    first, then whole numbers and the others; inside an interval ``(low, high)``, the
+    simplest rational of it, then of each half it leaves, breadth first."""
+    if interval is not None:
         from .piecewise import sample_between
 
-        halves = deque([(piece.where.low, piece.where.high)])
+        halves = deque([interval])
         while halves:
             low, high = halves.popleft()
             t = sample_between(low, high)
@@ -189,11 +227,13 @@ def _simple_rationals(piece: Any) -> Iterator[Fraction]:
             yield x
 
 
-def _check_pieces(solved: Any, formula: Any, state: Any) -> FormulaCheck:
-    """Each piece of a piecewise answer: an identity on each interval; at a rational
-    point the exact value; at an irrational breakpoint x, a root of the irreducible f,
-    the value is the neighbouring piece's rational function V there, and the formula
-    equals it exactly when f divides the numerator of formula - V."""
+def _check_pieces(solved: Any, branches: list[tuple[Any, Any]], state: Any) -> FormulaCheck:
+    """Each piece of a piecewise answer against each branch of the formula that applies
+    on part of it: an identity of rational functions on each open part; at a single
+    point (a breakpoint of the answer or of the formula) the exact values. At an
+    irrational breakpoint x, a root of the irreducible f, the answer's value is the
+    neighbouring piece's rational function V there, and the formula's branch B equals it
+    exactly when f divides the numerator of B - V."""
     import sympy
 
     from .._internal.algebraic import RealRoot, to_sympy_point
@@ -201,19 +241,71 @@ def _check_pieces(solved: Any, formula: Any, state: Any) -> FormulaCheck:
     s = 0 if state is None else solved.graph.id_of(state)
     p = solved.parameter
     for piece in solved.piece_tables:
-        if not piece.where.point:
-            verdict = _check_function(formula, piece.value_of_id(s), piece)
-            if not verdict:
-                return verdict
+        low, high = piece.where.low, piece.where.high
+        if piece.where.point:
+            x = to_sympy_point(low)
+            branch = next(b for b, where in branches if where.contains(x) == sympy.true)
+            if isinstance(low, RealRoot):
+                difference = sympy.together(branch - piece.field.public(piece.values[s]))
+                f = sympy.Poly(list(low.coefficients), p)
+                holds = sympy.Poly(sympy.fraction(difference)[0], p).rem(f).is_zero
+            else:
+                holds = branch.subs(p, x) == piece.value_of_id(s)
+            if not holds:
+                return FormulaCheck(
+                    False, {p: x}, sympy.radsimp(branch.subs(p, x)), piece.value_of_id(s)
+                )
             continue
-        x = piece.where.low
-        at = {p: to_sympy_point(x)}
-        if isinstance(x, RealRoot):
-            difference = sympy.together(formula - piece.field.public(piece.values[s]))
-            f = sympy.Poly(list(x.coefficients), p)
-            holds = sympy.Poly(sympy.fraction(difference)[0], p).rem(f).is_zero
-        else:
-            holds = formula.subs(at) == piece.value_of_id(s)
-        if not holds:
-            return FormulaCheck(False, at, sympy.radsimp(formula.subs(at)), piece.value_of_id(s))
+        value = piece.value_of_id(s)
+        span = sympy.Interval.open(
+            -sympy.oo if low is None else to_sympy_point(low),
+            sympy.oo if high is None else to_sympy_point(high),
+        )
+        for branch, where in branches:
+            for part in _parts(span.intersect(where)):
+                verdict = _check_part(branch, value, part, p)
+                if not verdict:
+                    return verdict
     return FormulaCheck(True)
+
+
+def _parts(where: Any) -> list[Any]:
+    """A set of reals as its intervals and single points."""
+    import sympy
+
+    if isinstance(where, sympy.Union):
+        return [part for each in where.args for part in _parts(each)]
+    if isinstance(where, sympy.FiniteSet):
+        return list(where)
+    return [] if where.is_empty else [where]
+
+
+def _check_part(branch: Any, value: Any, part: Any, p: Any) -> FormulaCheck:
+    """The formula's ``branch`` against the answer's ``value`` on ``part``: an interval
+    (an identity, or a rational point inside where they differ) or a single point."""
+    import sympy
+
+    if not isinstance(part, sympy.Interval):  # a point: exact values
+        formula_value, exact_value = branch.subs(p, part), value.subs(p, part)
+        if sympy.simplify(formula_value - exact_value) == 0:
+            return FormulaCheck(True)
+        return FormulaCheck(False, {p: part}, sympy.radsimp(formula_value), exact_value)
+    return _check_function(branch, value, (_inside(part.start, 1), _inside(part.end, -1)))
+
+
+def _inside(end: Any, direction: int) -> Fraction | None:
+    """A rational end for an interval's end: itself when rational, else a rational just
+    inside it (above a lower end, ``direction`` 1; below an upper end, -1); ``None``
+    for an infinite end."""
+    import sympy
+
+    if end.is_infinite:
+        return None
+    if end.is_Rational:
+        return Fraction(int(end.p), int(end.q))
+    digits = 30
+    while True:
+        q = sympy.Rational(str(sympy.N(end, digits))) + direction * sympy.Rational(1, 10**digits)
+        if (q > end) == (direction > 0):
+            return Fraction(int(q.p), int(q.q))
+        digits *= 2
