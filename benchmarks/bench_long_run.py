@@ -17,7 +17,8 @@ seconds (600) is stopped and shown as such. The two exact gains must be equal. B
 sides load their libraries before the clock starts.
 
 ``--quick`` runs k = 10 and 30 (a few seconds); the default adds 50, 100 and 316
-(10^5 states; Storm is stopped there).
+(10^5 states; Storm is stopped there). ``--out FILE`` also writes the table to FILE. The
+script exits with status 1 when the two gains differ.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="k = 10 and 30 only")
     parser.add_argument("--sizes", help="comma-separated k (overrides --quick)")
     parser.add_argument("--storm-timeout", type=float, default=600.0, metavar="S")
+    parser.add_argument("--out", type=Path, help="also write the table to FILE")
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -90,8 +92,11 @@ def main() -> None:
     sizes = [10, 30] if args.quick else [10, 30, 50, 100, 316]
     if args.sizes:
         sizes = [int(k) for k in args.sizes.split(",")]
-    print("| k | states | exactprob s | exactprob MB | Storm exact s | ratio | gains equal |")
-    print("|---|---|---|---|---|---|---|")
+    lines = [
+        "| k | states | exactprob s | exactprob MB | Storm exact s | ratio | gains equal |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    print(*lines, sep="\n")
     for k in sizes:
         mine = measure("ours", k, None)
         assert mine is not None
@@ -106,11 +111,15 @@ def main() -> None:
             peer_text = f"{float(peer['seconds']):.2f}"
             ratio = _ratio(float(mine["seconds"]), float(peer["seconds"]))
             equal = "yes" if Fraction(str(mine["gain"])) == Fraction(str(peer["gain"])) else "NO"
-        print(
+        lines.append(
             f"| {k} | {mine['states']:,} | {float(mine['seconds']):.2f} | "
-            f"{float(mine['peak_mb']):.0f} | {peer_text} | {ratio} | {equal} |",
-            flush=True,
+            f"{float(mine['peak_mb']):.0f} | {peer_text} | {ratio} | {equal} |"
         )
+        print(lines[-1], flush=True)
+    if args.out:
+        args.out.write_text("\n".join(lines) + "\n")
+    if any(line.endswith("| NO |") for line in lines):
+        sys.exit(1)
 
 
 def _ratio(a: float, b: float) -> str:

@@ -149,3 +149,11 @@ def test_level_models_benchmark_quick_runs(tmp_path: Path) -> None:
     text = quick_report("bench_levels.py", tmp_path)
     assert "equal" in text and "DIFFERENT" not in text
     assert "| quick:dask" in text and "| contains" in text
+
+
+@pytest.mark.slow
+def test_long_run_benchmark_quick_runs(tmp_path: Path) -> None:
+    pytest.importorskip("stormpy")
+    text = quick_report("bench_long_run.py", tmp_path)
+    # exits 1 when Storm's exact gain differs from exactprob's
+    assert text.count("| yes |") == 2
