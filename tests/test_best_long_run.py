@@ -15,6 +15,7 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_long_run import Ehrenfest
 
 import exactprob as ep
 from exactprob import Dist, ModelError
@@ -456,21 +457,6 @@ def test_the_taxicab_derivation_writes_the_law_gain_bias_and_margins_found_here(
         assert f"In '{town}' the play is 2, better than {runner} by ${margin}$." in text
 
 
-class Walk:
-    """Two states swapping, with no rewards."""
-
-    initial = 0
-
-    def outcome(self, s):
-        return None
-
-    def actions(self, s):
-        return ("go",)
-
-    def transition(self, s, a):
-        return Dist({1 - s: 1})
-
-
 def test_a_derivation_needs_rewards():
     with pytest.raises(ModelError, match="the model has no rewards"):
-        ep.stationary(Walk()).derivation()
+        ep.stationary(Ehrenfest(2)).derivation()

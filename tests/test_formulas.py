@@ -44,27 +44,41 @@ def test_a_rational_answer_against_a_number():
 def test_a_piecewise_answer_is_checked_piece_by_piece():
     """Push your luck to 3: the value is p below 1/2, 2p^2 up to 2/3, 3p^3 above; p is
     refuted at a point of the second piece, confirmed by solving there."""
-    solved = ep.solve(PushYourLuck(3))
-    verdict = ep.check_formula(solved, p)
-    assert not verdict
-    t = F(str(verdict.point[p]))
-    assert F(1, 2) < t < F(2, 3)
-    exact = ep.solve(At(PushYourLuck(3), t)).value()
-    assert verdict.exact_value == sympy.Rational(exact.numerator, exact.denominator)
+    verdict = refuted_in(p, F(1, 2), F(2, 3))
     assert verdict.exact_value == 2 * verdict.point[p] ** 2
 
 
-def test_a_formula_that_holds_on_every_piece_and_at_an_irrational_touch():
-    """Two actions win with p and with p - (p^2 - 1/2)^2, which touches p at 1/sqrt(2)
-    (a tie at that point, the same play on both sides): the value is p on every piece
-    and at the point."""
-    touch = p - (p**2 - sympy.Rational(1, 2)) ** 2
+def refuted_in(formula, low, high):
+    """The verdict on ``formula`` for push your luck to 3: refuted at a point strictly
+    between ``low`` and ``high``, where solving the model at that point gives the
+    verdict's exact value."""
+    verdict = ep.check_formula(ep.solve(PushYourLuck(3)), formula)
+    assert not verdict
+    t = F(str(verdict.point[p]))
+    assert low < t < high
+    exact = ep.solve(At(PushYourLuck(3), t)).value()
+    assert verdict.exact_value == sympy.Rational(exact.numerator, exact.denominator)
+    return verdict
+
+
+#: A chance that touches p at 1/sqrt(2) from below.
+TOUCH = p - (p**2 - sympy.Rational(1, 2)) ** 2
+
+
+def touching():
+    """Two actions winning with p and with TOUCH, solved for 1/2 <= p <= 1: a tie at
+    1/sqrt(2), the same play on both sides."""
     model = TableModel(
         "s",
         {"w": 1, "l": 0},
-        {"s": (0, {"a": {"w": p, "l": 1 - p}, "b": {"w": touch, "l": 1 - touch}})},
+        {"s": (0, {"a": {"w": p, "l": 1 - p}, "b": {"w": TOUCH, "l": 1 - TOUCH}})},
     )
-    solved = ep.solve(model, parameter_range=(F(1, 2), 1))
+    return ep.solve(model, parameter_range=(F(1, 2), 1))
+
+
+def test_a_formula_that_holds_on_every_piece_and_at_an_irrational_touch():
+    """The value of the touching actions is p on every piece and at the point."""
+    touch, solved = TOUCH, touching()
     assert [str(x.where) for x in solved.pieces] == [
         "1/2 < p < sqrt(2)/2",
         "p = sqrt(2)/2",
@@ -111,12 +125,7 @@ def test_a_wrong_breakpoint_is_refuted_between_the_two_and_confirmed_by_solving(
     """Switching to 3p^3 at 3/5 instead of 2/3: refuted at a point of (3/5, 2/3), where
     solving the model at that point gives 2p^2."""
     wrong = sympy.Piecewise((p, p < HALF), (2 * p**2, p < sympy.Rational(3, 5)), (3 * p**3, True))
-    verdict = ep.check_formula(ep.solve(PushYourLuck(3)), wrong)
-    assert not verdict
-    t = F(str(verdict.point[p]))
-    assert F(3, 5) < t < F(2, 3)
-    exact = ep.solve(At(PushYourLuck(3), t)).value()
-    assert verdict.exact_value == sympy.Rational(exact.numerator, exact.denominator)
+    verdict = refuted_in(wrong, F(3, 5), F(2, 3))
     assert verdict.formula_value == 3 * verdict.point[p] ** 3
 
 
@@ -134,15 +143,9 @@ def test_a_formula_wrong_at_one_point_is_refuted_there(at, exact):
 
 
 def test_a_max_holds_through_an_irrational_touch_and_a_min_does_not():
-    """p and p - (p^2 - 1/2)^2 touch at 1/sqrt(2): the value p is their Max on every
-    piece and at the touch; their Min is the other one, wrong off the touch."""
-    touch = p - (p**2 - sympy.Rational(1, 2)) ** 2
-    model = TableModel(
-        "s",
-        {"w": 1, "l": 0},
-        {"s": (0, {"a": {"w": p, "l": 1 - p}, "b": {"w": touch, "l": 1 - touch}})},
-    )
-    solved = ep.solve(model, parameter_range=(F(1, 2), 1))
+    """The value p is the Max of the touching chances on every piece and at the touch;
+    their Min is the other one, wrong off the touch."""
+    touch, solved = TOUCH, touching()
     assert ep.check_formula(solved, sympy.Max(p, touch))
     verdict = ep.check_formula(solved, sympy.Min(p, touch))
     assert not verdict and verdict.exact_value == verdict.point[p]

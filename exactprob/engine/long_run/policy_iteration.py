@@ -27,17 +27,15 @@ the limiting matrix :math:`P_e^*` gives :math:`g_e = P_e^* r_e = P_e^* g = g`.
 
 >>> from exactprob.engine.graph.exploring import explore
 >>> from exactprob import Dist
->>> class Machine:  # a new machine earns 4 and wears out with chance 1/2; a worn one
-...     initial = "worn"  # earns 1 for ever, or is renewed for 3
+>>> class Detour:  # stay, earning 1 a move, or go round a detour paying 3 then 0
+...     initial = "home"
 ...     def outcome(self, s): return None
-...     def actions(self, s): return ("keep", "renew") if s == "worn" else ("run",)
-...     def transition(self, s, a):
-...         if a == "run": return Dist({"new": "1/2", "worn": "1/2"})
-...         return Dist({"worn" if a == "keep" else "new": 1})
-...     def reward(self, s, a): return {"keep": 1, "renew": -3, "run": 4}[a]
->>> best = best_play(explore(Machine()))
+...     def actions(self, s): return ("stay", "detour") if s == "home" else ("back",)
+...     def transition(self, s, a): return Dist({"away" if a == "detour" else "home": 1})
+...     def reward(self, s, a): return {"stay": 1, "detour": 3, "back": 0}[a]
+>>> best = best_play(explore(Detour()))
 >>> best.evaluation.gain[0], best.choice, best.rounds
-(mpq(5,3), [1, 0], 2)
+(mpq(3,2), [1, 0], 1)
 """
 
 from __future__ import annotations
