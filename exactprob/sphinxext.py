@@ -49,6 +49,8 @@ def setup(app: Any) -> dict[str, Any]:
                 raise self.error(f"cannot import the model {self.arguments[0]!r}: {error}")
             limit = self.options.get("limit", 12)
             if "long-run" in self.options:
+                if "states" in self.options:
+                    raise self.error(":states: does not apply to a long run; give :limit:")
                 derivation = stationary(factory(), progress=False).derivation(limit=limit)
             else:
                 derivation = derivation_of(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import warnings
 from fractions import Fraction as F
 
 import pytest
@@ -427,6 +428,39 @@ def test_biases_floats_cannot_separate_are_compared_exactly(extra, ties):
     assert run.bias("start") == -3 + max(extra, 0)
 
 
+def test_a_tie_whose_float_sums_differ_is_still_a_tie():
+    """1/50 + 1/20 = 1/100 + 3/50 exactly, though their float sums differ: a tie."""
+    paths = Table(
+        {
+            "s": {"a": (F(1, 50), {"u": 1}), "b": (F(1, 100), {"v": 1})},
+            "u": {"go": (F(1, 20), {"z": 1})},
+            "v": {"go": (F(3, 50), {"z": 1})},
+            "z": {"stay": (0, {"z": 1})},
+        },
+        "s",
+    )
+    assert ep.stationary(paths).ties("s") == ("a", "b")
+
+
+def test_float_sums_that_overflow_are_decided_exactly():
+    """Rewards near the largest double: the float sums overflow, so every comparison is
+    exact; looping back through s1 (91 a move) beats settling at z (90 a move)."""
+    e = 10**306
+    loop = Table(
+        {
+            "s0": {"a": (100 * e, {"s2": 1}), "b": (91 * e, {"s1": 1})},
+            "s1": {"go": (91 * e, {"s0": 1})},
+            "s2": {"go": (175 * e, {"z": 1})},
+            "z": {"stay": (90 * e, {"z": 1})},
+        },
+        "s0",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run = ep.stationary(loop)
+    assert (run.policy("s0"), run.ties("s0"), run.long_run_average()) == ("b", ("b",), 91 * e)
+
+
 # -- the derivation ---------------------------------------------------------------------
 def test_the_taxicab_derivation_writes_the_law_gain_bias_and_margins_found_here():
     """Each number the derivation prints, from this file's own solves: the stationary
@@ -455,6 +489,27 @@ def test_the_taxicab_derivation_writes_the_law_gain_bias_and_margins_found_here(
         runner = max((a for a in earn if a != 2), key=earn.get)
         margin = latex_number(earn[2] - earn[runner])
         assert f"In '{town}' the play is 2, better than {runner} by ${margin}$." in text
+
+
+def test_the_derivation_words_ends_ties_and_a_minimiser():
+    """A terminal state is named in words; a tie names the other actions; a minimiser
+    takes the least."""
+    costs = Table(
+        {
+            0: {"a": (1, {1: 1}), "b": (0, {0: 1}), "c": (0, {0: 1})},
+            1: {"back": (0, {0: 1})},
+            2: None,
+        },
+        0,
+        player=1,
+    )
+    text = ep.stationary(costs).derivation().markdown()
+    assert "the play takes the least" in text
+    assert "In 0 the play is b, tied exactly with c." in text
+    ends = Table(
+        {"start": {"stop": (1, {"end": 1}), "wait": (0, {"start": 1})}, "end": None}, "start"
+    )
+    assert "'end' ends play: it earns nothing more." in ep.stationary(ends).derivation().markdown()
 
 
 def test_a_derivation_needs_rewards():

@@ -162,9 +162,10 @@ def stationary(
 
 
 class LongRun(GraphStates):
-    """The long run of an explored chain (:func:`stationary`). ``state=None`` means the
-    initial state; classes are numbered ``0, 1, ...`` in the order their first states
-    were found."""
+    """The long run of an explored chain, or of the best play of an explored model with
+    choices (``best``, :func:`~.policy_iteration.best_play`), as :func:`stationary`
+    gives it. ``state=None`` means the initial state; classes are numbered ``0, 1, ...``
+    in the order of their first states' ids."""
 
     __slots__ = (
         "_best",
@@ -238,8 +239,9 @@ class LongRun(GraphStates):
     # -- the play ---------------------------------------------------------------
     def policy(self, state: Any = None) -> Any:
         """The action played in ``state`` (``None`` when terminal): a chain's only one,
-        the given policy's, or the best play's (the first tie in the model's order
-        where policy iteration had no reason to move)."""
+        the given policy's, or the best play's. Among tied actions, the best play keeps
+        the one policy iteration held: it starts from the largest immediate reward and
+        moves only for a strict improvement (every tie is as good: :meth:`ties`)."""
         s = self._id(state)
         k = self._choice[s]
         return None if k < 0 else self.graph.actions[s][k]

@@ -77,9 +77,10 @@ def derive_long_run(run: LongRun, *, limit: int = 12) -> Document:
     recurrent = sum(len(c) for c in run.classes)
     left = len(G) - recurrent
     doc.paragraph(
-        f"The model has {count_text(len(G), 'state')}; under the play, {recurrent:,} of them "
-        f"recur, in {count_text(len(run.classes), 'closed class', 'closed classes')}"
-        + (f", and {left:,} are left for good. " if left else ". ")
+        f"The model has {count_text(len(G), 'state')}; under the play, "
+        f"{count_text(len(run.classes), 'closed class', 'closed classes')} (where play, "
+        f"once in, stays for ever) hold {recurrent:,} of them"
+        + (f", and play leaves the other {left:,} for good. " if left else ". ")
         + names.legend()
     )
     for k, members in enumerate(run.classes):
@@ -100,7 +101,7 @@ def _describe_class(
     doc.heading(f"Class {k}: {count_text(len(members), 'state')}")
     gain = run.long_run_average(state=members[0])
     if len(members) == 1 and not G.actions[G.id_of(members[0])]:
-        doc.paragraph(f"{names.text(G.id_of(members[0]))} ends play: it earns nothing more.")
+        doc.paragraph(f"{names.plain(G.id_of(members[0]))} ends play: it earns nothing more.")
         return
     doc.paragraph(
         "Its stationary law solves ",
@@ -155,10 +156,11 @@ def _describe_decisions(doc: Document, run: LongRun, shown: list[int], names: _N
     r"""Each shown choice: every action's :math:`\sum P g` and :math:`r + \sum P h`."""
     G = run.graph
     doc.heading("The decisions")
+    minimises = any(G.players[s] == 1 and len(G.actions[s]) > 1 for s in range(len(G)))
     doc.paragraph(
         "An action first keeps the best gain, ",
         Math(r"\sum_t P(t \mid s, a)\, g(t) = g(s)"),
-        "; among those, the play earns the most ",
+        "; among those, the play takes the " + ("least" if minimises else "most") + " ",
         Math(r"Q(s, a) = r(s, a) + \sum_t P(t \mid s, a)\, h(t)"),
         ".",
     )
@@ -180,7 +182,7 @@ def _describe_decisions(doc: Document, run: LongRun, shown: list[int], names: _N
             lines.append(f"Q{label} &= {_earning(run, s, k, names)} = {latex_number(value)}")
         doc.equations(lines)
         play = (run.policy(state), run.ties(state))
-        doc.paragraph(*_verdict(names.plain(s), play, earned, G.players[s] == 1))
+        doc.paragraph(*_verdict(names.plain(s), play, earned, minimises))
 
 
 def _verdict(
@@ -189,7 +191,7 @@ def _verdict(
     """The decision in words: the play, its margin over the next best, or its ties."""
     chosen, ties = play
     if len(ties) > 1:
-        tied = ", ".join(map(str, ties))
+        tied = ", ".join(str(a) for a in ties if a != chosen)
         return [f"In {name} the play is {chosen}, tied exactly with {tied}."]
     others = {a: v for a, v in earned.items() if a != chosen}
     if not others:

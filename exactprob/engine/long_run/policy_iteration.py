@@ -14,9 +14,10 @@ gain :math:`g^*(s) = \max_d g_d(s)` is attained by a stationary play, and with a
 :math:`B(s)` the actions attaining the first maximum. Policy iteration (Howard, 1960;
 in the multichain form of Puterman, *Markov Decision Processes*, 1994, §9.2) starts from
 the actions of largest immediate reward and repeats: evaluate :math:`g_d, h_d` exactly;
-where an action raises :math:`\sum_t P g_d` above :math:`g_d(s)`, take it (the first in
-the model's order); if none does, where an action of :math:`B(s)` raises
-:math:`r + \sum_t P h_d` above :math:`g_d(s) + h_d(s)`, take it; otherwise stop. A play
+where an action raises :math:`\sum_t P g_d` above :math:`g_d(s)`, take the best (the first
+in the model's order); if none does, where an action of :math:`B(s)` raises
+:math:`r + \sum_t P h_d` above :math:`g_d(s) + h_d(s)`, take the best of those; otherwise
+stop. A play
 keeps its action where no action is strictly better, so each round raises :math:`(g, h)`
 lexicographically and no play comes back: the iteration ends, at a play whose
 :math:`(g_d, h_d)` solve the equations.
@@ -100,12 +101,13 @@ def best_play(G: StateGraph, *, sign: int = 1, progress: bool = False) -> BestPl
 class _Rounds:
     r"""The play under improvement and its evaluation (one round per :meth:`improve`).
 
-    Most comparisons are settled without exact sums. An action reaches the gain of its
-    state exactly when every successor has that gain (:meth:`_mixed`). An action's
+    Most comparisons are settled without exact sums. An action whose successors all
+    have the gain of its state reaches that gain (:meth:`_mixed`). An action's
     :math:`r + \sum P h` is screened in floats: the floats of exact numbers are
     correctly rounded, so a sum of :math:`w` products is within
-    :math:`(w + 2)\,u\,(\max|h| + \max|r|)` of the exact one (:math:`u = 2^{-53}`), and
-    an action below the played one by more than four times that is worse, exactly.
+    :math:`(w + 3)\,u\,(\max|h| + \max|r|)` of the exact one (:math:`u = 2^{-53}`), and
+    an action below the played one by more than four times :math:`(w + 2)\,u` times
+    that scale is worse, exactly. Where a float sum overflows, nothing is screened.
     Every other comparison is exact."""
 
     def __init__(self, G: StateGraph, field: Field, sign: int) -> None:
@@ -193,15 +195,16 @@ class _Rounds:
         one, with :math:`r + \sum P h` of every such action, exactly, in the model's
         order (the played one among them)."""
         played = np.asarray(self.start[:-1], np.int64) + np.asarray(self.choice)
+        near = self.choosing
         h = _floats(bias)
-        if h is None or self.float_reward is None:
-            near = self.choosing
-        else:
-            earn = self.float_reward + self.moves @ h
-            scale = float(np.abs(h).max(initial=0) + np.abs(self.float_reward).max(initial=0))
-            slack = 4 * (self.width + 2) * 2.0**-53 * (scale + 1)
-            rivals = earn >= earn[played[self.owner]] - slack
-            near = np.flatnonzero(np.bincount(self.owner, rivals) > 1)
+        if h is not None and self.float_reward is not None:
+            with np.errstate(over="ignore", invalid="ignore"):
+                earn = self.float_reward + self.moves @ h
+                scale = float(np.abs(h).max(initial=0) + np.abs(self.float_reward).max(initial=0))
+                slack = 4 * (self.width + 2) * 2.0**-53 * (scale + 1)
+                rivals = earn >= earn[played[self.owner]] - slack
+            if np.isfinite(earn).all() and np.isfinite(slack):  # else every state is near
+                near = np.flatnonzero(np.bincount(self.owner, rivals) > 1)
         mixed = set(self._mixed(gain))
         for s in near.tolist():
             reach = self._expected(s, gain) if s in mixed else None
