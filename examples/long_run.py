@@ -3,8 +3,8 @@
     python examples/long_run.py
 
 Prints the taxicab's best play, its exact gain and ties, and the derivation in Markdown;
-then drives the taxi 100,000 trips by the tables under that play and compares the
-average fare with the exact gain. ``Upkeep`` is the scalable model of the benchmark
+then drives the taxi 100,000 trips by the tables under that play and checks the average
+fare against the exact gain (within 5 standard errors). ``Upkeep`` is the scalable model of the benchmark
 (``benchmarks/bench_long_run.py``).
 """
 
@@ -94,16 +94,22 @@ class Upkeep:
         return (self.wear - w if action == "run" else 0) + self.shelf - n
 
 
-def drive(play: dict[str, str], trips: int, seed: int = 1960) -> float:
-    """The average fare of ``trips`` trips drawn from Howard's tables under ``play``."""
+def drive(play: dict[str, str], trips: int, seed: int = 1960) -> tuple[float, float]:
+    """The average fare of ``trips`` trips drawn from Howard's tables under ``play``, and
+    its standard error (from the means of batches of 1,000 trips)."""
     rng = random.Random(seed)
-    town, total = "A", 0
-    for _ in range(trips):
+    town, total, batches = "A", 0, []
+    for trip in range(1, trips + 1):
         chances, fares = TAXICAB[town][play[town]]
         k = rng.choices(range(3), weights=[float(p) for p in chances])[0]
         total += fares[k]
         town = "ABC"[k]
-    return total / trips
+        if trip % 1000 == 0:
+            batches.append(total / 1000)
+            total = 0
+    mean = sum(batches) / len(batches)
+    spread = (sum((x - mean) ** 2 for x in batches) / (len(batches) - 1)) ** 0.5
+    return mean, spread / len(batches) ** 0.5
 
 
 def main() -> None:
@@ -112,7 +118,10 @@ def main() -> None:
     print("gain:", best.long_run_average(), "=", float(best.long_run_average()))
     print("ties:", {town: best.ties(town) for town in "ABC"})
     print(best.derivation().markdown())
-    print("simulated average fare:", drive(best.policy_map(), 100_000))
+    mean, error = drive(best.policy_map(), 100_000)
+    print(f"simulated average fare: {mean:.4f} (standard error {error:.4f})")
+    agrees = abs(mean - float(best.long_run_average())) < 5 * error
+    print("agrees within 5 standard errors:", agrees)
 
 
 if __name__ == "__main__":

@@ -67,7 +67,20 @@ def evaluate_play(field: Field, moves: Moves, reward: Sequence[Exact]) -> PlayEv
     n = len(moves)
     gain, bias = [zero] * n, [zero] * n
     classes, laws = [], []
+    one = field.convert(1)
     for ids, closed in _components(moves):
+        if not closed and len(ids) == 1:  # most transient states: one division
+            (u,) = ids
+            stay, into_gain, into_bias = one, zero, zero
+            for t, p in moves[u]:
+                if t == u:
+                    stay -= p
+                else:
+                    into_gain += p * gain[t]
+                    into_bias += p * bias[t]
+            gain[u] = into_gain / stay
+            bias[u] = (reward[u] - gain[u] + into_bias) / stay
+            continue
         if not closed:
             _transient_gain_and_bias(field, moves, reward, ids, gain, bias)
             continue
@@ -101,6 +114,10 @@ def _components(moves: Moves) -> Iterator[tuple[list[int], bool]]:
     G.edge_start = array("q", [0, *accumulate(len(out) for out in moves if out)])
     G.targets = array("i", [t for out in moves for t, _ in out])
     for ids in strong_components(G):
+        if len(ids) == 1:
+            (u,) = ids
+            yield ids, all(t == u for t, _ in moves[u])
+            continue
         inside = set(ids)
         yield ids, all(t in inside for u in ids for t, _ in moves[u])
 
@@ -158,9 +175,9 @@ def _transient_gain_and_bias(
     gain: list[Exact],
     bias: list[Exact],
 ) -> None:
-    """Fill ``gain`` and ``bias`` on a component that play leaves, from those of the
-    states it moves to (see the module): two solves with the matrix
-    :math:`I - P_{TT}`, or a division for one state."""
+    """Fill ``gain`` and ``bias`` on a component of several states that play leaves,
+    from those of the states it moves to (see the module): two solves with the matrix
+    :math:`I - P_{TT}`."""
     zero, one = field.convert(0), field.convert(1)
     position = {s: i for i, s in enumerate(ids)}
     rows: list[dict[int, Exact]] = []
@@ -178,11 +195,6 @@ def _transient_gain_and_bias(
         rows.append(row)
         from_gain.append([into_gain])
         from_bias.append(into_bias)
-    if len(ids) == 1:  # stays with chance 1 - rows[0][0]
-        (u,), stay = ids, rows[0][0]
-        gain[u] = from_gain[0][0] / stay
-        bias[u] = (reward[u] - gain[u] + from_bias[0]) / stay
-        return
     g = [v[0] for v in solve_linear(field, rows, from_gain)]
     rhs = [[reward[u] - gu + b] for u, gu, b in zip(ids, g, from_bias)]
     h = [v[0] for v in solve_linear(field, rows, rhs)]

@@ -120,11 +120,14 @@ class _Rounds:
         self.reward = [convert(sign * r) for r in G.rewards]
         self.zero = convert(0)
         self.start = G.choice_start
-        self.edges: list[tuple[tuple[int, ...], tuple[Exact, ...]]] = [
-            (
-                tuple(targets[edge_start[c] : edge_start[c + 1]]),
-                tuple(probabilities[i] for i in prob_ids[edge_start[c] : edge_start[c + 1]]),
-            )
+        self.edges: list[list[tuple[int, Exact]]] = [  # (successor, probability) by choice
+            [
+                (t, probabilities[i])
+                for t, i in zip(
+                    targets[edge_start[c] : edge_start[c + 1]],
+                    prob_ids[edge_start[c] : edge_start[c + 1]],
+                )
+            ]
             for c in range(len(G.rewards))
         ]
         self.field = field
@@ -225,8 +228,8 @@ class _Rounds:
         return [self._dot(c, values) for c in range(self.start[s], self.start[s + 1])]
 
     def _dot(self, c: int, values: list[Exact]) -> Exact:
-        targets, probabilities = self.edges[c]
-        return self.field.dot(probabilities, (values[t] for t in targets))
+        edges = self.edges[c]
+        return self.field.dot((p for _, p in edges), (values[t] for t, _ in edges))
 
     def _evaluate(self) -> PlayEvaluation:
         start, zero = self.start, self.zero
@@ -237,8 +240,7 @@ class _Rounds:
                 moves.append([])
                 reward.append(zero)
             else:
-                targets, probabilities = self.edges[start[s] + k]
-                moves.append(list(zip(targets, probabilities)))
+                moves.append(self.edges[start[s] + k])
                 reward.append(self.reward[start[s] + k])
         return evaluate_play(self.field, moves, reward)
 
