@@ -512,6 +512,23 @@ def test_the_derivation_words_ends_ties_and_a_minimiser():
     assert "'end' ends play: it earns nothing more." in ep.stationary(ends).derivation().markdown()
 
 
+def test_a_derivation_names_every_state_of_a_class_it_writes():
+    """limit=3 shows states 0-2; the ring 1 -> 3 -> 5 -> 1 is written from its first
+    state, and 5 (no successor of a shown state) is named too."""
+    ring = Table(
+        {
+            0: {"go": (0, {1: F(1, 2), 2: F(1, 2)})},
+            1: {"go": (1, {3: 1})},
+            2: {"go": (0, {4: 1})},
+            3: {"go": (2, {5: 1})},
+            4: {"go": (0, {4: 1})},
+            5: {"go": (3, {1: 1})},
+        }
+    )
+    text = ep.stationary(ring).derivation(limit=3).markdown()
+    assert "\\pi(\\text{5}) &= \\frac{1}{3}" in text
+
+
 def test_a_derivation_needs_rewards():
     with pytest.raises(ModelError, match="the model has no rewards"):
         ep.stationary(Ehrenfest(2)).derivation()

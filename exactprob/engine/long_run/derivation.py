@@ -73,7 +73,9 @@ def derive_long_run(run: LongRun, *, limit: int = 12) -> Document:
     best = any(len(actions) > 1 for actions in G.actions)
     doc = Document("The best long run" if best else "The long run")
     shown = list(range(min(limit, len(G))))
-    names = _Names(G, shown)
+    described = [k for k, members in enumerate(run.classes) if G.id_of(members[0]) in shown]
+    written = [G.id_of(s) for k in described for s in run.classes[k][:limit]]
+    names = _Names(G, shown, written)
     recurrent = sum(len(c) for c in run.classes)
     left = len(G) - recurrent
     doc.paragraph(
@@ -83,9 +85,8 @@ def derive_long_run(run: LongRun, *, limit: int = 12) -> Document:
         + (f", and play leaves the other {left:,} for good. " if left else ". ")
         + names.legend()
     )
-    for k, members in enumerate(run.classes):
-        if any(G.id_of(s) in shown for s in members):
-            _describe_class(doc, run, k, members, names, limit)
+    for k in described:
+        _describe_class(doc, run, k, run.classes[k], names, limit)
     _describe_bias(doc, run, shown, names)
     if best:
         _describe_decisions(doc, run, shown, names)
@@ -242,10 +243,12 @@ def _bracketed(value: Any) -> str:
 
 class _Names:
     """How states are written: ``\\text{repr}`` when every name used is short, else
-    ``s_{i}`` with a legend of every state named (those shown and their successors)."""
+    ``s_{i}`` with a legend of every state named (those shown, their successors, and
+    ``more``)."""
 
-    def __init__(self, G: StateGraph, shown: Sequence[int]) -> None:
+    def __init__(self, G: StateGraph, shown: Sequence[int], more: Sequence[int]) -> None:
         named = {t: None for s in shown for t in [s, *G.successors(s).tolist()]}
+        named.update(dict.fromkeys(more))
         self.reprs = {s: repr(G.states[s]) for s in named}
         self.short = all(len(r) <= SHORT_NAME for r in self.reprs.values())
 

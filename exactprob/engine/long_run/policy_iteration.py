@@ -136,7 +136,6 @@ class _Rounds:
         self.choosing = np.flatnonzero(sizes > 1)
         self.owner = np.repeat(np.arange(len(G)), sizes)  # the state of each choice
         edges = np.frombuffer(edge_start, np.int64)
-        self.first_edge = edges[:-1]
         self.targets = np.frombuffer(targets, np.int32)
         self.edge_owner = self.owner[np.repeat(np.arange(len(self.reward)), np.diff(edges))]
         self.moves = csr_matrix(
