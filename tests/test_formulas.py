@@ -154,5 +154,9 @@ def test_a_max_holds_through_an_irrational_touch_and_a_min_does_not():
 def test_formulas_with_pieces_that_cannot_be_checked_are_refused():
     with pytest.raises(ep.UsageError, match="has pieces; it is checked against a piecewise"):
         ep.check_formula(ep.solve(GamblersRuin(p, 3, 1)), sympy.Max(p, HALF))
+    with pytest.raises(ep.UsageError, match=r"no value for p in Interval.open\(1/2, 2/3\)"):
+        ep.check_formula(ep.solve(PushYourLuck(3)), sympy.Piecewise((p, p <= HALF)))
+    with pytest.raises(ep.UsageError, match=r"no value for p in \{1/2\}"):
+        ep.check_formula(ep.solve(PushYourLuck(3)), sympy.Piecewise((p, p < HALF), (p, p > HALF)))
     with pytest.raises(ep.UsageError, match="symbols other than the answer's parameter p"):
         ep.check_formula(ep.solve(PushYourLuck(3)), sympy.Max(p, sympy.Symbol("q")))

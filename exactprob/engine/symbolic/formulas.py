@@ -240,8 +240,20 @@ def _check_pieces(solved: Any, branches: list[tuple[Any, Any]], state: Any) -> F
 
     s = 0 if state is None else solved.graph.id_of(state)
     p = solved.parameter
+    covered = sympy.Union(*(where for _, where in branches))
     for piece in solved.piece_tables:
         low, high = piece.where.low, piece.where.high
+        span = (
+            sympy.FiniteSet(to_sympy_point(low))
+            if piece.where.point
+            else sympy.Interval.open(
+                -sympy.oo if low is None else to_sympy_point(low),
+                sympy.oo if high is None else to_sympy_point(high),
+            )
+        )
+        gap = sympy.Complement(span, covered)
+        if not gap.is_empty:
+            raise UsageError(f"the formula has no value for {p} in {gap}, where the answer has")
         if piece.where.point:
             x = to_sympy_point(low)
             branch = next(b for b, where in branches if where.contains(x) == sympy.true)
@@ -257,10 +269,6 @@ def _check_pieces(solved: Any, branches: list[tuple[Any, Any]], state: Any) -> F
                 )
             continue
         value = piece.value_of_id(s)
-        span = sympy.Interval.open(
-            -sympy.oo if low is None else to_sympy_point(low),
-            sympy.oo if high is None else to_sympy_point(high),
-        )
         for branch, where in branches:
             for part in _parts(span.intersect(where)):
                 verdict = _check_part(branch, value, part, p)
