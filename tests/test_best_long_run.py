@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 import warnings
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_long_run import Ehrenfest
+
+# Howard's data, and a taxi driven by it from the rules (examples/long_run.py)
+sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
+from long_run import TAXICAB, drive
 
 import exactprob as ep
 from exactprob import Dist, ModelError
@@ -48,29 +54,9 @@ class Table:
         return f"Table({self.moves!r}, player={self.mover})"
 
 
-#: Howard's taxicab problem (Dynamic Programming and Markov Processes, 1960, ch. 5): in
-#: town i the driver cruises (1), waits at a cab stand (2) or for a radio call (3); the
-#: next town's chances and the fare to it.
-TAXICAB = {
-    "A": {
-        1: ([F(1, 2), F(1, 4), F(1, 4)], [10, 4, 8]),
-        2: ([F(1, 16), F(3, 4), F(3, 16)], [8, 2, 4]),
-        3: ([F(1, 4), F(1, 8), F(5, 8)], [4, 6, 4]),
-    },
-    "B": {
-        1: ([F(1, 2), F(0), F(1, 2)], [14, 0, 18]),
-        2: ([F(1, 16), F(7, 8), F(1, 16)], [8, 16, 8]),
-    },
-    "C": {
-        1: ([F(1, 4), F(1, 4), F(1, 2)], [10, 2, 8]),
-        2: ([F(1, 8), F(3, 4), F(1, 8)], [6, 4, 2]),
-        3: ([F(3, 4), F(1, 16), F(3, 16)], [4, 0, 8]),
-    },
-}
-
-
 def taxicab() -> Table:
-    """The taxicab problem with each choice's expected fare as its reward."""
+    """Howard's taxicab problem (``examples/long_run.py``'s table of his data) with each
+    choice's expected fare as its reward."""
     moves = {
         town: {
             a: (sum(p * r for p, r in zip(chances, fares)), dict(zip("ABC", chances)))
@@ -301,12 +287,12 @@ def test_the_best_long_run_matches_storm(table):
 def test_howards_taxicab_gains_are_the_published_ones():
     """Howard's first policy (the largest expected fare in each town) earns 9.2 a trip;
     the best (the cab stand in every town) 13.34, as published."""
-    first = ep.stationary(taxicab(), policy={"A": 1, "B": 1, "C": 1})
+    first = ep.stationary(taxicab(), policy=lambda town: "cruise")
     assert first.long_run_average() == F(46, 5)
     best = ep.stationary(taxicab())
-    assert best.policy_map() == {"A": 2, "B": 2, "C": 2}
+    assert best.policy_map() == {"A": "cab stand", "B": "cab stand", "C": "cab stand"}
     assert round(float(best.long_run_average()), 2) == 13.34
-    assert all(best.ties(town) == (2,) for town in "ABC")
+    assert all(best.ties(town) == ("cab stand",) for town in "ABC")
 
 
 def test_float_relative_value_iteration_finds_the_same_gain_and_play():
@@ -340,19 +326,8 @@ def test_a_taxi_driven_from_the_rules_earns_the_best_gain():
     """300,000 trips drawn from Howard's tables under the solved policy average the
     exact gain within five standard errors (batch means of 1,000 trips)."""
     run = ep.stationary(taxicab())
-    rng = random.Random(1960)
-    town, batches, total = "A", [], 0.0
-    for trip in range(1, 300_001):
-        chances, fares = TAXICAB[town][run.policy(town)]
-        k = rng.choices(range(3), weights=[float(p) for p in chances])[0]
-        total += fares[k]
-        town = "ABC"[k]
-        if trip % 1000 == 0:
-            batches.append(total / 1000)
-            total = 0.0
-    mean = sum(batches) / len(batches)
-    spread = (sum((x - mean) ** 2 for x in batches) / (len(batches) - 1)) ** 0.5
-    assert abs(mean - float(run.long_run_average())) < 5 * spread / len(batches) ** 0.5
+    mean, error = drive(run.policy_map(), 300_000)
+    assert abs(mean - float(run.long_run_average())) < 5 * error
 
 
 # -- who chooses, and what the answer needs ---------------------------------------------
@@ -469,7 +444,7 @@ def test_the_taxicab_derivation_writes_the_law_gain_bias_and_margins_found_here(
     from exactprob.util.mathdoc import latex_number
 
     table = taxicab()
-    best = {"A": 2, "B": 2, "C": 2}
+    best = dict.fromkeys("ABC", "cab stand")
     towns = list("ABC")
     P = [{towns.index(t): p for t, p in table.moves[s][best[s]][1].items()} for s in towns]
     law = solve_consistent(
@@ -486,9 +461,9 @@ def test_the_taxicab_derivation_writes_the_law_gain_bias_and_margins_found_here(
             a: r + sum(p * bias[t] for t, p in law_.items())
             for a, (r, law_) in table.moves[town].items()
         }
-        runner = max((a for a in earn if a != 2), key=earn.get)
-        margin = latex_number(earn[2] - earn[runner])
-        assert f"In '{town}' the play is 2, better than {runner} by ${margin}$." in text
+        runner = max((a for a in earn if a != "cab stand"), key=earn.get)
+        margin = latex_number(earn["cab stand"] - earn[runner])
+        assert f"In '{town}' the play is cab stand, better than {runner} by ${margin}$." in text
 
 
 def test_the_derivation_words_ends_ties_and_a_minimiser():
