@@ -61,7 +61,7 @@ from ..exact.forward import push_forward
 from ..exact.policies import Policy, fixed_policy
 from ..graph.exploring import explore
 from ..graph.state_graph import GraphStates, StateGraph
-from .evaluation import PlayEvaluation, class_law, closed_classes, evaluate_play
+from .evaluation import PlayEvaluation, choice_moves, class_law, closed_classes, evaluate_play
 from .policy_iteration import BestPlay, best_play
 
 __all__ = ["LongRun", "stationary"]
@@ -196,15 +196,12 @@ class LongRun(GraphStates):
         self.field: Field = (
             best.field if best else field_for([*G.probabilities, *(G.rewards or ())])
         )
-        convert = self.field.convert
-        probabilities = [convert(p) for p in G.probabilities]
-        self._moves = [
-            [] if k < 0 else [(t, probabilities[p]) for t, p in _edges(G, G.choice_start[s] + k)]
-            for s, k in enumerate(self._choice)
-        ]
         if best:
+            self._moves = best.moves
             members, self._laws = best.evaluation.classes, best.evaluation.laws
-        else:
+        else:  # a chain: each state's one choice, or none
+            edges, cs = choice_moves(G, self.field), G.choice_start
+            self._moves = [edges[cs[s]] if cs[s + 1] > cs[s] else [] for s in range(len(G))]
             members = closed_classes(self._moves)
             self._laws = [class_law(self.field, self._moves, ids) for ids in members]
         self.classes: tuple[tuple[Hashable, ...], ...] = tuple(
@@ -270,15 +267,9 @@ class LongRun(GraphStates):
         the other earns in the long run."""
         s = self._id(state)
         if reward is not None:
-            earned = self._rewards(reward)
-            run = evaluate_play(
-                self.field, self._moves, [earned(u) for u in range(len(self.graph))]
-            )
-            return self.field.public(run.bias[s])
+            return self.field.public(self._evaluate(reward).bias[s])
         if self._evaluation is None:
-            earned = self._rewards(None)
-            rewards = [earned(u) for u in range(len(self.graph))]
-            self._evaluation = evaluate_play(self.field, self._moves, rewards)
+            self._evaluation = self._evaluate(None)
         sign = self._best.sign if self._best else 1
         return self.field.public(sign * self._evaluation.bias[s])
 
@@ -440,6 +431,11 @@ class LongRun(GraphStates):
         cs, choice = G.choice_start, self._choice
         return lambda s: convert(rewards[cs[s] + choice[s]]) if choice[s] >= 0 else convert(0)
 
+    def _evaluate(self, reward: Callable[[Any], Any] | None) -> PlayEvaluation:
+        """The gain and bias of the play for ``reward(state)`` or the model's rewards."""
+        earned = self._rewards(reward)
+        return evaluate_play(self.field, self._moves, [earned(u) for u in range(len(self.graph))])
+
     def _class_period(self, ids: list[int]) -> int:
         """The gcd of the level differences along the class's moves (1 for a terminal
         state)."""
@@ -486,12 +482,6 @@ def _mover_sign(G: StateGraph) -> int:
             "is not solved; fix one player's play with a policy"
         )
     return -1 if 1 in choosers else 1
-
-
-def _edges(G: StateGraph, c: int) -> zip[tuple[int, int]]:
-    """``(successor id, probability id)`` of every edge of choice ``c``."""
-    a, b = G.edge_start[c], G.edge_start[c + 1]
-    return zip(G.targets[a:b], G.prob_ids[a:b])
 
 
 def _is_state(G: StateGraph, target: Any) -> bool:

@@ -35,14 +35,21 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 from ...util.numbers import Exact
 from .._internal.linear import Field, solve_linear
 from .._internal.order import strong_components
 from ..graph.state_graph import StateGraph
 
-__all__ = ["Moves", "PlayEvaluation", "class_law", "closed_classes", "evaluate_play"]
+__all__ = [
+    "Moves",
+    "PlayEvaluation",
+    "choice_moves",
+    "class_law",
+    "closed_classes",
+    "evaluate_play",
+]
 
 #: Each state's moves under the play, ``(successor id, probability)``; ``[]`` when terminal.
 Moves = Sequence[Sequence[tuple[int, Exact]]]
@@ -95,6 +102,17 @@ def evaluate_play(field: Field, moves: Moves, reward: Sequence[Exact]) -> PlayEv
                 gain[s], bias[s] = g, x - centre
     order = sorted(range(len(classes)), key=lambda k: classes[k][0])
     return PlayEvaluation([classes[k] for k in order], [laws[k] for k in order], gain, bias)
+
+
+def choice_moves(G: StateGraph, field: Field) -> list[list[tuple[int, Exact]]]:
+    """Every choice's moves in ``G``, ``(successor id, probability)`` with each distinct
+    probability converted to ``field`` once."""
+    probabilities = [field.convert(p) for p in G.probabilities]
+    targets, prob_ids = G.targets, G.prob_ids
+    return [
+        [(t, probabilities[i]) for t, i in zip(targets[a:b], prob_ids[a:b])]
+        for a, b in pairwise(G.edge_start)
+    ]
 
 
 def closed_classes(moves: Moves) -> list[list[int]]:

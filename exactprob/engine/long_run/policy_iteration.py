@@ -51,7 +51,7 @@ from ...util.numbers import Exact
 from ...util.progress import progress_bar
 from .._internal.linear import Field, field_for
 from ..graph.state_graph import StateGraph
-from .evaluation import PlayEvaluation, evaluate_play
+from .evaluation import PlayEvaluation, choice_moves, evaluate_play
 
 __all__ = ["BestPlay", "best_play"]
 
@@ -59,13 +59,14 @@ __all__ = ["BestPlay", "best_play"]
 @dataclass(frozen=True, slots=True)
 class BestPlay:
     """A best stationary play: ``choice[s]`` the index of the chosen action in
-    ``graph.actions[s]`` (``-1`` when terminal), ``ties[s]`` the indices of every action
-    attaining both optimality equations, the play's exact ``evaluation`` for the
-    rewards times ``sign`` (``-1`` when the mover minimises), and the ``rounds`` of
-    policy iteration it took."""
+    ``graph.actions[s]`` (``-1`` when terminal) and ``moves[s]`` its moves, ``ties[s]``
+    the indices of every action attaining both optimality equations, the play's exact
+    ``evaluation`` for the rewards times ``sign`` (``-1`` when the mover minimises), and
+    the ``rounds`` of policy iteration it took."""
 
     field: Field
     choice: list[int]
+    moves: list[list[tuple[int, Exact]]]
     ties: list[tuple[int, ...]]
     evaluation: PlayEvaluation
     sign: int
@@ -95,7 +96,9 @@ def best_play(G: StateGraph, *, sign: int = 1, progress: bool = False) -> BestPl
         while play.improve():
             rounds += 1
             bar.update()
-    return BestPlay(field, play.choice, play.ties(), play.evaluation, sign, rounds)
+    return BestPlay(
+        field, play.choice, play.played_moves(), play.ties(), play.evaluation, sign, rounds
+    )
 
 
 class _Rounds:
@@ -113,41 +116,27 @@ class _Rounds:
     def __init__(self, G: StateGraph, field: Field, sign: int) -> None:
         from scipy.sparse import csr_matrix
 
-        convert = field.convert
-        probabilities = [convert(p) for p in G.probabilities]
-        targets, prob_ids, edge_start = G.targets, G.prob_ids, G.edge_start
         assert G.rewards is not None
-        self.reward = [convert(sign * r) for r in G.rewards]
-        self.zero = convert(0)
+        self.reward = [field.convert(sign * r) for r in G.rewards]
+        self.zero = field.convert(0)
         self.start = G.choice_start
-        self.edges: list[list[tuple[int, Exact]]] = [  # (successor, probability) by choice
-            [
-                (t, probabilities[i])
-                for t, i in zip(
-                    targets[edge_start[c] : edge_start[c + 1]],
-                    prob_ids[edge_start[c] : edge_start[c + 1]],
-                )
-            ]
-            for c in range(len(G.rewards))
-        ]
+        self.edges = choice_moves(G, field)  # (successor, probability) by choice
         self.field = field
         starts = np.frombuffer(self.start, np.int64)
         sizes = np.diff(starts)
         self.choosing = np.flatnonzero(sizes > 1)
         self.owner = np.repeat(np.arange(len(G)), sizes)  # the state of each choice
-        edges = np.frombuffer(edge_start, np.int64)
-        self.targets = np.frombuffer(targets, np.int32)
-        self.edge_owner = self.owner[np.repeat(np.arange(len(self.reward)), np.diff(edges))]
-        self.moves = csr_matrix(
-            (
-                np.array([float(p) for p in probabilities])[np.frombuffer(prob_ids, np.int32)],
-                self.targets,
-                edges,
-            ),
+        edge_start = np.frombuffer(G.edge_start, np.int64)
+        widths = np.diff(edge_start)
+        self.targets = np.frombuffer(G.targets, np.int32)
+        self.edge_owner = self.owner[np.repeat(np.arange(len(self.reward)), widths)]
+        floats = np.array([float(p) for p in G.probabilities])
+        self.float_moves = csr_matrix(
+            (floats[np.frombuffer(G.prob_ids, np.int32)], self.targets, edge_start),
             shape=(len(self.reward), len(G)),
         )
         self.float_reward = _floats(self.reward)
-        self.width = int(np.diff(edges).max(initial=1))
+        self.width = int(widths.max(initial=1))
         self.choice = [self._first_best(s, self.reward) for s in range(len(G))]
         self.evaluation = self._evaluate()
 
@@ -201,7 +190,7 @@ class _Rounds:
         h = _floats(bias)
         if h is not None and self.float_reward is not None:
             with np.errstate(over="ignore", invalid="ignore"):
-                earn = self.float_reward + self.moves @ h
+                earn = self.float_reward + self.float_moves @ h
                 scale = float(np.abs(h).max(initial=0) + np.abs(self.float_reward).max(initial=0))
                 slack = 4 * (self.width + 2) * 2.0**-53 * (scale + 1)
                 rivals = earn >= earn[played[self.owner]] - slack
@@ -230,18 +219,15 @@ class _Rounds:
         edges = self.edges[c]
         return self.field.dot((p for _, p in edges), (values[t] for t, _ in edges))
 
+    def played_moves(self) -> list[list[tuple[int, Exact]]]:
+        """Each state's moves under the play (``[]`` when terminal)."""
+        start = self.start
+        return [[] if k < 0 else self.edges[start[s] + k] for s, k in enumerate(self.choice)]
+
     def _evaluate(self) -> PlayEvaluation:
         start, zero = self.start, self.zero
-        moves: list[list[tuple[int, Exact]]] = []
-        reward: list[Exact] = []
-        for s, k in enumerate(self.choice):
-            if k < 0:
-                moves.append([])
-                reward.append(zero)
-            else:
-                moves.append(self.edges[start[s] + k])
-                reward.append(self.reward[start[s] + k])
-        return evaluate_play(self.field, moves, reward)
+        reward = [zero if k < 0 else self.reward[start[s] + k] for s, k in enumerate(self.choice)]
+        return evaluate_play(self.field, self.played_moves(), reward)
 
 
 def _floats(values: Sequence[Exact]) -> np.ndarray | None:
