@@ -157,7 +157,7 @@ def derive(
     shown = _shown(G, limit, states)
     components = component_order(G)  # component k: order[ends[k]:ends[k + 1]]
     steps = _elimination_steps(solution, shown, limit, components)
-    name = _Names(G, shown, [step.state for step in steps])
+    name = StateNames(G, shown, [step.state for step in steps])
     _describe_model(doc, G)
     _describe_order(doc, G, components)
     doc.heading("Equations under optimal play")
@@ -211,7 +211,7 @@ def derive_piecewise(
     doc = Document(f"Derivation in {p}")
     _describe_model(doc, G)
     shown = _shown(G, limit, states)
-    name = _Names(G, shown)
+    name = StateNames(G, shown)
     doc.paragraph(
         "The model is solved for every value of ",
         Math(str(p)),
@@ -269,7 +269,7 @@ def _describe_order(doc: Document, G: StateGraph, components: _Components) -> No
     )
 
 
-def _describe_do_overs(doc: Derivation, chosen: list[Equation], name: _Names) -> None:
+def _describe_do_overs(doc: Derivation, chosen: list[Equation], name: StateNames) -> None:
     r"""The equations of states that stay put with some probability :math:`r < 1`, with
     the repeats summed: :math:`V = (c + \sum_{t \ne s} p_t V(t)) / (1 - r)`."""
     doc.do_overs = [e for e in map(_summed_repeats, chosen) if e is not None]
@@ -321,7 +321,7 @@ def _elimination_steps(
 
 
 def _describe_elimination(
-    doc: Derivation, solution: ExactSolution, steps: list[Step], name: _Names
+    doc: Derivation, solution: ExactSolution, steps: list[Step], name: StateNames
 ) -> None:
     """The steps of solving one cyclic component by hand, each kept as an equation."""
     if not steps:
@@ -370,7 +370,7 @@ def _exact_numbers(values: Sequence[Any]) -> Callable[[Any], Any]:
 
 
 def _describe_decisions(
-    doc: Derivation, solution: ExactSolution, shown: list[int], name: _Names, asked: bool
+    doc: Derivation, solution: ExactSolution, shown: list[int], name: StateNames, asked: bool
 ) -> None:
     G = solution.graph
     deciders = [s for s in shown if len(G.actions[s]) > 1]
@@ -414,7 +414,7 @@ def _verdict(player: int, chosen: Any, ties: Sequence[Any], q: dict[Any, Any]) -
 
 
 def _describe_piece(
-    doc: Document, solution: Pieces, piece: Any, shown: list[int], name: _Names
+    doc: Document, solution: Pieces, piece: Any, shown: list[int], name: StateNames
 ) -> None:
     import sympy
 
@@ -484,11 +484,11 @@ def _describe_point(doc: Document, piece: Any) -> None:
 # -- helpers ------------------------------------------------------------------------------
 
 
-class _Names:
-    """How states are written: ``V(\\text{repr})`` when every shown name is short, else
-    ``V_{i}`` with a legend of every state the derivation names: those ``shown``, those
-    ``more`` whose equations are written too (a cycle's, eliminated), and their
-    successors."""
+class StateNames:
+    """How a derivation writes states: ``\\text{repr}`` when every name it uses is
+    short, else ``s_{i}`` with a legend of every state it names (those ``shown``, those
+    ``more`` whose equations are written too, and their successors). Called, it gives
+    ``V(...)``; :meth:`plain` writes a state in running text."""
 
     def __init__(self, G: StateGraph, shown: Sequence[int], more: Sequence[int] = ()) -> None:
         self.G = G
@@ -503,6 +503,10 @@ class _Names:
 
     def __call__(self, s: int) -> str:
         return f"V({self.text(s)})"
+
+    def plain(self, s: int) -> str:
+        """The state in running text: its repr, or its number when names are numbered."""
+        return self.reprs.get(s, repr(self.G.states[s])) if self.short else f"state {s}"
 
     def legend(self) -> list[str | Math]:
         if self.short:
@@ -519,7 +523,7 @@ def _equation(G: StateGraph, s: int, k: int, value: Any) -> Equation:
     return Equation(G.states[s], G.actions[s][k], reward, terms, value)
 
 
-def _printed(equation: Equation, name: _Names) -> str:
+def _printed(equation: Equation, name: StateNames) -> str:
     r"""``r + p_1 V(t_1) + ... = value``, from the structured equation."""
     G = name.G
     if not equation.terms:  # a value found: the last step of an elimination

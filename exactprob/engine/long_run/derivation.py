@@ -34,6 +34,7 @@ from ...errors import ModelError
 from ...util.mathdoc import Document, Math, latex_number, math_text
 from ...util.text import count_text
 from ..dist import Dist
+from ..exact.derivation import StateNames
 from ..graph.state_graph import StateGraph
 
 __all__ = ["derive_long_run"]
@@ -61,10 +62,6 @@ class LongRun(Protocol):
     def ties(self, state: Any = None) -> tuple[Any, ...]: ...
 
 
-#: Names up to this long are written as they are; longer ones by number, with a legend.
-SHORT_NAME = 14
-
-
 def derive_long_run(run: LongRun, *, limit: int = 12) -> Document:
     """The derivation of ``run`` (see the module): the first ``limit`` states in full."""
     G = run.graph
@@ -75,15 +72,15 @@ def derive_long_run(run: LongRun, *, limit: int = 12) -> Document:
     shown = list(range(min(limit, len(G))))
     described = [k for k, members in enumerate(run.classes) if G.id_of(members[0]) in shown]
     written = [G.id_of(s) for k in described for s in run.classes[k][:limit]]
-    names = _Names(G, shown, written)
+    names = StateNames(G, shown, written)
     recurrent = sum(len(c) for c in run.classes)
     left = len(G) - recurrent
     doc.paragraph(
         f"The model has {count_text(len(G), 'state')}; under the play, "
         f"{count_text(len(run.classes), 'closed class', 'closed classes')} (where play, "
         f"once in, stays for ever) hold {recurrent:,} of them"
-        + (f", and play leaves the other {left:,} for good. " if left else ". ")
-        + names.legend()
+        + (f", and play leaves the other {left:,} for good. " if left else ". "),
+        *names.legend(),
     )
     for k in described:
         _describe_class(doc, run, k, run.classes[k], names, limit)
@@ -94,7 +91,7 @@ def derive_long_run(run: LongRun, *, limit: int = 12) -> Document:
 
 
 def _describe_class(
-    doc: Document, run: LongRun, k: int, members: Sequence[Any], names: _Names, limit: int
+    doc: Document, run: LongRun, k: int, members: Sequence[Any], names: StateNames, limit: int
 ) -> None:
     r"""The law of class ``k`` and the gain :math:`g = \sum \pi_s r(s)` it gives."""
     G = run.graph
@@ -124,7 +121,7 @@ def _describe_class(
     doc.equations([f"g &= {sum_text} = {latex_number(gain)}"])
 
 
-def _describe_bias(doc: Document, run: LongRun, shown: list[int], names: _Names) -> None:
+def _describe_bias(doc: Document, run: LongRun, shown: list[int], names: StateNames) -> None:
     r"""The bias equation :math:`g + h(s) = r + \sum P h` of each shown state."""
     G = run.graph
     doc.heading("The bias")
@@ -153,7 +150,7 @@ def _describe_bias(doc: Document, run: LongRun, shown: list[int], names: _Names)
     doc.equations(lines)
 
 
-def _describe_decisions(doc: Document, run: LongRun, shown: list[int], names: _Names) -> None:
+def _describe_decisions(doc: Document, run: LongRun, shown: list[int], names: StateNames) -> None:
     r"""Each shown choice: every action's :math:`\sum P g` and :math:`r + \sum P h`."""
     G = run.graph
     doc.heading("The decisions")
@@ -205,7 +202,7 @@ def _verdict(
     ]
 
 
-def _earning(run: LongRun, s: int, k: int, names: _Names) -> str:
+def _earning(run: LongRun, s: int, k: int, names: StateNames) -> str:
     """``r + p_1 h(t_1) + ...`` for action ``k`` of ``s``."""
     G = run.graph
     c = G.choice_start[s] + k
@@ -239,26 +236,3 @@ def _reward(run: LongRun, s: int) -> Any:
 def _bracketed(value: Any) -> str:
     text = latex_number(value)
     return f"\\left({text}\\right)" if text.startswith("-") else text
-
-
-class _Names:
-    """How states are written: ``\\text{repr}`` when every name used is short, else
-    ``s_{i}`` with a legend of every state named (those shown, their successors, and
-    ``more``)."""
-
-    def __init__(self, G: StateGraph, shown: Sequence[int], more: Sequence[int]) -> None:
-        named = {t: None for s in shown for t in [s, *G.successors(s).tolist()]}
-        named.update(dict.fromkeys(more))
-        self.reprs = {s: repr(G.states[s]) for s in named}
-        self.short = all(len(r) <= SHORT_NAME for r in self.reprs.values())
-
-    def text(self, s: int) -> str:
-        return math_text(self.reprs[s]) if self.short else f"s_{{{s}}}"
-
-    def plain(self, s: int) -> str:
-        return self.reprs[s] if self.short else f"state {s}"
-
-    def legend(self) -> str:
-        if self.short:
-            return ""
-        return "States by number: " + "; ".join(f"{s}: {r}" for s, r in self.reprs.items()) + "."
