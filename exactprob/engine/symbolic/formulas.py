@@ -243,19 +243,17 @@ def _check_pieces(solved: Any, branches: list[tuple[Any, Any]], state: Any) -> F
     covered = sympy.Union(*(where for _, where in branches))
     for piece in solved.piece_tables:
         low, high = piece.where.low, piece.where.high
-        span = (
-            sympy.FiniteSet(to_sympy_point(low))
-            if piece.where.point
-            else sympy.Interval.open(
+        if piece.where.point:
+            span = sympy.FiniteSet(x := to_sympy_point(low))
+        else:
+            span = sympy.Interval.open(
                 -sympy.oo if low is None else to_sympy_point(low),
                 sympy.oo if high is None else to_sympy_point(high),
             )
-        )
         gap = sympy.Complement(span, covered)
         if not gap.is_empty:
             raise UsageError(f"the formula has no value for {p} in {gap}, where the answer has")
         if piece.where.point:
-            x = to_sympy_point(low)
             branch = next(b for b, where in branches if where.contains(x) == sympy.true)
             if isinstance(low, RealRoot):
                 difference = sympy.together(branch - piece.field.public(piece.values[s]))
