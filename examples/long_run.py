@@ -57,11 +57,6 @@ class Taxicab:
         return sum((p * fare for p, fare in zip(chances, fares)), F(0))
 
 
-def taxicab() -> Taxicab:
-    """The taxicab problem (for the docs' derivation directive)."""
-    return Taxicab()
-
-
 class Upkeep:
     """A machine with wear 0..``wear`` and a shelf of 0..``shelf`` spare parts. Running it
     earns ``wear - w`` and wears it by 0, 1 or 2 (chances 1/2, 1/3, 1/6; at most

@@ -235,7 +235,7 @@ def test_the_sphinx_directive_builds_a_page(tmp_path: Path):
         "Push your luck\n==============\n\n"
         ".. exactprob-derivation:: examples.derivations:push_your_luck\n   :limit: 4\n\n"
         "The taxicab\n-----------\n\n"
-        ".. exactprob-derivation:: examples.long_run:taxicab\n   :long-run:\n"
+        ".. exactprob-derivation:: examples.long_run:Taxicab\n   :long-run:\n"
     )
     done = subprocess.run(
         [
