@@ -307,11 +307,12 @@ def _derivation(model: object) -> object:
     return ep.solve(model).derivation()
 
 
-def _long_run_derivation() -> object:
+def _long_run_derivation(model: str, *args: int) -> object:
+    """The long-run derivation of ``examples/long_run.py``'s ``model(*args)``."""
     sys.path.insert(0, str(ROOT / "examples"))
-    from long_run import Taxicab, Upkeep
+    import long_run
 
-    return ep.stationary(Taxicab()).derivation(), ep.stationary(Upkeep(2, 1)).derivation()
+    return ep.stationary(getattr(long_run, model)(*args)).derivation()
 
 
 @pytest.mark.slow
@@ -325,8 +326,8 @@ def _long_run_derivation() -> object:
         lambda: _derivation(_lucky_fight(F(1, 2))),  # long state names and their legend
         lambda: _derivation(_lucky_fight(sympy.Symbol("p"))),  # the same in pieces
         lambda: _derivation(OddNames()),  # LaTeX's special characters in names
-        lambda: _long_run_derivation()[0],  # the best long run: law, gain, bias, decisions
-        lambda: _long_run_derivation()[1],  # tuple states, some left for good
+        lambda: _long_run_derivation("Taxicab"),  # the best long run: law, gain, bias, decisions
+        lambda: _long_run_derivation("Upkeep", 2, 1),  # tuple states, some left for good
     ],
     ids=[
         "decision",
