@@ -44,7 +44,6 @@ import importlib.metadata
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import time
@@ -61,6 +60,8 @@ try:  # the package imports from the repository root (no install needed)
 except ImportError:  # pragma: no cover - run from a checkout without an install
     sys.path.insert(0, str(REPO))
     import exactprob
+
+from bench_memory import peak_kib
 
 from exactprob import Dist, dice, die
 
@@ -692,21 +693,6 @@ def run_mdps(quick: bool, repeat: int, log: Callable[[str], None]) -> list[str]:
 def large_race(quick: bool) -> tuple[int, int]:
     """(target, turns) of the large acyclic case: 1,057,509 states in the full run."""
     return (300, 150) if quick else (1900, 950)
-
-
-def peak_kib() -> int:
-    """This process image's peak resident memory in KiB: ``VmHWM`` from
-    ``/proc/self/status``, else ``ru_maxrss``. On Linux ``ru_maxrss`` survives ``exec``:
-    a fresh child (``subprocess``, or ``multiprocessing`` "spawn") of a larger parent
-    reports the parent's peak, while ``VmHWM`` belongs to the new process image."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def load_engine_libraries() -> None:

@@ -17,20 +17,21 @@ seconds (600) is stopped and shown as such. The two exact gains must be equal. B
 sides load their libraries before the clock starts.
 
 ``--quick`` runs k = 10 and 30 (a few seconds); the default adds 50, 100 and 316
-(10^5 states; Storm is stopped there). ``--out FILE`` also writes the table to FILE. The
-script exits with status 1 when the two gains differ.
+(10^5 states; Storm is stopped there). ``--out FILE`` also writes the report (the
+machine, then the table) to FILE. The script exits with status 1 when the two gains
+differ.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
+
+from bench_memory import peak_kib
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -46,7 +47,8 @@ def ours(k: int) -> dict[str, object]:
     run = ep.stationary(Upkeep(k, k), progress=False)
     gain = run.long_run_average()
     seconds = time.perf_counter() - start
-    return {"states": len(run.states), "seconds": seconds, "gain": str(gain), **_peak()}
+    peak_mb = peak_kib() / 1024
+    return {"states": len(run.states), "seconds": seconds, "gain": str(gain), "peak_mb": peak_mb}
 
 
 def storm(k: int) -> dict[str, object]:
@@ -62,10 +64,6 @@ def storm(k: int) -> dict[str, object]:
     return {"seconds": timings["build"] + timings["check"], "gain": str(gain)}
 
 
-def _peak() -> dict[str, float]:
-    return {"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
-
-
 def measure(side: str, k: int, timeout: float | None) -> dict[str, object] | None:
     """Run one side in a fresh process; ``None`` when it ran over ``timeout``."""
     command = [sys.executable, __file__, "--worker", side, str(k)]
@@ -77,27 +75,25 @@ def measure(side: str, k: int, timeout: float | None) -> dict[str, object] | Non
     return result
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="k = 10 and 30 only")
+def main() -> int:
+    # the report's helpers load the other benchmarks' peers: here, never in a worker
+    from bench_engine import benchmark_parser, finish_report, log, report_header
+
+    parser = benchmark_parser(__doc__, "k = 10 and 30 only")
     parser.add_argument("--sizes", help="comma-separated k (overrides --quick)")
     parser.add_argument("--storm-timeout", type=float, default=600.0, metavar="S")
-    parser.add_argument("--out", type=Path, help="also write the table to FILE")
-    parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.worker:
-        side, k = args.worker
-        print(json.dumps((ours if side == "ours" else storm)(int(k))))
-        return
     sizes = [10, 30] if args.quick else [10, 30, 50, 100, 316]
     if args.sizes:
         sizes = [int(k) for k in args.sizes.split(",")]
-    lines = [
+    start = time.perf_counter()
+    report = report_header("The best long run against Storm's exact LRA", args.quick)
+    report += [
         "| k | states | exactprob s | exactprob MB | Storm exact s | ratio | gains equal |",
         "|---|---|---|---|---|---|---|",
     ]
-    print(*lines, sep="\n")
     for k in sizes:
+        log(f"k = {k}")
         mine = measure("ours", k, None)
         assert mine is not None
         peer = measure("storm", k, args.storm_timeout)
@@ -110,16 +106,13 @@ def main() -> None:
         else:
             peer_text = f"{float(peer['seconds']):.2f}"
             ratio = _ratio(float(mine["seconds"]), float(peer["seconds"]))
-            equal = "yes" if Fraction(str(mine["gain"])) == Fraction(str(peer["gain"])) else "NO"
-        lines.append(
+            same = Fraction(str(mine["gain"])) == Fraction(str(peer["gain"]))
+            equal = "yes" if same else "DIFFERENT"
+        report.append(
             f"| {k} | {mine['states']:,} | {float(mine['seconds']):.2f} | "
             f"{float(mine['peak_mb']):.0f} | {peer_text} | {ratio} | {equal} |"
         )
-        print(lines[-1], flush=True)
-    if args.out:
-        args.out.write_text("\n".join(lines) + "\n")
-    if any(line.endswith("| NO |") for line in lines):
-        sys.exit(1)
+    return finish_report(report, start, args.out)
 
 
 def _ratio(a: float, b: float) -> str:
@@ -127,4 +120,8 @@ def _ratio(a: float, b: float) -> str:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--worker"]:  # one side, measured in this fresh process
+        side, k = sys.argv[2:]
+        print(json.dumps((ours if side == "ours" else storm)(int(k))))
+    else:
+        sys.exit(main())
