@@ -53,6 +53,12 @@ def typed_states() -> tuple[ep.Dist[int], str | None]:
     return solved.absorption(2), solved.policy(2)
 
 
+def within_a_horizon() -> tuple[str | None, Fraction]:
+    """Within a horizon the states are ``(state, steps left)``: the policy by steps left."""
+    solved = ep.solve(Ruin(), horizon=4, counter=lambda s, a: 1)
+    return solved.policy((2, 3)), Fraction(solved.value((2, 0)))
+
+
 def certified_play() -> object:
     boxed: ep.SolvedPlay = ep.solve(Ruin(), method="certified")
     return boxed.ties(2), boxed.policy(2), boxed.action_values(2)

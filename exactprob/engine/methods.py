@@ -52,6 +52,7 @@ from .results import METHODS, Method, Solved, SolvedLaws, SolvedPlay
 
 if TYPE_CHECKING:
     from .exact.solution import Solution
+    from .horizon import Counter
     from .levels.sweep import LevelSolution
     from .symbolic.piecewise import PiecewiseSolution
 
@@ -155,6 +156,50 @@ class _Options(TypedDict, total=False):
 
 @overload
 def solve(
+    model: Model[State, Action],
+    method: Literal["exact", "depth-first"] = ...,
+    *,
+    horizon: int,
+    counter: Counter | None = ...,
+    **options: Unpack[_Options],
+) -> SolvedLaws[tuple[State, int | None], Action]: ...
+
+
+@overload
+def solve(
+    model: Model[State, Action],
+    method: Literal["certified"],
+    *,
+    horizon: int,
+    counter: Counter | None = ...,
+    **options: Unpack[_Options],
+) -> SolvedPlay[tuple[State, int | None], Action]: ...
+
+
+@overload
+def solve(
+    model: Any,
+    method: Literal["exact", "depth-first"] = ...,
+    *,
+    horizon: int,
+    counter: Counter | None = ...,
+    **options: Unpack[_Options],
+) -> SolvedLaws: ...
+
+
+@overload
+def solve(
+    model: Any,
+    method: Literal["certified"],
+    *,
+    horizon: int,
+    counter: Counter | None = ...,
+    **options: Unpack[_Options],
+) -> SolvedPlay: ...
+
+
+@overload
+def solve(
     model: LevelModel,
     method: Literal["depth-first"],
     *,
@@ -240,6 +285,8 @@ def solve(
     starts: Sequence[Hashable] | None = None,
     parameter_range: tuple[Any, Any] | None = None,
     cluster: Any = None,
+    horizon: int | None = None,
+    counter: Counter | None = None,
 ) -> Solved:
     """Solve ``model`` under optimal play by ``method``: the fast path registered for the
     model's class, or the generic engine.
@@ -276,6 +323,16 @@ def solve(
         (:mod:`exactprob.engine.levels.cluster`), a client, a scheduler's address
         (``"tcp://host:8786"``) or ``"local"`` (one worker process per core). The
         answer is the one solved here.
+    horizon : int, optional
+        Play within this many counted steps (:mod:`exactprob.engine.horizon`): the
+        states become ``(state, steps left)``, play that would go over ends with outcome
+        0, and one solve answers from every number of steps left up to ``horizon`` (the
+        value of ``(state, n)`` is the best within ``n``; its policy is the best action
+        with ``n`` steps left). The initial state is ``(initial, horizon)``.
+    counter : callable, optional
+        With ``horizon``: ``counter(state, action)``, the steps an action uses (a whole
+        number, 0 or more); every action is one step by default. Count turns with 1 on
+        the first action of a turn and 0 on the others.
 
     Returns
     -------
@@ -324,9 +381,27 @@ def solve(
     Fraction(40, 211)
     """
     check_max_states(max_states)
+    if horizon is not None:
+        model, starts = _within(model, horizon, counter, starts)
+    elif counter is not None:
+        raise UsageError("counter= counts steps towards a horizon; give horizon= too")
     answer = route(model, method, generic=generic, parameter_range=parameter_range, cluster=cluster)
     progress = shows_progress(progress)
     return answer(model, max_states=max_states, progress=progress, starts=starts)
+
+
+def _within(
+    model: Any, horizon: int, counter: Counter | None, starts: Sequence[Hashable] | None
+) -> tuple[Any, Sequence[Hashable]]:
+    """The model played within ``horizon`` and its starts (:mod:`.horizon`); a level
+    model is refused (its steps are its own)."""
+    if is_level_model(model):
+        raise UsageError(
+            "horizon= is for a Model or an ArrayModel; a level model's steps are its own"
+        )
+    from .horizon import within_horizon
+
+    return within_horizon(model, horizon, counter, starts)
 
 
 @overload

@@ -87,6 +87,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import tempfile
 import time
 from collections import deque
@@ -103,6 +104,7 @@ from ..util.numbers import exact, is_symbolic, to_sympy
 __all__ = [
     "DrnExport",
     "export_drn",
+    "storm_bounded_reach",
     "storm_expected_steps",
     "storm_game_value",
     "storm_long_run_average",
@@ -786,6 +788,43 @@ def storm_timed_long_run_average(graph: Any) -> tuple[Fraction, dict[str, float]
     value = _from_storm(result.get_value(0))
     t3 = time.perf_counter()
     return value, {"export": t1 - t0, "build": t2 - t1, "check": t3 - t2}
+
+
+def storm_bounded_reach(graph: Any, steps: int) -> Fraction:
+    """Exact best chance, from the initial state, of reaching a terminal state of outcome
+    1 within ``steps`` moves: Storm's step-bounded ``P=? [F<=steps "goal"]`` (``Pmax``
+    when player 0 chooses, ``Pmin`` when player 1 does). The outside check of
+    ``ep.solve(model, horizon=steps)`` with every move one step.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        State graph following the contract in the module docstring; its outcomes 0 and
+        1 only, without rewards.
+    steps : int
+        The most moves.
+
+    Returns
+    -------
+    fractions.Fraction
+        The chance.
+
+    Raises
+    ------
+    UsageError
+        If both players choose somewhere.
+    """
+    export = export_drn(graph, goal=True)
+    if export.model_type == "DTMC":
+        operator = ""
+    elif export.direction is not None:
+        operator = export.direction
+    else:
+        raise UsageError("a step-bounded chance in a game: only one player may choose")
+    if not re.search(r"^state \d+.* goal$", export.text, re.MULTILINE):
+        return Fraction(0)  # no state wins: Storm has no label to refer to
+    result = _check(_build(export), f'P{operator}=? [F<={steps} "goal"]', only_initial=True)
+    return _from_storm(result.get_value(0))
 
 
 def storm_steady_state(graph: Any, state: Hashable) -> Fraction:
