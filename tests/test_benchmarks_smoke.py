@@ -157,3 +157,11 @@ def test_long_run_benchmark_quick_runs(tmp_path: Path) -> None:
     text = quick_report("bench_long_run.py", tmp_path)
     # exits 1 when Storm's exact gain differs from exactprob's
     assert text.count("| yes |") == 2
+
+
+@pytest.mark.slow
+def test_within_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_within.py", tmp_path)
+    # exits 1 when a chance of the one solve differs from the hand model's solve for that N
+    assert "Every chance equal to the hand model's: yes" in text
+    assert "| exactprob, horizon=5 (the whole table) | 1 | 22,758 |" in text
