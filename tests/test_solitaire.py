@@ -1,16 +1,25 @@
 """Solitaire Pig (and Fowl Play): the fewest expected turns to reach the goal, against
 float value iteration written here from the rules, Storm's exact engine, and the law of
-the turns against a turn-by-turn recursion from the rules under the reported policy."""
+the turns against a turn-by-turn recursion from the rules under the reported policy; the
+best chance within N turns against an exact recursion from the rules and an outside
+solver's figure."""
 
 from __future__ import annotations
 
 from fractions import Fraction as F
+from functools import cache
 
 import pytest
 from cli_runner import run
 
 from exactprob.engine.graph import explore
-from exactprob.games.jeopardy import FowlPlay, Pig, SolitaireModel, solitaire_report
+from exactprob.games.jeopardy import (
+    FowlPlay,
+    Pig,
+    SolitaireModel,
+    solitaire_report,
+    solitaire_turns_report,
+)
 
 
 def float_fewest_turns(goal, sides=6, sweeps=2000):
@@ -106,5 +115,75 @@ def test_the_command_plays_alone(capsys):
 def test_solitaire_refuses_the_race_flags(capsys, flag):
     status, out, err = run(capsys, "pig", "--solitaire", "--goal", "5", *flag)
     assert status == 2 and out == "" and "Traceback" not in err
-    expected = "--solitaire plays alone: it takes --goal, --sides, --max-states and --json"
+    expected = "--solitaire plays alone: it takes --goal, --sides, --turns, --max-states and --json"
     assert f"{expected}, not {flag[0]}" in err
+
+
+def within_turns(goal, sides, turns):
+    """``(chance, first_bank)`` from the rules, exactly: ``W(a, n)`` the best chance from
+    a turn start at score ``a`` with ``n`` turns (this one included), by a recursion on
+    the turn total ``k`` (a 1 loses it and the turn; a face ``f`` adds ``f``, reaching
+    the goal wins at once; holding banks it and ends the turn). ``first_bank(a, n)``: the
+    smallest ``k`` (a total of 2 or more: a roll adds 2 to ``sides``) where holding is
+    strictly better than rolling on (``None``: never)."""
+
+    @cache
+    def W(a, n):
+        return F(1) if a >= goal else F(0) if n == 0 else turn(a, 0, n)
+
+    @cache
+    def roll(a, k, n):
+        faces = sum(
+            (1 if a + k + f >= goal else turn(a, k + f, n) for f in range(2, sides + 1)), F(0)
+        )
+        return (W(a, n - 1) + faces) / sides
+
+    @cache
+    def turn(a, k, n):
+        return roll(a, k, n) if k == 0 else max(roll(a, k, n), W(a + k, n - 1))
+
+    def first_bank(a, n):
+        return next((k for k in range(2, goal - a) if W(a + k, n - 1) > roll(a, k, n)), None)
+
+    return [W(0, n) for n in range(1, turns + 1)], first_bank
+
+
+@pytest.mark.parametrize(("goal", "sides", "turns"), [(20, 6, 5), (30, 4, 4), (12, 3, 6)])
+def test_the_chance_within_n_turns_follows_the_rules(goal, sides, turns):
+    report = solitaire_turns_report(Pig(goal=goal, sides=sides), turns)
+    chances, first_bank = within_turns(goal, sides, turns)
+    assert list(report.chances) == chances
+    for n, by_score in report.holds.items():
+        assert by_score[0] == first_bank(0, n)
+        assert all(total == first_bank(score, n) for score, total in by_score.items())
+
+
+def test_pig_to_100_within_ten_turns_matches_an_outside_solver():
+    """An independent solver of Neller and Presser's Pig Solitaire exercise (reach 100
+    within 10 turns; github.com/connorwhitlow/AI, hw5) prints 0.465442 (six digits, cut
+    off), and says 11 turns are the fewest with an even chance."""
+    report = solitaire_turns_report(Pig(goal=100), 11)
+    assert f"{float(report.chances[9]):.7f}".startswith("0.465442")
+    assert report.chances[9] < F(1, 2) <= report.chances[10]
+
+
+def test_the_command_gives_the_chance_within_n_turns(capsys):
+    status, out, _ = run(capsys, "pig", "--solitaire", "--goal", "3", "--turns", "2")
+    assert status == 0
+    assert "  2  never            0.9621913580 = 1247/1296" in out
+    status, out, _ = run(capsys, "pig", "--solitaire", "--goal", "3", "--turns", "2", "--json")
+    assert '"chance": "1247/1296"' in out and '"turns_left": 2' in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--turns", "3"], "--turns counts the turns of a game played alone: add --solitaire"),
+        (["--solitaire", "--turns", "0"], "--turns must be a whole number from 1 to 1000, got 0"),
+        (["--solitaire", "--turns", "x"], "--turns must be a whole number from 1 to 1000"),
+    ],
+)
+def test_bad_turns_are_refused_in_one_line(capsys, argv, message):
+    status, out, err = run(capsys, "pig", "--goal", "5", *argv)
+    assert status == 2 and out == "" and "Traceback" not in err
+    assert message in err

@@ -27,14 +27,18 @@ from ..games.jeopardy import (
     MAX_EXACT_STATES,
     MAX_GOAL,
     MAX_SIDES,
+    MAX_TURNS,
     NAMES,
     RED_LIGHT,
     RED_LIGHT_KOMI,
     FowlPlay,
     Pig,
+    SolitaireReport,
+    SolitaireTurnsReport,
     check_player_name,
     race_report,
     solitaire_report,
+    solitaire_turns_report,
 )
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import parse_whole
@@ -82,6 +86,8 @@ def run(args: argparse.Namespace) -> None:
     if getattr(args, "solitaire", False):
         run_solitaire(args)
         return
+    if getattr(args, "turns", None) is not None:
+        raise UsageError("--turns counts the turns of a game played alone: add --solitaire")
     game, komi = race_of(args)
     asked = getattr(args, "exact", False), getattr(args, "certified", False)  # Fowl Play's
     max_states = (
@@ -106,7 +112,8 @@ def run(args: argparse.Namespace) -> None:
 
 
 def run_solitaire(args: argparse.Namespace) -> None:
-    """``pig --solitaire``: the game played alone, the fewest expected turns."""
+    """``pig --solitaire``: the game played alone, the fewest expected turns, or with
+    ``--turns N`` the best chance within each number of turns up to N."""
     others = [
         flag
         for flag, value, default in (
@@ -118,7 +125,7 @@ def run_solitaire(args: argparse.Namespace) -> None:
     ]
     if others:
         raise UsageError(
-            f"--solitaire plays alone: it takes --goal, --sides, --max-states and --json, "
+            f"--solitaire plays alone: it takes --goal, --sides, --turns, --max-states and --json, "
             f"not {', '.join(others)}"
         )
     game, _ = race_of(args)
@@ -127,7 +134,15 @@ def run_solitaire(args: argparse.Namespace) -> None:
         if args.max_states is None
         else check_max_states(args.max_states, "--max-states")
     )
-    report = solitaire_report(game, max_states=max_states, progress=show_progress())
+    if args.turns is None:
+        report: SolitaireReport | SolitaireTurnsReport = solitaire_report(
+            game, max_states=max_states, progress=show_progress()
+        )
+    else:
+        turns = parse_whole("--turns", args.turns, 1, MAX_TURNS, UsageError)
+        report = solitaire_turns_report(
+            game, turns, max_states=max_states, progress=show_progress()
+        )
     emit(report.to_json(), report.text(), args.json)
 
 
@@ -177,6 +192,15 @@ def register(sub: Any) -> None:
         help=(
             "play alone instead: the fewest expected turns to reach --goal, the hold rule "
             "that achieves it, and the law of the turns needed"
+        ),
+    )
+    pig.add_argument(
+        "--turns",
+        metavar="N",
+        help=(
+            f"with --solitaire: the best chance to reach --goal within 1, 2, ..., N turns "
+            f"(up to {MAX_TURNS:,}), all from one solve, and the first turn total to bank "
+            "by the turns left (every score's in --json)"
         ),
     )
     _add_race_flags(pig, 100, 0)

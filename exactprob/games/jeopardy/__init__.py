@@ -14,7 +14,8 @@ The package is in layers, each importing only those below it:
 * :mod:`.players` (two players valued against each other, best responses, learned
   players, round robins) and :mod:`.redesign` (the search for the fairest decks, Dask);
 * :mod:`.report`: a race answered in full in one call (what the commands print), and
-  :mod:`.solitaire`, the game played alone for the fewest expected turns.
+  :mod:`.solitaire`, the game played alone for the fewest expected turns, and
+  :mod:`.solitaire_turns`, alone for the best chance within N turns.
 
 Pig to 2 points: any roll but a 1 wins at once, so :math:`P = 5/6 + (1/6)^2 P = 6/7`.
 
@@ -42,6 +43,7 @@ from .rules import (
 )
 from .simulator import SimulatedRaces, simulate_race
 from .solitaire import SolitaireModel, SolitaireReport, solitaire_report
+from .solitaire_turns import MAX_TURNS, ReachAlone, SolitaireTurnsReport, solitaire_turns_report
 from .solving import (
     MAX_CERTIFIED_STATES,
     CertifiedRaceSolution,
@@ -59,6 +61,7 @@ __all__ = [
     "MAX_EXACT_STATES",
     "MAX_GOAL",
     "MAX_SIDES",
+    "MAX_TURNS",
     "NAMES",
     "RED_LIGHT",
     "RED_LIGHT_KOMI",
@@ -73,10 +76,12 @@ __all__ = [
     "PolicyTable",
     "RaceReport",
     "RaceSolution",
+    "ReachAlone",
     "RedesignReport",
     "SimulatedRaces",
     "SolitaireModel",
     "SolitaireReport",
+    "SolitaireTurnsReport",
     "Win",
     "best_response",
     "check_player_name",
@@ -93,5 +98,6 @@ __all__ = [
     "round_robin",
     "simulate_race",
     "solitaire_report",
+    "solitaire_turns_report",
     "solved_race",
 ]

@@ -34,7 +34,15 @@ from ...util.text import exact_text
 from .report import rules_fields, rules_title
 from .rules import FowlPlay, Jeopardy, Pig, turn_actions
 
-__all__ = ["LAW_LIMIT", "SolitaireModel", "SolitaireReport", "solitaire_report"]
+__all__ = [
+    "LAW_LIMIT",
+    "SolitaireModel",
+    "SolitaireReport",
+    "SoloMoves",
+    "SoloState",
+    "solitaire_report",
+    "turn_start",
+]
 
 SoloState = tuple[int, int, Any]
 """``(score, turn total, deck)``."""
@@ -44,31 +52,15 @@ LAW_LIMIT = 4_000_000
 QUANTILES = (("median", Fraction(1, 2)), ("90%", Fraction(9, 10)), ("99%", Fraction(99, 100)))
 
 
-class SolitaireModel:
-    """``game`` played alone, as a :class:`~exactprob.engine.model.Model` with a cost of
-    one a turn that player 1 minimises; states ``(score, turn total, deck)``. A turn total
-    of 0 must draw; a player at the goal in Fowl Play must hold (in Pig the roll that
-    reaches it ends the game).
-
-    Pig to 3: from 0 a turn wins on a 3 to 6 and reaches 2 on a 2, where rolling on
-    (a 1 costs the turn) beats holding (6/5 more turns from 2), so the expected turns
-    :math:`E` solve :math:`E = 1 + E/6 + (1/6)(E/6)`: :math:`E = 36/29`.
-
-    >>> import exactprob as ep
-    >>> solution = ep.solve(SolitaireModel(Pig(goal=3)))
-    >>> solution.value(), solution.policy((0, 2, 0))
-    (Fraction(36, 29), 'roll')
-    """
+class SoloMoves:
+    """``game`` played alone: states ``(score, turn total, deck)``, starting at 0 on a
+    fresh deck. A turn total of 0 must draw; a player at the goal in Fowl Play must hold
+    (in Pig the roll that reaches it ends the game). What is asked of it (the fewest
+    turns, the best chance within some) is a subclass's outcome."""
 
     def __init__(self, game: Jeopardy) -> None:
         self.game = game
         self.initial: SoloState = (0, 0, game.fresh)
-
-    def outcome(self, state: SoloState) -> int | None:
-        return 0 if state[0] >= self.game.goal else None
-
-    def player(self, state: SoloState) -> int:
-        return 1
 
     def actions(self, state: SoloState) -> tuple[str, ...]:
         return turn_actions(self.game, state[0], state[1])
@@ -89,9 +81,41 @@ class SolitaireModel:
             after_draw[nxt] = after_draw.get(nxt, 0) + p
         return Dist(after_draw)
 
+
+def turn_start(state: SoloState, action: str) -> int:
+    """1 for the first draw of a turn (the only one with a turn total of 0), else 0: the
+    cost of :class:`SolitaireModel`, and the turns counted within a horizon.
+
+    >>> turn_start((5, 0, 0), "roll"), turn_start((5, 3, 0), "roll")
+    (1, 0)
+    """
+    return 1 if state[1] == 0 else 0
+
+
+class SolitaireModel(SoloMoves):
+    """``game`` played alone (:class:`SoloMoves`), as a
+    :class:`~exactprob.engine.model.Model` with a cost of one a turn that player 1
+    minimises.
+
+    Pig to 3: from 0 a turn wins on a 3 to 6 and reaches 2 on a 2, where rolling on
+    (a 1 costs the turn) beats holding (6/5 more turns from 2), so the expected turns
+    :math:`E` solve :math:`E = 1 + E/6 + (1/6)(E/6)`: :math:`E = 36/29`.
+
+    >>> import exactprob as ep
+    >>> solution = ep.solve(SolitaireModel(Pig(goal=3)))
+    >>> solution.value(), solution.policy((0, 2, 0))
+    (Fraction(36, 29), 'roll')
+    """
+
+    def outcome(self, state: SoloState) -> int | None:
+        return 0 if state[0] >= self.game.goal else None
+
+    def player(self, state: SoloState) -> int:
+        return 1
+
     def reward(self, state: SoloState, action: str) -> int:
         """A turn starts with its first draw."""
-        return 1 if state[1] == 0 else 0
+        return turn_start(state, action)
 
 
 @dataclass(frozen=True, eq=False)
