@@ -89,7 +89,7 @@ class TwoDicePig:
         return ep.Dist(after)
 
 
-def turns(state: tuple[int, int], action: str) -> int:
+def turns(state: tuple[int, int], action: str, after: tuple[int, int]) -> int:
     """A turn is counted at its first roll (the only roll with a turn total of 0)."""
     return 1 if state[1] == 0 else 0
 

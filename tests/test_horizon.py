@@ -7,6 +7,7 @@ published table of two-dice Pig (Durango Bill); and play by the rules."""
 from __future__ import annotations
 
 import random
+import re
 import sys
 from fractions import Fraction as F
 from functools import cache
@@ -26,8 +27,8 @@ from within_turns import TwoDicePig, percent, play_turns, published_cells, turns
 
 
 class CountedTable(TableModel):
-    """A :class:`TableModel` with ``steps`` ``{(state, action): steps}`` (1 if absent) and
-    ``rewards`` ``{(state, action): reward}`` (no rewards if ``None``)."""
+    """A :class:`TableModel` with ``steps`` ``{(state, action, next): steps}`` (1 if
+    absent) and ``rewards`` ``{(state, action): reward}`` (no rewards if ``None``)."""
 
     def __init__(self, initial, terminals, nodes, steps, rewards):
         super().__init__(initial, terminals, nodes)
@@ -35,8 +36,8 @@ class CountedTable(TableModel):
         if rewards is not None:
             self.reward = lambda s, a: rewards.get((s, a), 0)
 
-    def counter(self, s, a):
-        return self.steps.get((s, a), 1)
+    def counter(self, s, a, t):
+        return self.steps.get((s, a, t), 1)
 
     def __repr__(self):
         return f"CountedTable({self.initial!r}, {self.terminals!r}, {self.nodes!r}, {self.steps!r}, {self.rewards!r})"
@@ -46,7 +47,7 @@ class CountedTable(TableModel):
 def counted_models(draw):
     """<= 5 states ``("S", i)`` and two terminals; 1-3 actions each (sometimes a copy of
     another, for ties), moving anywhere (play need not end: the horizon ends it); players
-    0/1; an action uses 0-2 steps, 0 only towards higher states or terminals (no loop of
+    0/1; a move uses 0-2 steps, 0 only towards a higher state or a terminal (no loop of
     free moves, so the recursion below ends); rewards on some models."""
     n = draw(st.integers(1, 5))
     terminals = {("T", i): draw(small_values) for i in range(2)}
@@ -63,8 +64,9 @@ def counted_models(draw):
                 st.lists(st.integers(1, 5), min_size=len(targets), max_size=len(targets))
             )
             acts[f"a{a}"] = {t: F(w, sum(weights)) for t, w in zip(targets, weights)}
-            upward = all(t[0] == "T" or t[1] > i for t in targets)
-            steps[("S", i), f"a{a}"] = draw(st.integers(0 if upward else 1, 2))
+            for t in targets:
+                upward = t[0] == "T" or t[1] > i
+                steps[("S", i), f"a{a}", t] = draw(st.integers(0 if upward else 1, 2))
         nodes[("S", i)] = (draw(st.integers(0, 1)), acts)
     rewards = None
     if draw(st.booleans()):
@@ -74,28 +76,23 @@ def counted_models(draw):
 
 def expectimax(model, counter):
     """``(V, Q)``: the value of every (state, steps left) and of each action there, by
-    memoised recursion from the rules: an action that uses more steps than are left ends
-    play with 0 (and no reward); a state where none fits is worth 0."""
+    memoised recursion from the rules: a move that uses more steps than are left ends
+    play with 0; the action's reward is earned all the same."""
     reward = getattr(model, "reward", lambda s, a: 0)
 
     @cache
     def Q(s, n):
         values = {}
         for a in model.actions(s):
-            c = counter(s, a)
-            if c > n:
-                values[a] = F(0)
-                continue
             d = model.transition(s, a)
-            values[a] = F(reward(s, a)) + sum((d[t] * V(t, n - c) for t in d), F(0))
+            fits = (d[t] * V(t, n - counter(s, a, t)) for t in d if counter(s, a, t) <= n)
+            values[a] = F(reward(s, a)) + sum(fits, F(0))
         return values
 
     @cache
     def V(s, n):
         if model.outcome(s) is not None:
             return F(model.outcome(s))
-        if all(counter(s, a) > n for a in model.actions(s)):
-            return F(0)
         q = Q(s, n).values()
         return max(q) if model.player(s) == 0 else min(q)
 
@@ -107,16 +104,14 @@ def expectimax(model, counter):
 def test_random_models_match_the_expectimax(model, horizon, counted):
     counter = model.counter if counted else None
     solution = ep.solve(model, horizon=horizon, counter=counter)
-    V, Q = expectimax(model, counter or (lambda s, a: 1))
+    V, Q = expectimax(model, counter or (lambda s, a, t: 1))
     for state in solution.states:
         inner, left = state
-        if left is None:  # over the horizon: ends with 0
+        if left is None:  # a move that came too late: ends with 0
             assert solution.value(state) == 0
             continue
         assert solution.value(state) == V(inner, left), state
-        if model.outcome(inner) is None and any(
-            (counter or (lambda s, a: 1))(inner, a) <= left for a in model.actions(inner)
-        ):
+        if model.outcome(inner) is None:
             q = Q(inner, left)
             assert solution.ties(state) == tuple(a for a in q if q[a] == V(inner, left))
             assert solution.action_values(state) == q
@@ -160,7 +155,7 @@ def test_a_loop_of_free_moves_has_its_closed_form():
     and one free try then paying is :math:`1/3 + V_n/3 < V_n` for :math:`V_n > 1/2`), so
     :math:`V_n = 1 - 4^{-n}/2` by induction: :math:`3/4 + (1 - 4^{1-n}/2)/4 = 1 - 4^{-n}/2`."""
     counter = {"pay": 1, "free": 0}
-    solution = ep.solve(FreeRetry(), horizon=6, counter=lambda s, a: counter[a])
+    solution = ep.solve(FreeRetry(), horizon=6, counter=lambda s, a, t: counter[a])
     assert [solution.value(("try", n)) for n in range(7)] == [1 - F(1, 2 * 4**n) for n in range(7)]
     assert solution.policy(("try", 0)) == "free"
     assert all(solution.policy(("try", n)) == "pay" for n in range(1, 7))
@@ -276,7 +271,9 @@ def test_a_symbolic_chance_gives_the_piecewise_best_within_n():
             return Dist({"won": F(1, 2), "lost": F(1, 2)})
 
     counter = {"bet": 1, "sure": 2}
-    solution = ep.solve(Bet(), horizon=2, counter=lambda s, a: counter[a], parameter_range=(0, 1))
+    solution = ep.solve(
+        Bet(), horizon=2, counter=lambda s, a, t: counter[a], parameter_range=(0, 1)
+    )
     for t in (F(1, 10), F(1, 4), F(1, 2), F(9, 10)):
         at = solution.at(t)
         assert at.value(("s", 1)) == t
@@ -289,7 +286,10 @@ def test_a_symbolic_chance_gives_the_piecewise_best_within_n():
         ({"horizon": -1}, "horizon must be a whole number of steps, 0 or more, got -1"),
         ({"horizon": 2.0}, "horizon must be a whole number of steps, 0 or more, got 2.0"),
         ({"horizon": True}, "horizon must be a whole number of steps, 0 or more, got True"),
-        ({"counter": lambda s, a: 1}, "counter= counts steps towards a horizon; give horizon= too"),
+        (
+            {"counter": lambda s, a, t: 1},
+            "counter= counts steps towards a horizon; give horizon= too",
+        ),
     ],
 )
 def test_bad_options_are_refused_in_one_line(options, message):
@@ -298,10 +298,11 @@ def test_bad_options_are_refused_in_one_line(options, message):
     assert str(caught.value) == message
 
 
-@pytest.mark.parametrize("steps", [-1, F(1, 2), True, "1"])
+@pytest.mark.parametrize("steps", [-1, F(1, 2), 1.0, "1"])
 def test_a_counter_that_is_not_a_whole_number_of_steps_is_refused(steps):
-    with pytest.raises(ModelError, match=r"counter\(0, 'roll'\) must be a whole number of steps"):
-        ep.solve(Counted(), horizon=2, counter=lambda s, a: steps)
+    message = f"the counter gives {steps!r} for the move from 0 by 'roll' to 0; a counter adds"
+    with pytest.raises(ModelError, match=re.escape(message)):
+        ep.solve(Counted(), horizon=2, counter=lambda s, a, t: steps)
 
 
 def test_a_level_model_and_a_model_without_a_start_are_refused():

@@ -55,7 +55,7 @@ def typed_states() -> tuple[ep.Dist[int], str | None]:
 
 def within_a_horizon() -> tuple[str | None, Fraction]:
     """Within a horizon the states are ``(state, steps left)``: the policy by steps left."""
-    solved = ep.solve(Ruin(), horizon=4, counter=lambda s, a: 1)
+    solved = ep.solve(Ruin(), horizon=4, counter=lambda s, a, t: 1)
     return solved.policy((2, 3)), Fraction(solved.value((2, 0)))
 
 

@@ -48,11 +48,10 @@ from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.progress import shows_progress
 from .levels.model import LevelModel, is_level_model
 from .model import Action, Model, State
-from .results import METHODS, Method, Solved, SolvedLaws, SolvedPlay
+from .results import METHODS, Counter, Method, Solved, SolvedLaws, SolvedPlay
 
 if TYPE_CHECKING:
     from .exact.solution import Solution
-    from .horizon import Counter
     from .levels.sweep import LevelSolution
     from .symbolic.piecewise import PiecewiseSolution
 
@@ -325,14 +324,15 @@ def solve(
         answer is the one solved here.
     horizon : int, optional
         Play within this many counted steps (:mod:`exactprob.engine.horizon`): the
-        states become ``(state, steps left)``, play that would go over ends with outcome
-        0, and one solve answers from every number of steps left up to ``horizon`` (the
+        states become ``(state, steps left)``, a move that would go over ends play with
+        outcome 0, and one solve answers from every number of steps left up to ``horizon`` (the
         value of ``(state, n)`` is the best within ``n``; its policy is the best action
         with ``n`` steps left). The initial state is ``(initial, horizon)``.
     counter : callable, optional
-        With ``horizon``: ``counter(state, action)``, the steps an action uses (a whole
-        number, 0 or more); every action is one step by default. Count turns with 1 on
-        the first action of a turn and 0 on the others.
+        With ``horizon``: ``counter(state, action, next_state)``, the steps a move uses
+        (a whole number, 0 or more: a counter as the laws of play take it); every move
+        is one step by default. Count turns with 1 on the first move of a turn and 0 on
+        the others.
 
     Returns
     -------

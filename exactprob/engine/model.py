@@ -47,6 +47,7 @@ Fraction(3, 2)
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -55,7 +56,7 @@ from typing_extensions import TypeVar
 from ..errors import ModelError
 from .dist import Dist
 
-__all__ = ["Action", "Model", "State", "player_function"]
+__all__ = ["Action", "Model", "State", "move_count", "player_function"]
 
 #: A model's state type: ``Model[State, Action]``, and its answers' (``ep.Solved[State]``).
 #: Unsaid, it is ``Any``.
@@ -101,3 +102,26 @@ def player_function(model: Any) -> Callable[[Any], int]:
         return int(who)
 
     return checked
+
+
+def move_count(counter: Callable[[Any, Any, Any], Any], state: Any, action: Any, after: Any) -> int:
+    """What ``counter(state, action, after)`` adds to a count for the move from ``state``
+    by ``action`` to ``after``: a whole number >= 0, or a :class:`ModelError` naming the
+    move (the rule of every counter: the laws of a count, a horizon's steps).
+
+    >>> move_count(lambda s, a, t: -1, 0, "roll", 1)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: the counter gives -1 for the move from 0 by 'roll' to 1; a counter adds a whole number >= 0 per move
+    """
+    count = counter(state, action, after)
+    try:
+        n = operator.index(count)
+    except TypeError:
+        n = -1
+    if n < 0:
+        raise ModelError(
+            f"the counter gives {count!r} for the move from {state!r} by {action!r} to "
+            f"{after!r}; a counter adds a whole number >= 0 per move"
+        )
+    return n

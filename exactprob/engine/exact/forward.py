@@ -35,7 +35,6 @@ mpq(2,1)
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +45,7 @@ from ...util.numbers import Exact
 from .._internal.cycle import component_rows, elimination_order
 from .._internal.linear import Field, solve_linear
 from ..graph.exploring import components_reached
+from ..model import move_count
 from ..results import Counter
 
 __all__ = [
@@ -187,24 +187,10 @@ def move_counts(
             targets = [state_of(t) for t, _ in moves(u)]
             if targets:
                 state, action = state_of(u), action_of(u)
-                found.extend(_whole(counter(state, action, t), state, action, t) for t in targets)
+                found.extend(move_count(counter, state, action, t) for t in targets)
         return found
 
     return counts
-
-
-def _whole(count: object, state: Any, action: Any, after: Any) -> int:
-    """``count`` as an ``int`` >= 0, or a :class:`ModelError` naming the move."""
-    try:
-        n = operator.index(count)  # type: ignore[arg-type]
-    except TypeError:
-        n = -1
-    if n < 0:
-        raise ModelError(
-            f"the counter gives {count!r} for the move from {state!r} by {action!r} to "
-            f"{after!r}; a counter adds a whole number >= 0 per move"
-        )
-    return n
 
 
 def check_cap(cap: object) -> int | None:

@@ -82,11 +82,12 @@ class SoloMoves:
         return Dist(after_draw)
 
 
-def turn_start(state: SoloState, action: str) -> int:
-    """1 for the first draw of a turn (the only one with a turn total of 0), else 0: the
-    cost of :class:`SolitaireModel`, and the turns counted within a horizon.
+def turn_start(state: SoloState, action: str, after: SoloState | None = None) -> int:
+    """1 for the first draw of a turn (the only one with a turn total of 0), else 0,
+    whatever the move leads to: the cost of :class:`SolitaireModel`, and the turns as a
+    counter (``counter(state, action, next_state)``) within a horizon.
 
-    >>> turn_start((5, 0, 0), "roll"), turn_start((5, 3, 0), "roll")
+    >>> turn_start((5, 0, 0), "roll"), turn_start((5, 3, 0), "roll", (5, 7, 0))
     (1, 0)
     """
     return 1 if state[1] == 0 else 0
