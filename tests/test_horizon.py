@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from models import TableModel, small_values
 
 import exactprob as ep
-from exactprob import Dist, ModelError, UsageError
+from exactprob import Dist, ModelError, StateLimitError, UsageError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 from within_turns import TwoDicePig, percent, play_turns, published_cells, turns
@@ -77,7 +77,7 @@ def counted_models(draw):
 def expectimax(model, counter):
     """``(V, Q)``: the value of every (state, steps left) and of each action there, by
     memoised recursion from the rules: a move that uses more steps than are left ends
-    play with 0; the action's reward is earned all the same."""
+    play with 0 and earns nothing (the action's reward is earned on the moves that fit)."""
     reward = getattr(model, "reward", lambda s, a: 0)
 
     @cache
@@ -85,8 +85,10 @@ def expectimax(model, counter):
         values = {}
         for a in model.actions(s):
             d = model.transition(s, a)
-            fits = (d[t] * V(t, n - counter(s, a, t)) for t in d if counter(s, a, t) <= n)
-            values[a] = F(reward(s, a)) + sum(fits, F(0))
+            fits = [t for t in d if counter(s, a, t) <= n]
+            values[a] = sum(
+                (d[t] * (F(reward(s, a)) + V(t, n - counter(s, a, t))) for t in fits), F(0)
+            )
         return values
 
     @cache
@@ -117,6 +119,30 @@ def test_random_models_match_the_expectimax(model, horizon, counted):
             assert solution.action_values(state) == q
     for n in range(horizon + 1):  # every number of steps left, from one solve
         assert solution.value((model.initial, n)) == V(model.initial, n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(counted_models(), st.integers(0, 4), st.booleans())
+def test_a_fixed_policy_within_a_horizon_matches_the_expectimax_of_its_actions(
+    model, horizon, as_mapping
+):
+    """``ep.evaluate`` with a horizon: the policy of the model's own states (its last
+    action everywhere) against the expectimax of the model cut down to those actions."""
+    chosen = {s: tuple(acts)[-1] for s, (_, acts) in model.nodes.items()}
+    cut = CountedTable(
+        model.initial,
+        model.terminals,
+        {s: (p, {chosen[s]: acts[chosen[s]]}) for s, (p, acts) in model.nodes.items()},
+        model.steps,
+        model.rewards,
+    )
+    policy = chosen if as_mapping else chosen.__getitem__
+    solution = ep.evaluate(model, policy, horizon=horizon, counter=model.counter)
+    V, _ = expectimax(cut, model.counter)
+    assert solution.initial == (model.initial, horizon)
+    for state in solution.states:
+        inner, left = state
+        assert solution.value(state) == (0 if left is None else V(inner, left)), state
 
 
 @settings(max_examples=40, deadline=None)
@@ -319,3 +345,132 @@ def test_a_level_model_and_a_model_without_a_start_are_refused():
         assert ep.solve(model, horizon=1, starts=[0]).value() == F(1, 6)
     finally:
         Counted.initial = 0
+
+
+class Race(ep.ArrayModel):
+    """Roll a d6 until the total reaches 10 (the array model of the engine's docs):
+    won on 10 or 11."""
+
+    sizes, initial, actions = (16,), (0,), ("roll",)
+
+    def terminal(self, states):
+        return states[:, 0] >= 10
+
+    def outcome(self, states):
+        return (states[:, 0] <= 11).astype(int)
+
+    def transition(self, states, action):
+        return [("1/6", states + r) for r in range(1, 7)]
+
+
+def test_an_array_model_plays_within_a_horizon_one_state_at_a_time():
+    """The chance to end on 10 or 11 within n rolls, against the recursion from the rules:
+    W(t, n) = [t in (10, 11)] at 10 or more, else the mean of W(t + r, n - 1)."""
+
+    @cache
+    def W(t, n):
+        if t >= 10:
+            return F(int(t <= 11))
+        return F(0) if n == 0 else sum((W(t + r, n - 1) for r in range(1, 7)), F(0)) / 6
+
+    solution = ep.solve(Race(), horizon=12)
+    assert [solution.value(((0,), n)) for n in range(13)] == [W(0, n) for n in range(13)]
+    assert solution.value(((0,), 12)) == ep.solve(Race()).value()  # 10 rolls always end it
+
+
+class Forever:
+    """A loop that pays 1 a move and never ends (``reward = None`` on the class stands
+    for no rewards elsewhere; here it pays)."""
+
+    initial = 0
+    player = None
+
+    def outcome(self, s):
+        return None
+
+    def actions(self, s):
+        return ("go",)
+
+    def transition(self, s, a):
+        return Dist({0: 1})
+
+    def reward(self, s, a):
+        return 1
+
+
+def test_every_move_a_step_earns_one_reward_a_step_as_storms_cumulative_reward():
+    """Within n moves a loop paying 1 a move earns n (Storm's ``R=? [C<=n]``): the move
+    that would be the (n + 1)-th comes too late and earns nothing."""
+    solution = ep.solve(Forever(), horizon=5)
+    assert [solution.value((0, n)) for n in range(6)] == list(range(6))
+
+
+def test_a_reward_is_earned_on_the_share_of_moves_that_fit():
+    """A move to ``a`` uses one step, one to ``b`` two: with one step left, the action's
+    reward 6 is earned on the 1/3 that fits."""
+
+    class Split:
+        initial = "s"
+
+        def outcome(self, s):
+            return None if s == "s" else 0
+
+        def actions(self, s):
+            return ("go",)
+
+        def transition(self, s, a):
+            return Dist({"a": F(1, 3), "b": F(2, 3)})
+
+        def reward(self, s, a):
+            return 6
+
+    steps = {"a": 1, "b": 2}
+    solution = ep.solve(Split(), horizon=2, counter=lambda s, a, t: steps[t])
+    assert [solution.value(("s", n)) for n in range(3)] == [0, 2, 6]
+
+
+def test_a_none_player_or_reward_is_no_player_or_reward():
+    class Plain(Forever):
+        reward = None
+
+        def outcome(self, s):
+            return 1 if s == 1 else None
+
+        def transition(self, s, a):
+            return Dist({1: F(1, 2), 0: F(1, 2)})
+
+    assert ep.solve(Plain(), horizon=2).value() == F(3, 4)
+
+
+def test_an_array_model_with_several_initial_states_starts_from_each():
+    two_starts = Race()
+    two_starts.initial = [(0,), (8,)]
+    solution = ep.solve(two_starts, horizon=1)
+    assert solution.value(((8,), 1)) == F(2, 6)  # a 2 or a 3 ends on 10 or 11
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        (
+            {"counter": 5},
+            UsageError,
+            "counter must be a function counter(state, action, next_state), got 5",
+        ),
+        (
+            {"counter": lambda s, a: 1},
+            ModelError,
+            "the counter takes (s, a), but the engine calls it as counter(state, action, next_state)",
+        ),
+        ({"starts": 5}, ModelError, "starts must be a sequence of states, got 5"),
+        (
+            {"horizon": 10**12},
+            StateLimitError,
+            "the model within the horizon has 1,000,000,000,001 states",
+        ),
+    ],
+)
+def test_bad_counters_starts_and_horizons_are_refused_up_front(options, error, message):
+    with pytest.raises(error) as caught:
+        ep.solve(Counted(), **{"horizon": 2, **options})
+    assert str(caught.value).startswith(message)

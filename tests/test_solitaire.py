@@ -125,7 +125,7 @@ def within_turns(goal, sides, turns):
     the turn total ``k`` (a 1 loses it and the turn; a face ``f`` adds ``f``, reaching
     the goal wins at once; holding banks it and ends the turn). ``first_bank(a, n)``: the
     smallest ``k`` (a total of 2 or more: a roll adds 2 to ``sides``) where holding is
-    strictly better than rolling on (``None``: never)."""
+    at least as good as rolling on, and whether they tie (``None``: never)."""
 
     @cache
     def W(a, n):
@@ -143,7 +143,10 @@ def within_turns(goal, sides, turns):
         return roll(a, k, n) if k == 0 else max(roll(a, k, n), W(a + k, n - 1))
 
     def first_bank(a, n):
-        return next((k for k in range(2, goal - a) if W(a + k, n - 1) > roll(a, k, n)), None)
+        for k in range(2, goal - a):
+            if W(a + k, n - 1) >= roll(a, k, n):
+                return k, W(a + k, n - 1) == roll(a, k, n)
+        return None
 
     return [W(0, n) for n in range(1, turns + 1)], first_bank
 
@@ -154,8 +157,7 @@ def test_the_chance_within_n_turns_follows_the_rules(goal, sides, turns):
     chances, first_bank = within_turns(goal, sides, turns)
     assert list(report.chances) == chances
     for n, by_score in report.holds.items():
-        assert by_score[0] == first_bank(0, n)
-        assert all(total == first_bank(score, n) for score, total in by_score.items())
+        assert all(bank == first_bank(score, n) for score, bank in by_score.items())
 
 
 def test_pig_to_100_within_ten_turns_matches_an_outside_solver():
@@ -187,3 +189,14 @@ def test_bad_turns_are_refused_in_one_line(capsys, argv, message):
     status, out, err = run(capsys, "pig", "--goal", "5", *argv)
     assert status == 2 and out == "" and "Traceback" not in err
     assert message in err
+
+
+def test_a_first_bank_tied_with_drawing_on_is_marked():
+    """Fowl Play to 6 with 4 chickens and 2 wolves cannot be won within 3 turns (the first
+    banks at most 4, then only wolves are left until the reshuffle), so every choice
+    ties at 0: the first bank is at 1, tied."""
+    report = solitaire_turns_report(FowlPlay(chickens=4, wolves=2, goal=6), 3)
+    assert report.chances == (0, 0, 0)
+    assert all(report.holds[n][0] == (1, True) for n in (1, 2, 3))
+    assert "  1  1=               0.0000000000 = 0" in report.text()
+    assert {"turns_left": 1, "score": 0, "turn_total": 1, "tied": True} in report.to_json()["holds"]

@@ -28,7 +28,7 @@ exactprob.errors.UsageError: method must be one of 'exact', 'certified', 'depth-
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import partial
 from typing import (
     TYPE_CHECKING,
@@ -151,6 +151,18 @@ class _Options(TypedDict, total=False):
     max_states: int
     progress: bool | None
     starts: Sequence[Hashable] | None
+
+
+@overload
+def solve(
+    model: Any,
+    method: Literal["exact"] = ...,
+    *,
+    horizon: int,
+    counter: Counter | None = ...,
+    parameter_range: tuple[Any, Any],
+    **options: Unpack[_Options],
+) -> PiecewiseSolution: ...
 
 
 @overload
@@ -381,27 +393,61 @@ def solve(
     Fraction(40, 211)
     """
     check_max_states(max_states)
-    if horizon is not None:
-        model, starts = _within(model, horizon, counter, starts)
-    elif counter is not None:
-        raise UsageError("counter= counts steps towards a horizon; give horizon= too")
+    model, starts = _within(model, horizon, counter, starts, max_states)
     answer = route(model, method, generic=generic, parameter_range=parameter_range, cluster=cluster)
     progress = shows_progress(progress)
     return answer(model, max_states=max_states, progress=progress, starts=starts)
 
 
 def _within(
-    model: Any, horizon: int, counter: Counter | None, starts: Sequence[Hashable] | None
-) -> tuple[Any, Sequence[Hashable]]:
-    """The model played within ``horizon`` and its starts (:mod:`.horizon`); a level
-    model is refused (its steps are its own)."""
+    model: Any,
+    horizon: int | None,
+    counter: Counter | None,
+    starts: Sequence[Hashable] | None,
+    max_states: int,
+) -> tuple[Any, Sequence[Hashable] | None]:
+    """The model played within ``horizon`` and its starts (:mod:`.horizon`), or the model
+    and starts as they are without one; a counter without a horizon, and a level model
+    with one (its steps are its own), are refused."""
+    if horizon is None:
+        if counter is not None:
+            raise UsageError("counter= counts steps towards a horizon; give horizon= too")
+        return model, starts
     if is_level_model(model):
         raise UsageError(
             "horizon= is for a Model or an ArrayModel; a level model's steps are its own"
         )
     from .horizon import within_horizon
 
-    return within_horizon(model, horizon, counter, starts)
+    return within_horizon(model, horizon, counter, starts, max_states)
+
+
+@overload
+def evaluate(
+    model: Model[State, Action],
+    policy: Any,
+    *,
+    horizon: int,
+    counter: Counter | None = ...,
+    generic: bool = ...,
+    starts: Sequence[Hashable] | None = ...,
+    max_states: int = ...,
+    progress: bool | None = ...,
+) -> SolvedLaws[tuple[State, int | None], Action]: ...
+
+
+@overload
+def evaluate(
+    model: Any,
+    policy: Any,
+    *,
+    horizon: int,
+    counter: Counter | None = ...,
+    generic: bool = ...,
+    starts: Sequence[Hashable] | None = ...,
+    max_states: int = ...,
+    progress: bool | None = ...,
+) -> SolvedLaws: ...
 
 
 @overload
@@ -452,6 +498,8 @@ def evaluate(
     max_states: int = DEFAULT_MAX_STATES,
     progress: bool | None = None,
     start: Any = NOT_GIVEN,
+    horizon: int | None = None,
+    counter: Counter | None = None,
 ) -> SolvedLaws:
     """The exact values of a fixed ``policy`` and the laws of play under it: the
     evaluation registered for the model's class (:func:`register_evaluator`), or the
@@ -477,6 +525,12 @@ def evaluate(
         Show a bar on stderr; by default, when stderr is a terminal.
     start : state, optional
         Deprecated since 0.2.0: ``starts=[start]``.
+    horizon : int, optional
+        Play within this many counted steps, as :func:`solve` takes it (the generic
+        engine): ``policy`` is still a policy of the model's own states, the same play
+        whatever the steps left, and the answer's states are ``(state, steps left)``.
+    counter : callable, optional
+        With ``horizon``: the steps a move uses, as :func:`solve` takes it.
 
     Returns
     -------
@@ -511,6 +565,9 @@ def evaluate(
 
     check_max_states(max_states)  # here, as solve does: before any evaluation asks it
     starts = starts_given(starts, start)
+    model, starts = _within(model, horizon, counter, starts, max_states)
+    if horizon is not None:
+        policy = _of_the_model_state(policy)
     registered = None if generic or starts is not None else _EVALUATORS.get(type(model))
     if registered is not None:
         shown = shows_progress(progress)
@@ -518,6 +575,17 @@ def evaluate(
         if answer is not None:
             return answer
     return evaluate_generic(model, policy, starts=starts, max_states=max_states, progress=progress)
+
+
+def _of_the_model_state(policy: Any) -> Any:
+    """A policy of the model's own states (a function or a mapping) as a policy of the
+    states ``(state, steps left)`` of a horizon; anything else is left for the
+    evaluation to refuse."""
+    if isinstance(policy, Mapping):
+        return lambda state: policy[state[0]]
+    if callable(policy):
+        return lambda state: policy(state[0])
+    return policy
 
 
 def route(

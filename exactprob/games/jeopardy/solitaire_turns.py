@@ -18,7 +18,7 @@ turn): :math:`4/6 + (1/6)(29/36) + (1/6)(5/6 + (1/6)(29/36)) = 1247/1296`.
 (Fraction(29, 36), Fraction(1247, 1296))
 >>> print(report.text())
 Solitaire Pig to 3 with a d6, the best chance within N turns
-  states  19
+  states  28
   exactly tied choices  0
   N  banks from 0 at  chance within N turns
   1  never            0.8055555556 = 29/36
@@ -41,7 +41,11 @@ from .report import rules_fields, rules_title
 from .rules import FowlPlay, Pig
 from .solitaire import SoloMoves, SoloState, turn_start
 
-__all__ = ["MAX_TURNS", "ReachAlone", "SolitaireTurnsReport", "solitaire_turns_report"]
+__all__ = ["MAX_TURNS", "Bank", "ReachAlone", "SolitaireTurnsReport", "solitaire_turns_report"]
+
+Bank = tuple[int, bool]
+"""``(turn total, tied)``: the first total at which holding is a best play, and whether
+drawing on is exactly as good there."""
 
 #: The most turns asked about (the states grow with them; ``max_states`` bounds the rest).
 MAX_TURNS = 1000
@@ -67,14 +71,15 @@ class SolitaireTurnsReport(Report):
     ``turns`` (``chances``), the states of the one solve, how many of them offer exactly
     tied choices, and the first bank (``holds``): for each number of turns left (this one
     included) and each score where such a turn starts on a fresh deck, the smallest turn
-    total at which holding is the best play (``None``: it draws on to the goal)."""
+    total at which holding is a best play, with whether drawing on is exactly as good
+    (``None``: it draws on to the goal)."""
 
     game: Pig | FowlPlay
     turns: int
     chances: tuple[Fraction, ...]
     states: int
     ties: int
-    holds: dict[int, dict[int, int | None]]
+    holds: dict[int, dict[int, Bank | None]]
 
     def _build(self) -> dict[str, Any]:
         return {
@@ -89,19 +94,24 @@ class SolitaireTurnsReport(Report):
                 for n, chance in enumerate(self.chances, 1)
             ],
             "holds": [
-                {"turns_left": n, "score": score, "turn_total": total}
+                {
+                    "turns_left": n,
+                    "score": score,
+                    "turn_total": None if bank is None else bank[0],
+                    "tied": bank is not None and bank[1],
+                }
                 for n, by_score in self.holds.items()
-                for score, total in by_score.items()
+                for score, bank in by_score.items()
             ],
         }
 
     def text(self) -> str:
         """The chance for each ``N`` (a long fraction in the JSON only), with the first
-        bank from a score of 0 on the first of the ``N`` turns (every score's in the
-        JSON)."""
+        bank from a score of 0 on the first of the ``N`` turns (``=``: tied with drawing
+        on; every score's in the JSON)."""
         head = ("N", "banks from 0 at", "chance within N turns")
         rows = [
-            (str(n), _total(self.holds[n].get(0)), _chance_text(chance))
+            (str(n), _bank_text(self.holds[n].get(0)), _chance_text(chance))
             for n, chance in enumerate(self.chances, 1)
         ]
         widths = [max(len(row[k]) for row in [head, *rows]) for k in range(2)]
@@ -139,33 +149,35 @@ def solitaire_turns_report(
     )
 
 
-def _first_banks(game: Pig | FowlPlay, solution: SolvedPlay, turns: int) -> dict[int, int | None]:
+def _first_banks(game: Pig | FowlPlay, solution: SolvedPlay, turns: int) -> dict[int, Bank | None]:
     """With ``turns`` turns left (this one included), each score's smallest turn total
-    at which holding is the best play, on a turn begun on a fresh deck that has not
-    busted; scores where no such turn starts are left out."""
+    at which holding is a best play, and whether it is tied, on a turn begun on a fresh
+    deck that has not busted; scores where no such turn starts are left out."""
     known = set(solution.states)
-    banks: dict[int, int | None] = {}
+    banks: dict[int, Bank | None] = {}
     for score in range(game.goal):
         if ((score, 0, game.fresh), turns) not in known:
             continue  # no turn starts there with these turns left
         banks[score] = None
         for total in range(1, game.goal - score):
             state = ((score, total, game.deck_after(total)), turns - 1)
-            if state in known and solution.policy(state) == "hold":
-                banks[score] = total
+            best = solution.ties(state) if state in known else ()
+            if "hold" in best:
+                banks[score] = (total, len(best) > 1)
                 break
     return banks
 
 
-def _total(total: int | None) -> str:
-    return "never" if total is None else str(total)
+def _bank_text(bank: Bank | None) -> str:
+    """``never``, a turn total, or a turn total and ``=`` when tied."""
+    return "never" if bank is None else f"{bank[0]}{'=' if bank[1] else ''}"
 
 
 def _chance_text(chance: Fraction) -> str:
     """``decimal = p/q``, or the decimal alone when the fraction is long.
 
-    >>> _chance_text(Fraction(1, 8)), _chance_text(Fraction(1, 3**40))
-    ('0.1250000000 = 1/8', '0.0000000000 (exact in --json)')
+    >>> _chance_text(Fraction(1, 8)), _chance_text(Fraction(2**300 - 1, 2**301))
+    ('0.1250000000 = 1/8', '0.5000000000 (exact in --json)')
     """
     fraction = fraction_string(chance)
     if len(fraction) <= MAX_FRACTION_CHARS:
