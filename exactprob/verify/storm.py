@@ -744,6 +744,16 @@ def storm_expected_steps(
     return _from_storm(result.get_value(0))
 
 
+def _chooser_direction(export: DrnExport, what: str) -> str:
+    """The operator's direction for Storm: ``""`` for a chain, ``"max"`` or ``"min"`` for
+    the one player who chooses; ``what`` names the question refused when both do."""
+    if export.model_type == "DTMC":
+        return ""
+    if export.direction is None:
+        raise UsageError(f"{what}: only one player may choose")
+    return str(export.direction)
+
+
 def storm_long_run_average(graph: Any) -> Fraction:
     """Exact long-run average reward per move from the initial state (``R{"value"}=?
     [LRA]``): of a Markov chain, or of the best play of a model where one player chooses
@@ -775,12 +785,7 @@ def storm_timed_long_run_average(graph: Any) -> tuple[Fraction, dict[str, float]
     ``"export"``, ``"build"`` and ``"check"`` (as :func:`storm_timed_value`)."""
     t0 = time.perf_counter()
     export = export_drn(graph)
-    if export.model_type == "DTMC":
-        operator = ""
-    elif export.direction is not None:
-        operator = export.direction
-    else:
-        raise UsageError("the long-run average of a game: only one player may choose")
+    operator = _chooser_direction(export, "the long-run average of a game")
     t1 = time.perf_counter()
     model = _build(export)
     t2 = time.perf_counter()
@@ -815,12 +820,7 @@ def storm_bounded_reach(graph: Any, steps: int) -> Fraction:
         If both players choose somewhere.
     """
     export = export_drn(graph, goal=True)
-    if export.model_type == "DTMC":
-        operator = ""
-    elif export.direction is not None:
-        operator = export.direction
-    else:
-        raise UsageError("a step-bounded chance in a game: only one player may choose")
+    operator = _chooser_direction(export, "a step-bounded chance in a game")
     if not re.search(r"^state \d+.* goal$", export.text, re.MULTILINE):
         return Fraction(0)  # no state wins: Storm has no label to refer to
     result = _check(_build(export), f'P{operator}=? [F<={steps} "goal"]', only_initial=True)
