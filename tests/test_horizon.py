@@ -405,9 +405,10 @@ def test_every_move_a_step_earns_one_reward_a_step_as_storms_cumulative_reward()
     assert [solution.value((0, n)) for n in range(6)] == list(range(6))
 
 
-def test_a_reward_is_earned_on_the_share_of_moves_that_fit():
+@pytest.mark.parametrize("reward", [6, sympy.Symbol("r")])
+def test_a_reward_is_earned_on_the_share_of_moves_that_fit(reward):
     """A move to ``a`` uses one step, one to ``b`` two: with one step left, the action's
-    reward 6 is earned on the 1/3 that fits."""
+    reward is earned on the 1/3 that fits (exactly: a symbolic reward stays exact)."""
 
     class Split:
         initial = "s"
@@ -422,11 +423,12 @@ def test_a_reward_is_earned_on_the_share_of_moves_that_fit():
             return Dist({"a": F(1, 3), "b": F(2, 3)})
 
         def reward(self, s, a):
-            return 6
+            return reward
 
     steps = {"a": 1, "b": 2}
     solution = ep.solve(Split(), horizon=2, counter=lambda s, a, t: steps[t])
-    assert [solution.value(("s", n)) for n in range(3)] == [0, 2, 6]
+    assert [solution.value(("s", n)) for n in range(3)] == [0, reward / 3, reward]
+    assert sympy.sympify(solution.value(("s", 1))).atoms(sympy.Float) == set()
 
 
 def test_a_none_player_or_reward_is_no_player_or_reward():

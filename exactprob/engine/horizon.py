@@ -52,7 +52,7 @@ from typing import Any
 from ..errors import ModelError, UsageError
 from ..util.callables import check_call
 from ..util.limits import refuse_more_than
-from ..util.numbers import exact, mpq, plain_integer
+from ..util.numbers import exact, is_symbolic, mpq, plain_integer, to_sympy
 from .array_model import ArrayModel, initial_states, one_state_at_a_time
 from .dist import Dist
 from .model import move_count
@@ -133,7 +133,8 @@ class WithinHorizon:
         if max(counts.values()) <= left:
             return reward
         fits = sum((p for after, p in moves.exact_items() if counts[after] <= left), mpq(0))
-        return exact(reward) * fits
+        earned = exact(reward)
+        return to_sympy(earned) * to_sympy(fits) if is_symbolic(earned) else earned * fits
 
 
 def within_horizon(
