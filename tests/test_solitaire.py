@@ -115,7 +115,10 @@ def test_the_command_plays_alone(capsys):
 def test_solitaire_refuses_the_race_flags(capsys, flag):
     status, out, err = run(capsys, "pig", "--solitaire", "--goal", "5", *flag)
     assert status == 2 and out == "" and "Traceback" not in err
-    expected = "--solitaire plays alone: it takes --goal, --sides, --turns, --max-states and --json"
+    expected = (
+        "--solitaire plays alone: it takes --goal, --sides, --turns, --max-states and "
+        "--json (and --plot with --turns)"
+    )
     assert f"{expected}, not {flag[0]}" in err
 
 
@@ -167,6 +170,14 @@ def test_pig_to_100_within_ten_turns_matches_an_outside_solver():
     report = solitaire_turns_report(Pig(goal=100), 11)
     assert f"{float(report.chances[9]):.7f}".startswith("0.465442")
     assert report.chances[9] < F(1, 2) <= report.chances[10]
+
+
+def test_the_command_draws_the_chances_and_the_first_banks(capsys, tmp_path):
+    path = tmp_path / "within.png"
+    argv = ["pig", "--solitaire", "--goal", "12", "--turns", "3", "--plot", str(path)]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and out.endswith(f"plot written to {path}\n")
+    assert path.read_bytes().startswith(b"\x89PNG")
 
 
 def test_the_command_gives_the_chance_within_n_turns(capsys):

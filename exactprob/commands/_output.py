@@ -39,3 +39,15 @@ def show_progress(long_work: bool = True) -> bool:
 def emit(payload: dict[str, Any], text: str, as_json: bool) -> None:
     """Print ``payload`` as JSON or ``text`` for people."""
     print(json.dumps(payload, indent=2) if as_json else text)
+
+
+def emit_with_plot(report: Any, plot: Path | None, as_json: bool) -> None:
+    """Print ``report`` (its ``to_json()`` or ``text()``), first drawing its
+    ``figure()`` (matplotlib axes) to ``plot`` when one is asked for: the JSON names the
+    file, and the text ends with where it went."""
+    payload, text = report.to_json(), report.text()
+    if plot is not None:
+        save_figure(lambda: report.figure().figure, plot)
+        payload["plot"] = str(plot)
+        text += f"\nplot written to {plot}"
+    emit(payload, text, as_json)

@@ -37,7 +37,7 @@ from ..games.cartwheel import (
 from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_json_flag, plot_path
-from ._output import emit, save_figure
+from ._output import emit_with_plot
 
 __all__ = ["parse_bet", "register", "run"]
 
@@ -90,13 +90,7 @@ def _wheel(args: argparse.Namespace) -> tuple[Wheel, int]:
 def run(args: argparse.Namespace) -> None:
     wheel, gold = _wheel(args)
     plot = plot_path(args.plot)
-    report = wheel_report(wheel, gold)
-    payload, text = report.to_json(), report.text()
-    if plot is not None:
-        save_figure(lambda: report.figure().figure, plot)
-        payload["plot"] = str(plot)
-        text += f"\nplot written to {plot}"
-    emit(payload, text, args.json)
+    emit_with_plot(wheel_report(wheel, gold), plot, args.json)
 
 
 def register(sub: Any) -> None:

@@ -33,8 +33,6 @@ from ..games.jeopardy import (
     RED_LIGHT_KOMI,
     FowlPlay,
     Pig,
-    SolitaireReport,
-    SolitaireTurnsReport,
     check_player_name,
     race_report,
     solitaire_report,
@@ -44,7 +42,7 @@ from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import parse_whole
 from . import help_of
 from ._options import add_exact_flag, add_json_flag, integer, plot_path
-from ._output import emit, save_figure, show_progress
+from ._output import emit, emit_with_plot, show_progress
 
 __all__ = ["race_of", "register"]
 
@@ -103,12 +101,7 @@ def run(args: argparse.Namespace) -> None:
         table=plot is not None,
         progress=show_progress(),
     )
-    payload, text = report.to_json(), report.text()
-    if plot is not None:
-        save_figure(lambda: report.figure().figure, plot)
-        payload["plot"] = str(plot)
-        text += f"\nplot written to {plot}"
-    emit(payload, text, args.json)
+    emit_with_plot(report, plot, args.json)
 
 
 def run_solitaire(args: argparse.Namespace) -> None:
@@ -119,14 +112,14 @@ def run_solitaire(args: argparse.Namespace) -> None:
         for flag, value, default in (
             ("--komi", args.komi, "0"),
             ("--players", args.players, None),
-            ("--plot", args.plot, None),
+            ("--plot", None if args.turns else args.plot, None),
         )
         if value != default
     ]
     if others:
         raise UsageError(
-            f"--solitaire plays alone: it takes --goal, --sides, --turns, --max-states and --json, "
-            f"not {', '.join(others)}"
+            f"--solitaire plays alone: it takes --goal, --sides, --turns, --max-states and "
+            f"--json (and --plot with --turns), not {', '.join(others)}"
         )
     game, _ = race_of(args)
     max_states = (
@@ -135,15 +128,13 @@ def run_solitaire(args: argparse.Namespace) -> None:
         else check_max_states(args.max_states, "--max-states")
     )
     if args.turns is None:
-        report: SolitaireReport | SolitaireTurnsReport = solitaire_report(
-            game, max_states=max_states, progress=show_progress()
-        )
-    else:
-        turns = parse_whole("--turns", args.turns, 1, MAX_TURNS, UsageError)
-        report = solitaire_turns_report(
-            game, turns, max_states=max_states, progress=show_progress()
-        )
-    emit(report.to_json(), report.text(), args.json)
+        report = solitaire_report(game, max_states=max_states, progress=show_progress())
+        emit(report.to_json(), report.text(), args.json)
+        return
+    turns = parse_whole("--turns", args.turns, 1, MAX_TURNS, UsageError)
+    plot = plot_path(args.plot)
+    within = solitaire_turns_report(game, turns, max_states=max_states, progress=show_progress())
+    emit_with_plot(within, plot, args.json)
 
 
 def _add_race_flags(parser: argparse.ArgumentParser, goal: int, komi: int) -> None:

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from ...engine import SolvedPlay, solve
 from ...errors import ModelError
 from ...util.display import Report
@@ -122,6 +124,19 @@ class SolitaireTurnsReport(Report):
         ]
         lines += [f"  {a:<{widths[0]}}  {b:<{widths[1]}}  {c}" for a, b, c in [head, *rows]]
         return "\n".join(lines)
+
+    def figure(self) -> Any:
+        """The chance for each ``N``, and the first bank by score and turns left
+        (:func:`~exactprob.games.jeopardy.figures.within_turns_figure`; matplotlib axes of
+        the first panel)."""
+        from .figures import within_turns_figure
+
+        banks = np.full((self.game.goal, self.turns), np.nan)
+        for n, by_score in self.holds.items():
+            for score, bank in by_score.items():
+                banks[score, n - 1] = 0 if bank is None else bank[0]
+        chances = np.array([float(chance) for chance in self.chances])
+        return within_turns_figure(chances, banks, f"Solitaire {rules_title(self.game)}")
 
 
 def solitaire_turns_report(
