@@ -194,13 +194,6 @@ def test_the_command_gives_the_chance_within_n_turns(capsys):
         (["--turns", "3"], "--turns counts the turns of a game played alone: add --solitaire"),
         (["--solitaire", "--turns", "0"], "--turns must be a whole number from 1 to 1000, got 0"),
         (["--solitaire", "--turns", "x"], "--turns must be a whole number from 1 to 1000"),
-        (
-            # Pig to 5 alone reaches 14 states: (0, 0), (0, 2), (0, 3), (0, 4), (2, 0),
-            # (2, 2), (3, 0), (4, 0) and the scores 5 to 10; within 1000 turns, 14 * 1002
-            ["--solitaire", "--turns", "1000", "--max-states", "14027"],
-            "Solitaire Pig to 5 with a d6 within 1,000 turns has up to 14,028 states, more "
-            "than the limit of 14,027",
-        ),
     ],
 )
 def test_bad_turns_are_refused_in_one_line(capsys, argv, message):

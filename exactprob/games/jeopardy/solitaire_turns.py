@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from ...engine import SolvedPlay, explore, solve
+from ...engine import SolvedPlay, solve
 from ...errors import ModelError
 from ...util.display import Report
-from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
+from ...util.limits import DEFAULT_MAX_STATES
 from ...util.numbers import exact_fields, fraction_string, whole_number
 from ...util.text import MAX_FRACTION_CHARS, decimal_text
 from .report import rules_fields, rules_title
@@ -147,14 +147,9 @@ def solitaire_turns_report(
     progress: bool = False,
 ) -> SolitaireTurnsReport:
     """Solve ``game`` alone within every number of turns up to ``turns`` in one solve
-    (:class:`ReachAlone` within a horizon) and report it (:class:`SolitaireTurnsReport`).
-    More than ``max_states`` is refused up front: the states are at most the game's own
-    times ``turns + 2`` (each with 0 to ``turns`` left, or come too late)."""
+    (:class:`ReachAlone` within a horizon) and report it (:class:`SolitaireTurnsReport`)."""
     whole_number("turns", turns, 1, MAX_TURNS, ModelError)
     model = ReachAlone(game)
-    alone = len(explore(model, max_states=max_states))  # each with 0..turns left, or none
-    what = f"Solitaire {rules_title(game)} within {turns:,} turns"
-    refuse_more_than(max_states, alone * (turns + 2), what, at_most=True)
     solution = solve(
         model, horizon=turns, counter=turn_start, max_states=max_states, progress=progress
     )
