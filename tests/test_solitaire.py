@@ -194,6 +194,7 @@ def test_the_command_gives_the_chance_within_n_turns(capsys):
         (["--turns", "3"], "--turns counts the turns of a game played alone: add --solitaire"),
         (["--solitaire", "--turns", "0"], "--turns must be a whole number from 1 to 1000, got 0"),
         (["--solitaire", "--turns", "x"], "--turns must be a whole number from 1 to 1000"),
+        (["--solitaire", "--turns", "", "--plot", "x.png"], "--turns must be a whole number"),
     ],
 )
 def test_bad_turns_are_refused_in_one_line(capsys, argv, message):

@@ -112,7 +112,7 @@ def run_solitaire(args: argparse.Namespace) -> None:
         for flag, value, default in (
             ("--komi", args.komi, "0"),
             ("--players", args.players, None),
-            ("--plot", None if args.turns else args.plot, None),
+            ("--plot", None if args.turns is not None else args.plot, None),
         )
         if value != default
     ]
@@ -191,7 +191,7 @@ def register(sub: Any) -> None:
         help=(
             f"with --solitaire: the best chance to reach --goal within 1, 2, ..., N turns "
             f"(up to {MAX_TURNS:,}), all from one solve, and the first turn total to bank "
-            "by the turns left (every score's in --json)"
+            "by the turns left (every score's in --json; with --plot FILE, both drawn)"
         ),
     )
     _add_race_flags(pig, 100, 0)

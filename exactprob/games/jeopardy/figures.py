@@ -67,6 +67,7 @@ def within_turns_figure(chances: np.ndarray, banks: np.ndarray, title: str) -> A
     """
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
+    from matplotlib.ticker import MaxNLocator
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.6), layout="constrained")
     turns = np.arange(1, len(chances) + 1)
@@ -83,6 +84,8 @@ def within_turns_figure(chances: np.ndarray, banks: np.ndarray, title: str) -> A
     viridis = plt.get_cmap("viridis").with_extremes(bad=(0, 0, 0, 0))
     image = right.imshow(banked, cmap=viridis, **shown)
     figure.colorbar(image, ax=right, label="first turn total to bank at")
+    for axis in (left.xaxis, right.xaxis, right.yaxis):
+        axis.set_major_locator(MaxNLocator(integer=True))
     right.set_xlabel("turns left (this one included)")
     right.set_ylabel("score at the start of the turn")
     figure.suptitle(f"{title} within N turns (grey: draw on to the goal)", fontsize="medium")
