@@ -153,22 +153,24 @@ def solitaire_turns_report(
     solution = solve(
         model, horizon=turns, counter=turn_start, max_states=max_states, progress=progress
     )
-    start = model.initial
+    start, known = model.initial, set(solution.states)
     return SolitaireTurnsReport(
         game=game,
         turns=turns,
         chances=tuple(Fraction(solution.value((start, n))) for n in range(1, turns + 1)),
         states=len(solution.states),
         ties=sum(len(solution.ties(s)) > 1 for s in solution.states),
-        holds={n: _first_banks(game, solution, n) for n in range(1, turns + 1)},
+        holds={n: _first_banks(game, solution, known, n) for n in range(1, turns + 1)},
     )
 
 
-def _first_banks(game: Pig | FowlPlay, solution: SolvedPlay, turns: int) -> dict[int, Bank | None]:
+def _first_banks(
+    game: Pig | FowlPlay, solution: SolvedPlay, known: set[Any], turns: int
+) -> dict[int, Bank | None]:
     """With ``turns`` turns left (this one included), each score's smallest turn total
     at which holding is a best play, and whether it is tied, on a turn begun on a fresh
-    deck that has not busted; scores where no such turn starts are left out."""
-    known = set(solution.states)
+    deck that has not busted; scores where no such turn starts (not in ``known``, the
+    solution's states) are left out."""
     banks: dict[int, Bank | None] = {}
     for score in range(game.goal):
         if ((score, 0, game.fresh), turns) not in known:
