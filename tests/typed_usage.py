@@ -59,6 +59,14 @@ def within_a_horizon() -> tuple[str | None, Fraction]:
     return solved.policy((2, 3)), Fraction(solved.value((2, 0)))
 
 
+def paid_endings() -> tuple[object, Fraction, str | None]:
+    """Endings paid by a table: the answer's states and actions are still the model's."""
+    solved = ep.solve(Ruin(), payoffs={0: -1, 1: 5})
+    evaluated = ep.evaluate(Ruin(), lambda s: "bet", payoffs={0: -1, 1: 5})
+    law = solved.absorption().map(Ruin().outcome)
+    return law, Fraction(solved.value(2)) + Fraction(evaluated.value()), solved.policy(2)
+
+
 def certified_play() -> object:
     boxed: ep.SolvedPlay = ep.solve(Ruin(), method="certified")
     return boxed.ties(2), boxed.policy(2), boxed.action_values(2)

@@ -2,6 +2,7 @@
 loaded from its room on first use (the stub ``__init__.pyi`` lists them).
 
 The rooms: the model kinds (:mod:`.model`, :mod:`.array_model`, :mod:`.choice_tree`),
+models made from a model (:mod:`.wrapped`: within a horizon, endings paid by label),
 distributions (:mod:`.dist`) and enclosures (:mod:`.enclosure`); the state graph
 (:mod:`.graph`); the front door (:mod:`.methods`) and the result protocol
 (:mod:`.results`, :mod:`.fast_path`); the methods (:mod:`.exact`, :mod:`.certified`,

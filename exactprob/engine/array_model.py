@@ -55,7 +55,7 @@ import numpy as np
 from ..errors import InexactError, ModelError
 from ..util.numbers import exact
 from .dist import Dist
-from .model import Model
+from .model import Model, is_label, unpaid_labels
 
 __all__ = ["ArrayModel", "Branch", "Explorable", "Probability", "one_state_at_a_time", "per_state"]
 
@@ -205,13 +205,25 @@ def _integers(x: Any, n: int, where: str) -> np.ndarray:
 
 
 def exact_outcomes(
-    values: Any, states: np.ndarray, name: str = "outcome()", call: str = "outcome({})"
+    values: Any,
+    states: np.ndarray,
+    name: str = "outcome()",
+    call: str = "outcome({})",
+    labels: list[Any] | None = None,
 ) -> list[Any]:
     """``outcome(states)`` (or the method ``name``, called as ``call`` on one state
-    ``{}``) as a list of exact numbers (a ModelError for floats).
+    ``{}``) as a list of exact numbers (a ModelError for floats). An outcome that is a
+    label (:func:`~exactprob.engine.model.is_label`, strings included) is refused
+    (:func:`~exactprob.engine.model.unpaid_labels`), or, given a list ``labels``, added
+    to the list with ``None`` in its place, for the explorer to refuse them all at once.
 
     >>> exact_outcomes(np.array([1, 2]), np.array([[0], [1]]))
     [mpq(1,1), mpq(2,1)]
+    >>> found = []
+    >>> exact_outcomes(np.array(["win", "1"], dtype=object), np.array([[0], [1]]), labels=found)
+    [None, mpq(1,1)]
+    >>> found
+    ['win']
     """
     array = np.asarray(values)
     if array.shape != (len(states),):
@@ -220,6 +232,9 @@ def exact_outcomes(
         )
     if array.dtype.kind in "iu":
         return [exact(int(v)) for v in array.tolist()]
+    outcomes = name == "outcome()"
+    if array.dtype.kind in "SU" and outcomes:
+        return _labels_met(array.tolist(), labels)
     if array.dtype.kind != "O":
         raise ModelError(
             f"{name} returned {array.dtype} values; return integers, or an object array "
@@ -230,9 +245,22 @@ def exact_outcomes(
         try:
             out.append(exact(value))
         except InexactError as error:
+            if outcomes and is_label(value):
+                out += _labels_met([value], labels)
+                continue
             where = call.format(repr(tuple(state)))
             raise ModelError(f"{where} is not an exact number: {error}") from None
     return out
+
+
+def _labels_met(found: list[Any], labels: list[Any] | None) -> list[None]:
+    """Outcomes that are labels, ``found``: added to ``labels``, with ``None`` in their
+    places (a tuple label would not fit a numpy row), or refused at once without that
+    list."""
+    if labels is None:
+        raise unpaid_labels(found)
+    labels.extend(found)
+    return [None] * len(found)
 
 
 class _PerState:

@@ -151,6 +151,7 @@ class _Options(TypedDict, total=False):
     max_states: int
     progress: bool | None
     starts: Sequence[Hashable] | None
+    payoffs: Mapping[Hashable, Any] | None
 
 
 @overload
@@ -298,6 +299,7 @@ def solve(
     cluster: Any = None,
     horizon: int | None = None,
     counter: Counter | None = None,
+    payoffs: Mapping[Hashable, Any] | None = None,
 ) -> Solved:
     """Solve ``model`` under optimal play by ``method``: the fast path registered for the
     model's class, or the generic engine.
@@ -335,7 +337,7 @@ def solve(
         (``"tcp://host:8786"``) or ``"local"`` (one worker process per core). The
         answer is the one solved here.
     horizon : int, optional
-        Play within this many counted steps (:mod:`exactprob.engine.horizon`): the
+        Play within this many counted steps (:mod:`exactprob.engine.wrapped.horizon`): the
         states become ``(state, steps left)``, a move that would go over ends play with
         outcome 0, and one solve answers from every number of steps left up to ``horizon`` (the
         value of ``(state, n)`` is the best within ``n``; its policy is the best action
@@ -345,6 +347,12 @@ def solve(
         (a whole number, 0 or more: a counter as the laws of play take it); every move
         is one step by default. Count turns with 1 on the first move of a turn and 0 on
         the others.
+    payoffs : mapping, optional
+        The value of each ending, for a model whose ``outcome`` names how play ended
+        (``"bust"``, the seat that won; :mod:`exactprob.engine.wrapped.payoffs`): every
+        outcome the model reaches must be a key, numbers included. The answer's states
+        are the model's; the law of the endings is
+        ``solution.absorption().map(model.outcome)``.
 
     Returns
     -------
@@ -371,7 +379,9 @@ def solve(
         When some state's best play never ends.
     ModelError
         For a reward that play can collect again and again before it ends, in favour
-        of a player who moves there (the best total may be unbounded).
+        of a player who moves there (the best total may be unbounded); for outcomes
+        that are labels without ``payoffs`` (all of them named), or an ending that
+        ``payoffs`` does not pay.
 
     See Also
     --------
@@ -393,10 +403,25 @@ def solve(
     Fraction(40, 211)
     """
     check_max_states(max_states)
+    model = _paid(model, payoffs)
     model, starts = _within(model, horizon, counter, starts, max_states)
     answer = route(model, method, generic=generic, parameter_range=parameter_range, cluster=cluster)
     progress = shows_progress(progress)
     return answer(model, max_states=max_states, progress=progress, starts=starts)
+
+
+def _paid(model: Any, payoffs: Mapping[Hashable, Any] | None) -> Any:
+    """The model with its endings paid by ``payoffs`` (:mod:`.wrapped.payoffs`), or the
+    model as it is without them; a level model with payoffs is refused."""
+    if payoffs is None:
+        return model
+    if is_level_model(model):
+        raise UsageError(
+            "payoffs= is for a Model or an ArrayModel; a level model's values are its own"
+        )
+    from .wrapped.payoffs import paid
+
+    return paid(model, payoffs)
 
 
 def _within(
@@ -406,7 +431,7 @@ def _within(
     starts: Sequence[Hashable] | None,
     max_states: int,
 ) -> tuple[Any, Sequence[Hashable] | None]:
-    """The model played within ``horizon`` and its starts (:mod:`.horizon`), or the model
+    """The model played within ``horizon`` and its starts (:mod:`.wrapped.horizon`), or the model
     and starts as they are without one; a counter without a horizon, and a level model
     with one (its steps are its own), are refused."""
     if horizon is None:
@@ -417,7 +442,7 @@ def _within(
         raise UsageError(
             "horizon= is for a Model or an ArrayModel; a level model's steps are its own"
         )
-    from .horizon import within_horizon
+    from .wrapped.horizon import within_horizon
 
     return within_horizon(model, horizon, counter, starts, max_states)
 
@@ -433,6 +458,7 @@ def evaluate(
     starts: Sequence[Hashable] | None = ...,
     max_states: int = ...,
     progress: bool | None = ...,
+    payoffs: Mapping[Hashable, Any] | None = ...,
 ) -> SolvedLaws[tuple[State, int | None], Action]: ...
 
 
@@ -447,6 +473,7 @@ def evaluate(
     starts: Sequence[Hashable] | None = ...,
     max_states: int = ...,
     progress: bool | None = ...,
+    payoffs: Mapping[Hashable, Any] | None = ...,
 ) -> SolvedLaws: ...
 
 
@@ -459,6 +486,7 @@ def evaluate(
     starts: Sequence[Hashable] | None = ...,
     max_states: int = ...,
     progress: bool | None = ...,
+    payoffs: Mapping[Hashable, Any] | None = ...,
     start: Any = ...,
 ) -> Solution: ...
 
@@ -472,6 +500,7 @@ def evaluate(
     starts: Sequence[Hashable] | None = ...,
     max_states: int = ...,
     progress: bool | None = ...,
+    payoffs: Mapping[Hashable, Any] | None = ...,
     start: Any = ...,
 ) -> SolvedLaws[State, Action]: ...
 
@@ -485,6 +514,7 @@ def evaluate(
     starts: Sequence[Hashable] | None = ...,
     max_states: int = ...,
     progress: bool | None = ...,
+    payoffs: Mapping[Hashable, Any] | None = ...,
     start: Any = ...,
 ) -> SolvedLaws: ...
 
@@ -500,6 +530,7 @@ def evaluate(
     start: Any = NOT_GIVEN,
     horizon: int | None = None,
     counter: Counter | None = None,
+    payoffs: Mapping[Hashable, Any] | None = None,
 ) -> SolvedLaws:
     """The exact values of a fixed ``policy`` and the laws of play under it: the
     evaluation registered for the model's class (:func:`register_evaluator`), or the
@@ -531,6 +562,9 @@ def evaluate(
         whatever the steps left, and the answer's states are ``(state, steps left)``.
     counter : callable, optional
         With ``horizon``: the steps a move uses, as :func:`solve` takes it.
+    payoffs : mapping, optional
+        The value of each ending of a model whose ``outcome`` names how play ended, as
+        :func:`solve` takes it (the generic engine).
 
     Returns
     -------
@@ -565,6 +599,7 @@ def evaluate(
 
     check_max_states(max_states)  # here, as solve does: before any evaluation asks it
     starts = starts_given(starts, start)
+    model = _paid(model, payoffs)
     model, starts = _within(model, horizon, counter, starts, max_states)
     if horizon is not None:
         policy = _of_the_model_state(policy)

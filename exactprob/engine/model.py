@@ -6,7 +6,9 @@ A model is any object with these members (duck typing; :class:`Model` documents 
     the initial state (hashable: a small tuple or a frozen dataclass); a model solved
     only from given ``starts=`` needs none.
 ``outcome(state)``
-    the terminal value (int, ``Fraction``, sympy expression) or ``None`` while play goes on.
+    the terminal value (int, ``Fraction``, sympy expression) or ``None`` while play goes on;
+    or a *label* naming how play ended (``"bust"``, the seat that won), which
+    :func:`exactprob.solve` pays from its ``payoffs=`` (:mod:`exactprob.engine.wrapped.payoffs`).
 ``actions(state)``
     a non-empty sequence of actions; a single action everywhere makes a Markov chain.
 ``transition(state, action)``
@@ -47,16 +49,26 @@ Fraction(3, 2)
 
 from __future__ import annotations
 
+import numbers
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from typing_extensions import TypeVar
 
 from ..errors import ModelError
+from ..util.numbers import is_symbolic
 from .dist import Dist
 
-__all__ = ["Action", "Model", "State", "move_count", "player_function"]
+__all__ = [
+    "Action",
+    "Model",
+    "State",
+    "is_label",
+    "move_count",
+    "player_function",
+    "unpaid_labels",
+]
 
 #: A model's state type: ``Model[State, Action]``, and its answers' (``ep.Solved[State]``).
 #: Unsaid, it is ``Any``.
@@ -76,7 +88,8 @@ class Model(Protocol[State, Action]):
         """The state play starts from (hashable)."""
 
     def outcome(self, state: State) -> Any | None:
-        """Terminal value of ``state``, or ``None`` if the game goes on."""
+        """Terminal value of ``state`` (or a label naming the ending, paid by
+        ``payoffs=``), or ``None`` if the game goes on."""
 
     def actions(self, state: State) -> Sequence[Action]:
         """The actions available in a non-terminal ``state`` (non-empty)."""
@@ -125,3 +138,57 @@ def move_count(counter: Callable[[Any, Any, Any], Any], state: Any, action: Any,
             f"{after!r}; a counter adds a whole number >= 0 per move"
         )
     return n
+
+
+def is_label(outcome: object) -> bool:
+    """Whether an outcome names an ending rather than paying for it: a hashable value
+    that is neither a number nor a sympy expression (a string that reads as a number,
+    ``"1/2"``, is read as one before this is asked).
+
+    >>> is_label("bust"), is_label(("seat", 2)), is_label(0.1), is_label(True), is_label([1])
+    (True, True, False, False, False)
+    """
+    if isinstance(outcome, numbers.Number) or is_symbolic(outcome):
+        return False
+    try:
+        hash(outcome)
+    except TypeError:
+        return False
+    return True
+
+
+#: How many of a model's endings a refusal lists before "and N more".
+SHOWN_ENDINGS = 12
+
+
+def unpaid_labels(labels: Iterable[object], numbers: Iterable[object] | None = None) -> ModelError:
+    """The refusal of a model whose outcomes include ``labels`` when no payoffs were given:
+    one line naming the labels, and every ending a ``payoffs`` mapping must then pay (the
+    labels and the ``numbers`` the other endings gave, when they are known).
+
+    >>> print(unpaid_labels(["bust"], [17, 18]))
+    outcome() gave labels, not numbers: 'bust'; pass exactprob.solve payoffs={ending: \
+value, ...} for every ending: 'bust', 17, 18
+    >>> print(unpaid_labels(["bust"]))
+    outcome() gave labels, not numbers: 'bust'; pass exactprob.solve payoffs={ending: \
+value, ...} for every ending, numbers included
+    """
+    labels = list(dict.fromkeys(labels))
+    refusal = f"outcome() gave labels, not numbers: {_listed(labels)}; pass exactprob.solve "
+    refusal += "payoffs={ending: value, ...} for every ending"
+    if numbers is None:
+        return ModelError(f"{refusal}, numbers included")
+    others = list(dict.fromkeys(numbers))
+    try:
+        others.sort()
+    except TypeError:  # symbols: listed as met
+        pass
+    return ModelError(f"{refusal}: {_listed(labels + others)}")
+
+
+def _listed(endings: list[object]) -> str:
+    """The first :data:`SHOWN_ENDINGS` endings (a label as its ``repr``, a number as it
+    prints), and how many more."""
+    shown = ", ".join(repr(e) if is_label(e) else str(e) for e in endings[:SHOWN_ENDINGS])
+    more = len(endings) - SHOWN_ENDINGS
+    return shown if more <= 0 else f"{shown} and {more:,} more"

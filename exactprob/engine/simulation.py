@@ -27,9 +27,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..errors import ModelError, ResourceError, UsageError
+from ..errors import InexactError, ModelError, ResourceError, UsageError
 from ..util.numbers import exact
 from .array_model import Explorable, one_state_at_a_time
+from .model import is_label
 
 __all__ = ["NumpyRandom", "RandomSource", "Runs", "Simulation", "agrees_with", "simulate"]
 
@@ -81,14 +82,36 @@ class Simulation:
 
     @property
     def mean(self) -> float:
-        """Sample mean of the terminal value."""
-        return sum(float(v) * c for v, c in self.outcomes.items()) / self.n
+        """Sample mean of the terminal value (endings that are labels have none: check
+        each one's count, ``agrees_with(p, simulation.outcomes[label], simulation.n)``).
+
+        >>> Simulation(2, Counter({"bust": 1, 17: 1}), 4).mean
+        Traceback (most recent call last):
+        ...
+        exactprob.errors.UsageError: the endings include the label 'bust', which has no mean; check each ending's count: agrees_with(p, simulation.outcomes[ending], simulation.n)
+        """
+        return sum(self._number(v) * c for v, c in self.outcomes.items()) / self.n
 
     @property
     def std(self) -> float:
         """Sample standard deviation of the terminal value."""
         m = self.mean
-        return math.sqrt(sum((float(v) - m) ** 2 * c for v, c in self.outcomes.items()) / self.n)
+        squares = sum((self._number(v) - m) ** 2 * c for v, c in self.outcomes.items())
+        return math.sqrt(squares / self.n)
+
+    @staticmethod
+    def _number(ending: Any) -> float:
+        """An ending as a float (a string such as ``"1/2"`` read exactly first); a label
+        is refused."""
+        try:
+            return float(exact(ending)) if isinstance(ending, str) else float(ending)
+        except (InexactError, TypeError, ValueError):
+            if not is_label(ending):
+                raise
+        raise UsageError(
+            f"the endings include the label {ending!r}, which has no mean; check each "
+            "ending's count: agrees_with(p, simulation.outcomes[ending], simulation.n)"
+        )
 
     def agrees_with(self, exact_mean: Any, z: float = 5.0) -> bool:
         """Whether the sample mean lies within ``z`` standard errors of ``exact_mean``."""

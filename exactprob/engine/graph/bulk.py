@@ -53,6 +53,7 @@ from ..array_model import (
     exact_outcomes,
     initial_states,
 )
+from ..model import unpaid_labels
 from .state_graph import StateGraph, paused_garbage_collection
 
 __all__ = ["Box", "CodedIndex", "CodedStates", "explore_arrays"]
@@ -217,6 +218,7 @@ class _Explorer:
         self.n = 0
         # the graph's columns, a level at a time
         self.outcomes: list[Any] = []
+        self.labels: list[Any] = []  # the endings that are labels, refused at the end
         self.players: list[np.ndarray] = []
         self.action_masks: list[np.ndarray] = []
         self.choice_counts: list[np.ndarray] = []
@@ -235,6 +237,9 @@ class _Explorer:
                 bar.update(len(frontier))
                 check_resident(f"exploring the model ({self.n:,} states so far)")
                 frontier = self._level(frontier)
+        if self.labels:
+            ended = (o for level in self.outcomes for o in level.tolist() if o is not None)
+            raise unpaid_labels(self.labels, ended)
         return self._graph()
 
     def _initial(self, states: list[Any]) -> np.ndarray:
@@ -276,7 +281,9 @@ class _Explorer:
         going = np.flatnonzero(~terminal)
         outcomes = np.full(len(states), None, dtype=object)
         if len(ended):
-            outcomes[ended] = exact_outcomes(model.outcome(states[ended]), states[ended])
+            outcomes[ended] = exact_outcomes(
+                model.outcome(states[ended]), states[ended], labels=self.labels
+            )
         self.outcomes.append(outcomes)
         players = np.zeros(len(states), dtype=np.uint8)
         live = states[going]

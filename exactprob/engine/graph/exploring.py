@@ -35,7 +35,7 @@ from ...util.resources import check_resident
 from ...util.text import short_repr
 from ..array_model import ArrayModel, Explorable
 from ..dist import Dist
-from ..model import player_function
+from ..model import is_label, player_function, unpaid_labels
 from .state_graph import StateGraph, paused_garbage_collection
 
 __all__ = [
@@ -195,6 +195,7 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
     index.update((state, s) for s, state in enumerate(roots))
     with progress_bar(progress, "exploring", total=_expected(model), unit=" states") as bar:
         symbolic = False
+        labels: list[Any] = []  # the endings that are labels, refused together at the end
         s = 0
         while s < len(states):
             state = states[s]
@@ -205,7 +206,7 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
                     check_resident(f"exploring the model ({s:,} states so far)")
             value = outcome(state)
             if value is not None:
-                outcomes.append(terminal_value(state, value))
+                outcomes.append(terminal_value(state, value, labels))
                 players.append(0)
                 actions_list.append(())
                 choice_start.append(len(edge_start) - 1)
@@ -243,6 +244,8 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
                     rewards.append(reward_value(state, action, reward(state, action)))
             choice_start.append(len(edge_start) - 1)
         bar.update(s & PROGRESS_MASK)
+    if labels:
+        raise unpaid_labels(labels, (o for o in outcomes if o is not None and not is_label(o)))
     G.symbolic = symbolic
     return G
 
@@ -256,12 +259,25 @@ def _expected(model: Any) -> int | None:
     return None
 
 
-def terminal_value(state: Hashable, value: Any) -> Any:
-    """The model's ``outcome(state)``, ``value``, as an exact number (else a ModelError)."""
+def terminal_value(state: Hashable, value: Any, labels: list[Any] | None = None) -> Any:
+    """The model's ``outcome(state)``, ``value``, as an exact number, else a ModelError
+    (:func:`~exactprob.engine.model.unpaid_labels` for a label,
+    :func:`~exactprob.engine.model.is_label`); or, given a list ``labels``, a label kept
+    as it is and added to the list, for the explorer to refuse them all at once.
+
+    >>> found = []
+    >>> terminal_value("s", "1/2"), terminal_value("t", "bust", found), found
+    (mpq(1,2), 'bust', ['bust'])
+    """
     try:
         return exact(value)
     except InexactError as error:
-        raise ModelError(f"outcome({state!r}) is not an exact number: {error}") from None
+        if not is_label(value):
+            raise ModelError(f"outcome({state!r}) is not an exact number: {error}") from None
+        if labels is None:
+            raise unpaid_labels([value]) from None
+        labels.append(value)
+        return value
 
 
 def reward_value(state: Hashable, action: Any, value: Any) -> Any:

@@ -49,14 +49,14 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
-from ..errors import ModelError, UsageError
-from ..util.callables import check_call
-from ..util.limits import refuse_more_than
-from ..util.numbers import exact, is_symbolic, mpq, plain_integer, to_sympy
-from .array_model import ArrayModel, initial_states, one_state_at_a_time
-from .dist import Dist
-from .model import move_count
-from .results import Counter
+from ...errors import ModelError, UsageError
+from ...util.callables import check_call
+from ...util.limits import refuse_more_than
+from ...util.numbers import exact, is_symbolic, mpq, plain_integer, to_sympy
+from ..array_model import ArrayModel, initial_states, one_state_at_a_time
+from ..dist import Dist
+from ..model import move_count
+from ..results import Counter
 
 __all__ = ["WithinHorizon", "check_horizon", "within_horizon"]
 
