@@ -121,7 +121,7 @@ def test_without_payoffs_a_labelled_model_is_refused_naming_every_ending():
     with pytest.raises(ModelError) as refusal:
         ep.solve(Dealer())
     assert str(refusal.value) == (
-        "outcome() gave labels, not numbers: 'blackjack', 'bust'; pass exactprob.solve "
+        "outcome() gave labels, not numbers: 'blackjack', 'bust'; solve or evaluate with "
         "payoffs={ending: value, ...} for every ending: 'blackjack', 'bust', 17, 18, 19, "
         "20, 21"
     )
@@ -137,7 +137,7 @@ def test_depth_first_refuses_the_first_label_it_meets():
 def test_a_refusal_lists_a_dozen_endings_and_counts_the_rest():
     chain = TableModel(0, {("T", i): f"end {i}" for i in range(20)}, {})
     chain.nodes[0] = (0, {"go": {("T", i): F(1, 20) for i in range(20)}})
-    with pytest.raises(ModelError, match=r"'end 11' and 8 more; pass"):
+    with pytest.raises(ModelError, match=r"'end 11' and 8 more; solve or"):
         ep.solve(chain)
 
 
@@ -268,3 +268,65 @@ def test_a_simulation_counts_labelled_endings_and_refuses_their_mean():
         assert ep.agrees_with(law[ending], plays.outcomes[ending], plays.n), ending
     with pytest.raises(UsageError, match="the endings include the label '.*', which has no mean"):
         plays.agrees_with("1/2")
+
+
+class Overshoot(ep.ArrayModel):
+    """Steps of 1 or 2 from 0 until 4 or more: ends on 4 or 5 as numbers in a string
+    array, or "over" from 6 (only from starts beyond 4)."""
+
+    sizes, initial, actions = (9,), (0,), ("step",)
+
+    def terminal(self, states):
+        return states[:, 0] >= 4
+
+    def outcome(self, states):
+        return np.where(states[:, 0] >= 6, "over", states[:, 0])
+
+    def transition(self, states, action):
+        return [("1/2", states + 1), ("1/2", states + 2)]
+
+
+def test_an_array_models_string_endings_that_read_as_numbers_are_numbers():
+    """``np.where`` makes 4 and 5 the strings '4' and '5': numbers, paid by the keys 4 and
+    5 as a plain model's endings are; the law read one state at a time keeps labels."""
+    model = Overshoot()
+    assert ep.solve(model).value() == F(4 * 11 + 5 * 5, 16)  # P(4) = 11/16: no 3 -> 5 jump
+    solution = ep.solve(model, payoffs={4: 1, 5: 0, "over": 7}, starts=[(0,), (6,)])
+    assert solution.value() == F(11, 16) and solution.value((6,)) == 7
+    assert dict(solution.absorption((6,)).map(ep.per_state(model).outcome)) == {"over": 1}
+    with pytest.raises(ModelError, match="gave labels, not numbers: 'over'; .* 'over', 4, 5"):
+        ep.solve(model, starts=[(0,), (6,)])
+    plays = ep.simulate(model, n=400, seed=2, policy=None)
+    assert set(plays.outcomes) == {4, 5}
+
+
+def test_an_ending_that_reads_as_a_number_is_paid_by_that_numbers_key():
+    class Mixed(TableModel):
+        def outcome(self, s):
+            return {"a": "1/2", "b": sympy.Rational(1, 3), "c": "bust"}.get(s)
+
+    model = Mixed(0, {}, {0: (0, {"go": {"a": F(1, 3), "b": F(1, 3), "c": F(1, 3)}})})
+    with pytest.raises(ModelError, match="'bust'; .* every ending: 'bust', 1/3, 1/2"):
+        ep.solve(model)
+    assert ep.solve(model, payoffs={F(1, 2): 3, F(1, 3): 6, "bust": 0}).value() == 3
+
+
+def test_payoffs_check_the_users_model_first():
+    with pytest.raises(
+        ModelError, match=r"got the class Dealer, not a model; did you mean Dealer\(\)"
+    ):
+        ep.solve(Dealer, payoffs={"bust": 1})
+    with pytest.raises(ModelError, match=r"got the class Coin, not a model; did you mean Coin\(\)"):
+        ep.solve(Coin, payoffs={"heads": 1})
+
+    class NoOutcome:
+        initial = 0
+
+        def actions(self, s):
+            return ("go",)
+
+        def transition(self, s, a):
+            return ep.Dist({1: 1})
+
+    with pytest.raises(ModelError, match=r"the model has no outcome\(\) method"):
+        ep.solve(NoOutcome(), payoffs={1: 1})

@@ -213,14 +213,15 @@ def exact_outcomes(
 ) -> list[Any]:
     """``outcome(states)`` (or the method ``name``, called as ``call`` on one state
     ``{}``) as a list of exact numbers (a ModelError for floats). An outcome that is a
-    label (:func:`~exactprob.engine.model.is_label`, strings included) is refused
+    label (:func:`~exactprob.engine.model.is_label`; a string that does not read as a
+    number) is refused
     (:func:`~exactprob.engine.model.unpaid_labels`), or, given a list ``labels``, added
     to the list with ``None`` in its place, for the explorer to refuse them all at once.
 
     >>> exact_outcomes(np.array([1, 2]), np.array([[0], [1]]))
     [mpq(1,1), mpq(2,1)]
     >>> found = []
-    >>> exact_outcomes(np.array(["win", "1"], dtype=object), np.array([[0], [1]]), labels=found)
+    >>> exact_outcomes(np.array(["win", "1"]), np.array([[0], [1]]), labels=found)
     [None, mpq(1,1)]
     >>> found
     ['win']
@@ -233,9 +234,7 @@ def exact_outcomes(
     if array.dtype.kind in "iu":
         return [exact(int(v)) for v in array.tolist()]
     outcomes = name == "outcome()"
-    if array.dtype.kind in "SU" and outcomes:
-        return _labels_met(array.tolist(), labels)
-    if array.dtype.kind != "O":
+    if array.dtype.kind not in "OSU" or (array.dtype.kind in "SU" and not outcomes):
         raise ModelError(
             f"{name} returned {array.dtype} values; return integers, or an object array "
             "of exact numbers such as Fraction"
@@ -277,7 +276,9 @@ class _PerState:
         row = self._row(state)
         if not bool(np.asarray(self.model.terminal(row))[0]):
             return None
-        return exact_outcomes(self.model.outcome(row), row)[0]
+        labels: list[Any] = []  # a label is the outcome as it is (the explorers refuse it)
+        value = exact_outcomes(self.model.outcome(row), row, labels=labels)[0]
+        return labels[0] if labels else value
 
     def actions(self, state: Any) -> tuple[Hashable, ...]:
         row = self._row(state)

@@ -419,8 +419,12 @@ def _paid(model: Any, payoffs: Mapping[Hashable, Any] | None) -> Any:
         raise UsageError(
             "payoffs= is for a Model or an ArrayModel; a level model's values are its own"
         )
+    from .array_model import ArrayModel
+    from .graph.exploring import check_model
     from .wrapped.payoffs import paid
 
+    if isinstance(model, type) or not isinstance(model, ArrayModel):
+        check_model(model, needs_initial=False)  # the wrapper's methods are always whole
     return paid(model, payoffs)
 
 

@@ -167,15 +167,15 @@ def unpaid_labels(labels: Iterable[object], numbers: Iterable[object] | None = N
     labels and the ``numbers`` the other endings gave, when they are known).
 
     >>> print(unpaid_labels(["bust"], [17, 18]))
-    outcome() gave labels, not numbers: 'bust'; pass exactprob.solve payoffs={ending: \
+    outcome() gave labels, not numbers: 'bust'; solve or evaluate with payoffs={ending: \
 value, ...} for every ending: 'bust', 17, 18
     >>> print(unpaid_labels(["bust"]))
-    outcome() gave labels, not numbers: 'bust'; pass exactprob.solve payoffs={ending: \
+    outcome() gave labels, not numbers: 'bust'; solve or evaluate with payoffs={ending: \
 value, ...} for every ending, numbers included
     """
     labels = list(dict.fromkeys(labels))
-    refusal = f"outcome() gave labels, not numbers: {_listed(labels)}; pass exactprob.solve "
-    refusal += "payoffs={ending: value, ...} for every ending"
+    refusal = f"outcome() gave labels, not numbers: {_listed(labels)}; solve or evaluate "
+    refusal += "with payoffs={ending: value, ...} for every ending"
     if numbers is None:
         return ModelError(f"{refusal}, numbers included")
     others = list(dict.fromkeys(numbers))

@@ -15,11 +15,11 @@ rewards, each ending worth its payoff,
 with :math:`\ell(s)` the model's outcome and :math:`u` the payoffs, which pay every
 ending the model reaches, numbers included: an outcome missing from them is refused in
 one line, never taken as its own value. Without payoffs, a model whose outcomes include
-labels is refused in one line naming them all (the explorer's
+labels is refused in one line naming those met (the explorers'
 :func:`~exactprob.engine.model.unpaid_labels`). The law of the labels, under the
 answer's play, is where play ends read through the model's outcome:
-``solution.absorption().map(model.outcome)``. Payoffs may be symbols: the value is then
-a function of them.
+``solution.absorption().map(model.outcome)`` (``ep.per_state(model).outcome`` for an
+array model). Payoffs may be symbols: a chain's value is then a function of them.
 
 A d6 rolled until the total reaches 4: it ends on 4 (``"four"``) or passes it
 (``"over"``). From 0 the law is :math:`P(\text{four}) = (1 + 1/6)^3/6 = 343/1296`
@@ -85,10 +85,20 @@ class _Payoffs:
         self.payoffs = check_payoffs(payoffs)
 
     def of(self, ending: Any, state: Any) -> Any:
-        """The payoff of ``ending``, the outcome of ``state``."""
+        """The payoff of ``ending``, the outcome of ``state``: its own key, or, for an
+        ending that reads as a number (``"1/2"``, ``sympy.Rational(1, 2)``), the key
+        equal to that number, as the refusal without payoffs lists it.
+
+        >>> _Payoffs({17: 1, "bust": 0}).of("17", "s")
+        mpq(1,1)
+        """
         try:
             return self.payoffs[ending]
         except (KeyError, TypeError):
+            pass
+        try:
+            return self.payoffs[exact(ending)]
+        except (InexactError, KeyError, TypeError):
             paid = ", ".join(repr(e) for e in self.payoffs)
             raise ModelError(
                 f"outcome({state!r}) is {ending!r}, which payoffs does not pay; it pays {paid}"
