@@ -11,6 +11,7 @@ from typing import Any
 
 from .engine import (
     METHODS,
+    TIE_RULES,
     ArrayModel,
     CertifiedSolution,
     DepthFirstSolution,
@@ -22,6 +23,7 @@ from .engine import (
     LongRun,
     Model,
     PiecewiseSolution,
+    SeatSolution,
     Solution,
     Solved,
     SolvedLaws,
@@ -61,6 +63,7 @@ __version__ = "0.3.0.dev0"
 
 __all__ = [
     "METHODS",
+    "TIE_RULES",
     "ArrayModel",
     "CertifiedSolution",
     "DepthFirstSolution",
@@ -80,6 +83,7 @@ __all__ = [
     "NumberTooLongError",
     "PiecewiseSolution",
     "ResourceError",
+    "SeatSolution",
     "Solution",
     "Solved",
     "SolvedLaws",

@@ -196,6 +196,7 @@ def test_the_engine_top_holds_its_rooms_and_at_most_twelve_modules() -> None:
         "graph",
         "levels",
         "long_run",
+        "seats",
         "symbolic",
         "wrapped",
     ]

@@ -67,6 +67,32 @@ def paid_endings() -> tuple[object, Fraction, str | None]:
     return law, Fraction(solved.value(2)) + Fraction(evaluated.value()), solved.policy(2)
 
 
+class Flips:
+    """Two seats flip a coin in turn; heads wins for the flipper (payoffs per seat)."""
+
+    initial: int | tuple[int, int] = 0
+
+    def outcome(self, s: int | tuple[int, int]) -> tuple[int, int] | None:
+        return s if isinstance(s, tuple) else None
+
+    def player(self, s: int | tuple[int, int]) -> int:
+        return s if isinstance(s, int) else 0
+
+    def actions(self, s: int | tuple[int, int]) -> tuple[str, ...]:
+        return ("flip",)
+
+    def transition(self, s: int | tuple[int, int], a: str) -> ep.Dist[int | tuple[int, int]]:
+        won = (1, 0) if s == 0 else (0, 1)
+        return ep.Dist({won: "1/2", 1 - s if isinstance(s, int) else s: "1/2"})
+
+
+def seat_payoffs() -> tuple[tuple[Fraction, ...], object]:
+    """A game of seats: the value is a tuple, one payoff per seat."""
+    solved = ep.solve(Flips(), tie_rule="uniform")
+    assert isinstance(solved, ep.SeatSolution)
+    return solved.value(1), solved.consequential_ties()
+
+
 def certified_play() -> object:
     boxed: ep.SolvedPlay = ep.solve(Ruin(), method="certified")
     return boxed.ties(2), boxed.policy(2), boxed.action_values(2)

@@ -20,11 +20,13 @@ from .long_run import LongRun, stationary
 from .methods import METHODS, Method, evaluate, register, register_evaluator, solve
 from .model import Model
 from .results import Solved, SolvedLaws, SolvedPlay, value_fields
+from .seats import TIE_RULES, SeatSolution
 from .simulation import NumpyRandom, RandomSource, Runs, agrees_with, simulate
 from .symbolic import FormulaCheck, PiecewiseSolution, check_formula
 
 __all__ = [
     "METHODS",
+    "TIE_RULES",
     "ArrayModel",
     "BookModel",
     "Branch",
@@ -48,6 +50,7 @@ __all__ = [
     "PiecewiseSolution",
     "RandomSource",
     "Runs",
+    "SeatSolution",
     "Solution",
     "SolutionNode",
     "Solved",

@@ -53,6 +53,7 @@ from .results import METHODS, Counter, Method, Solved, SolvedLaws, SolvedPlay
 if TYPE_CHECKING:
     from .exact.solution import Solution
     from .levels.sweep import LevelSolution
+    from .seats.solving import TieRule
     from .symbolic.piecewise import PiecewiseSolution
 
 __all__ = [
@@ -152,6 +153,7 @@ class _Options(TypedDict, total=False):
     progress: bool | None
     starts: Sequence[Hashable] | None
     payoffs: Mapping[Hashable, Any] | None
+    tie_rule: TieRule | None
 
 
 @overload
@@ -300,6 +302,7 @@ def solve(
     horizon: int | None = None,
     counter: Counter | None = None,
     payoffs: Mapping[Hashable, Any] | None = None,
+    tie_rule: TieRule | None = None,
 ) -> Solved:
     """Solve ``model`` under optimal play by ``method``: the fast path registered for the
     model's class, or the generic engine.
@@ -353,6 +356,11 @@ def solve(
         outcome the model reaches must be a key, numbers included. The answer's states
         are the model's; the law of the endings is
         ``solution.absorption().map(model.outcome)``.
+    tie_rule : {"first", "others-best", "others-worst"}, optional
+        For a game of seats (outcomes that are tuples, one payoff per seat;
+        :mod:`exactprob.engine.seats`): which of a mover's exactly tied best actions it
+        plays: the first in the model's order (the default), or the one best or worst
+        for the other seats in total.
 
     Returns
     -------
@@ -406,8 +414,26 @@ def solve(
     model = _paid(model, payoffs)
     model, starts = _within(model, horizon, counter, starts, max_states)
     answer = route(model, method, generic=generic, parameter_range=parameter_range, cluster=cluster)
+    if tie_rule is not None:
+        answer = _with_tie_rule(answer, method, tie_rule)
     progress = shows_progress(progress)
     return answer(model, max_states=max_states, progress=progress, starts=starts)
+
+
+def _with_tie_rule(answer: Solver, method: Method, tie_rule: object) -> Solver:
+    """The generic exact method with ``tie_rule`` for a game of seats (checked here);
+    refused for another method, or a fast path or level sweep."""
+    from .seats.solving import check_tie_rule
+    from .symbolic.piecewise import solve_exact
+
+    rule = check_tie_rule(tie_rule)
+    if method != "exact" or answer is not _GENERIC["exact"]:
+        raise UsageError(
+            "tie_rule= is for a game of seats, solved by the generic engine's method "
+            f"'exact'; got method {method!r}"
+            + ("" if method != "exact" else " with a fast path, a level model or parameter_range")
+        )
+    return partial(solve_exact, tie_rule=rule)
 
 
 def _paid(model: Any, payoffs: Mapping[Hashable, Any] | None) -> Any:

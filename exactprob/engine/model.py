@@ -15,7 +15,9 @@ A model is any object with these members (duck typing; :class:`Model` documents 
     a :class:`~exactprob.engine.dist.Dist` of next states.
 ``player(state)`` (optional)
     0 if the mover maximises the terminal value, 1 if it minimises it (two-player
-    zero-sum games); 0 everywhere when absent.
+    zero-sum games); 0 everywhere when absent. In a game of ``n`` seats, whose outcomes
+    are tuples of ``n`` exact payoffs (one per seat), the seat ``0 .. n-1`` that moves,
+    maximising its own payoff (:mod:`exactprob.engine.seats`).
 ``reward(state, action)`` (optional)
     the exact reward earned by taking ``action`` in ``state`` (PRISM's transition
     reward). The value of a state is then the expected total reward until play ends
@@ -56,17 +58,20 @@ from typing import Any, Protocol, runtime_checkable
 
 from typing_extensions import TypeVar
 
-from ..errors import ModelError
-from ..util.numbers import is_symbolic
+from ..errors import InexactError, ModelError, UsageError
+from ..util.numbers import exact, is_symbolic
 from .dist import Dist
 
 __all__ = [
+    "MAX_SEATS",
     "Action",
     "Model",
     "State",
     "is_label",
     "move_count",
     "player_function",
+    "seat_payoffs",
+    "seats_refused",
     "unpaid_labels",
 ]
 
@@ -98,8 +103,13 @@ class Model(Protocol[State, Action]):
         """The distribution of the next state after ``action`` in ``state``."""
 
 
-def player_function(model: Any) -> Callable[[Any], int]:
-    """The model's ``player`` method, checked to return 0 or 1, or ``lambda s: 0``.
+#: The most seats a game may have (a mover is kept in a byte).
+MAX_SEATS = 256
+
+
+def player_function(model: Any, seats: int = 2) -> Callable[[Any], int]:
+    """The model's ``player`` method, checked to return a whole number from 0 to
+    ``seats - 1`` (0 or 1 by default), or ``lambda s: 0``.
 
     >>> player_function(object())("any state")
     0
@@ -107,14 +117,37 @@ def player_function(model: Any) -> Callable[[Any], int]:
     method = getattr(model, "player", None)
     if method is None:
         return lambda state: 0
+    allowed = (
+        "0 or 1"
+        if seats == 2
+        else "0 or 1, or a seat 0, 1, 2, ... in a game of seats"
+        if seats == MAX_SEATS
+        else f"a seat from 0 to {seats - 1}"
+    )
 
     def checked(state: Any) -> int:
         who = method(state)
-        if who not in (0, 1) or isinstance(who, bool):
-            raise ModelError(f"player({state!r}) must be 0 or 1, got {who!r}")
+        if isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < seats:
+            raise ModelError(f"player({state!r}) must be {allowed}, got {who!r}")
         return int(who)
 
     return checked
+
+
+def seat_payoffs(outcome: object) -> tuple[Any, ...] | None:
+    """``outcome`` as one exact payoff per seat, when it is a tuple of at least two exact
+    rationals; else ``None``.
+
+    >>> seat_payoffs((1, "1/2", 0)), seat_payoffs(("win", 1)), seat_payoffs(1)
+    ((mpq(1,1), mpq(1,2), mpq(0,1)), None, None)
+    """
+    if type(outcome) is not tuple or len(outcome) < 2:
+        return None
+    try:
+        payoffs = tuple(exact(x) for x in outcome)
+    except InexactError:
+        return None
+    return None if any(is_symbolic(x) for x in payoffs) else payoffs
 
 
 def move_count(counter: Callable[[Any, Any, Any], Any], state: Any, action: Any, after: Any) -> int:
@@ -192,3 +225,16 @@ def _listed(endings: list[object]) -> str:
     shown = ", ".join(repr(e) if is_label(e) else str(e) for e in endings[:SHOWN_ENDINGS])
     more = len(endings) - SHOWN_ENDINGS
     return shown if more <= 0 else f"{shown} and {more:,} more"
+
+
+def seats_refused(what: str) -> UsageError:
+    """The refusal of a game of seats (outcomes that are tuples) by ``what``, which
+    answers games with one value per ending.
+
+    >>> print(seats_refused("certified mode"))
+    certified mode is for games with one value per ending; a game of seats (outcomes that are tuples, one payoff per seat) is solved by exactprob.solve(model), method 'exact'
+    """
+    return UsageError(
+        f"{what} is for games with one value per ending; a game of seats (outcomes that "
+        "are tuples, one payoff per seat) is solved by exactprob.solve(model), method 'exact'"
+    )

@@ -147,9 +147,10 @@ class SolvedLaws(SolvedPlay[State, Action], Protocol[State, Action]):
         whole rewards >= 0)."""
 
 
-def value_fields(key: str, value: Any) -> dict[str, str]:
+def value_fields(key: str, value: Any) -> dict[str, Any]:
     """JSON fields of a value: the exact fraction and its decimal, an enclosure's decimal
-    (its certain digits), ends and width, or a symbolic value's expression alone.
+    (its certain digits), ends and width, a symbolic value's expression alone, or for a
+    game of seats a list of each seat's fraction and one of its decimal.
 
     >>> from fractions import Fraction
     >>> value_fields("p", Fraction(1, 4))
@@ -159,7 +160,15 @@ def value_fields(key: str, value: Any) -> dict[str, str]:
     >>> import sympy
     >>> value_fields("r", sympy.Symbol("p") / 2)
     {'r': 'p/2'}
+    >>> value_fields("s", (Fraction(1, 2), Fraction(1, 2)))  # one payoff per seat
+    {'s': ['1/2', '1/2'], 's_decimal': ['0.500000000000', '0.500000000000']}
     """
+    if isinstance(value, tuple):
+        fields = [exact_fields(key, v) for v in value]
+        return {
+            key: [f[key] for f in fields],
+            f"{key}_decimal": [f[f"{key}_decimal"] for f in fields],
+        }
     if is_symbolic(value):
         return {key: str(value)}
     if isinstance(value, Enclosure):

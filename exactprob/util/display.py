@@ -68,6 +68,8 @@ def exact_html(value: Any) -> str:
     >>> exact_html((1 - sympy.Symbol("p")) ** 2)[2:-2]  # the LaTeX, inside the delimiters
     '\\left(1 - p\\right)^{2}'
     """
+    if isinstance(value, tuple):  # one payoff per seat
+        return "(" + ", ".join(exact_html(v) for v in value) + ")"
     if is_symbolic(value):
         import sympy
 

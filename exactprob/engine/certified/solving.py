@@ -107,6 +107,7 @@ from ..exact.system import ExactSystem, field_of
 from ..graph.action_values import graph_action_values
 from ..graph.exploring import explore
 from ..graph.state_graph import GraphStates, StateGraph, paused_garbage_collection
+from ..model import seats_refused
 from ..results import Method, solved_json
 
 __all__ = ["CertifiedSolution", "enclose", "enclose_graph"]
@@ -272,6 +273,8 @@ def enclose(
     True
     """
     G = explore(model, max_states=max_states, progress=progress, starts=starts)
+    if G.seats:
+        raise seats_refused("certified mode")
     return enclose_graph(G, progress=progress)
 
 

@@ -71,7 +71,7 @@ from ..graph.exploring import (
     terminal_value,
 )
 from ..graph.state_graph import StateGraph, id_in, paused_garbage_collection
-from ..model import player_function
+from ..model import player_function, seats_refused
 from ..results import Method, PolicyLaws, solved_json
 from .policies import evaluate
 from .solution import Solution
@@ -319,6 +319,8 @@ class _Search:
             self.solved.append(0)
             return s
         value = terminal_value(state, outcome)
+        if isinstance(value, tuple):
+            raise seats_refused("depth-first mode")
         if is_symbolic(value):
             raise ModelError(
                 f"outcome({state!r}) is symbolic; depth-first mode solves rational models "

@@ -13,6 +13,7 @@ from ...util.progress import shows_progress
 from ..array_model import Explorable, one_state_at_a_time
 from ..dist import Dist
 from ..graph.exploring import check_model, explore, start_states
+from ..model import seats_refused
 from .solution import Solution
 from .solving import solve_graph
 
@@ -48,6 +49,8 @@ def evaluate(
     progress = shows_progress(progress)
     restricted = fixed_policy(model, policy, starts[0] if starts else None)
     graph = explore(restricted, max_states=max_states, progress=progress, starts=starts)
+    if graph.seats:
+        raise seats_refused("exactprob.evaluate")
     return solve_graph(graph, progress=progress)
 
 

@@ -69,6 +69,7 @@ from .._internal.rewards import check_cycle_rewards, value_graph
 from ..array_model import Explorable
 from ..graph.exploring import explore
 from ..graph.state_graph import StateGraph, paused_garbage_collection
+from ..model import seats_refused
 from .solution import Solution
 from .system import ExactSystem, field_of, fill_values
 
@@ -129,6 +130,8 @@ def solve_model(
     Fraction(40, 211)
     """
     G = explore(model, max_states=max_states, progress=progress, starts=starts)
+    if G.seats:
+        raise seats_refused("solve_model")
     return solve_graph(G, progress=progress)
 
 

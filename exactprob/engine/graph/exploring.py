@@ -35,7 +35,7 @@ from ...util.resources import check_resident
 from ...util.text import short_repr
 from ..array_model import ArrayModel, Explorable
 from ..dist import Dist
-from ..model import is_label, player_function, unpaid_labels
+from ..model import MAX_SEATS, is_label, player_function, seat_payoffs, unpaid_labels
 from .state_graph import StateGraph, paused_garbage_collection
 
 __all__ = [
@@ -170,7 +170,7 @@ def check_model(model: Any, *, needs_initial: bool = True) -> None:
 
 
 def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable]) -> StateGraph:
-    player = player_function(model)
+    player = player_function(model, MAX_SEATS)  # seats past 1 checked at the end
     outcome, actions_of, transition = model.outcome, model.actions, model.transition
     G = StateGraph()
     states: list[Hashable] = []
@@ -195,7 +195,7 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
     index.update((state, s) for s, state in enumerate(roots))
     with progress_bar(progress, "exploring", total=_expected(model), unit=" states") as bar:
         symbolic = False
-        labels: list[Any] = []  # the endings that are labels, refused together at the end
+        endings = Endings()  # labels, refused together at the end, and seats' payoffs
         s = 0
         while s < len(states):
             state = states[s]
@@ -206,7 +206,7 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
                     check_resident(f"exploring the model ({s:,} states so far)")
             value = outcome(state)
             if value is not None:
-                outcomes.append(terminal_value(state, value, labels))
+                outcomes.append(terminal_value(state, value, endings))
                 players.append(0)
                 actions_list.append(())
                 choice_start.append(len(edge_start) - 1)
@@ -244,9 +244,8 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
                     rewards.append(reward_value(state, action, reward(state, action)))
             choice_start.append(len(edge_start) - 1)
         bar.update(s & PROGRESS_MASK)
-    if labels:
-        raise unpaid_labels(labels, (o for o in outcomes if o is not None and not is_label(o)))
     G.symbolic = symbolic
+    endings.check(G)
     return G
 
 
@@ -259,24 +258,85 @@ def _expected(model: Any) -> int | None:
     return None
 
 
-def terminal_value(state: Hashable, value: Any, labels: list[Any] | None = None) -> Any:
-    """The model's ``outcome(state)``, ``value``, as an exact number, else a ModelError
-    (:func:`~exactprob.engine.model.unpaid_labels` for a label,
-    :func:`~exactprob.engine.model.is_label`); or, given a list ``labels``, a label kept
-    as it is and added to the list, for the explorer to refuse them all at once.
+class Endings:
+    """What an exploration met among the endings that are not plain numbers: the labels
+    (refused together once it is done, :func:`~exactprob.engine.model.unpaid_labels`)
+    and the seats' payoffs (:func:`~exactprob.engine.model.seat_payoffs`), by length."""
 
-    >>> found = []
-    >>> terminal_value("s", "1/2"), terminal_value("t", "bust", found), found
+    __slots__ = ("labels", "seats")
+
+    def __init__(self) -> None:
+        self.labels: list[Any] = []
+        self.seats: dict[int, Hashable] = {}  # a length of seat payoffs: a state with it
+
+    def check(self, G: StateGraph) -> None:
+        """Refuse the labels met; set ``G.seats`` when every ending gave one payoff per
+        seat, the same number of seats; check every mover is a seat of the game (0 or
+        1 in a game of two zero-sum players)."""
+        outcomes = G.outcomes
+        if self.labels:
+            ended = (o for o in outcomes if o is not None and not is_label(o))
+            raise unpaid_labels(self.labels, ended)
+        if self.seats:
+            (n, first), *others = self.seats.items()
+            if others:
+                where = others[0][1]
+                raise ModelError(
+                    f"outcome({first!r}) gives {n} payoffs and outcome({where!r}) "
+                    f"{others[0][0]}; every ending pays each seat once"
+                )
+            numbers = next(
+                (t for t, o in enumerate(outcomes) if type(o) is not tuple and o is not None), None
+            )
+            if numbers is not None:
+                raise ModelError(
+                    f"outcome({G.states[numbers]!r}) is one number where outcome({first!r}) "
+                    f"pays {n} seats; every ending of a game of seats is a tuple of {n} payoffs"
+                )
+            G.seats = n
+        _check_movers(G)
+
+
+def _check_movers(G: StateGraph) -> None:
+    """Every mover of ``G`` is one of its seats: 0 or 1 in a game of two zero-sum players."""
+    seats = G.seats or 2
+    if max(G.players, default=0) < seats:
+        return
+    s = next(s for s, p in enumerate(G.players) if p >= seats)
+    allowed = "0 or 1" if seats == 2 else f"a seat from 0 to {seats - 1}"
+    hint = " (in a game of 3 or more seats every outcome is a tuple of one payoff per seat)"
+    raise ModelError(
+        f"player({G.states[s]!r}) must be {allowed}, got {G.players[s]}"
+        + (hint if not G.seats else "")
+    )
+
+
+def terminal_value(state: Hashable, value: Any, endings: Endings | None = None) -> Any:
+    """The model's ``outcome(state)``, ``value``, as an exact number, or a tuple of them
+    (one payoff per seat, :func:`~exactprob.engine.model.seat_payoffs`), else a
+    ModelError (:func:`~exactprob.engine.model.unpaid_labels` for a label,
+    :func:`~exactprob.engine.model.is_label`); given ``endings``, a label is kept as it
+    is and the seats' payoffs noted there, for the explorer to check once it is done.
+
+    >>> found = Endings()
+    >>> terminal_value("s", "1/2"), terminal_value("t", "bust", found), found.labels
     (mpq(1,2), 'bust', ['bust'])
+    >>> terminal_value("u", (1, 0, 0), found), found.seats
+    ((mpq(1,1), mpq(0,1), mpq(0,1)), {3: 'u'})
     """
     try:
         return exact(value)
     except InexactError as error:
+        payoffs = seat_payoffs(value)
+        if payoffs is not None:
+            if endings is not None:
+                endings.seats.setdefault(len(payoffs), state)
+            return payoffs
         if not is_label(value):
             raise ModelError(f"outcome({state!r}) is not an exact number: {error}") from None
-        if labels is None:
+        if endings is None:
             raise unpaid_labels([value]) from None
-        labels.append(value)
+        endings.labels.append(value)
         return value
 
 

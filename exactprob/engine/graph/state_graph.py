@@ -30,9 +30,11 @@ class StateGraph:
     ``states[s]``, ``index[state]``
         the state of an id and back.
     ``outcomes[s]``
-        the exact terminal value, or ``None`` while play goes on.
+        the exact terminal value, or ``None`` while play goes on; in a game of ``seats``
+        (when that is not 0), a tuple of one exact payoff per seat.
     ``players[s]``
-        0 (maximises the outcome) or 1 (minimises it).
+        0 (maximises the outcome) or 1 (minimises it); in a game of seats, the seat
+        that moves, each maximising its own payoff.
     ``actions[s]``
         the actions in the model's order (``()`` when terminal); equal tuples are shared.
     ``choice_start[s] .. choice_start[s + 1] - 1``
@@ -58,6 +60,7 @@ class StateGraph:
         "prob_ids",
         "probabilities",
         "rewards",
+        "seats",
         "states",
         "symbolic",
         "targets",
@@ -76,6 +79,7 @@ class StateGraph:
         self.probabilities: list[Exact] = []
         self.rewards: list[Exact] | None = None
         self.symbolic = False
+        self.seats = 0  # a game of two zero-sum players; n >= 2 for one of n seats
 
     @property
     def initial(self) -> Hashable:

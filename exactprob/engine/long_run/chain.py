@@ -61,6 +61,7 @@ from ..exact.forward import push_forward
 from ..exact.policies import Policy, fixed_policy
 from ..graph.exploring import explore
 from ..graph.state_graph import GraphStates, StateGraph
+from ..model import seats_refused
 from .evaluation import PlayEvaluation, choice_moves, class_law, closed_classes, evaluate_play
 from .policy_iteration import BestPlay, best_play
 
@@ -156,6 +157,8 @@ def stationary(
         first = starts[0] if starts else None
         chain = fixed_policy(chain, policy, first)
     G = explore(chain, max_states=max_states, progress=progress, starts=starts)
+    if G.seats:
+        raise seats_refused("the long run")
     if all(len(a) <= 1 for a in G.actions):
         return LongRun(G)
     return LongRun(G, best_play(G, sign=_mover_sign(G), progress=shows_progress(progress)))

@@ -87,7 +87,10 @@ from ..exact.solving import solve_graph
 from ..exact.system import field_of
 from ..graph.exploring import explore
 from ..graph.state_graph import GraphStates, StateGraph
+from ..model import seats_refused
 from ..results import Method
+from ..seats.solution import SeatSolution
+from ..seats.solving import TieRule, solve_seats
 
 __all__ = ["Piece", "PieceTable", "PiecewiseSolution", "Range", "solve_exact", "solve_piecewise"]
 
@@ -378,11 +381,23 @@ def solve_exact(
     progress: bool = False,
     starts: Sequence[Hashable] | None = None,
     parameter_range: tuple[Any, Any] | None = None,
-) -> Solution | PiecewiseSolution:
+    tie_rule: TieRule | None = None,
+) -> Solution | PiecewiseSolution | SeatSolution:
     """The generic engine's exact method: explore ``model``, then solve it piecewise
-    when it offers choices and its numbers hold one symbol (:func:`solve_piecewise`),
+    when it offers choices and its numbers hold one symbol (:func:`solve_piecewise`), as
+    a game of seats when its outcomes are tuples
+    (:func:`~exactprob.engine.seats.solving.solve_seats`, its ties by ``tie_rule``),
     else by :func:`~exactprob.engine.exact.solving.solve_graph`."""
     G = explore(model, max_states=max_states, progress=progress, starts=starts)
+    if G.seats:
+        if parameter_range is not None:
+            raise seats_refused("parameter_range")
+        return solve_seats(G, tie_rule=tie_rule or "first")
+    if tie_rule is not None:
+        raise UsageError(
+            "tie_rule= chooses among a seat's tied actions in a game of seats (outcomes "
+            "that are tuples); this model's outcomes are single numbers"
+        )
     if G.symbolic and any(len(actions) > 1 for actions in set(G.actions)):
         return solve_piecewise(G, parameter_range=parameter_range, progress=progress)
     if parameter_range is not None:

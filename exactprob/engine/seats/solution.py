@@ -1,0 +1,127 @@
+"""The exact answer of a game of seats (:class:`SeatSolution`): each state's payoffs, one
+per seat, the mover's action and the actions tied with it, and where a tie matters to
+another seat."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from ...util import display
+from ...util.numbers import Exact, mpq, to_fraction
+from ..graph.state_graph import GraphStates, StateGraph
+from ..results import Method, solved_json
+
+__all__ = ["SeatSolution"]
+
+
+class SeatSolution(GraphStates):
+    """A game of seats solved exactly (:mod:`exactprob.engine.seats.solving`):
+    :meth:`value` is a tuple of one ``Fraction`` per seat; :meth:`policy`, :meth:`ties`
+    and :meth:`action_values` as for two players, each mover maximising its own entry;
+    :meth:`played` the actions the mover plays (several, each as likely, under the tie
+    rule ``"uniform"``); ``tie_rule`` the rule that chose among tied actions."""
+
+    __slots__ = ("_plays", "_values", "graph", "tie_rule")
+
+    method: Method = "exact"
+    solver = "generic"
+
+    def __init__(
+        self,
+        graph: StateGraph,
+        values: Sequence[tuple[Exact, ...] | None],
+        plays: Sequence[tuple[int, ...]],
+        tie_rule: str,
+    ) -> None:
+        self.graph = graph
+        self._values = values
+        self._plays = plays
+        self.tie_rule = tie_rule
+
+    @property
+    def seats(self) -> int:
+        """How many seats play."""
+        return self.graph.seats
+
+    def value(self, state: Any = None) -> tuple[Fraction, ...]:
+        """Every seat's exact payoff from ``state`` under the equilibrium."""
+        return _public(self._values[self._id(state)])
+
+    def policy(self, state: Any = None) -> Any:
+        """The mover's action at ``state`` (``None`` when it is terminal; the first of
+        those it plays, :meth:`played`, under the tie rule ``"uniform"``)."""
+        played = self.played(state)
+        return played[0] if played else None
+
+    def played(self, state: Any = None) -> tuple[Any, ...]:
+        """The actions the mover plays at ``state``, each as likely: one, or every tied
+        best action under the tie rule ``"uniform"`` (``()`` when terminal)."""
+        s = self._id(state)
+        return tuple(self.graph.actions[s][k] for k in self._plays[s])
+
+    def policy_map(self) -> dict[Hashable, Any]:
+        """The chosen action of every non-terminal state."""
+        states, actions = self.graph.states, self.graph.actions
+        return {states[s]: actions[s][ks[0]] for s, ks in enumerate(self._plays) if ks}
+
+    def action_values(self, state: Any = None) -> dict[Any, tuple[Fraction, ...]]:
+        r"""Every action's payoffs :math:`Q(s, a) = \sum_t P(t \mid s, a) V(t)` at
+        ``state``, in the model's order (``{}`` when terminal)."""
+        s = self._id(state)
+        G = self.graph
+        out = {}
+        for k, action in enumerate(G.actions[s]):
+            c = G.choice_start[s] + k
+            q = [mpq(0)] * G.seats
+            for e in range(G.edge_start[c], G.edge_start[c + 1]):
+                p, after = G.probabilities[G.prob_ids[e]], self._values[G.targets[e]]
+                assert after is not None
+                q = [x + p * v for x, v in zip(q, after)]
+            out[action] = _public(tuple(q))
+        return out
+
+    def ties(self, state: Any = None) -> tuple[Any, ...]:
+        """Every action as good for the mover as its chosen one, exactly, in the model's
+        order (``()`` when terminal)."""
+        s = self._id(state)
+        if not self._plays[s]:
+            return ()
+        mover = self.graph.players[s]
+        best = self.value(state)[mover]
+        return tuple(a for a, q in self.action_values(state).items() if q[mover] == best)
+
+    def consequential_ties(self) -> dict[Hashable, tuple[Any, ...]]:
+        """The states whose mover's tied actions give some other seat different payoffs,
+        with those actions: where another tie rule changes the other seats' values."""
+        found = {}
+        for s, ks in enumerate(self._plays):
+            if not ks or len(self.graph.actions[s]) < 2:
+                continue
+            state = self.graph.states[s]
+            tied = self.ties(state)
+            if len(tied) > 1:
+                payoffs = self.action_values(state)
+                if len({payoffs[a] for a in tied}) > 1:
+                    found[state] = tied
+        return found
+
+    def to_json(self, state: Any = None) -> dict[str, Any]:
+        """The answer at ``state`` (:func:`~exactprob.engine.results.solved_json`): the
+        value a list of ``"p/q"`` per seat with its ``_decimal`` twin."""
+        return solved_json(self, state)
+
+    def __repr__(self) -> str:
+        return f"SeatSolution(seats={self.seats}, states={len(self.graph)}, value={self.value()})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: every seat's value, the mover's action and its exact ties."""
+        return display.solution_html(
+            self, f"Game of {self.seats} seats: {len(self.graph):,} states"
+        )
+
+
+def _public(payoffs: tuple[Exact, ...] | None) -> tuple[Fraction, ...]:
+    assert payoffs is not None
+    return tuple(to_fraction(v) for v in payoffs)

@@ -1,0 +1,281 @@
+r"""A game of ``n`` seats solved exactly: each seat plays for itself.
+
+A game of seats ends with a tuple of ``n`` exact payoffs, one per seat, and the mover of
+each state, ``player(state)``, is the seat that chooses there, maximising its own entry.
+The answer is a *subgame-perfect equilibrium in stationary strategies*: values
+:math:`V(s) \in \mathbb{Q}^n` and one action per state such that
+
+.. math::
+
+   Q(s, a) = \sum_t P(t \mid s, a)\, V(t), \qquad
+   V(s) = Q(s, \pi(s)), \qquad
+   Q(s, \pi(s))_{i(s)} = \max_a Q(s, a)_{i(s)},
+
+with :math:`i(s)` the mover: no seat gains by changing its action at any one state (for
+play that ends, the one-shot deviation principle makes that an equilibrium of every
+subgame). Where play cannot return to a state this is backward induction, component by
+component of the state graph, ends first. Where it can (a seat that pigs out passes the
+turn with every score unchanged), the component is settled by iterating best replies:
+a float value iteration guesses the profile, then, exactly, the profile's values are
+solved (one linear system with a column per seat) and each mover takes its best action;
+until no mover changes. Best replies of several seats need not settle (pure stationary
+equilibria need not exist in such games), so after :data:`ROUNDS_PER_STATE` rounds per
+state of the component the solve is refused, naming the states that still change.
+
+Where a mover's best actions tie exactly, the *tie rule* chooses among them, the same
+everywhere (:data:`TIE_RULES`): ``"first"`` (the model's order, the default),
+``"others-best"`` or ``"others-worst"`` (the tied action that gives the other seats the
+most, or the least, in total; the first of those), or ``"uniform"`` (each tied action
+with the same chance: a mixed action, whose payoffs are the tied actions' mean). A tie that changes another seat's
+payoff is *consequential*: the answer lists them
+(:meth:`~exactprob.engine.seats.solution.SeatSolution.consequential_ties`), since a
+different rule there changes the other seats' values.
+
+Three seats draw in turn, each draw winning with chance 1/3 and otherwise passing to
+the next seat: seat :math:`i` wins with :math:`(1/3)(2/3)^i / (1 - (2/3)^3)`, that is
+9/19, 6/19 and 4/19 (the state is the seat to draw, or the payoffs once won):
+
+>>> import exactprob as ep
+>>> class Draw:
+...     initial = 0
+...     def outcome(self, s): return s if isinstance(s, tuple) else None
+...     def player(self, s): return s
+...     def actions(self, s): return ("draw",)
+...     def transition(self, s, a):
+...         won = tuple(int(i == s) for i in range(3))
+...         return ep.Dist({won: "1/3", (s + 1) % 3: "2/3"})
+>>> ep.solve(Draw()).value()
+(Fraction(9, 19), Fraction(6, 19), Fraction(4, 19))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from ...errors import NonTerminationError, UsageError
+from ...util.numbers import Exact, mpq
+from .._internal.linear import RATIONAL, solve_linear
+from .._internal.order import strong_components
+from ..graph.state_graph import StateGraph
+from .solution import SeatSolution
+
+__all__ = ["ROUNDS_PER_STATE", "TIE_RULES", "TieRule", "check_tie_rule", "solve_seats"]
+
+TieRule = Literal["first", "others-best", "others-worst", "uniform"]
+#: The rules that choose among a mover's exactly tied best actions.
+TIE_RULES: tuple[TieRule, ...] = ("first", "others-best", "others-worst", "uniform")
+#: Rounds of best replies a cyclic component may take, per state, before it is refused.
+ROUNDS_PER_STATE = 4
+#: Sweeps of the float guide over a cyclic component, at most; it stops sooner once its
+#: values settle, or its choices have not changed for :data:`STEADY_SWEEPS` sweeps (the
+#: exact rounds correct a guess that is not yet best).
+GUIDE_SWEEPS = 10_000
+STEADY_SWEEPS = 8
+
+Payoffs = tuple[Exact, ...]
+
+
+def check_tie_rule(rule: object) -> TieRule:
+    """``rule`` if it is one of :data:`TIE_RULES`.
+
+    >>> check_tie_rule("last")
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.UsageError: tie_rule must be one of 'first', 'others-best', 'others-worst', 'uniform', got 'last'
+    """
+    if rule not in TIE_RULES:
+        allowed = ", ".join(repr(r) for r in TIE_RULES)
+        raise UsageError(f"tie_rule must be one of {allowed}, got {rule!r}")
+    return rule
+
+
+def best_reply(values: Sequence[Payoffs], mover: int, rule: TieRule) -> tuple[int, ...]:
+    """The indices among an action's ``values`` that ``mover`` plays: one of those best
+    for it, chosen by ``rule`` where several tie, or all of them for ``"uniform"`` (each
+    played with the same chance).
+
+    >>> best_reply([(1, 0, 0), (1, 1, 0), (0, 5, 5)], 0, "first")
+    (0,)
+    >>> best_reply([(1, 0, 0), (1, 1, 0), (0, 5, 5)], 0, "others-best")
+    (1,)
+    >>> best_reply([(1, 0, 0), (1, 1, 0), (0, 5, 5)], 0, "uniform")
+    (0, 1)
+    """
+    best = max(q[mover] for q in values)
+    tied = [k for k, q in enumerate(values) if q[mover] == best]
+    if rule == "uniform":
+        return tuple(tied)
+    if rule == "first" or len(tied) == 1:
+        return (tied[0],)
+    others = [sum(values[k]) - values[k][mover] for k in tied]
+    target = max(others) if rule == "others-best" else min(others)
+    return (tied[others.index(target)],)
+
+
+def mixed(values: Sequence[Payoffs]) -> Payoffs:
+    """The payoffs of playing each of ``values``' actions with the same chance."""
+    if len(values) == 1:
+        return values[0]
+    share = mpq(1, len(values))
+    return tuple(share * sum(column) for column in zip(*values))
+
+
+def solve_seats(G: StateGraph, *, tie_rule: TieRule = "first") -> SeatSolution:
+    """The exact equilibrium of the game of seats ``G`` (the module docstring has the
+    rule), its ties chosen by ``tie_rule``. Its payoffs are the endings' alone: a game
+    of seats with rewards is refused."""
+    if G.rewards is not None:
+        raise UsageError(
+            "a game of seats pays at its endings only: fold what reward() pays into the "
+            "ending's tuple of payoffs"
+        )
+    return _SeatSolver(G, check_tie_rule(tie_rule)).run()
+
+
+class _SeatSolver:
+    """One solve: the values and choices, component by component."""
+
+    def __init__(self, G: StateGraph, rule: TieRule) -> None:
+        self.G = G
+        self.rule = rule
+        self.zero: Payoffs = (mpq(0),) * G.seats
+        self.values: list[Payoffs | None] = [None] * len(G)
+        self.plays: list[tuple[int, ...]] = [()] * len(G)  # the choices played, by state
+
+    def run(self) -> SeatSolution:
+        G = self.G
+        for component in strong_components(G):
+            s = component[0]
+            if len(component) == 1 and s not in self._targets(s):
+                outcome = G.outcomes[s]
+                if outcome is not None:
+                    self.values[s] = outcome
+                else:
+                    self._choose(s)
+            else:
+                self._settle(component)
+        return SeatSolution(G, self.values, self.plays, self.rule)
+
+    def _moves(self, c: int) -> list[tuple[int, Exact]]:
+        G = self.G
+        return [
+            (G.targets[e], G.probabilities[G.prob_ids[e]])
+            for e in range(G.edge_start[c], G.edge_start[c + 1])
+        ]
+
+    def _targets(self, s: int) -> set[int]:
+        G = self.G
+        first, last = G.choice_start[s], G.choice_start[s + 1]
+        return {G.targets[e] for e in range(G.edge_start[first], G.edge_start[last])}
+
+    def _q(self, c: int, values: Sequence[Payoffs | None]) -> Payoffs:
+        """:math:`Q` of choice ``c``: the expected payoffs of its moves."""
+        total = list(self.zero)
+        for t, p in self._moves(c):
+            for i, v in enumerate(values[t]):  # type: ignore[arg-type]
+                total[i] += p * v
+        return tuple(total)
+
+    def _reply(self, s: int) -> tuple[tuple[int, ...], Payoffs]:
+        """The mover's best reply at ``s`` to the values known, and its payoffs."""
+        G = self.G
+        first = G.choice_start[s]
+        q = [self._q(c, self.values) for c in range(first, G.choice_start[s + 1])]
+        ks = best_reply(q, G.players[s], self.rule)
+        return ks, mixed([q[k] for k in ks])
+
+    def _choose(self, s: int) -> None:
+        """Play the mover's best reply at ``s``, where play cannot return."""
+        self.plays[s], self.values[s] = self._reply(s)
+
+    def _settle(self, component: list[int]) -> None:
+        """Best replies iterated on a cyclic component until no mover changes: each round
+        values the profile exactly, then every mover replies to those values."""
+        self._guess(component)
+        for _ in range(ROUNDS_PER_STATE * len(component) + 2):
+            self._evaluate(component)
+            replies = {s: self._reply(s)[0] for s in component}
+            changed = [s for s in component if replies[s] != self.plays[s]]
+            if not changed:
+                return
+            for s in changed:
+                self.plays[s] = replies[s]
+        names = ", ".join(repr(self.G.states[s]) for s in changed[:5])
+        raise NonTerminationError(
+            f"the seats' best replies keep changing at {names}"
+            + (f" and {len(changed) - 5} more states" if len(changed) > 5 else "")
+            + ": this game has no equilibrium of one fixed action per state that the "
+            "iteration finds (try another tie_rule)"
+        )
+
+    def _guess(self, component: list[int]) -> None:
+        """A first profile of the component from a float value iteration (Gauss-Seidel,
+        each mover's best reply at every sweep, the first of float ties)."""
+        G = self.G
+        seats = range(G.seats)
+        guide: dict[int, list[float]] = {s: [0.0] * G.seats for s in component}
+        for t in {t for s in component for t in self._targets(s)} - guide.keys():
+            guide[t] = [float(v) for v in self.values[t]]  # type: ignore[union-attr]
+        options = [
+            (
+                s,
+                G.players[s],
+                [
+                    [(float(p), guide[t]) for t, p in self._moves(c)]
+                    for c in range(G.choice_start[s], G.choice_start[s + 1])
+                ],
+            )
+            for s in component
+        ]
+        steady = 0  # sweeps in a row that changed no choice
+        for _ in range(GUIDE_SWEEPS):
+            change, switched = 0.0, False
+            for s, mover, choices in options:
+                best: list[float] = []
+                for k, moves in enumerate(choices):
+                    q = [sum(p * after[i] for p, after in moves) for i in seats]
+                    if not best or q[mover] > best[mover] + 1e-12:
+                        best, chosen = q, k
+                switched = switched or (chosen,) != self.plays[s]
+                self.plays[s] = (chosen,)
+                old = guide[s]
+                change = max(change, max(abs(a - b) for a, b in zip(best, old)))
+                old[:] = best  # in place: the moves hold this list
+            steady = 0 if switched else steady + 1
+            if change < 1e-12 or (steady >= STEADY_SWEEPS and change < 1e-6):
+                break
+
+    def _evaluate(self, component: list[int]) -> None:
+        """The exact values of the component under its current choices: :math:`(I -
+        P)\\,V = B`, one column per seat, :math:`B` the moves out of it."""
+        G = self.G
+        local = {s: i for i, s in enumerate(component)}
+        rows: list[dict[int, Exact]] = []
+        rhs: list[list[Exact]] = []
+        for s in component:
+            row = {local[s]: mpq(1)}
+            out = list(self.zero)
+            share = mpq(1, len(self.plays[s]))
+            moves = [
+                (t, share * p) for k in self.plays[s] for t, p in self._moves(G.choice_start[s] + k)
+            ]
+            for t, p in moves:
+                j = local.get(t)
+                if j is None:
+                    for i, v in enumerate(self.values[t]):  # type: ignore[arg-type]
+                        out[i] += p * v
+                else:
+                    row[j] = row.get(j, mpq(0)) - p
+            rows.append(row)
+            rhs.append(out)
+        try:
+            solved = solve_linear(RATIONAL, rows, rhs)
+        except NonTerminationError:
+            names = ", ".join(repr(G.states[s]) for s in component[:5])
+            raise NonTerminationError(
+                f"play never ends from {names} when each seat plays its best reply there; "
+                "the game needs an end every profile of best replies reaches"
+            ) from None
+        for s, row_values in zip(component, solved):
+            self.values[s] = tuple(row_values)

@@ -1,0 +1,404 @@
+r"""Games of seats (outcomes that are tuples, one payoff per seat), checked against
+oracles that do not use the seat solver: each profile's payoffs solved in sympy from the
+game's tables, so that no seat gains by deviating at any state (the one-shot deviation
+check) and the ties, the tie rule and the consequential ties are as reported; every
+stationary profile enumerated on tiny games (an equilibrium the rule allows exists
+exactly when the solve finds one); backward induction written from the rules on
+acyclic games; a two-player zero-sum game as two seats; and play simulated with the
+solved policy."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction as F
+
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from models import TableModel, cyclic_games
+
+import exactprob as ep
+from exactprob import ModelError, NonTerminationError, UsageError
+from exactprob.engine.seats import TIE_RULES
+
+
+class SeatTable(TableModel):
+    """A :class:`TableModel` whose terminals hold payoff tuples and whose movers are
+    seats."""
+
+
+@st.composite
+def seat_games(draw, acyclic=False):
+    """2-4 seats; <= 5 states ``("S", i)`` with 1-3 actions each (sometimes a copy of
+    another, or one that pays the mover the same and the others differently, for ties);
+    every action may end at once (so every profile ends); three terminals with payoffs
+    0-3. ``acyclic``: a state moves only to higher states."""
+    seats = draw(st.integers(2, 4))
+    payoff = st.tuples(*[st.integers(0, 3)] * seats)
+    terminals = {("T", i): draw(payoff) for i in range(3)}
+    n = draw(st.integers(1, 5))
+    nodes = {}
+    for i in range(n):
+        later = [("S", j) for j in range(n) if not acyclic or j > i]
+        acts: dict = {}
+        for a in range(draw(st.integers(1, 3))):
+            if acts and draw(st.integers(0, 3)) == 0:
+                acts[f"a{a}"] = dict(acts[draw(st.sampled_from(sorted(acts)))])
+                continue
+            inner = draw(st.lists(st.sampled_from(later), max_size=2, unique=True)) if later else []
+            ends = draw(
+                st.lists(st.sampled_from(sorted(terminals)), min_size=1, max_size=2, unique=True)
+            )
+            targets = inner + ends
+            weights = draw(
+                st.lists(st.integers(1, 4), min_size=len(targets), max_size=len(targets))
+            )
+            acts[f"a{a}"] = {t: F(w, sum(weights)) for t, w in zip(targets, weights)}
+        nodes[("S", i)] = (draw(st.integers(0, seats - 1)), acts)
+    return SeatTable(("S", 0), terminals, nodes)
+
+
+def reachable(game):
+    seen, todo = {game.initial}, [game.initial]
+    while todo:
+        s = todo.pop()
+        if s in game.nodes:
+            for d in game.nodes[s][1].values():
+                for t in d:
+                    if t not in seen:
+                        seen.add(t)
+                        todo.append(t)
+    return seen
+
+
+def profile_values(game, profile, states):
+    """Every state's payoffs under ``profile`` (``{state: actions}``, each of the
+    actions as likely), solved in sympy: :math:`(I - P) V = B`, one column per seat;
+    ``None`` where play need not end."""
+    inner = sorted((s for s in states if s in game.nodes), key=repr)
+    pos = {s: i for i, s in enumerate(inner)}
+    seats = len(next(iter(game.terminals.values())))
+    A, B = sympy.zeros(len(inner)), sympy.zeros(len(inner), seats)
+    for s in inner:
+        A[pos[s], pos[s]] += 1
+        share = sympy.Rational(1, len(profile[s]))
+        for t, p in ((t, p) for a in profile[s] for t, p in game.nodes[s][1][a].items()):
+            p = share * sympy.Rational(p.numerator, p.denominator)
+            if t in pos:
+                A[pos[s], pos[t]] -= p
+            else:
+                for j in range(seats):
+                    B[pos[s], j] += p * game.terminals[t][j]
+    if inner and A.det() == 0:
+        return None
+    X = A.inv() * B if inner else B
+    values = {s: tuple(F(str(X[pos[s], j])) for j in range(seats)) for s in inner}
+    values.update({t: tuple(map(F, v)) for t, v in game.terminals.items() if t in states})
+    return values
+
+
+def q_values(game, s, values):
+    seats = len(values[s])
+    return {
+        a: tuple(sum((p * values[t][j] for t, p in d.items()), F(0)) for j in range(seats))
+        for a, d in game.nodes[s][1].items()
+    }
+
+
+def rule_pick(q, mover, rule):
+    """The actions the tie rule plays, written from its definition."""
+    best = max(v[mover] for v in q.values())
+    tied = tuple(a for a in q if q[a][mover] == best)
+    if rule == "uniform":
+        return tied
+    if rule == "first":
+        return tied[:1]
+    others = {a: sum(q[a]) - q[a][mover] for a in tied}
+    target = (max if rule == "others-best" else min)(others.values())
+    return (next(a for a in tied if others[a] == target),)
+
+
+def rule_equilibria(game, rule):
+    """Every stationary profile in which each mover plays the rule's pick among its best
+    replies to the profile's own payoffs (enumerated)."""
+    states = reachable(game)
+    inner = sorted((s for s in states if s in game.nodes), key=repr)
+    found = []
+    options = [
+        _subsets(list(game.nodes[s][1])) if rule == "uniform" else [(a,) for a in game.nodes[s][1]]
+        for s in inner
+    ]
+    for combo in itertools.product(*options):
+        profile = dict(zip(inner, combo))
+        values = profile_values(game, profile, states)
+        if values is not None and all(
+            profile[s] == rule_pick(q_values(game, s, values), game.player(s), rule) for s in inner
+        ):
+            found.append(profile)
+    return found
+
+
+def _subsets(actions):
+    return [c for k in range(1, len(actions) + 1) for c in itertools.combinations(actions, k)]
+
+
+def check_equilibrium(game, solution, rule):
+    """The solution's payoffs are its policy's (solved independently), no mover gains by
+    deviating, and the ties, the rule's pick and the consequential ties are as reported."""
+    states = reachable(game)
+    profile = {s: solution.played(s) for s in states if s in game.nodes}
+    values = profile_values(game, profile, states)
+    consequential = {}
+    for s in states:
+        assert solution.value(s) == values[s], s
+        if s not in game.nodes:
+            continue
+        q = q_values(game, s, values)
+        mover = game.player(s)
+        best = max(v[mover] for v in q.values())
+        tied = tuple(a for a in q if q[a][mover] == best)
+        assert solution.ties(s) == tied and solution.action_values(s) == q
+        assert profile[s] == rule_pick(q, mover, rule)  # a best reply, the rule's
+        if len({q[a] for a in tied}) > 1:
+            consequential[s] = tied
+    assert solution.consequential_ties() == consequential
+
+
+@settings(max_examples=150, deadline=None)
+@given(seat_games(), st.sampled_from(TIE_RULES))
+def test_no_seat_gains_by_deviating_and_ties_are_exact(game, rule):
+    try:
+        solution = ep.solve(game, tie_rule=rule)
+    except NonTerminationError as refusal:
+        assert "keep changing" in str(refusal)
+        if len(game.nodes) <= 4:  # enumerated: then no equilibrium the rule allows exists
+            assert rule_equilibria(game, rule) == []
+        return
+    assert solution.seats == len(game.terminals[("T", 0)])
+    check_equilibrium(game, solution, rule)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seat_games(), st.sampled_from(TIE_RULES))
+def test_an_equilibrium_the_rule_allows_is_found_when_one_exists(game, rule):
+    """Tiny games, every stationary profile enumerated: the solve answers exactly when
+    some profile is an equilibrium that follows the rule, and gives one of them."""
+    if len(game.nodes) > 4:
+        return
+    found = rule_equilibria(game, rule)
+    try:
+        solution = ep.solve(game, tie_rule=rule)
+    except NonTerminationError:
+        assert found == []
+        return
+    profile = {s: solution.played(s) for s in reachable(game) if s in game.nodes}
+    assert profile in found
+
+
+@settings(max_examples=100, deadline=None)
+@given(seat_games(acyclic=True))
+def test_acyclic_games_equal_backward_induction_from_the_rules(game):
+    """Where play cannot return, the equilibrium with the first of tied actions is
+    unique: backward induction, memoised, from the tables."""
+    memo: dict = {}
+
+    def value(s):
+        if s in game.terminals:
+            return tuple(map(F, game.terminals[s]))
+        if s not in memo:
+            q = {
+                a: tuple(
+                    sum((p * value(t)[j] for t, p in d.items()), F(0))
+                    for j in range(len(game.terminals[("T", 0)]))
+                )
+                for a, d in game.nodes[s][1].items()
+            }
+            memo[s] = q[rule_pick(q, game.player(s), "first")[0]]
+        return memo[s]
+
+    solution = ep.solve(game)
+    for s in reachable(game):
+        assert solution.value(s) == value(s)
+
+
+@settings(max_examples=80, deadline=None)
+@given(cyclic_games(two_players=True))
+def test_two_zero_sum_players_as_two_seats_keep_their_value(game):
+    """Player 1 minimising ``v`` is seat 1 maximising ``-v``: the same values."""
+    seats = SeatTable(game.initial, {t: (v, -v) for t, v in game.terminals.items()}, game.nodes)
+    scalar = ep.solve(game)
+    solution = ep.solve(seats)
+    for s in scalar.states:
+        assert solution.value(s) == (scalar.value(s), -scalar.value(s))
+
+
+class Draw:
+    """Three seats draw in turn; a draw wins with chance 1/3, else the next seat draws."""
+
+    initial = 0
+
+    def outcome(self, s):
+        return s if isinstance(s, tuple) else None
+
+    def player(self, s):
+        return s
+
+    def actions(self, s):
+        return ("draw",)
+
+    def transition(self, s, a):
+        return ep.Dist({tuple(int(i == s) for i in range(3)): F(1, 3), (s + 1) % 3: F(2, 3)})
+
+
+def test_three_seats_drawing_in_turn_match_the_geometric_series():
+    """Seat i wins with (1/3)(2/3)^i / (1 - (2/3)^3)."""
+    solution = ep.solve(Draw())
+    assert solution.value() == tuple(F(1, 3) * F(2, 3) ** i / (1 - F(2, 3) ** 3) for i in range(3))
+    assert solution.to_json()["value"] == ["9/19", "6/19", "4/19"]
+    assert sum(solution.value(1)) == 1
+
+
+class Piglet:
+    """Piglet for ``seats``: flip a coin, heads adds 1 to the turn total, tails loses it
+    and passes the turn; holding banks it; the first to ``goal`` wins."""
+
+    def __init__(self, goal, seats):
+        self.goal, self.seats = goal, seats
+        self.initial = ((0,) * seats, 0, 0)
+
+    def outcome(self, s):
+        scores = s[0]
+        won = [i for i, x in enumerate(scores) if x >= self.goal]
+        return tuple(int(i == won[0]) for i in range(self.seats)) if won else None
+
+    def player(self, s):
+        return s[2]
+
+    def actions(self, s):
+        return ("flip", "hold") if s[1] else ("flip",)
+
+    def transition(self, s, a):
+        scores, turn, mover = s
+        after = (mover + 1) % self.seats
+        banked = tuple(x + turn * (i == mover) for i, x in enumerate(scores))
+        if a == "hold":
+            return ep.Dist({(banked, 0, after): 1})
+        if banked[mover] + 1 >= self.goal:
+            won = tuple(x + (i == mover) for i, x in enumerate(banked))
+            return ep.Dist({(won, 0, after): F(1, 2), (scores, 0, after): F(1, 2)})
+        return ep.Dist({(scores, turn + 1, mover): F(1, 2), (scores, 0, after): F(1, 2)})
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_piglet_for_several_seats_agrees_with_play(seats):
+    game = Piglet(4, seats)
+    solution = ep.solve(game)
+    value = solution.value()
+    assert sum(value) == 1 and list(value) == sorted(value, reverse=True)  # first seat ahead
+    plays = ep.simulate(game, solution, n=6000, seed=4)
+    for i in range(seats):
+        wins = sum(c for ending, c in plays.outcomes.items() if ending[i] == 1)
+        assert ep.agrees_with(value[i], wins, plays.n), i
+
+
+def test_a_mover_outside_the_seats_is_refused():
+    class Outside(Draw):
+        def player(self, s):
+            return 3
+
+    with pytest.raises(ModelError, match=r"player\(0\) must be a seat from 0 to 2, got 3"):
+        ep.solve(Outside())
+
+
+def test_a_two_player_game_with_a_third_mover_is_told_about_seats():
+    game = TableModel(0, {"T": 1}, {0: (2, {"go": {"T": F(1)}})})
+    with pytest.raises(ModelError, match=r"player\(0\) must be 0 or 1, got 2 \(in a game of 3"):
+        ep.solve(game)
+    float_mover = TableModel(0, {"T": 1}, {0: (1.0, {"go": {"T": F(1)}})})
+    with pytest.raises(ModelError, match=r"player\(0\) must be 0 or 1, or a seat .*, got 1.0"):
+        ep.solve(float_mover)
+
+
+@pytest.mark.parametrize(
+    ("terminals", "refusal"),
+    [
+        ({"A": (1, 0), "B": (1, 0, 0)}, r"gives \d payoffs and outcome\('\w'\) \d"),
+        ({"A": (1, 0), "B": 1}, r"outcome\('B'\) is one number where outcome\('A'\) pays 2"),
+    ],
+)
+def test_endings_that_pay_the_seats_differently_are_refused(terminals, refusal):
+    game = TableModel(0, terminals, {0: (0, {"go": {"A": F(1, 2), "B": F(1, 2)}})})
+    with pytest.raises(ModelError, match=refusal):
+        ep.solve(game)
+
+
+@pytest.mark.parametrize(
+    ("call", "refusal"),
+    [
+        (lambda: ep.solve(Draw(), "certified"), "certified mode is for games with one value"),
+        (lambda: ep.solve(Draw(), "depth-first"), "depth-first mode is for games with one"),
+        (lambda: ep.evaluate(Draw(), lambda s: "draw"), "exactprob.evaluate is for games"),
+        (lambda: ep.stationary(Draw()), "the long run is for games with one value"),
+        (lambda: ep.solve(Draw(), tie_rule="last"), "tie_rule must be one of 'first'"),
+        (lambda: ep.solve(Draw(), "certified", tie_rule="first"), "tie_rule= is for a game"),
+        (lambda: ep.solve(Piglet(2, 2).__class__(2, 2), parameter_range=(0, 1)), "parameter_range"),
+    ],
+)
+def test_what_a_game_of_seats_does_not_take_is_refused_in_one_line(call, refusal):
+    with pytest.raises(UsageError, match=refusal):
+        call()
+
+
+def test_a_tie_rule_for_a_game_of_one_value_is_refused():
+    with pytest.raises(UsageError, match="this model's outcomes are single numbers"):
+        ep.solve(TableModel(0, {"T": 1}, {0: (0, {"go": {"T": F(1)}})}), tie_rule="first")
+
+
+def test_a_game_of_seats_with_rewards_is_refused():
+    class Paying(Draw):
+        def reward(self, s, a):
+            return 1
+
+    with pytest.raises(UsageError, match="a game of seats pays at its endings only"):
+        ep.solve(Paying())
+
+
+def test_a_game_without_an_equilibrium_of_pure_actions_is_refused_naming_states():
+    """Four states, three seats: enumerated, no stationary profile of one action per
+    state (whatever the ties) is an equilibrium, and the solve says so."""
+    T0, T1, T2 = ("T", 0), ("T", 1), ("T", 2)
+    S = [("S", i) for i in range(4)]
+    game = SeatTable(
+        S[0],
+        {T0: (2, 0, 1), T1: (1, 1, 0), T2: (3, 3, 3)},
+        {
+            S[0]: (
+                0,
+                {
+                    "a0": {S[1]: F(2, 5), T2: F(3, 5)},
+                    "a1": {S[3]: F(1, 2), T0: F(1, 4), T1: F(1, 4)},
+                },
+            ),
+            S[1]: (
+                2,
+                {
+                    "a0": {S[1]: F(4, 11), S[2]: F(1, 11), T2: F(3, 11), T1: F(3, 11)},
+                    "a1": {T0: F(1)},
+                    "a2": {S[3]: F(4, 7), T0: F(3, 7)},
+                },
+            ),
+            S[2]: (
+                1,
+                {
+                    "a0": {S[3]: F(1, 3), T1: F(2, 3)},
+                    "a1": {T2: F(1, 2), T0: F(1, 2)},
+                    "a2": {S[2]: F(1, 5), S[0]: F(3, 5), T1: F(1, 5)},
+                },
+            ),
+            S[3]: (1, {"a0": {T1: F(2, 5), T2: F(3, 5)}, "a1": {S[1]: F(2, 3), T2: F(1, 3)}}),
+        },
+    )
+    assert all(rule_equilibria(game, rule) == [] for rule in ("first", "uniform"))
+    with pytest.raises(NonTerminationError, match=r"best replies keep changing at \('S', \d\)"):
+        ep.solve(game)
