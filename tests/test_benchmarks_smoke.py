@@ -165,3 +165,11 @@ def test_within_benchmark_quick_runs(tmp_path: Path) -> None:
     # exits 1 when a chance of the one solve differs from the hand model's solve for that N
     assert "Every chance equal to the hand model's: yes" in text
     assert "| exactprob, horizon=5 (the whole table) | 1 | 23,728 |" in text
+
+
+@pytest.mark.slow
+def test_seats_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_seats.py", tmp_path)
+    # exits 1 when the game of seats and the two-player engine give different chances
+    assert "The first seat's chance equal both ways: yes" in text
+    assert "| Piglet, 3 seats to 4 | 528 |" in text

@@ -10,17 +10,22 @@ solved policy."""
 from __future__ import annotations
 
 import itertools
+import sys
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from models import TableModel, cyclic_games
+from models import TableModel, check_optimal, cyclic_games, reachable
 
 import exactprob as ep
 from exactprob import ModelError, NonTerminationError, UsageError
 from exactprob.engine.seats import TIE_RULES
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+from piglet_seats import Piglet, seat_wins
 
 
 class SeatTable(TableModel):
@@ -57,19 +62,6 @@ def seat_games(draw, acyclic=False):
             acts[f"a{a}"] = {t: F(w, sum(weights)) for t, w in zip(targets, weights)}
         nodes[("S", i)] = (draw(st.integers(0, seats - 1)), acts)
     return SeatTable(("S", 0), terminals, nodes)
-
-
-def reachable(game):
-    seen, todo = {game.initial}, [game.initial]
-    while todo:
-        s = todo.pop()
-        if s in game.nodes:
-            for d in game.nodes[s][1].values():
-                for t in d:
-                    if t not in seen:
-                        seen.add(t)
-                        todo.append(t)
-    return seen
 
 
 def profile_values(game, profile, states):
@@ -259,37 +251,6 @@ def test_three_seats_drawing_in_turn_match_the_geometric_series():
     assert sum(solution.value(1)) == 1
 
 
-class Piglet:
-    """Piglet for ``seats``: flip a coin, heads adds 1 to the turn total, tails loses it
-    and passes the turn; holding banks it; the first to ``goal`` wins."""
-
-    def __init__(self, goal, seats):
-        self.goal, self.seats = goal, seats
-        self.initial = ((0,) * seats, 0, 0)
-
-    def outcome(self, s):
-        scores = s[0]
-        won = [i for i, x in enumerate(scores) if x >= self.goal]
-        return tuple(int(i == won[0]) for i in range(self.seats)) if won else None
-
-    def player(self, s):
-        return s[2]
-
-    def actions(self, s):
-        return ("flip", "hold") if s[1] else ("flip",)
-
-    def transition(self, s, a):
-        scores, turn, mover = s
-        after = (mover + 1) % self.seats
-        banked = tuple(x + turn * (i == mover) for i, x in enumerate(scores))
-        if a == "hold":
-            return ep.Dist({(banked, 0, after): 1})
-        if banked[mover] + 1 >= self.goal:
-            won = tuple(x + (i == mover) for i, x in enumerate(banked))
-            return ep.Dist({(won, 0, after): F(1, 2), (scores, 0, after): F(1, 2)})
-        return ep.Dist({(scores, turn + 1, mover): F(1, 2), (scores, 0, after): F(1, 2)})
-
-
 @pytest.mark.parametrize("seats", [3, 4])
 def test_piglet_for_several_seats_agrees_with_play(seats):
     game = Piglet(4, seats)
@@ -298,8 +259,7 @@ def test_piglet_for_several_seats_agrees_with_play(seats):
     assert sum(value) == 1 and list(value) == sorted(value, reverse=True)  # first seat ahead
     plays = ep.simulate(game, solution, n=6000, seed=4)
     for i in range(seats):
-        wins = sum(c for ending, c in plays.outcomes.items() if ending[i] == 1)
-        assert ep.agrees_with(value[i], wins, plays.n), i
+        assert ep.agrees_with(value[i], seat_wins(plays, i), plays.n), i
 
 
 def test_a_mover_outside_the_seats_is_refused():
@@ -402,3 +362,50 @@ def test_a_game_without_an_equilibrium_of_pure_actions_is_refused_naming_states(
     assert all(rule_equilibria(game, rule) == [] for rule in ("first", "uniform"))
     with pytest.raises(NonTerminationError, match=r"best replies keep changing at \('S', \d\)"):
         ep.solve(game)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seat_games(), st.data())
+def test_a_seat_against_the_rest_is_the_two_player_game_it_plays_against_them(game, data):
+    """The coalition view against the Bellman oracle of the two-player game written from
+    the tables (the seat maximises its entry, everyone else minimises it), and a lower
+    bound on the seat's payoff in the equilibrium, at every state."""
+    try:
+        solution = ep.solve(game)
+    except NonTerminationError:
+        return
+    seat = data.draw(st.integers(0, solution.seats - 1))
+    guaranteed = solution.against_the_rest(seat)
+    twin = TableModel(
+        game.initial,
+        {t: v[seat] for t, v in game.terminals.items()},
+        {s: (int(p != seat), acts) for s, (p, acts) in game.nodes.items()},
+    )
+    check_optimal(twin, guaranteed)
+    for s in reachable(game):
+        assert guaranteed.value(s) <= solution.value(s)[seat]
+
+
+def test_two_zero_sum_seats_guarantee_their_value_and_a_bad_seat_is_refused():
+    game = Piglet(3, 2)
+    solution = ep.solve(game)
+    assert solution.against_the_rest(0).value() == solution.value()[0]
+    with pytest.raises(UsageError, match="seat must be a seat from 0 to 1, got 2"):
+        solution.against_the_rest(2)
+
+
+def test_an_action_that_stays_put_forever_is_never_played():
+    """Waiting (a move back to the same state with probability 1) ends nothing: the
+    seats play the actions that may leave, whichever comes first."""
+    game = SeatTable(
+        0,
+        {"A": (1, 0, 0), "B": (0, 1, 1)},
+        {
+            0: (0, {"wait": {0: F(1)}, "pass": {1: F(1, 2), "B": F(1, 2)}}),
+            1: (1, {"wait": {1: F(1)}, "back": {0: F(1, 2), "A": F(1, 2)}}),
+        },
+    )
+    solution = ep.solve(game)
+    assert solution.policy(0) == "pass" and solution.policy(1) == "back"
+    # V0 = (1/2) V1 + (1/2) B, V1 = (1/2) V0 + (1/2) A: seat 0 gets 1/3
+    assert solution.value() == (F(1, 3), F(2, 3), F(2, 3))

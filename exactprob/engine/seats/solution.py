@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...util import display
 from ...util.numbers import Exact, mpq, to_fraction
 from ..graph.state_graph import GraphStates, StateGraph
 from ..results import Method, solved_json
+
+if TYPE_CHECKING:
+    from ..exact.solution import Solution
 
 __all__ = ["SeatSolution"]
 
@@ -106,6 +109,14 @@ class SeatSolution(GraphStates):
                 if len({payoffs[a] for a in tied}) > 1:
                     found[state] = tied
         return found
+
+    def against_the_rest(self, seat: int) -> Solution:
+        """What ``seat`` can guarantee itself whatever the other seats do together: the
+        exact answer of the two-player zero-sum game where ``seat`` maximises its payoff
+        and the others minimise it (:mod:`~exactprob.engine.seats.coalition`)."""
+        from .coalition import against_the_rest
+
+        return against_the_rest(self.graph, seat)
 
     def to_json(self, state: Any = None) -> dict[str, Any]:
         """The answer at ``state`` (:func:`~exactprob.engine.results.solved_json`): the

@@ -18,7 +18,8 @@ component of the state graph, ends first. Where it can (a seat that pigs out pas
 turn with every score unchanged), the component is settled by iterating best replies:
 a float value iteration guesses the profile, then, exactly, the profile's values are
 solved (one linear system with a column per seat) and each mover takes its best action;
-until no mover changes. Best replies of several seats need not settle (pure stationary
+until no mover changes (an action that stays where it is with probability 1 ends
+nothing and is never played). Best replies of several seats need not settle (pure stationary
 equilibria need not exist in such games), so after :data:`ROUNDS_PER_STATE` rounds per
 state of the component the solve is refused, naming the states that still change.
 
@@ -147,7 +148,7 @@ class _SeatSolver:
         G = self.G
         for component in strong_components(G):
             s = component[0]
-            if len(component) == 1 and s not in self._targets(s):
+            if len(component) == 1 and not G.has_self_loop(s):
                 outcome = G.outcomes[s]
                 if outcome is not None:
                     self.values[s] = outcome
@@ -158,16 +159,7 @@ class _SeatSolver:
         return SeatSolution(G, self.values, self.plays, self.rule)
 
     def _moves(self, c: int) -> list[tuple[int, Exact]]:
-        G = self.G
-        return [
-            (G.targets[e], G.probabilities[G.prob_ids[e]])
-            for e in range(G.edge_start[c], G.edge_start[c + 1])
-        ]
-
-    def _targets(self, s: int) -> set[int]:
-        G = self.G
-        first, last = G.choice_start[s], G.choice_start[s + 1]
-        return {G.targets[e] for e in range(G.edge_start[first], G.edge_start[last])}
+        return list(self.G.choice_edges(c))
 
     def _q(self, c: int, values: Sequence[Payoffs | None]) -> Payoffs:
         """:math:`Q` of choice ``c``: the expected payoffs of its moves."""
@@ -179,11 +171,20 @@ class _SeatSolver:
 
     def _reply(self, s: int) -> tuple[tuple[int, ...], Payoffs]:
         """The mover's best reply at ``s`` to the values known, and its payoffs."""
+        first = self.G.choice_start[s]
+        leaving = self._leaving(s)
+        q = [self._q(first + k, self.values) for k in leaving]
+        ks = best_reply(q, self.G.players[s], self.rule)
+        return tuple(leaving[k] for k in ks), mixed([q[k] for k in ks])
+
+    def _leaving(self, s: int) -> list[int]:
+        """The choices of ``s`` (offsets from its first) that may leave it: an action
+        that stays with probability 1 never ends play, so it is never played (all of
+        them, when none leaves: the evaluation then refuses the state)."""
         G = self.G
-        first = G.choice_start[s]
-        q = [self._q(c, self.values) for c in range(first, G.choice_start[s + 1])]
-        ks = best_reply(q, G.players[s], self.rule)
-        return ks, mixed([q[k] for k in ks])
+        first, last = G.choice_start[s], G.choice_start[s + 1]
+        leaving = [c - first for c in range(first, last) if any(t != s for t, _ in self._moves(c))]
+        return leaving or list(range(last - first))
 
     def _choose(self, s: int) -> None:
         """Play the mover's best reply at ``s``, where play cannot return."""
@@ -215,15 +216,15 @@ class _SeatSolver:
         G = self.G
         seats = range(G.seats)
         guide: dict[int, list[float]] = {s: [0.0] * G.seats for s in component}
-        for t in {t for s in component for t in self._targets(s)} - guide.keys():
+        for t in {t for s in component for t in G.successors(s)} - guide.keys():
             guide[t] = [float(v) for v in self.values[t]]  # type: ignore[union-attr]
         options = [
             (
                 s,
                 G.players[s],
                 [
-                    [(float(p), guide[t]) for t, p in self._moves(c)]
-                    for c in range(G.choice_start[s], G.choice_start[s + 1])
+                    (k, [(float(p), guide[t]) for t, p in self._moves(G.choice_start[s] + k)])
+                    for k in self._leaving(s)
                 ],
             )
             for s in component
@@ -233,7 +234,7 @@ class _SeatSolver:
             change, switched = 0.0, False
             for s, mover, choices in options:
                 best: list[float] = []
-                for k, moves in enumerate(choices):
+                for k, moves in choices:
                     q = [sum(p * after[i] for p, after in moves) for i in seats]
                     if not best or q[mover] > best[mover] + 1e-12:
                         best, chosen = q, k
