@@ -409,3 +409,16 @@ def test_an_action_that_stays_put_forever_is_never_played():
     assert solution.policy(0) == "pass" and solution.policy(1) == "back"
     # V0 = (1/2) V1 + (1/2) B, V1 = (1/2) V0 + (1/2) A: seat 0 gets 1/3
     assert solution.value() == (F(1, 3), F(2, 3), F(2, 3))
+
+
+def test_labelled_endings_can_pay_each_seat():
+    """Endings named by who won, paid a tuple per seat: the game of seats with numbers."""
+
+    class Named(Draw):
+        def outcome(self, s):
+            return f"seat {s.index(1)} wins" if isinstance(s, tuple) else None
+
+    payoffs = {f"seat {i} wins": tuple(int(j == i) for j in range(3)) for i in range(3)}
+    assert ep.solve(Named(), payoffs=payoffs).value() == ep.solve(Draw()).value()
+    with pytest.raises(UsageError, match=r"payoffs\['a'\] must be an exact number, or a tuple"):
+        ep.solve(Named(), payoffs={"a": (1, "x")})

@@ -49,13 +49,15 @@ import numpy as np
 from ...errors import InexactError, ModelError, UsageError
 from ...util.numbers import exact
 from ..array_model import ArrayModel, Branch
+from ..model import seat_payoffs
 
 __all__ = ["Paid", "PaidArrays", "check_payoffs", "paid"]
 
 
 def check_payoffs(payoffs: object) -> dict[Hashable, Any]:
-    """``payoffs`` as a dict of exact values (a rational, or a sympy expression in
-    symbols), at least one; anything else is refused in one line.
+    """``payoffs`` as a dict of exact values (a rational, a sympy expression in symbols,
+    or for a game of seats a tuple of rationals, one per seat), at least one; anything
+    else is refused in one line.
 
     >>> check_payoffs({"win": "1/2", "lose": 0})
     {'win': mpq(1,2), 'lose': mpq(0,1)}
@@ -71,6 +73,15 @@ def check_payoffs(payoffs: object) -> dict[Hashable, Any]:
         )
     checked = {}
     for ending, value in payoffs.items():
+        if isinstance(value, tuple):  # a game of seats: one payoff per seat
+            seats = seat_payoffs(value)
+            if seats is None:
+                raise UsageError(
+                    f"payoffs[{ending!r}] must be an exact number, or a tuple of at least two "
+                    f"exact rationals (one payoff per seat), got {value!r}"
+                )
+            checked[ending] = seats
+            continue
         try:
             checked[ending] = exact(value)
         except InexactError as error:
