@@ -302,7 +302,7 @@ def test_endings_that_pay_the_seats_differently_are_refused(terminals, refusal):
         (lambda: ep.stationary(Draw()), "the long run is for games with one value"),
         (lambda: ep.solve(Draw(), tie_rule="last"), "tie_rule must be one of 'first'"),
         (lambda: ep.solve(Draw(), "certified", tie_rule="first"), "tie_rule= is for a game"),
-        (lambda: ep.solve(Piglet(2, 2).__class__(2, 2), parameter_range=(0, 1)), "parameter_range"),
+        (lambda: ep.solve(Piglet(2, 2), parameter_range=(0, 1)), "a symbolic parameter is for"),
     ],
 )
 def test_what_a_game_of_seats_does_not_take_is_refused_in_one_line(call, refusal):
@@ -422,3 +422,30 @@ def test_labelled_endings_can_pay_each_seat():
     assert ep.solve(Named(), payoffs=payoffs).value() == ep.solve(Draw()).value()
     with pytest.raises(UsageError, match=r"payoffs\['a'\] must be an exact number, or a tuple"):
         ep.solve(Named(), payoffs={"a": (1, "x")})
+
+
+def test_a_game_of_seats_with_a_symbolic_probability_is_refused():
+    p = sympy.Symbol("p")
+
+    class Biased(Draw):
+        def transition(self, s, a):
+            return ep.Dist({tuple(int(i == s) for i in range(3)): p, (s + 1) % 3: 1 - p})
+
+    with pytest.raises(UsageError, match="a symbolic parameter is for games with one value"):
+        ep.solve(Biased())
+
+
+def test_movers_may_be_numpy_integers_but_not_floats():
+    import numpy as np
+
+    class NumpyMover(Draw):
+        def player(self, s):
+            return np.int64(s)
+
+    assert ep.solve(NumpyMover()).value() == ep.solve(Draw()).value()
+
+
+def test_a_tuple_of_inexact_numbers_is_refused_as_payoffs():
+    game = TableModel(0, {"T": (F(1, 2), 0.1)}, {0: (0, {"go": {"T": F(1)}})})
+    with pytest.raises(ModelError, match=r"outcome\('T'\) is .*: a game of seats pays each seat"):
+        ep.solve(game)

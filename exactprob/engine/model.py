@@ -127,9 +127,13 @@ def player_function(model: Any, seats: int = 2) -> Callable[[Any], int]:
 
     def checked(state: Any) -> int:
         who = method(state)
-        if isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < seats:
+        try:
+            seat = -1 if isinstance(who, bool) else operator.index(who)  # numpy ints too
+        except TypeError:
+            seat = -1
+        if not 0 <= seat < seats:
             raise ModelError(f"player({state!r}) must be {allowed}, got {who!r}")
-        return int(who)
+        return seat
 
     return checked
 

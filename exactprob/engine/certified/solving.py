@@ -273,8 +273,6 @@ def enclose(
     True
     """
     G = explore(model, max_states=max_states, progress=progress, starts=starts)
-    if G.seats:
-        raise seats_refused("certified mode")
     return enclose_graph(G, progress=progress)
 
 
@@ -319,6 +317,8 @@ def enclose_graph(G: StateGraph, *, progress: bool = False) -> CertifiedSolution
     >>> enclose_graph(explore(ruin)).value(1).contains(Fraction(16, 211))  # (r - 1)/(r^5 - 1)
     True
     """
+    if G.seats:
+        raise seats_refused("certified mode")
     check_cycle_rewards(G)
     V = value_graph(G)  # rewards as edges to a state worth one, enclosed by a point
     if V.symbolic:

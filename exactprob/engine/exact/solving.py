@@ -179,6 +179,8 @@ def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:
     >>> solve_graph(explore(ruin)).value(1)  # (r - 1)/(r^5 - 1)
     Fraction(16, 211)
     """
+    if G.seats:
+        raise seats_refused("solve_graph")
     with paused_garbage_collection(), one_blas_thread():
         return _Solver(G, progress).run()
 

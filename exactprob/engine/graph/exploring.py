@@ -24,6 +24,7 @@ networkx view of the same graph, for plotting, exporting or any graph algorithm,
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from numbers import Number
 from typing import Any, TypeVar
 
 from ...errors import DistributionError, InexactError, ModelError, StateLimitError
@@ -291,7 +292,9 @@ class Endings:
             if numbers is not None:
                 raise ModelError(
                     f"outcome({G.states[numbers]!r}) is one number where outcome({first!r}) "
-                    f"pays {n} seats; every ending of a game of seats is a tuple of {n} payoffs"
+                    f"pays {n} seats; every ending of a game of seats is a tuple of {n} payoffs "
+                    "(a game of seats takes no horizon= yet: there, play that runs out of "
+                    "steps ends with 0)"
                 )
             G.seats = n
         _check_movers(G)
@@ -332,6 +335,11 @@ def terminal_value(state: Hashable, value: Any, endings: Endings | None = None) 
             if endings is not None:
                 endings.seats.setdefault(len(payoffs), state)
             return payoffs
+        if type(value) is tuple and all(isinstance(x, Number) or x is None for x in value):
+            raise ModelError(
+                f"outcome({state!r}) is {value!r}: a game of seats pays each seat an exact "
+                "rational, a tuple of at least two"
+            ) from None
         if not is_label(value):
             raise ModelError(f"outcome({state!r}) is not an exact number: {error}") from None
         if endings is None:

@@ -13,7 +13,8 @@ coalition, minimises it:
 
 It is what a model checker for games reports as the coalition view
 (PRISM-games' ``<<i>> Pmax``): a lower bound on seat :math:`i`'s payoff in every
-equilibrium, and in a game of two zero-sum seats their value. The same explored graph
+equilibrium. As everywhere in the exact engine, the maximising side plays so that play
+ends. The same explored graph
 is read with one payoff per ending and two players, and solved by the exact engine
 (:func:`~exactprob.engine.exact.solving.solve_graph`).
 """

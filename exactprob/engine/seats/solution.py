@@ -16,7 +16,7 @@ from ..results import Method, solved_json
 if TYPE_CHECKING:
     from ..exact.solution import Solution
 
-__all__ = ["SeatSolution"]
+__all__ = ["SeatSolution", "leaving_choices"]
 
 
 class SeatSolution(GraphStates):
@@ -87,13 +87,18 @@ class SeatSolution(GraphStates):
 
     def ties(self, state: Any = None) -> tuple[Any, ...]:
         """Every action as good for the mover as its chosen one, exactly, in the model's
-        order (``()`` when terminal)."""
+        order (``()`` when terminal); not one that stays put forever, which ends
+        nothing."""
         s = self._id(state)
         if not self._plays[s]:
             return ()
         mover = self.graph.players[s]
         best = self.value(state)[mover]
-        return tuple(a for a, q in self.action_values(state).items() if q[mover] == best)
+        q = self.action_values(state)
+        actions = self.graph.actions[s]
+        return tuple(
+            actions[k] for k in leaving_choices(self.graph, s) if q[actions[k]][mover] == best
+        )
 
     def consequential_ties(self) -> dict[Hashable, tuple[Any, ...]]:
         """The states whose mover's tied actions give some other seat different payoffs,
@@ -131,6 +136,15 @@ class SeatSolution(GraphStates):
         return display.solution_html(
             self, f"Game of {self.seats} seats: {len(self.graph):,} states"
         )
+
+
+def leaving_choices(G: StateGraph, s: int) -> list[int]:
+    """The choices of ``s`` (offsets from its first) that may leave it: an action that
+    stays with probability 1 never ends play, so it is never played (all of them, when
+    none leaves: the solve then refuses the state)."""
+    first, last = G.choice_start[s], G.choice_start[s + 1]
+    leaving = [c - first for c in range(first, last) if any(t != s for t, _ in G.choice_edges(c))]
+    return leaving or list(range(last - first))
 
 
 def _public(payoffs: tuple[Exact, ...] | None) -> tuple[Fraction, ...]:

@@ -59,7 +59,7 @@ from ...util.numbers import Exact, mpq
 from .._internal.linear import RATIONAL, solve_linear
 from .._internal.order import strong_components
 from ..graph.state_graph import StateGraph
-from .solution import SeatSolution
+from .solution import SeatSolution, leaving_choices
 
 __all__ = ["ROUNDS_PER_STATE", "TIE_RULES", "TieRule", "check_tie_rule", "solve_seats"]
 
@@ -73,6 +73,10 @@ ROUNDS_PER_STATE = 4
 #: exact rounds correct a guess that is not yet best).
 GUIDE_SWEEPS = 10_000
 STEADY_SWEEPS = 8
+#: Each move of the float guide pulls its values towards the floor by this factor, so
+#: that a loop that never ends sinks below every ending instead of keeping the value it
+#: started with.
+DECAY = 1 - 1e-7
 
 Payoffs = tuple[Exact, ...]
 
@@ -143,6 +147,7 @@ class _SeatSolver:
         self.zero: Payoffs = (mpq(0),) * G.seats
         self.values: list[Payoffs | None] = [None] * len(G)
         self.plays: list[tuple[int, ...]] = [()] * len(G)  # the choices played, by state
+        self.floor: float | None = None
 
     def run(self) -> SeatSolution:
         G = self.G
@@ -178,13 +183,8 @@ class _SeatSolver:
         return tuple(leaving[k] for k in ks), mixed([q[k] for k in ks])
 
     def _leaving(self, s: int) -> list[int]:
-        """The choices of ``s`` (offsets from its first) that may leave it: an action
-        that stays with probability 1 never ends play, so it is never played (all of
-        them, when none leaves: the evaluation then refuses the state)."""
-        G = self.G
-        first, last = G.choice_start[s], G.choice_start[s + 1]
-        leaving = [c - first for c in range(first, last) if any(t != s for t, _ in self._moves(c))]
-        return leaving or list(range(last - first))
+        """The choices of ``s`` that may leave it (:func:`leaving_choices`)."""
+        return leaving_choices(self.G, s)
 
     def _choose(self, s: int) -> None:
         """Play the mover's best reply at ``s``, where play cannot return."""
@@ -192,17 +192,23 @@ class _SeatSolver:
 
     def _settle(self, component: list[int]) -> None:
         """Best replies iterated on a cyclic component until no mover changes: each round
-        values the profile exactly, then every mover replies to those values."""
+        values the profile exactly, then the movers take their best replies to those
+        values (all at once, or where that makes play never end, one at a time)."""
         self._guess(component)
+        self._evaluate(component)
         for _ in range(ROUNDS_PER_STATE * len(component) + 2):
-            self._evaluate(component)
             replies = {s: self._reply(s)[0] for s in component}
-            changed = [s for s in component if replies[s] != self.plays[s]]
+            changed = {s: replies[s] for s in component if replies[s] != self.plays[s]}
             if not changed:
                 return
-            for s in changed:
-                self.plays[s] = replies[s]
-        names = ", ".join(repr(self.G.states[s]) for s in changed[:5])
+            if not self._switch(component, changed):
+                names = ", ".join(repr(self.G.states[s]) for s in list(changed)[:5])
+                raise NonTerminationError(
+                    f"play never ends once a seat takes its best reply at {names}: this "
+                    "game has no equilibrium of one fixed action per state, with play that "
+                    "ends, that the iteration finds"
+                )
+        names = ", ".join(repr(self.G.states[s]) for s in list(changed)[:5])
         raise NonTerminationError(
             f"the seats' best replies keep changing at {names}"
             + (f" and {len(changed) - 5} more states" if len(changed) > 5 else "")
@@ -210,12 +216,32 @@ class _SeatSolver:
             "iteration finds (try another tie_rule)"
         )
 
+    def _switch(self, component: list[int], replies: dict[int, tuple[int, ...]]) -> bool:
+        """Play the new ``replies`` and value the profile: all of them, or, where play
+        would then never end, the first one alone under which it still ends; whether any
+        was taken (else the profile is as it was)."""
+        before = {s: self.plays[s] for s in replies}
+        for batch in [list(replies), *([s] for s in replies)]:
+            for s in batch:
+                self.plays[s] = replies[s]
+            try:
+                self._evaluate(component)
+                return True
+            except NonTerminationError:
+                for s in batch:
+                    self.plays[s] = before[s]
+        return False
+
     def _guess(self, component: list[int]) -> None:
         """A first profile of the component from a float value iteration (Gauss-Seidel,
-        each mover's best reply at every sweep, the first of float ties)."""
+        each mover's best reply at every sweep, the first of float ties), started below
+        every payoff and each move pulled towards there (:data:`DECAY`), so that a
+        profile whose play never ends is not guessed; it stops once its choices hold for
+        :data:`STEADY_SWEEPS` sweeps."""
         G = self.G
         seats = range(G.seats)
-        guide: dict[int, list[float]] = {s: [0.0] * G.seats for s in component}
+        floor = self._floor()  # below every payoff: a loop that never ends looks worst
+        guide: dict[int, list[float]] = {s: [floor] * G.seats for s in component}
         for t in {t for s in component for t in G.successors(s)} - guide.keys():
             guide[t] = [float(v) for v in self.values[t]]  # type: ignore[union-attr]
         options = [
@@ -235,7 +261,10 @@ class _SeatSolver:
             for s, mover, choices in options:
                 best: list[float] = []
                 for k, moves in choices:
-                    q = [sum(p * after[i] for p, after in moves) for i in seats]
+                    q = [
+                        floor + DECAY * sum(p * (after[i] - floor) for p, after in moves)
+                        for i in seats
+                    ]
                     if not best or q[mover] > best[mover] + 1e-12:
                         best, chosen = q, k
                 switched = switched or (chosen,) != self.plays[s]
@@ -244,8 +273,15 @@ class _SeatSolver:
                 change = max(change, max(abs(a - b) for a, b in zip(best, old)))
                 old[:] = best  # in place: the moves hold this list
             steady = 0 if switched else steady + 1
-            if change < 1e-12 or (steady >= STEADY_SWEEPS and change < 1e-6):
+            if change < 1e-12 or steady >= STEADY_SWEEPS:
                 break
+
+    def _floor(self) -> float:
+        """A float below every payoff of every ending (computed once)."""
+        if self.floor is None:
+            lows = [float(min(o)) for o in self.G.outcomes if o is not None]
+            self.floor = min(lows, default=0.0) - 1.0
+        return self.floor
 
     def _evaluate(self, component: list[int]) -> None:
         """The exact values of the component under its current choices: :math:`(I -
@@ -276,7 +312,7 @@ class _SeatSolver:
             names = ", ".join(repr(G.states[s]) for s in component[:5])
             raise NonTerminationError(
                 f"play never ends from {names} when each seat plays its best reply there; "
-                "the game needs an end every profile of best replies reaches"
+                "the game needs an end that some profile of best replies reaches"
             ) from None
         for s, row_values in zip(component, solved):
             self.values[s] = tuple(row_values)

@@ -390,8 +390,8 @@ def solve_exact(
     else by :func:`~exactprob.engine.exact.solving.solve_graph`."""
     G = explore(model, max_states=max_states, progress=progress, starts=starts)
     if G.seats:
-        if parameter_range is not None:
-            raise seats_refused("parameter_range")
+        if parameter_range is not None or G.symbolic:
+            raise seats_refused("a symbolic parameter")
         return solve_seats(G, tie_rule=tie_rule or "first")
     if tie_rule is not None:
         raise UsageError(
