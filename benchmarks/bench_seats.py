@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 #: (seats, goal) of each row, and the goal of the two-player peer.
-FULL = ([(2, 20), (3, 10), (4, 6)], 20)
+FULL = ([(2, 30), (3, 20), (4, 8)], 30)
 QUICK = ([(2, 6), (3, 4), (4, 3)], 6)
 
 
