@@ -24,14 +24,13 @@ differ.
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 
 from bench_memory import peak_kib
+from bench_worker import in_fresh_process, run_benchmark
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -66,13 +65,12 @@ def storm(k: int) -> dict[str, object]:
 
 def measure(side: str, k: int, timeout: float | None) -> dict[str, object] | None:
     """Run one side in a fresh process; ``None`` when it ran over ``timeout``."""
-    command = [sys.executable, __file__, "--worker", side, str(k)]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=True)
-    except subprocess.TimeoutExpired:
-        return None
-    result: dict[str, object] = json.loads(done.stdout)
-    return result
+    return in_fresh_process(__file__, side, k, timeout=timeout)
+
+
+def worker(side: str, k: str) -> dict[str, object]:
+    """The worker's arguments, as the command line gives them."""
+    return (ours if side == "ours" else storm)(int(k))
 
 
 def main() -> int:
@@ -120,8 +118,4 @@ def _ratio(a: float, b: float) -> str:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--worker"]:  # one side, measured in this fresh process
-        side, k = sys.argv[2:]
-        print(json.dumps((ours if side == "ours" else storm)(int(k))))
-    else:
-        sys.exit(main())
+    run_benchmark(main, worker)

@@ -17,14 +17,13 @@ smoke test. The script exits with status 1 when the two answers differ.
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 
 from bench_memory import peak_kib
+from bench_worker import in_fresh_process, run_benchmark
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -80,10 +79,14 @@ def solve(side: str, seats: int, goal: int) -> dict[str, object]:
 
 def measure(side: str, seats: int, goal: int) -> dict[str, object]:
     """One solve in a fresh process."""
-    command = [sys.executable, __file__, "--worker", side, str(seats), str(goal)]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
-    result: dict[str, object] = json.loads(done.stdout)
+    result = in_fresh_process(__file__, side, seats, goal)
+    assert result is not None  # no timeout
     return result
+
+
+def worker(side: str, seats: str, goal: str) -> dict[str, object]:
+    """The worker's arguments, as the command line gives them."""
+    return solve(side, int(seats), int(goal))
 
 
 def main() -> int:
@@ -132,8 +135,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--worker"]:  # one solve, measured in this fresh process
-        side, seats, goal = sys.argv[2:]
-        print(json.dumps(solve(side, int(seats), int(goal))))
-    else:
-        sys.exit(main())
+    run_benchmark(main, worker)

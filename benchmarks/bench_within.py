@@ -22,14 +22,13 @@ machine, then the table) to FILE. The script exits with status 1 when a chance d
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 
 from bench_memory import peak_kib
+from bench_worker import in_fresh_process, run_benchmark
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -92,10 +91,14 @@ def _mb() -> float:
 
 def measure(side: str, turns: int) -> dict[str, object]:
     """One side in a fresh process."""
-    command = [sys.executable, __file__, "--worker", side, str(turns)]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
-    result: dict[str, object] = json.loads(done.stdout)
+    result = in_fresh_process(__file__, side, turns)
+    assert result is not None  # no timeout
     return result
+
+
+def worker(side: str, turns: str) -> dict[str, object]:
+    """The worker's arguments, as the command line gives them."""
+    return (sweep if side == "sweep" else by_hand)(int(turns))
 
 
 def main() -> int:
@@ -142,8 +145,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--worker"]:  # one side, measured in this fresh process
-        side, n = sys.argv[2:]
-        print(json.dumps((sweep if side == "sweep" else by_hand)(int(n))))
-    else:
-        sys.exit(main())
+    run_benchmark(main, worker)
