@@ -145,14 +145,20 @@ def fast_path(model: Any, method: Method = "exact") -> SolvingMethod | None:
     return _REGISTRY.get((cls, method))
 
 
-class _Options(TypedDict, total=False):
-    """The options of :func:`solve` that every overload takes alike."""
+class _Common(TypedDict, total=False):
+    """The options of :func:`solve` and :func:`evaluate` that every overload of either
+    takes alike."""
 
-    generic: bool
     max_states: int
     progress: bool | None
     starts: Sequence[Hashable] | None
     payoffs: Mapping[Hashable, Any] | None
+
+
+class _Options(_Common, total=False):
+    """The options of :func:`solve` that every overload takes alike."""
+
+    generic: bool
     tie_rule: TieRule | None
 
 
@@ -485,10 +491,7 @@ def evaluate(
     horizon: int,
     counter: Counter | None = ...,
     generic: bool = ...,
-    starts: Sequence[Hashable] | None = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    payoffs: Mapping[Hashable, Any] | None = ...,
+    **options: Unpack[_Common],
 ) -> SolvedLaws[tuple[State, int | None], Action]: ...
 
 
@@ -500,10 +503,7 @@ def evaluate(
     horizon: int,
     counter: Counter | None = ...,
     generic: bool = ...,
-    starts: Sequence[Hashable] | None = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    payoffs: Mapping[Hashable, Any] | None = ...,
+    **options: Unpack[_Common],
 ) -> SolvedLaws: ...
 
 
@@ -513,11 +513,8 @@ def evaluate(
     policy: Any,
     *,
     generic: Literal[True],
-    starts: Sequence[Hashable] | None = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    payoffs: Mapping[Hashable, Any] | None = ...,
     start: Any = ...,
+    **options: Unpack[_Common],
 ) -> Solution: ...
 
 
@@ -527,11 +524,8 @@ def evaluate(
     policy: Any,
     *,
     generic: bool = ...,
-    starts: Sequence[Hashable] | None = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    payoffs: Mapping[Hashable, Any] | None = ...,
     start: Any = ...,
+    **options: Unpack[_Common],
 ) -> SolvedLaws[State, Action]: ...
 
 
@@ -541,11 +535,8 @@ def evaluate(
     policy: Any,
     *,
     generic: bool = ...,
-    starts: Sequence[Hashable] | None = ...,
-    max_states: int = ...,
-    progress: bool | None = ...,
-    payoffs: Mapping[Hashable, Any] | None = ...,
     start: Any = ...,
+    **options: Unpack[_Common],
 ) -> SolvedLaws: ...
 
 
