@@ -69,6 +69,7 @@ __all__ = [
     "State",
     "is_label",
     "move_count",
+    "movers_allowed",
     "player_function",
     "seat_payoffs",
     "seats_refused",
@@ -118,11 +119,9 @@ def player_function(model: Any, seats: int = 2) -> Callable[[Any], int]:
     if method is None:
         return lambda state: 0
     allowed = (
-        "0 or 1"
-        if seats == 2
-        else "0 or 1, or a seat 0, 1, 2, ... in a game of seats"
+        "0 or 1, or a seat 0, 1, 2, ... in a game of seats"
         if seats == MAX_SEATS
-        else f"a seat from 0 to {seats - 1}"
+        else movers_allowed(seats)
     )
 
     def checked(state: Any) -> int:
@@ -136,6 +135,15 @@ def player_function(model: Any, seats: int = 2) -> Callable[[Any], int]:
         return seat
 
     return checked
+
+
+def movers_allowed(seats: int) -> str:
+    """What ``player()`` may return in a game of ``seats`` (2: two zero-sum players).
+
+    >>> movers_allowed(2), movers_allowed(3)
+    ('0 or 1', 'a seat from 0 to 2')
+    """
+    return "0 or 1" if seats == 2 else f"a seat from 0 to {seats - 1}"
 
 
 def seat_payoffs(outcome: object) -> tuple[Any, ...] | None:

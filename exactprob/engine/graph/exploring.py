@@ -36,7 +36,14 @@ from ...util.resources import check_resident
 from ...util.text import short_repr
 from ..array_model import ArrayModel, Explorable
 from ..dist import Dist
-from ..model import MAX_SEATS, is_label, player_function, seat_payoffs, unpaid_labels
+from ..model import (
+    MAX_SEATS,
+    is_label,
+    movers_allowed,
+    player_function,
+    seat_payoffs,
+    unpaid_labels,
+)
 from .state_graph import StateGraph, paused_garbage_collection
 
 __all__ = [
@@ -306,7 +313,7 @@ def _check_movers(G: StateGraph) -> None:
     if max(G.players, default=0) < seats:
         return
     s = next(s for s, p in enumerate(G.players) if p >= seats)
-    allowed = "0 or 1" if seats == 2 else f"a seat from 0 to {seats - 1}"
+    allowed = movers_allowed(seats)
     hint = " (in a game of 3 or more seats every outcome is a tuple of one payoff per seat)"
     raise ModelError(
         f"player({G.states[s]!r}) must be {allowed}, got {G.players[s]}"

@@ -16,7 +16,7 @@ from ..results import Method, solved_json
 if TYPE_CHECKING:
     from ..exact.solution import Solution
 
-__all__ = ["SeatSolution", "leaving_choices"]
+__all__ = ["SeatSolution", "expected_payoffs", "leaving_choices"]
 
 
 class SeatSolution(GraphStates):
@@ -74,16 +74,11 @@ class SeatSolution(GraphStates):
         ``state``, in the model's order (``{}`` when terminal)."""
         s = self._id(state)
         G = self.graph
-        out = {}
-        for k, action in enumerate(G.actions[s]):
-            c = G.choice_start[s] + k
-            q = [mpq(0)] * G.seats
-            for e in range(G.edge_start[c], G.edge_start[c + 1]):
-                p, after = G.probabilities[G.prob_ids[e]], self._values[G.targets[e]]
-                assert after is not None
-                q = [x + p * v for x, v in zip(q, after)]
-            out[action] = _public(tuple(q))
-        return out
+        first = G.choice_start[s]
+        return {
+            action: _public(expected_payoffs(G, first + k, self._values))
+            for k, action in enumerate(G.actions[s])
+        }
 
     def ties(self, state: Any = None) -> tuple[Any, ...]:
         """Every action as good for the mover as its chosen one, exactly, in the model's
@@ -136,6 +131,19 @@ class SeatSolution(GraphStates):
         return display.solution_html(
             self, f"Game of {self.seats} seats: {len(self.graph):,} states"
         )
+
+
+def expected_payoffs(
+    G: StateGraph, c: int, values: Sequence[tuple[Exact, ...] | None]
+) -> tuple[Exact, ...]:
+    """:math:`Q` of choice ``c`` of a game of seats: the expected payoffs of its moves,
+    :math:`\\sum_t P(t)\\, V(t)`, from ``values`` by state id."""
+    total = [mpq(0)] * G.seats
+    for t, p in G.choice_edges(c):
+        after = values[t]
+        assert after is not None  # a successor is valued before its predecessors
+        total = [x + p * v for x, v in zip(total, after)]
+    return tuple(total)
 
 
 def leaving_choices(G: StateGraph, s: int) -> list[int]:

@@ -51,7 +51,9 @@ the next seat: seat :math:`i` wins with :math:`(1/3)(2/3)^i / (1 - (2/3)^3)`, th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from itertools import islice
 from typing import Literal
 
 from ...errors import NonTerminationError, UsageError
@@ -59,7 +61,7 @@ from ...util.numbers import Exact, mpq
 from .._internal.linear import RATIONAL, solve_linear
 from .._internal.order import strong_components
 from ..graph.state_graph import StateGraph
-from .solution import SeatSolution, leaving_choices
+from .solution import SeatSolution, expected_payoffs, leaving_choices
 
 __all__ = ["ROUNDS_PER_STATE", "TIE_RULES", "TieRule", "check_tie_rule", "solve_seats"]
 
@@ -147,7 +149,6 @@ class _SeatSolver:
         self.zero: Payoffs = (mpq(0),) * G.seats
         self.values: list[Payoffs | None] = [None] * len(G)
         self.plays: list[tuple[int, ...]] = [()] * len(G)  # the choices played, by state
-        self.floor: float | None = None
 
     def run(self) -> SeatSolution:
         G = self.G
@@ -163,28 +164,13 @@ class _SeatSolver:
                 self._settle(component)
         return SeatSolution(G, self.values, self.plays, self.rule)
 
-    def _moves(self, c: int) -> list[tuple[int, Exact]]:
-        return list(self.G.choice_edges(c))
-
-    def _q(self, c: int, values: Sequence[Payoffs | None]) -> Payoffs:
-        """:math:`Q` of choice ``c``: the expected payoffs of its moves."""
-        total = list(self.zero)
-        for t, p in self._moves(c):
-            for i, v in enumerate(values[t]):  # type: ignore[arg-type]
-                total[i] += p * v
-        return tuple(total)
-
     def _reply(self, s: int) -> tuple[tuple[int, ...], Payoffs]:
         """The mover's best reply at ``s`` to the values known, and its payoffs."""
         first = self.G.choice_start[s]
-        leaving = self._leaving(s)
-        q = [self._q(first + k, self.values) for k in leaving]
+        leaving = leaving_choices(self.G, s)
+        q = [expected_payoffs(self.G, first + k, self.values) for k in leaving]
         ks = best_reply(q, self.G.players[s], self.rule)
         return tuple(leaving[k] for k in ks), mixed([q[k] for k in ks])
-
-    def _leaving(self, s: int) -> list[int]:
-        """The choices of ``s`` that may leave it (:func:`leaving_choices`)."""
-        return leaving_choices(self.G, s)
 
     def _choose(self, s: int) -> None:
         """Play the mover's best reply at ``s``, where play cannot return."""
@@ -202,19 +188,22 @@ class _SeatSolver:
             if not changed:
                 return
             if not self._switch(component, changed):
-                names = ", ".join(repr(self.G.states[s]) for s in list(changed)[:5])
+                where = self._names(changed)
                 raise NonTerminationError(
-                    f"play never ends once a seat takes its best reply at {names}: this "
-                    "game has no equilibrium of one fixed action per state, with play that "
-                    "ends, that the iteration finds"
+                    f"play never ends once a seat takes its best reply at {where}: this game "
+                    "has no equilibrium of one fixed action per state, with play that ends, "
+                    "that the iteration finds"
                 )
-        names = ", ".join(repr(self.G.states[s]) for s in list(changed)[:5])
         raise NonTerminationError(
-            f"the seats' best replies keep changing at {names}"
+            f"the seats' best replies keep changing at {self._names(changed)}"
             + (f" and {len(changed) - 5} more states" if len(changed) > 5 else "")
             + ": this game has no equilibrium of one fixed action per state that the "
             "iteration finds (try another tie_rule)"
         )
+
+    def _names(self, states: Iterable[int]) -> str:
+        """The first five of ``states`` as the model's states, for a refusal."""
+        return ", ".join(repr(self.G.states[s]) for s in islice(states, 5))
 
     def _switch(self, component: list[int], replies: dict[int, tuple[int, ...]]) -> bool:
         """Play the new ``replies`` and value the profile: all of them, or, where play
@@ -240,7 +229,7 @@ class _SeatSolver:
         :data:`STEADY_SWEEPS` sweeps."""
         G = self.G
         seats = range(G.seats)
-        floor = self._floor()  # below every payoff: a loop that never ends looks worst
+        floor = self.floor  # below every payoff: a loop that never ends looks worst
         guide: dict[int, list[float]] = {s: [floor] * G.seats for s in component}
         for t in {t for s in component for t in G.successors(s)} - guide.keys():
             guide[t] = [float(v) for v in self.values[t]]  # type: ignore[union-attr]
@@ -249,8 +238,8 @@ class _SeatSolver:
                 s,
                 G.players[s],
                 [
-                    (k, [(float(p), guide[t]) for t, p in self._moves(G.choice_start[s] + k)])
-                    for k in self._leaving(s)
+                    (k, [(float(p), guide[t]) for t, p in G.choice_edges(G.choice_start[s] + k)])
+                    for k in leaving_choices(G, s)
                 ],
             )
             for s in component
@@ -276,12 +265,11 @@ class _SeatSolver:
             if change < 1e-12 or steady >= STEADY_SWEEPS:
                 break
 
-    def _floor(self) -> float:
-        """A float below every payoff of every ending (computed once)."""
-        if self.floor is None:
-            lows = [float(min(o)) for o in self.G.outcomes if o is not None]
-            self.floor = min(lows, default=0.0) - 1.0
-        return self.floor
+    @cached_property
+    def floor(self) -> float:
+        """A float below every payoff of every ending (the float guide's start)."""
+        lows = [float(min(o)) for o in self.G.outcomes if o is not None]
+        return min(lows, default=0.0) - 1.0
 
     def _evaluate(self, component: list[int]) -> None:
         """The exact values of the component under its current choices: :math:`(I -
@@ -295,7 +283,9 @@ class _SeatSolver:
             out = list(self.zero)
             share = mpq(1, len(self.plays[s]))
             moves = [
-                (t, share * p) for k in self.plays[s] for t, p in self._moves(G.choice_start[s] + k)
+                (t, share * p)
+                for k in self.plays[s]
+                for t, p in G.choice_edges(G.choice_start[s] + k)
             ]
             for t, p in moves:
                 j = local.get(t)
@@ -309,10 +299,10 @@ class _SeatSolver:
         try:
             solved = solve_linear(RATIONAL, rows, rhs)
         except NonTerminationError:
-            names = ", ".join(repr(G.states[s]) for s in component[:5])
             raise NonTerminationError(
-                f"play never ends from {names} when each seat plays its best reply there; "
-                "the game needs an end that some profile of best replies reaches"
+                f"play never ends from {self._names(component)} when each seat plays its "
+                "best reply there; the game needs an end that some profile of best replies "
+                "reaches"
             ) from None
         for s, row_values in zip(component, solved):
             self.values[s] = tuple(row_values)
