@@ -70,8 +70,8 @@ def test_every_games_simulator_returns_runs_with_one_agrees_with() -> None:
         if value.__module__ == module.__name__
     }
     assert (
-        len(simulators) == 12
-    )  # FF, fleet, Risk, ruin, races, band, waffles, HP, PRD, Yahtzee, ...
+        len(simulators) == 13
+    )  # FF, fleet, Risk, ruin, races (two seats and more), band, waffles, HP, PRD, ...
     returns = {name: get_type_hints(function)["return"] for name, function in simulators.items()}
     assert {name: kind for name, kind in returns.items() if not issubclass(kind, Runs)} == {}
     assert all(kind.result is not Runs.result for kind in returns.values())

@@ -26,6 +26,7 @@ from ..games.jeopardy import (
     MAX_CERTIFIED_STATES,
     MAX_EXACT_STATES,
     MAX_GOAL,
+    MAX_SEATS,
     MAX_SIDES,
     MAX_TURNS,
     NAMES,
@@ -35,6 +36,7 @@ from ..games.jeopardy import (
     Pig,
     check_player_name,
     race_report,
+    seat_race_report,
     solitaire_report,
     solitaire_turns_report,
 )
@@ -50,15 +52,46 @@ __all__ = ["race_of", "register"]
 def race_of(args: argparse.Namespace) -> tuple[Pig | FowlPlay, int]:
     """The game named by the arguments and the komi asked about, every check before any
     work."""
-    goal = parse_whole("--goal", args.goal, 1, MAX_GOAL, UsageError)
-    komi = parse_whole("--komi", args.komi, 0, None, UsageError)
+    game = game_of(args)
+    text = str(args.race_komi) if args.komi is None else args.komi
+    return game, komi_below_goal(parse_whole("--komi", text, 0, None, UsageError), game.goal)
+
+
+def komi_below_goal(komi: int, goal: int) -> int:
+    """``komi``, refused unless it is below ``goal``."""
     if komi >= goal:
         raise UsageError(f"--komi must be below --goal ({goal}), got {komi}")
+    return komi
+
+
+def game_of(args: argparse.Namespace) -> Pig | FowlPlay:
+    """The game named by the arguments (``--goal`` and the die or the deck), checked."""
+    goal = parse_whole("--goal", args.goal, 1, MAX_GOAL, UsageError)
     if args.command == "pig":
-        return Pig(goal, parse_whole("--sides", args.sides, 2, MAX_SIDES, UsageError)), komi
+        return Pig(goal, parse_whole("--sides", args.sides, 2, MAX_SIDES, UsageError))
     chickens = parse_whole("--chickens", args.chickens, 1, MAX_CARDS, UsageError)
     wolves = parse_whole("--wolves", args.wolves, 1, MAX_CARDS, UsageError)
-    return FowlPlay(chickens, wolves, goal), komi
+    return FowlPlay(chickens, wolves, goal)
+
+
+def head_starts_of(text: str | None, seats: int, goal: int) -> tuple[int, ...]:
+    """``--komi`` among seats: the head starts of seats 2 to N, comma-separated (none
+    given: 0 each), with seat 1's 0 put first."""
+    if text is None:
+        return (0,) * seats
+    parts = text.split(",")
+    if len(parts) != seats - 1:
+        raise UsageError(
+            f"--komi with --seats {seats} gives the head starts of seats 2 to {seats}, "
+            f"{seats - 1} comma-separated numbers, got {text!r}"
+        )
+    return (
+        0,
+        *(
+            komi_below_goal(parse_whole("--komi", part, 0, None, UsageError), goal)
+            for part in parts
+        ),
+    )
 
 
 def players_of(game: Pig | FowlPlay, text: str | None) -> list[str]:
@@ -83,6 +116,9 @@ def players_of(game: Pig | FowlPlay, text: str | None) -> list[str]:
 def run(args: argparse.Namespace) -> None:
     if getattr(args, "solitaire", False):
         run_solitaire(args)
+        return
+    if args.seats is not None:
+        run_seats(args)
         return
     if getattr(args, "turns", None) is not None:
         raise UsageError("--turns counts the turns of a game played alone: add --solitaire")
@@ -110,8 +146,9 @@ def run_solitaire(args: argparse.Namespace) -> None:
     others = [
         flag
         for flag, value, default in (
-            ("--komi", args.komi, "0"),
+            ("--komi", args.komi, None),
             ("--players", args.players, None),
+            ("--seats", args.seats, None),
             ("--plot", None if args.turns is not None else args.plot, None),
         )
         if value != default
@@ -137,11 +174,54 @@ def run_solitaire(args: argparse.Namespace) -> None:
     emit_with_plot(within, plot, args.json)
 
 
+def run_seats(args: argparse.Namespace) -> None:
+    """``--seats N``: the race among N seats, each playing for itself, exactly."""
+    others = [
+        flag
+        for flag, value in (
+            ("--players", args.players),
+            ("--plot", args.plot),
+            ("--exact", getattr(args, "exact", False)),
+            ("--certified", getattr(args, "certified", False)),
+        )
+        if value
+    ]
+    if others:
+        raise UsageError(
+            "--seats solves every seat exactly: it takes --goal, --komi, --max-states, --json "
+            f"and the die or the deck, not {', '.join(others)}"
+        )
+    seats = parse_whole("--seats", args.seats, 2, MAX_SEATS, UsageError)
+    game = game_of(args)
+    head_starts = head_starts_of(args.komi, seats, game.goal)
+    max_states = (
+        None if args.max_states is None else check_max_states(args.max_states, "--max-states")
+    )
+    report = seat_race_report(
+        game, seats, head_starts, max_states=max_states, progress=show_progress()
+    )
+    emit(report.to_json(), report.text(), args.json)
+
+
 def _add_race_flags(parser: argparse.ArgumentParser, goal: int, komi: int) -> None:
     parser.add_argument("--goal", default=str(goal), help=f"points to win (default {goal})")
     parser.add_argument(
-        "--komi", default=str(komi), help=f"the second player's starting points (default {komi})"
+        "--komi",
+        help=(
+            f"the second player's starting points (default {komi}); with --seats N, the "
+            "head starts of seats 2 to N, comma-separated (default 0 each)"
+        ),
     )
+    parser.add_argument(
+        "--seats",
+        metavar="N",
+        help=(
+            f"N players from 2 to {MAX_SEATS} in turn, each playing for itself: each seat's "
+            "exact chance, where each first holds, and the head starts that make the game "
+            "fairest (the mover draws on an exact tie)"
+        ),
+    )
+    parser.set_defaults(race_komi=komi)
     parser.add_argument(
         "--plot", metavar="FILE", help="draw the optimal hold boundary (.png, .svg or .pdf)"
     )

@@ -13,7 +13,8 @@ The package is in layers, each importing only those below it:
   methods for the race's models;
 * :mod:`.players` (two players valued against each other, best responses, learned
   players, round robins) and :mod:`.redesign` (the search for the fairest decks, Dask);
-* :mod:`.report`: a race answered in full in one call (what the commands print), and
+* :mod:`.report`: a race answered in full in one call (what the commands print),
+  :mod:`.seat_report`, the same among three to six seats (:mod:`.solving.seats`), and
   :mod:`.solitaire`, the game played alone for the fewest expected turns, and
   :mod:`.solitaire_turns`, alone for the best chance within N turns.
 
@@ -41,15 +42,19 @@ from .rules import (
     JeopardyModel,
     Pig,
 )
-from .simulator import SimulatedRaces, simulate_race
+from .seat_report import MAX_SEAT_STATES, SeatRaceReport, seat_race_report
+from .simulator import SimulatedRaces, simulate_race, simulate_seat_race
 from .solitaire import SolitaireModel, SolitaireReport, solitaire_report
 from .solitaire_turns import MAX_TURNS, ReachAlone, SolitaireTurnsReport, solitaire_turns_report
 from .solving import (
     MAX_CERTIFIED_STATES,
+    MAX_SEATS,
     CertifiedRaceSolution,
     JeopardySolution,
     RaceSolution,
+    SeatRace,
     enclose_matchup,
+    solve_seat_race,
     solved_race,
 )
 
@@ -60,6 +65,8 @@ __all__ = [
     "MAX_CERTIFIED_STATES",
     "MAX_EXACT_STATES",
     "MAX_GOAL",
+    "MAX_SEATS",
+    "MAX_SEAT_STATES",
     "MAX_SIDES",
     "MAX_TURNS",
     "NAMES",
@@ -78,6 +85,8 @@ __all__ = [
     "RaceSolution",
     "ReachAlone",
     "RedesignReport",
+    "SeatRace",
+    "SeatRaceReport",
     "SimulatedRaces",
     "SolitaireModel",
     "SolitaireReport",
@@ -96,8 +105,11 @@ __all__ = [
     "race_report",
     "redesign_report",
     "round_robin",
+    "seat_race_report",
     "simulate_race",
+    "simulate_seat_race",
     "solitaire_report",
     "solitaire_turns_report",
+    "solve_seat_race",
     "solved_race",
 ]

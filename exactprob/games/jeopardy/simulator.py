@@ -1,4 +1,4 @@
-r"""An independent, vectorised numpy simulator of two-player Pig and Fowl Play.
+r"""An independent, vectorised numpy simulator of Pig and Fowl Play, for two seats or more.
 
 Written straight from the rules of :doc:`/jeopardy`, sharing nothing with the solvers or
 with :mod:`~exactprob.games.jeopardy.rules` (no ``draws``, no ``decks``): many games are
@@ -17,6 +17,10 @@ played side by side, one numpy entry per game.
   mover's banked score, ``b`` the opponent's, ``k`` the turn total, ``w`` and ``c`` the
   wolves and chickens dealt since the last shuffle (always 0 in Pig). Holding banks
   :math:`k` and passes the turn; a turn total of 0 must draw, whatever the policy says.
+* Among :math:`n` seats (:func:`simulate_seat_race`) the seats move in turn from seat 0,
+  and a player is a :data:`SeatHolds`, ``holds(scores, k, w, c)``, with ``scores`` one
+  row per game of the banked scores seen from the mover (its own first, then the seats
+  in the order they move next).
 
 Pig to 2 with a d6: the first roll wins unless it is a 1, so the first player wins with
 :math:`P = \tfrac56 + \tfrac16 (1 - P)`, :math:`P = 6/7`. Fowl Play to 1 with one chicken
@@ -34,7 +38,8 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -44,27 +49,36 @@ from ...errors import ModelError
 from ...util.numbers import whole_number
 from .policies import Holds
 
-__all__ = ["SimulatedRaces", "simulate_race"]
+__all__ = ["SeatHolds", "SimulatedRaces", "simulate_race", "simulate_seat_race", "table_player"]
+
+SeatHolds = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+"""A vectorised player among seats: ``holds(scores, k, w, c)`` is True where the mover
+holds, ``scores[g]`` game ``g``'s banked scores from the mover."""
 
 CHICKEN, WOLF = 1, 0
 
 
 @dataclass(frozen=True, eq=False)
 class SimulatedRaces(Runs):
-    """Simulated games: the winner of each (0 the first player, 1 the second); the
-    :attr:`result` is the first player's win."""
+    """Simulated games: the winner of each (the seat, 0 for the first player); the
+    :attr:`result` is ``seat``'s win, the first player's unless seen :meth:`for_seat`."""
 
     winner: np.ndarray
+    seat: int = 0
 
     @property
     def result(self) -> np.ndarray:
-        """Whether the first player won each game."""
-        return self.winner == 0
+        """Whether :attr:`seat` won each game."""
+        return self.winner == self.seat
 
     @property
     def wins(self) -> int:
-        """How many games the first player won."""
+        """How many games :attr:`seat` won."""
         return self.successes
+
+    def for_seat(self, seat: int) -> SimulatedRaces:
+        """The same games, with ``seat``'s win as the result."""
+        return replace(self, seat=seat)
 
 
 def simulate_race(
@@ -92,26 +106,87 @@ def simulate_race(
     exactprob.errors.ModelError: komi must be a whole number from 0 to 9, got 10
     """
     _check(kind, goal, games, sides, chickens, wolves, komi)
+    players = [_two_seat(holds0), _two_seat(holds1)]
+    return _play(kind, goal, players, (0, komi), games, seed, sides, chickens, wolves)
+
+
+def simulate_seat_race(
+    kind: Literal["pig", "fowl-play"],
+    goal: int,
+    players: Sequence[SeatHolds],
+    games: int,
+    seed: int,
+    *,
+    sides: int = 6,
+    chickens: int = 42,
+    wolves: int = 6,
+    head_starts: Sequence[int] | None = None,
+) -> SimulatedRaces:
+    r"""Play ``games`` games of ``kind`` among ``len(players)`` seats, seat ``i`` played by
+    ``players[i]`` and starting with ``head_starts[i]`` points (default 0), seat 0 first.
+
+    Pig to 2 among three seats: the first roll wins unless it is a 1, so seat 0 wins
+    :math:`\tfrac56 / (1 - 6^{-3}) = 36/43`:
+
+    >>> always = lambda scores, k, w, c: k > 0
+    >>> races = simulate_seat_race("pig", 2, [always] * 3, games=20_000, seed=3)
+    >>> races.agrees_with("36/43"), races.for_seat(2).agrees_with("1/43")
+    (True, True)
+    """
+    starts = tuple(head_starts) if head_starts is not None else (0,) * len(players)
+    if len(players) < 2 or len(starts) != len(players):
+        raise ModelError(
+            f"players and head_starts must name the same seats, two or more; got "
+            f"{len(players)} players and {len(starts)} head starts"
+        )
+    for start in starts:
+        _check(kind, goal, games, sides, chickens, wolves, start)
+    return _play(kind, goal, players, starts, games, seed, sides, chickens, wolves)
+
+
+def table_player(holds: np.ndarray) -> SeatHolds:
+    """The player who holds where the array ``holds[a_0, ..., a_{n-1}, k, w, c]`` says
+    (the scores from the mover, as :meth:`~.solving.seats.SeatRace.hold_table` gives)."""
+    return lambda scores, k, w, c: holds[(*scores.T, k, w, c)]
+
+
+def _two_seat(holds: Holds) -> SeatHolds:
+    """A two-player policy as a seat policy: the mover's score and the other's."""
+    return lambda scores, k, w, c: holds(scores[:, 0], scores[:, 1], k, w, c)
+
+
+def _play(
+    kind: str,
+    goal: int,
+    players: Sequence[SeatHolds],
+    starts: Sequence[int],
+    games: int,
+    seed: int,
+    sides: int,
+    chickens: int,
+    wolves: int,
+) -> SimulatedRaces:
+    """Every game played to its winner, the seats in turn from seat 0."""
     rng = np.random.default_rng(seed)
     deck = _Deck(rng, games, chickens, wolves) if kind == "fowl-play" else None
-    score = np.zeros((games, 2), dtype=np.int64)
-    score[:, 1] = komi
+    n = len(players)
+    score = np.tile(np.asarray(starts, dtype=np.int64), (games, 1))
     mover = np.zeros(games, dtype=np.int64)
     turn = np.zeros(games, dtype=np.int64)
     winner = np.full(games, -1)
     live = np.arange(games)
-    players = (holds0, holds1)
     while live.size:
         me = mover[live]
-        a, b, k = score[live, me], score[live, 1 - me], turn[live]
+        seen = score[live[:, None], (me[:, None] + np.arange(n)) % n]  # from the mover
+        k = turn[live]
         if deck is None:  # Pig has no deck
             w = c = np.zeros_like(k)
         else:
             w, c = deck.wolves_out[live], deck.chickens_out[live]
         holding = np.zeros(live.size, dtype=bool)
-        for player, policy in enumerate(players):
-            mine = me == player
-            holding[mine] = policy(a[mine], b[mine], k[mine], w[mine], c[mine])
+        for seat, policy in enumerate(players):
+            mine = me == seat
+            holding[mine] = policy(seen[mine], k[mine], w[mine], c[mine])
         holding &= k > 0
         held = live[holding]
         score[held, mover[held]] += turn[held]
@@ -126,7 +201,7 @@ def simulate_race(
         winner[won] = mover[won]
         ended = np.concatenate([held, drawing[gain == 0]])
         turn[ended] = 0
-        mover[ended] = 1 - mover[ended]
+        mover[ended] = (mover[ended] + 1) % n
         live = live[winner[live] < 0]
     return SimulatedRaces(winner)
 

@@ -3,6 +3,7 @@
 
 * :mod:`.components`: one score component as affine forms in its unknowns;
 * :mod:`.solver`: exact optimal play, one turn-start cycle at a time, at every komi;
+* :mod:`.seats`: the same among three to six seats, each playing for itself;
 * :mod:`.certified`: certified enclosures by interval value iteration (Fowl Play);
 * :mod:`.fast_paths`: the two registered as the engine's methods.
 """
@@ -17,20 +18,24 @@ from .certified import (
     working_bytes,
 )
 from .fast_paths import CertifiedRaceSolution, RaceSolution, solved_race
+from .seats import MAX_SEATS, SeatRace, solve_seat_race
 from .solver import Component, JeopardySolution, solve_race
 
 __all__ = [
     "MAX_CERTIFIED_STATES",
+    "MAX_SEATS",
     "CertifiedMatchup",
     "CertifiedRace",
     "CertifiedRaceSolution",
     "Component",
     "JeopardySolution",
     "RaceSolution",
+    "SeatRace",
     "enclose_best_response",
     "enclose_matchup",
     "enclose_race",
     "solve_race",
+    "solve_seat_race",
     "solved_race",
     "working_bytes",
 ]
