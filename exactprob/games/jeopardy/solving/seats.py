@@ -371,15 +371,16 @@ class SeatComponent:
 
     def solve(self) -> Starts:
         """Exact turn-start values ``{(scores from the mover, deck): chances}``."""
-        choices = self._float_choices()
+        choices, forms = self._float_choices()
         for round_ in range(MAX_ROUNDS):
-            forms, point = self._exact(choices)
-            verdict = self._float_verdict(choices, point)
+            point, starts = self._exact_starts(choices)
+            verdict = self._float_verdict(choices, point, forms)
             if verdict is None:
-                return self._start_values(forms, point)
+                return starts
             if isinstance(verdict, str):  # "undecided"
                 return self._exact_solution(choices)
             choices = _one_side(choices, verdict, round_)
+            forms = self._forms(float, self._float_hold, _follow(choices))
         raise self._unsettled()
 
     def solved_forms(self) -> tuple[list[Vector], SeatForms]:
@@ -391,34 +392,82 @@ class SeatComponent:
         ]
         return point, self._forms(mpq, self._exact_hold, _greedy_at(point))
 
-    def _float_choices(self) -> Choices:
+    def _float_choices(self) -> tuple[Choices, SeatForms]:
         """Policy iteration in floats, from every turn start worth nothing to anyone: a
         bust then looks as bad as it can be, so the first choices hold wherever banking is
         worth anything, and play ends (a start that valued busting could choose never to
-        bank, and a cycle with no end has no values)."""
+        bank, and a cycle with no end has no values). Returns the choices and their float
+        forms."""
         point = [[0.0] * self.n for _ in range(self.n)]
         previous: Choices | None = None
-        choices: Choices = {}
         for _ in range(MAX_ROUNDS):
-            choices = {}
+            choices: Choices = {}
             forms = self._forms(float, self._float_hold, _greedy_at(point, choices))
             point = solve_cycle([side[self.game.fresh][0] for side in forms.table])
             if choices == previous:
                 break
             previous = choices
-        return choices
+        return choices, forms
 
     def _exact(self, choices: Choices) -> tuple[SeatForms, list[Vector]]:
         """The exact forms under ``choices`` and the exact turn starts."""
         forms = self._forms(mpq, self._exact_hold, _follow(choices))
         return forms, solve_cycle([side[self.game.fresh][0] for side in forms.table])
 
-    def _float_verdict(self, choices: Choices, point: list[Vector]) -> Choices | str | None:
+    def _exact_starts(self, choices: Choices) -> tuple[list[Vector], Starts]:
+        """The exact turn starts under ``choices`` (the unknowns' values) and every
+        turn-start value of the component; a one-deck game (Pig) by :meth:`_reach_forms`."""
+        if len(self.game.decks()) > 1:
+            forms, point = self._exact(choices)
+            return point, self._start_values(forms, point)
+        fresh = self.game.fresh
+        point = solve_cycle(self._reach_forms(choices))
+        return point, {(rotated(self.scores, r), fresh): rotated(x, r) for r, x in enumerate(point)}
+
+    def _reach_forms(self, choices: Choices) -> list[SeatForm]:
+        r"""Each side's turn-start form in a one-deck game, exact, by forward reach: with
+        :math:`\rho_k` the chance the turn reaches total :math:`k` under ``choices``,
+
+        .. math::
+
+            X_r = \sum_{k \text{ held}} \rho_k H_r(k) + \rho_\text{goal}\, e_r
+                  + \rho_\text{bust} X_{r+1}.
+
+        The :math:`\rho_k` are small rationals; only the few held totals touch the long
+        values of higher components (as :func:`.components.reach_forms` for two players)."""
+        game, n, fresh = self.game, self.n, self.game.fresh
+        draws = [(mpq(p), gain) for p, gain, _ in game.draws(fresh)]
+        own = []
+        for r, a in enumerate(self.scores):
+            room = game.goal - a
+            reach = [mpq(0)] * room
+            reach[0] = mpq(1)
+            form = [mpq(0)] * (2 * n)
+            for k, chance in enumerate(reach):
+                if not chance:
+                    continue
+                if k and choices[r, fresh, k]:
+                    form[:n] = [
+                        f + chance * h for f, h in zip(form, self._exact_hold(r, a + k, fresh))
+                    ]
+                    continue
+                for p, gain in draws:
+                    if gain == 0:
+                        form[n + (r + 1) % n] += chance * p
+                    elif k + gain >= room:
+                        form[r] += chance * p
+                    else:
+                        reach[k + gain] += chance * p
+            own.append(form)
+        return own
+
+    def _float_verdict(
+        self, choices: Choices, point: list[Vector], forms: SeatForms
+    ) -> Choices | str | None:
         """``None`` when every choice is the mover's best at the exact ``point``, checked in
-        floats with a rigorous rounding bound; ``"undecided"`` when a comparison is too
-        close to call; else the better choices."""
+        floats with a rigorous rounding bound on ``forms`` (the float forms of ``choices``);
+        ``"undecided"`` when a comparison is too close to call; else the better choices."""
         x = [[float(v) for v in vector] for vector in point]
-        forms = self._forms(float, self._float_hold, _follow(choices))
         tolerance = self._tolerance(forms)
         better: Choices = {}
         for r, deck, k, draw, hold in forms.visits:
