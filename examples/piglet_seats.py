@@ -53,6 +53,11 @@ class Piglet:
         return ep.Dist({(scores, turn + 1, mover): half, (scores, 0, after): half})
 
 
+def three_seats_to_two() -> Piglet:
+    """Three-seat Piglet to 2, small enough to write out (the derivation in the docs)."""
+    return Piglet(2, 3)
+
+
 def seat_wins(plays: Any, seat: int) -> int:
     """How many simulated plays ``seat`` won."""
     return sum(count for ending, count in plays.outcomes.items() if ending[seat] == 1)

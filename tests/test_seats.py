@@ -449,3 +449,46 @@ def test_a_tuple_of_inexact_numbers_is_refused_as_payoffs():
     game = TableModel(0, {"T": (F(1, 2), 0.1)}, {0: (0, {"go": {"T": F(1)}})})
     with pytest.raises(ModelError, match=r"outcome\('T'\) is .*: a game of seats pays each seat"):
         ep.solve(game)
+
+
+def test_a_seat_derivation_writes_the_rules_equations_and_the_movers_decisions():
+    """Every equation shown is the model's own transition with the payoffs it adds up to,
+    and every decision shows each action's payoffs, the mover's best chosen."""
+    game = Piglet(2, 3)
+    solved = ep.solve(game)
+    doc = solved.derivation(limit=50)
+
+    def payoffs(state):
+        return game.outcome(state) or solved.value(state)
+
+    assert len(doc.equations_shown) == len(solved.graph)
+    for equation in doc.equations_shown:
+        if equation.action is None:  # an ending, worth its outcome
+            assert equation.value == game.outcome(equation.state)
+            continue
+        rules = dict(game.transition(equation.state, equation.action).items())
+        assert {t: p for p, t in equation.terms} == rules
+        added = tuple(sum(p * F(payoffs(t)[i]) for t, p in rules.items()) for i in range(3))
+        assert equation.value == added == solved.value(equation.state)
+    assert doc.decisions
+    for state, equations in doc.decisions.items():
+        mover = game.player(state)
+        chosen = next(e for e in equations if e.action == solved.policy(state))
+        assert all(chosen.value[mover] >= e.value[mover] for e in equations)
+    text = doc.markdown()
+    assert "each of 3 maximising its own payoff" in text and "Seat 1 plays flip" in text
+
+
+def test_a_seat_derivation_says_when_a_tie_changes_another_seats_payoff():
+    """Seat 2 crowns seat 0 or seat 1: the same to it, not to them."""
+    kingmaker = SeatTable(
+        "seat 0",
+        {"settled": (F(2, 5), F(2, 5), F(1, 5)), "0 crowned": (1, 0, 0), "1 crowned": (0, 1, 0)},
+        {
+            "seat 0": (0, {"settle": {"settled": 1}, "play on": {"seat 2": 1}}),
+            "seat 2": (2, {"crown 0": {"0 crowned": 1}, "crown 1": {"1 crowned": 1}}),
+        },
+    )
+    text = ep.solve(kingmaker).derivation().markdown()
+    assert "Seat 2 plays crown 0, tied exactly with crown 1 (a tie that changes another" in text
+    assert "Seat 0 plays play on, better for it than settle by $\\frac{3}{5}$" in text

@@ -244,7 +244,11 @@ def latex_number(value: Any, max_digits: int | None = MAX_DIGITS) -> str:
     ('-\\frac{3}{4}', '5')
     >>> latex_number(Fraction(10**50 + 1, 3 * 10**50))
     '\\approx 0.3333333333\\ (\\text{a 51-digit over a 51-digit integer})'
+    >>> latex_number((Fraction(1, 2), Fraction(1, 2), Fraction(0)))  # one payoff per seat
+    '\\left(\\frac{1}{2}, \\frac{1}{2}, 0\\right)'
     """
+    if isinstance(value, tuple):
+        return "\\left(" + ", ".join(latex_number(v, max_digits) for v in value) + "\\right)"
     if is_symbolic(value):
         import sympy
 

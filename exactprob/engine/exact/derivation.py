@@ -139,7 +139,7 @@ def derivation_of(
     :class:`~exactprob.engine.symbolic.piecewise.PiecewiseSolution`)."""
     if hasattr(solved, "piece_tables"):
         return derive_piecewise(solved, limit=limit, states=states)
-    if hasattr(solved, "graph") and hasattr(solved, "system"):
+    if hasattr(solved, "graph") and (hasattr(solved, "system") or hasattr(solved, "tie_rule")):
         return derive(solved, limit=limit, states=states)
     raise UsageError(
         f"a derivation is written from the generic engine's exact solution, not from a "
@@ -150,8 +150,10 @@ def derivation_of(
 def derive(
     solution: ExactSolution, *, limit: int = LIMIT, states: Sequence[Any] | None = None
 ) -> Derivation:
-    """The derivation of an exact :class:`~exactprob.engine.exact.solution.Solution`: the
-    ``limit`` states nearest the start, or the ``states`` given."""
+    """The derivation of an exact :class:`~exactprob.engine.exact.solution.Solution` (or of
+    a game of seats, :class:`~exactprob.engine.seats.solution.SeatSolution`, whose values
+    are tuples, one payoff per seat): the ``limit`` states nearest the start, or the
+    ``states`` given."""
     G = solution.graph
     doc = Derivation("Derivation")
     shown = _shown(G, limit, states)
@@ -235,6 +237,8 @@ def _describe_model(doc: Document, G: StateGraph) -> None:
     who: dict[tuple[int, ...], str] = {(0,): "player 0 (maximising)", (1,): "player 1 (minimising)"}
     doc.heading("The model")
     chooser = who.get(tuple(players), "a player (0 maximises, 1 minimises)")
+    if G.seats:
+        chooser = f"a seat (each of {G.seats} maximising its own payoff)"
     choices = (
         f"{len(deciders):,} where {chooser} chooses"
         if deciders
@@ -264,8 +268,14 @@ def _describe_order(doc: Document, G: StateGraph, components: _Components) -> No
         f"({count_text(cyclic[0], 'state')}"
         + (f"; sizes {largest}" if len(cyclic) > 1 else "")
         + "): each is one system of linear equations, solved exactly, "
-        "and where it offers choices its policy is improved until no action is strictly "
-        "better (policy iteration; Hoffman-Karp strategy iteration for two players)."
+        + (
+            "one column per seat, and where it offers choices the movers take their best "
+            "replies until none is strictly better for its own seat."
+            if G.seats
+            else "and where it offers choices its policy is improved until no action is "
+            "strictly better (policy iteration; Hoffman-Karp strategy iteration for two "
+            "players)."
+        )
     )
 
 
@@ -297,6 +307,8 @@ def _elimination_steps(
     """The elimination of the first cyclic component of 2 to ``limit`` states that holds a
     shown state, under the chosen actions (:func:`~._internal.elimination.eliminate`)."""
     G = solution.graph
+    if G.seats:  # a seat's values are tuples: the cycle's equations are printed, not solved
+        return []
     order, ends = components
     component_of = component_labels(order, ends)
     for s in shown:
@@ -392,17 +404,37 @@ def _describe_decisions(
                 for e in doc.decisions[state]
             ]
         )
-        doc.paragraph(*_verdict(G.players[s], solution.policy(state), solution.ties(state), q))
+        verdict = _verdict(G.players[s], solution.policy(state), solution.ties(state), q, G.seats)
+        doc.paragraph(*verdict)
 
 
-def _verdict(player: int, chosen: Any, ties: Sequence[Any], q: dict[Any, Any]) -> list[str | Math]:
-    """ "Player 0 plays a, better than b by m" (or the ties)."""
-    mover = "Player 0 (maximising)" if player == 0 else "Player 1 (minimising)"
+def _verdict(
+    player: int, chosen: Any, ties: Sequence[Any], q: dict[Any, Any], seats: int = 0
+) -> list[str | Math]:
+    """ "Player 0 plays a, better than b by m" (or the ties); in a game of ``seats``, the
+    seat's own payoff decides and its margins are in it.
+
+    >>> from fractions import Fraction as F
+    >>> q = {"a": (F(1, 2), F(1, 2)), "b": (F(1, 2), F(0)), "c": (F(1, 4), F(3, 4))}
+    >>> print("".join(p for p in _verdict(0, "a", ("a", "b"), q, seats=2) if isinstance(p, str)))
+    Seat 0 plays a, tied exactly with b (a tie that changes another seat's payoff), better for it than c by .
+    """
+    if seats:
+        mover = f"Seat {player}"
+    else:
+        mover = "Player 0 (maximising)" if player == 0 else "Player 1 (minimising)"
     parts: list[str | Math] = [f"{mover} plays {_word(chosen)}"]
     if len(ties) > 1:
         parts.append(f", tied exactly with {', '.join(_word(a) for a in ties if a != chosen)}")
+        if seats and len({q[a] for a in ties}) > 1:
+            parts.append(" (a tie that changes another seat's payoff)")
     others = [a for a in q if a not in ties]
     for i, a in enumerate(others):
+        if seats:
+            margin = q[chosen][player] - q[a][player]
+            parts += [", better for it than " if i == 0 else ", than ", f"{_word(a)} by "]
+            parts.append(Math(latex_number(margin)))
+            continue
         margin = q[chosen] - q[a] if player == 0 else q[a] - q[chosen]
         parts += [
             ", better than " if i == 0 else ", than ",

@@ -14,6 +14,7 @@ from ..graph.state_graph import GraphStates, StateGraph
 from ..results import Method, solved_json
 
 if TYPE_CHECKING:
+    from ...util.mathdoc import Document
     from ..exact.solution import Solution
 
 __all__ = ["SeatSolution", "expected_payoffs", "leaving_choices"]
@@ -109,6 +110,15 @@ class SeatSolution(GraphStates):
                 if len({payoffs[a] for a in tied}) > 1:
                     found[state] = tied
         return found
+
+    def derivation(self, *, limit: int = 12, states: Sequence[Any] | None = None) -> Document:
+        """The derivation written out, as for two players
+        (:meth:`~exactprob.engine.exact.solution.Solution.derivation`): each shown state's
+        equation with its tuple of payoffs, and each decision with its margins in the
+        mover's own payoff and the ties that change another seat's."""
+        from ..exact.derivation import derive
+
+        return derive(self, limit=limit, states=states)
 
     def against_the_rest(self, seat: int) -> Solution:
         """What ``seat`` can guarantee itself whatever the other seats do together: the
