@@ -379,7 +379,7 @@ class SeatComponent:
                 return starts
             if isinstance(verdict, str):  # "undecided"
                 return self._exact_solution(choices)
-            choices = _one_side(choices, verdict, round_)
+            choices = _one_side(choices, verdict, round_, _period(self.scores))
             forms = self._forms(float, self._float_hold, _follow(choices))
         raise self._unsettled()
 
@@ -402,7 +402,8 @@ class SeatComponent:
         previous: Choices | None = None
         for _ in range(MAX_ROUNDS):
             choices: Choices = {}
-            forms = self._forms(float, self._float_hold, _greedy_at(point, choices))
+            greedy = _greedy_at(point, choices, _period(self.scores))
+            forms = self._forms(float, self._float_hold, greedy)
             point = solve_cycle([side[self.game.fresh][0] for side in forms.table])
             if choices == previous:
                 break
@@ -498,7 +499,7 @@ class SeatComponent:
             }
             if better == choices:
                 return self._start_values(forms, point)
-            choices = _one_side(choices, better, round_)
+            choices = _one_side(choices, better, round_, _period(self.scores))
         raise self._unsettled()
 
     def _unsettled(self) -> NonTerminationError:
@@ -575,19 +576,32 @@ class SeatComponent:
         }
 
 
-def _one_side(choices: Choices, better: Choices, round_: int) -> Choices:
+def _one_side(choices: Choices, better: Choices, round_: int, period: int) -> Choices:
     """``choices`` with one side's replaced by its best replies in ``better``: the first
     side that changes, counting from side ``round_`` (mod the sides), so the sides take
     turns. Replying all at once can cycle among seats that are not zero-sum; one seat at
-    a time settles where a cycle of simultaneous replies would not.
+    a time settles where a cycle of simultaneous replies would not. Sides ``period``
+    apart see the same scores, so they are one state of the race and change together.
 
-    >>> _one_side({(0, 0, 1): False, (1, 0, 1): False}, {(0, 0, 1): True, (1, 0, 1): True}, 1)
+    >>> _one_side({(0, 0, 1): False, (1, 0, 1): False}, {(0, 0, 1): True, (1, 0, 1): True}, 1, 2)
     {(0, 0, 1): False, (1, 0, 1): True}
+    >>> _one_side({(0, 0, 1): False, (1, 0, 1): False}, {(0, 0, 1): True, (1, 0, 1): True}, 1, 1)
+    {(0, 0, 1): True, (1, 0, 1): True}
     """
     sides = sorted({r for r, _, _ in choices})
     changed = {r for key, held in better.items() if choices[key] != held for r in (key[0],)}
-    turn = next(r for r in sides[round_ % len(sides) :] + sides if r in changed)
-    return {key: better[key] if key[0] == turn else held for key, held in choices.items()}
+    turn = next(r for r in sides[round_ % len(sides) :] + sides if r in changed) % period
+    return {key: better[key] if key[0] % period == turn else held for key, held in choices.items()}
+
+
+def _period(scores: Scores) -> int:
+    """The least rotation that leaves ``scores`` as they are: the sides of a component
+    that are different states.
+
+    >>> _period((1, 2, 1, 2)), _period((0, 1, 2)), _period((3, 3, 3))
+    (2, 3, 1)
+    """
+    return next(p for p in range(1, len(scores) + 1) if rotated(scores, p) == scores)
 
 
 def _least_rotation(scores: Scores) -> int:
@@ -600,12 +614,19 @@ def _least_rotation(scores: Scores) -> int:
     return min(range(len(scores)), key=lambda q: rotated(scores, -q))
 
 
-def _greedy_at(point: Sequence[Vector], record: Choices | None = None) -> Decide:
+def _greedy_at(
+    point: Sequence[Vector], record: Choices | None = None, period: int | None = None
+) -> Decide:
     """A ``decide`` that holds where holding is strictly better for the mover at
-    ``point`` (an exact tie draws), noting each choice in ``record``."""
+    ``point`` (an exact tie draws), noting each choice in ``record``; a side ``period``
+    or more along copies the choice of the side it repeats (the same state of the race,
+    which floats might otherwise call differently at a near-tie)."""
 
     def greedy(r: int, deck: Hashable, k: int, form: SeatForm, hold: Vector) -> SeatForm:
-        holds = hold[r] > at_seat(form, point, r)
+        if record is not None and period is not None and r >= period:
+            holds = record[r % period, deck, k]
+        else:
+            holds = hold[r] > at_seat(form, point, r)
         if record is not None:
             record[r, deck, k] = holds
         return _held(hold, form) if holds else form
