@@ -209,17 +209,49 @@ def test_the_fairest_head_starts_are_those_of_every_head_start_solved_again():
     )
 
 
-@pytest.mark.parametrize("head", [(0, 0, 0), (0, 2, 3)])
-def test_the_first_holds_are_the_engines_first_holds(head):
-    game = FowlPlay(chickens=4, wolves=2, goal=6)
-    race, model = solve_seat_race(game, 3), FowlSeats(game, 3, head)
+@pytest.mark.parametrize(
+    ("game", "seats", "head"),
+    [
+        (FowlPlay(chickens=4, wolves=2, goal=6), 3, (0, 0, 0)),
+        (FowlPlay(chickens=4, wolves=2, goal=6), 3, (0, 2, 3)),
+        (Pig(goal=5, sides=2), 2, (0, 0)),  # every roll adds 2: a total of 1 never comes
+    ],
+)
+def test_the_first_holds_are_the_engines_first_holds_on_totals_a_turn_can_reach(game, seats, head):
+    race, model = solve_seat_race(game, seats), model_of(game, seats, head)
     solved = ep.solve(model)
-    choices = [
-        [(head, seat, k, 0, k) for k in range(1, game.goal - head[seat])] for seat in range(3)
-    ]
-    expected = tuple(
-        next((s[2] for s in states if solved.policy(s) == "hold"), None) for states in choices
-    )  # holding on reaching the goal is no choice: "never" means it draws to the goal
+
+    def first_hold(seat):
+        """Along the seat's first turn from the start scores: the least total it can
+        reach (rolling on from every total it does not bank) and banks there."""
+        state = (head, seat, 0, 0, 0) if isinstance(game, FowlPlay) else (head, seat, 0)
+        reached, queue = set(), [state]
+        while queue:
+            s = queue.pop()
+            if (
+                s in reached
+                or model.outcome(s) is not None
+                or s[1] != seat
+                or s[2] == 0
+                and s != state
+            ):
+                continue
+            reached.add(s)
+            if solved.policy(s) != "hold":
+                queue.extend(
+                    t
+                    for t in dict(
+                        model.transition(s, "roll" if isinstance(game, Pig) else "draw").items()
+                    )
+                )
+        banked = [
+            s[2]
+            for s in reached
+            if s[2] and len(model.actions(s)) == 2 and solved.policy(s) == "hold"
+        ]
+        return min(banked, default=None)  # holding on reaching the goal is no choice
+
+    expected = tuple(first_hold(seat) for seat in range(seats))
     assert race.first_holds(head) == expected
     assert any(k is not None for k in expected)  # the case has holds to find
 
@@ -233,12 +265,43 @@ def test_a_race_with_no_settled_replies_is_refused_in_one_line_as_the_engine_ref
         ep.solve(PigSeats(14, 3, sides=3))
 
 
+def test_seats_that_see_the_same_scores_are_one_state_and_choose_alike():
+    """Four seats of Fowl Play to 4 (7 chickens, 3 wolves): at scores 0, 0, 0, 0 every
+    seat sees the same race, so a profile whose seats choose differently there is not
+    one of the race's states; there is no such profile that settles, and the generic
+    engine finds none either (its states are the same; once the solver kept a mixed-up
+    profile and answered with numbers that broke the rules' own equations)."""
+    game = FowlPlay(chickens=7, wolves=3, goal=4)
+    with pytest.raises(NonTerminationError, match=r"scores \(0, 0, 0, 0\)"):
+        solve_seat_race(game, 4)
+    with pytest.raises(NonTerminationError):
+        ep.solve(FowlSeats(game, 4))
+
+
+def test_a_state_outside_the_race_is_refused_in_one_line():
+    race = solve_seat_race(FowlPlay(chickens=3, wolves=1, goal=3), 3)
+    for call, message in [
+        (lambda: race.value((0, 0, 0), 1), r"turn_total must be a whole number from 0 to 0"),
+        (lambda: race.value((0, 0, 0), -1), "turn_total must be a whole number"),
+        (lambda: race.value((0, 3, 0)), r"scores must be whole numbers from 0 to 2, got 3"),
+        (lambda: race.value((True, 1, 1), 2, (0, 2)), "scores must be whole numbers"),
+        (lambda: race.actions((0, 0, 0), 1, (5, 5)), r"deck must be a deck state of the game"),
+        (lambda: race.seat_wins(5), "head_starts must be a sequence of one score per seat"),
+        (lambda: race.seat_wins((0, 1)), r"head_starts must give one score per seat \(3\)"),
+    ]:
+        with pytest.raises(ModelError, match=message):
+            call()
+    games = simulate_seat_race("pig", 2, [lambda scores, k, w, c: k > 0] * 3, games=10, seed=1)
+    with pytest.raises(ModelError, match="seat must be a whole number from 0 to 2, got 3"):
+        games.for_seat(3)
+
+
 def test_bad_seats_and_head_starts_are_refused_before_any_work():
     with pytest.raises(ModelError, match="seats must be a whole number from 2 to 6, got 7"):
         solve_seat_race(Pig(goal=5), 7)
     with pytest.raises(ModelError, match="one score per seat"):
         seat_race_report(Pig(goal=5), 3, (0, 1))
-    with pytest.raises(ModelError, match="komi must be a whole number from 0 to 4, got 5"):
+    with pytest.raises(ModelError, match="head_starts must be whole numbers from 0 to 4, got 5"):
         seat_race_report(Pig(goal=5), 3, (0, 1, 5))
     with pytest.raises(StateLimitError, match="524,385,000 non-terminal states"):
         seat_race_report(FowlPlay(), 3)
@@ -273,6 +336,8 @@ def test_cli_prints_each_seat_and_its_json_lists_them(capsys):
         (["red-light", "--seats", "3", "--certified"], "not --certified"),
         (["red-light", "--seats", "3"], "--max-states 139500000"),
         (["pig", "--seats", "3", "--solitaire"], "not --seats"),
+        (["pig", "--seats", "3", "--goal", "5", "--turns", "3"], "not --turns"),
+        (["pig", "--seats", "3", "--goal", "5", "--plot", ""], "not --plot"),
     ],
 )
 def test_cli_refuses_bad_seats_in_one_line(capsys, argv, message):

@@ -178,13 +178,14 @@ def run_seats(args: argparse.Namespace) -> None:
     """``--seats N``: the race among N seats, each playing for itself, exactly."""
     others = [
         flag
-        for flag, value in (
-            ("--players", args.players),
-            ("--plot", args.plot),
+        for flag, given in (
+            ("--players", args.players is not None),
+            ("--plot", args.plot is not None),
+            ("--turns", getattr(args, "turns", None) is not None),
             ("--exact", getattr(args, "exact", False)),
             ("--certified", getattr(args, "certified", False)),
         )
-        if value
+        if given
     ]
     if others:
         raise UsageError(

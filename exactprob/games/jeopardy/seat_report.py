@@ -1,4 +1,4 @@
-r"""A jeopardy race among three to six seats answered in full (:func:`seat_race_report`):
+r"""A jeopardy race among two to six seats answered in full (:func:`seat_race_report`):
 each seat's exact chance with every seat playing for itself, the head starts that make
 the game fairest, and where each seat first holds. What ``exactprob pig --seats N`` (and
 ``fowl-play``, ``red-light``) prints.

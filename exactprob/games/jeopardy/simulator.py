@@ -46,7 +46,7 @@ import numpy as np
 
 from ...engine import Runs
 from ...errors import ModelError
-from ...util.numbers import whole_number
+from ...util.numbers import plain_integer, whole_number
 from .policies import Holds
 
 __all__ = ["SeatHolds", "SimulatedRaces", "simulate_race", "simulate_seat_race", "table_player"]
@@ -60,11 +60,13 @@ CHICKEN, WOLF = 1, 0
 
 @dataclass(frozen=True, eq=False)
 class SimulatedRaces(Runs):
-    """Simulated games: the winner of each (the seat, 0 for the first player); the
-    :attr:`result` is ``seat``'s win, the first player's unless seen :meth:`for_seat`."""
+    """Simulated games among ``seats``: the winner of each (the seat, 0 for the first
+    player); the :attr:`result` is ``seat``'s win, the first player's unless seen
+    :meth:`for_seat`."""
 
     winner: np.ndarray
     seat: int = 0
+    seats: int = 2
 
     @property
     def result(self) -> np.ndarray:
@@ -77,8 +79,8 @@ class SimulatedRaces(Runs):
         return self.successes
 
     def for_seat(self, seat: int) -> SimulatedRaces:
-        """The same games, with ``seat``'s win as the result."""
-        return replace(self, seat=seat)
+        """The same games, with ``seat``'s win as the result (a seat of the games, from 0)."""
+        return replace(self, seat=whole_number("seat", plain_integer(seat), 0, self.seats - 1))
 
 
 def simulate_race(
@@ -203,7 +205,7 @@ def _play(
         turn[ended] = 0
         mover[ended] = (mover[ended] + 1) % n
         live = live[winner[live] < 0]
-    return SimulatedRaces(winner)
+    return SimulatedRaces(winner, seats=n)
 
 
 def _check(

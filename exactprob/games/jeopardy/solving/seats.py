@@ -53,7 +53,7 @@ from ....util.numbers import plain_integer, to_fraction, whole_number
 from ....util.progress import progress_bar
 from ....util.rounding import UNIT_ROUNDOFF
 from ..policies import deck_cards
-from ..rules import Jeopardy, check_komi
+from ..rules import Jeopardy
 
 __all__ = [
     "MAX_SEATS",
@@ -180,12 +180,26 @@ class SeatRace:
         component = SeatComponent(self.game, rotated(scores, -r), self.starts, {})
         point, forms = component.solved_forms()
         game, n = self.game, self.seats
-        holds = sorted(
-            (k, (side - r) % n)
+        holds = {
+            (side, k)
             for side, deck, k, draw, hold in forms.visits
             if deck == game.deck_after(k) and hold[side] > at_seat(draw, point, side)
+        }
+        return tuple(
+            self._first_hold(scores[s], {k for q, k in holds if q == (s + r) % n}) for s in range(n)
         )
-        return tuple(next((k for k, seat in holds if seat == s), None) for s in range(n))
+
+    def _first_hold(self, score: int, holds: set[int]) -> int | None:
+        """The least turn total a turn from ``score`` can reach and bank, holding at
+        ``holds`` (the totals a roll can never make are not counted)."""
+        game = self.game
+        reach = {0}
+        for k in range(game.goal - score):
+            if k in reach and k in holds:
+                return k
+            if k in reach:
+                reach.update(k + g for _, g, _ in game.draws(game.deck_after(k)) if g)
+        return None
 
     def value(
         self, scores: Sequence[int], turn_total: int = 0, deck: Hashable = None
@@ -225,10 +239,18 @@ class SeatRace:
         self, scores: Sequence[int], k: int, deck: Hashable
     ) -> tuple[tuple[Any, ...], tuple[str, ...]]:
         game, n = self.game, self.seats
-        scores = tuple(scores)
+        scores = _whole_scores("scores", game, n, scores)
         deck = game.fresh if deck is None else deck
-        if len(scores) != n:
-            raise ModelError(f"scores must give one score per seat ({n}), got {len(scores)}")
+        if deck not in game.decks():
+            raise ModelError(
+                f"deck must be a deck state of the game ({game.fresh!r} fresh), got {deck!r}"
+            )
+        top = game.max_turn_total(deck)
+        if isinstance(k, bool) or not isinstance(plain_integer(k), int) or not 0 <= k <= top:
+            raise ModelError(
+                f"turn_total must be a whole number from 0 to {top} (the most the deck "
+                f"{deck!r} allows), got {k!r}"
+            )
         if scores[0] + k >= game.goal:
             return (mpq(1),) + (mpq(0),) * (n - 1), ("hold",)
         r = _least_rotation(scores)
@@ -268,11 +290,30 @@ def check_head_starts(game: Jeopardy, seats: int, head_starts: Sequence[int] | N
     """
     if head_starts is None:
         return (0,) * seats
-    if len(head_starts) != seats:
+    return _whole_scores("head_starts", game, seats, head_starts)
+
+
+def _whole_scores(name: str, game: Jeopardy, seats: int, scores: Any) -> Scores:
+    """``scores`` checked: a sequence of one whole number below the goal per seat.
+
+    >>> from exactprob.games.jeopardy.rules import Pig
+    >>> _whole_scores("scores", Pig(goal=5), 2, (1, 5))
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.ModelError: scores must be whole numbers from 0 to 4, got 5
+    """
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, (Sequence, np.ndarray)):
         raise ModelError(
-            f"head_starts must give one score per seat ({seats}), got {len(head_starts)}"
+            f"{name} must be a sequence of one score per seat ({seats}), got {scores!r}"
         )
-    return tuple(check_komi(game, start) for start in head_starts)
+    if len(scores) != seats:
+        raise ModelError(f"{name} must give one score per seat ({seats}), got {len(scores)}")
+    top = game.goal - 1
+    for score in scores:
+        value = plain_integer(score)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+            raise ModelError(f"{name} must be whole numbers from 0 to {top}, got {score!r}")
+    return tuple(int(score) for score in scores)
 
 
 def solve_seat_race(game: Jeopardy, seats: int, progress: bool = False) -> SeatRace:
@@ -479,14 +520,17 @@ class SeatComponent:
         return None if better == choices else better
 
     def _tolerance(self, forms: SeatForms) -> float:
-        r"""The rounding bound of a float pass, as :meth:`.solver.Component._tolerance`
-        argues it: every entry lies in :math:`[0, 1]` and is a sum of at most :math:`m`
-        terms :math:`p\,v`, so after :math:`N` states it is within :math:`4(m + 2) N u`;
-        the cycle's elimination adds :math:`n` more steps of the same size."""
+        r"""The rounding bound of a float pass over ``forms``, evaluated at the exact turn
+        starts: every float coefficient is non-negative, and a form's chances to end play
+        and to come back to a turn start add to at most 1. Each of the :math:`N` states
+        adds at most :math:`m + 1` roundings of relative size :math:`u` (:math:`m` draws)
+        to the successors' errors, and the hold values it copies are within :math:`u`, so
+        a draw value errs by at most :math:`(m + 2) N u`. A choice is decided when the
+        margin exceeds :math:`8 (m + 2)(N + 2) u`, more than twice that."""
         game = self.game
         draws = max(len(game.draws(deck)) for deck in game.decks())
         states = sum(len(column) for side in forms.table for column in side.values())
-        return 8 * (draws + 2) * (states + 2 + 4 * self.n) * UNIT_ROUNDOFF
+        return 8 * (draws + 2) * (states + 2) * UNIT_ROUNDOFF
 
     def _exact_solution(self, choices: Choices) -> Starts:
         """Exact policy improvement (the path for ties and comparisons floats cannot
