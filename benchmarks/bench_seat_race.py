@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from bench_memory import peak_kib
-from bench_worker import in_fresh_process, run_benchmark
+from bench_worker import measured, run_benchmark
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -61,13 +61,6 @@ def solve(side: str, seats: int, goal: int) -> dict[str, object]:
     }
 
 
-def measure(side: str, seats: int, goal: int) -> dict[str, object]:
-    """One measurement in a fresh process."""
-    result = in_fresh_process(__file__, side, seats, goal)
-    assert result is not None  # no timeout
-    return result
-
-
 def worker(side: str, seats: str, goal: str) -> dict[str, object]:
     """The worker's arguments, as the command line gives them."""
     return solve(side, int(seats), int(goal))
@@ -88,7 +81,10 @@ def main() -> int:
     ]
     for seats, goal in pairs:
         log(f"{seats} seats to {goal}, both ways")
-        race, engine = measure("race", seats, goal), measure("engine", seats, goal)
+        race, engine = (
+            measured(__file__, "race", seats, goal),
+            measured(__file__, "engine", seats, goal),
+        )
         same = race["wins"] == engine["wins"]
         ratio = float(engine["seconds"]) / float(race["seconds"])
         report.append(
@@ -106,7 +102,7 @@ def main() -> int:
     ]
     for seats, goal in alone:
         log(f"{seats} seats to {goal}, the report")
-        r = measure("report", seats, goal)
+        r = measured(__file__, "report", seats, goal)
         seconds = float(r["seconds"])
         first = str(r["wins"][0])  # type: ignore[index]
         numerator, _, denominator = first.partition("/")

@@ -23,7 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from bench_memory import peak_kib
-from bench_worker import in_fresh_process, run_benchmark
+from bench_worker import measured, run_benchmark
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -77,13 +77,6 @@ def solve(side: str, seats: int, goal: int) -> dict[str, object]:
     }
 
 
-def measure(side: str, seats: int, goal: int) -> dict[str, object]:
-    """One solve in a fresh process."""
-    result = in_fresh_process(__file__, side, seats, goal)
-    assert result is not None  # no timeout
-    return result
-
-
 def worker(side: str, seats: str, goal: str) -> dict[str, object]:
     """The worker's arguments, as the command line gives them."""
     return solve(side, int(seats), int(goal))
@@ -102,7 +95,7 @@ def main() -> int:
     ]
     for seats, goal in rows:
         log(f"{seats} seats to {goal}")
-        r = measure("seats", seats, goal)
+        r = measured(__file__, "seats", seats, goal)
         seconds = float(r["seconds"])
         report.append(
             f"| Piglet, {seats} seats to {goal} | {r['states']:,} | {seconds:.2f} | "
@@ -110,7 +103,10 @@ def main() -> int:
             f"{float(Fraction(str(r['first']))):.6f} |"
         )
     log(f"two seats to {peer_goal}, and the two-player peer")
-    ours, peer = measure("seats", 2, peer_goal), measure("zero-sum", 2, peer_goal)
+    ours, peer = (
+        measured(__file__, "seats", 2, peer_goal),
+        measured(__file__, "zero-sum", 2, peer_goal),
+    )
     same = Fraction(str(ours["first"])) == Fraction(str(peer["first"]))
     ratio = float(ours["seconds"]) / float(peer["seconds"])
     report += [

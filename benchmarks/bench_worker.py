@@ -24,6 +24,13 @@ def in_fresh_process(
     return result
 
 
+def measured(script: str, *args: object) -> dict[str, object]:
+    """:func:`in_fresh_process` with no time limit: the result the worker printed."""
+    result = in_fresh_process(script, *args)
+    assert result is not None  # no timeout was given
+    return result
+
+
 def run_benchmark(main: Callable[[], int], worker: Callable[..., dict[str, object]]) -> None:
     """A benchmark script's entry: with ``--worker ARGS``, one measurement in this
     process, ``worker(*ARGS)`` printed as JSON; otherwise ``main()``, exiting with its

@@ -51,6 +51,7 @@ __all__ = [
     "check_size",
     "is_exact",
     "race_report",
+    "refuse_above",
     "rules_fields",
     "rules_title",
 ]
@@ -83,15 +84,31 @@ def check_size(game: Pig | FowlPlay, exact: bool, max_states: int | None = None)
     exactprob.errors.StateLimitError: the game has 4,200 non-terminal states, more than the \
 max_states of 4,199; pass max_states=4200 (--max-states 4200 on the command line) to try anyway
     """
-    states = game.nonterminal_states()
+    default = MAX_EXACT_STATES if exact else MAX_CERTIFIED_STATES
+    how = f"solved {'exact' if exact else 'certified'}"
+    refuse_above("the game has", game.nonterminal_states(), max_states, default, how)
+
+
+def refuse_above(
+    subject: str, states: int, max_states: int | None, default: int, how: str = "solved"
+) -> None:
+    """Refuse ``states`` non-terminal states over ``max_states`` (``None``: over
+    ``default``, which is ``how`` the game is solved by default), in one line that begins
+    with ``subject`` and names the ``max_states`` to pass.
+
+    >>> refuse_above("the race has", 5, 4, 10)
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.StateLimitError: the race has 5 non-terminal states, more than the \
+max_states of 4; pass max_states=5 (--max-states 5 on the command line) to try anyway
+    """
     if max_states is None:
-        limit = MAX_EXACT_STATES if exact else MAX_CERTIFIED_STATES
-        than = f"the {limit:,} solved {'exact' if exact else 'certified'} by default"
+        limit, than = default, f"the {default:,} {how} by default"
     else:
         limit, than = check_max_states(max_states), f"the max_states of {max_states:,}"
     if states > limit:
         raise StateLimitError(
-            f"the game has {states:,} non-terminal states, more than {than}; pass "
+            f"{subject} {states:,} non-terminal states, more than {than}; pass "
             f"max_states={states} (--max-states {states} on the command line) to try anyway"
         )
 

@@ -25,11 +25,9 @@ from fractions import Fraction
 from typing import Any
 
 from ...engine import value_fields
-from ...errors import StateLimitError
 from ...util.display import Report
-from ...util.limits import check_max_states
 from ...util.text import decimal_text, exact_text
-from .report import rules_fields, rules_title
+from .report import refuse_above, rules_fields, rules_title
 from .rules import FowlPlay, Pig
 from .solving.seats import (
     SeatRace,
@@ -57,17 +55,8 @@ def check_seat_size(game: Pig | FowlPlay, seats: int, max_states: int | None = N
 states, more than the 4,000,000 solved by default; pass max_states=524385000 (--max-states \
 524385000 on the command line) to try anyway
     """
-    states = seat_states(game, seats)
-    if max_states is None:
-        limit, than = MAX_SEAT_STATES, f"the {MAX_SEAT_STATES:,} solved by default"
-    else:
-        limit, than = check_max_states(max_states), f"the max_states of {max_states:,}"
-    if states > limit:
-        raise StateLimitError(
-            f"{seats} seats of {game.name} to {game.goal} have {states:,} non-terminal states, "
-            f"more than {than}; pass max_states={states} (--max-states {states} on the "
-            "command line) to try anyway"
-        )
+    subject = f"{seats} seats of {game.name} to {game.goal} have"
+    refuse_above(subject, seat_states(game, seats), max_states, MAX_SEAT_STATES)
 
 
 @dataclass(frozen=True, eq=False)
