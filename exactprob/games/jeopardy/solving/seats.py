@@ -24,10 +24,14 @@ seat's turn start after the bank. The sides' own forms then give
 
 The choices are found as for two players (:mod:`.solver`): policy iteration in floats,
 the same choices valued exactly, then checked in floats with a rigorous rounding bound,
-or exactly where a comparison is too close to call. The mover draws on an exact tie
-(the first action, as :func:`exactprob.solve`'s default tie rule ``"first"``). The
-verified choices are a subgame-perfect equilibrium in stationary strategies: at the
-exact values no mover gains by changing one choice.
+or exactly where a comparison is too close to call; where the checks find better
+replies, one seat takes its replies at a time (all at once can cycle when the seats are
+not zero-sum). Sides that see the same scores (at :math:`(5, 5, 5)`, say) are one state
+of the race and choose alike. The mover draws on an exact tie (the first action, as
+:func:`exactprob.solve`'s default tie rule ``"first"``). The verified choices are a
+subgame-perfect equilibrium in stationary strategies: at the exact values no mover
+gains by changing one choice. When the replies never settle, the solve stops with
+:class:`~exactprob.errors.NonTerminationError` naming the scores.
 
 Pig to 2 among three seats: the first roll wins unless it is a 1, so
 :math:`X = (5/6, 0, 0) + \tfrac16\,\mathrm{rot}(X)`, and the seats win
@@ -66,7 +70,7 @@ __all__ = [
     "solve_seat_race",
 ]
 
-#: The most seats a race takes (the issue's range: 2 to 6).
+#: The most seats a race takes (Pig and Fowl Play are played by two to six).
 MAX_SEATS = 6
 MAX_ROUNDS = 50
 
