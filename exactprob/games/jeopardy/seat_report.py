@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from ...engine import value_fields
@@ -71,9 +72,19 @@ class SeatRaceReport(Report):
         """Each seat's chance at the head starts asked about, in the order they play."""
         return self.race.seat_wins(self.head_starts)
 
+    @cached_property
+    def fairest(self) -> tuple[tuple[int, ...], ...]:
+        """The fairest head starts (:meth:`~.solving.seats.SeatRace.fairest_head_starts`),
+        found once for the JSON and the text."""
+        return self.race.fairest_head_starts()
+
+    @cached_property
+    def first_holds(self) -> tuple[int | None, ...]:
+        """Each seat's first hold at the head starts asked about, found once."""
+        return self.race.first_holds(self.head_starts)
+
     def _build(self) -> dict[str, Any]:
-        race, game = self.race, self.race.game
-        fairest = race.fairest_head_starts()
+        race, game, fairest = self.race, self.race.game, self.fairest
         return {
             "game": game.name,
             "goal": game.goal,
@@ -83,7 +94,7 @@ class SeatRaceReport(Report):
             "exact": True,
             "tie_rule": "first",
             **value_fields("seat_wins", self.seat_wins),
-            "first_hold": list(race.first_holds(self.head_starts)),
+            "first_hold": list(self.first_holds),
             "nonterminal_states": seat_states(game, race.seats),
             "fairest_head_starts": [list(head) for head in fairest],
             **value_fields("fairest_seat_wins", race.seat_wins(fairest[0])),
@@ -91,13 +102,12 @@ class SeatRaceReport(Report):
 
     def text(self) -> str:
         """The report for people (seats numbered from 1, the first to move)."""
-        race = self.race
-        fairest = race.fairest_head_starts()
+        race, fairest = self.race, self.fairest
         more = f" and {len(fairest) - 1} more" if len(fairest) > 1 else ""
         fair_wins = ", ".join(decimal_text(w) for w in race.seat_wins(fairest[0]))
         holds = ", ".join(
             f"seat {i}: {'never' if k is None else k}"
-            for i, k in enumerate(race.first_holds(self.head_starts), start=1)
+            for i, k in enumerate(self.first_holds, start=1)
         )
         title = f"{rules_title(race.game)}, {race.seats} seats"
         return "\n".join(

@@ -180,9 +180,7 @@ class SeatRace:
         ((1, 1, 1), (4, 2, None))
         """
         scores = self.check_head_starts(head_starts)
-        r = _least_rotation(scores)
-        component = SeatComponent(self.game, rotated(scores, -r), self.starts, {})
-        point, forms = component.solved_forms()
+        r, point, forms = self._solved(scores)
         game, n = self.game, self.seats
         holds = {
             (side, k)
@@ -239,6 +237,13 @@ class SeatRace:
                 )
         return holds
 
+    def _solved(self, scores: Scores) -> tuple[int, list[Vector], SeatForms]:
+        """The side ``scores`` sit at in their solved component, with the component's exact
+        turn starts and forms (:meth:`SeatComponent.solved_forms`)."""
+        r = _least_rotation(scores)
+        component = SeatComponent(self.game, rotated(scores, -r), self.starts, {})
+        return (r, *component.solved_forms())
+
     def _state(
         self, scores: Sequence[int], k: int, deck: Hashable
     ) -> tuple[tuple[Any, ...], tuple[str, ...]]:
@@ -257,9 +262,7 @@ class SeatRace:
             )
         if scores[0] + k >= game.goal:
             return (mpq(1),) + (mpq(0),) * (n - 1), ("hold",)
-        r = _least_rotation(scores)
-        component = SeatComponent(game, rotated(scores, -r), self.starts, {})
-        point, forms = component.solved_forms()
+        r, point, forms = self._solved(scores)
         column = forms.table[r][deck]
         if k == 0:
             return rotated(evaluated(column[0], point), r), (game.draw_word,)
@@ -412,6 +415,7 @@ class SeatComponent:
         floats: dict[tuple[Scores, Hashable], tuple[float, ...]],
     ) -> None:
         self.game, self.scores, self.n = game, scores, len(scores)
+        self.period = _period(scores)  # sides this far apart are the same state
         self.starts, self.floats = starts, floats
 
     def solve(self) -> Starts:
@@ -424,7 +428,7 @@ class SeatComponent:
                 return starts
             if isinstance(verdict, str):  # "undecided"
                 return self._exact_solution(choices)
-            choices = _one_side(choices, verdict, round_, _period(self.scores))
+            choices = _one_side(choices, verdict, round_, self.period)
             forms = self._forms(float, self._float_hold, _follow(choices))
         raise self._unsettled()
 
@@ -447,9 +451,9 @@ class SeatComponent:
         previous: Choices | None = None
         for _ in range(MAX_ROUNDS):
             choices: Choices = {}
-            greedy = _greedy_at(point, choices, _period(self.scores))
+            greedy = _greedy_at(point, choices, self.period)
             forms = self._forms(float, self._float_hold, greedy)
-            point = solve_cycle([side[self.game.fresh][0] for side in forms.table])
+            point = self._turn_starts(forms)
             if choices == previous:
                 break
             previous = choices
@@ -458,7 +462,11 @@ class SeatComponent:
     def _exact(self, choices: Choices) -> tuple[SeatForms, list[Vector]]:
         """The exact forms under ``choices`` and the exact turn starts."""
         forms = self._forms(mpq, self._exact_hold, _follow(choices))
-        return forms, solve_cycle([side[self.game.fresh][0] for side in forms.table])
+        return forms, self._turn_starts(forms)
+
+    def _turn_starts(self, forms: SeatForms) -> list[Vector]:
+        """The fresh-deck turn starts, from the sides' own forms (:func:`solve_cycle`)."""
+        return solve_cycle([side[self.game.fresh][0] for side in forms.table])
 
     def _exact_starts(self, choices: Choices) -> tuple[list[Vector], Starts]:
         """The exact turn starts under ``choices`` (the unknowns' values) and every
@@ -547,7 +555,7 @@ class SeatComponent:
             }
             if better == choices:
                 return self._start_values(forms, point)
-            choices = _one_side(choices, better, round_, _period(self.scores))
+            choices = _one_side(choices, better, round_, self.period)
         raise self._unsettled()
 
     def _unsettled(self) -> NonTerminationError:
@@ -637,7 +645,7 @@ def _one_side(choices: Choices, better: Choices, round_: int, period: int) -> Ch
     {(0, 0, 1): True, (1, 0, 1): True}
     """
     sides = sorted({r for r, _, _ in choices})
-    changed = {r for key, held in better.items() if choices[key] != held for r in (key[0],)}
+    changed = {key[0] for key, held in better.items() if choices[key] != held}
     turn = next(r for r in sides[round_ % len(sides) :] + sides if r in changed) % period
     return {key: better[key] if key[0] % period == turn else held for key, held in choices.items()}
 
