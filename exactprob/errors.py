@@ -13,6 +13,7 @@ from __future__ import annotations
 
 __all__ = [
     "BookError",
+    "ConstantError",
     "DistributionError",
     "ExactProbDeprecationWarning",
     "ExactProbError",
@@ -72,6 +73,17 @@ class ResourceError(ExactProbError, ValueError):
 class UsageError(ExactProbError, ValueError):
     """A value the caller chose that is not allowed: a command-line flag, a function's
     option (an unknown name, a count out of range)."""
+
+
+class ConstantError(UsageError):
+    """A constant of a PRISM model with no value; ``name`` says which (the command line
+    names its flag, the API its parameter)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"the constant {name} has no value: give it one with constants={{{name!r}: ...}}"
+        )
+        self.name = name
 
 
 class WriteError(ExactProbError, OSError):

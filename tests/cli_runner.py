@@ -22,6 +22,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 #: One small run (a second or less) of every subcommand but fowl-redesign (a Dask cluster).
 SMALL_RUNS = [
     ["dice", "2d6-2d6"],
+    [
+        "prism",
+        "tests/qvbs/consensus/consensus.2.prism",
+        "tests/qvbs/consensus/consensus.props",
+        "--constant",
+        "K=2",
+    ],
     ["dice", "3d6>d20"],
     ["battle", "--attacker", "5 fighter", "--defender", "1 war-sun"],
     ["risk", "--attacker", "3", "--defender", "2"],

@@ -79,11 +79,21 @@ def test_every_games_simulator_returns_runs_with_one_agrees_with() -> None:
 
 def test_the_package_root_is_its_layers() -> None:
     """At the root: the face, the console script, the errors, the Sphinx extension, and one
-    package per layer (the engine, its utilities, the outside checks, the games, the
-    subcommands); the
+    package per layer (the engine, its utilities, the outside checks, the games and the
+    PRISM reader beside them, the subcommands); the
     import contracts name these packages, so a module added anywhere is covered."""
     root = {info.name for info in pkgutil.iter_modules(exactprob.__path__)}
-    assert root == {"cli", "commands", "engine", "errors", "games", "sphinxext", "util", "verify"}
+    assert root == {
+        "cli",
+        "commands",
+        "engine",
+        "errors",
+        "games",
+        "prism",
+        "sphinxext",
+        "util",
+        "verify",
+    }
     config = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     contracts = config["tool"]["importlinter"]["contracts"]
     below = next(c for c in contracts if c["type"] == "forbidden")["source_modules"]

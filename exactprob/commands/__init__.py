@@ -61,6 +61,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "fowl-play": ("jeopardy", "Fowl Play: optimal win chance, fairest komi"),
     "red-light": ("jeopardy", "Red Light: optimal win chance, fairest komi"),
     "fowl-redesign": ("redesign", "Fowl Play redesign: the fairest decks and komi (Dask, cached)"),
+    "prism": ("prism", "a PRISM model (dtmc, mdp): its properties answered exactly"),
     "yahtzee": (
         "yahtzee",
         "solitaire Yahtzee: certified optimal score, best keep, law of the score, strategies",

@@ -1,0 +1,305 @@
+"""A property's answer: each PRISM operator turned into a question the engine solves
+(:mod:`exactprob.prism.questions`), or into graph facts where the graph decides.
+
+* ``P=? [F b]`` and ``[a U b]`` (``Pmax``/``Pmin`` in an MDP): the target ``b`` pays 1;
+  the states that miss it surely pay 0 (reached by no path; under ``Pmin``, avoided by
+  some choice), and those that reach it surely pay 1, before the engine solves the rest.
+  ``G``, ``W`` and ``X`` are rewritten: :math:`P(G\\,a) = 1 - P(F\\,\\lnot a)` with the
+  other optimum, :math:`P(a\\,W\\,b) = 1 - P(\\lnot b\\,U\\,(\\lnot a \\land \\lnot b))`.
+* ``R{"r"}=? [F b]``: the reward gathered until ``b``, infinite from a state that may
+  miss ``b`` (PRISM's rule); under ``Rmin`` only the moves that still reach ``b`` surely
+  are played.
+* ``S=? [a]`` in a DTMC: the long-run share of time in ``a`` (:func:`exactprob.stationary`).
+* ``P>=p [...]`` and the other bounds: the value compared exactly, a truth value.
+* ``filter(op, prop, states)``: ``op`` over the states reached that satisfy ``states``.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..engine import Enclosure, solve, stationary
+from ..errors import ModelError, UsageError
+from ..util.numbers import mpq, to_fraction
+from .expressions import Scope, compile_expression, expand
+from .questions import STEPS, ChainModel, QuestionModel, RewardQuestionModel
+from .space import StateSpace
+from .syntax import Expr, Filter, Path, ProbabilityOperator, RewardOperator, SteadyOperator
+
+__all__ = ["FILTERS", "Answer", "answer"]
+
+#: The operators ``filter`` takes.
+FILTERS = ("min", "max", "sum", "avg", "count", "forall", "exists", "first", "state")
+_METHODS = ("exact", "certified", "depth-first")
+_OPS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+
+@dataclass
+class Answer:
+    """A property's values: ``values[i]`` for the state at position ``i`` of the space
+    (those asked for; ``None`` where not computed), and the engine's ``solution``."""
+
+    values: dict[int, Any]
+    solution: Any = None
+    infinite: set[int] = field(default_factory=set)
+
+    def __getitem__(self, position: int) -> Any:
+        return self.values[position]
+
+
+def _condition(space: StateSpace, expr: Expr, what: str) -> set[int]:
+    program = space.program
+    scope = Scope(program.constants, program.scope.variables, program.label_exprs)
+    compiled = compile_expression(expand(expr, program.formulas), scope, what)
+    if compiled.kind != "bool":
+        raise ModelError(f"{what}: a state formula must be a boolean, got {compiled.kind}")
+    return space.holds(compiled.function)
+
+
+def answer(
+    space: StateSpace, expr: Expr, positions: list[int], method: str = "exact", **solve_options: Any
+) -> Answer:
+    """The value of the property ``expr`` at ``positions`` (states of ``space``)."""
+    if method not in _METHODS:
+        raise UsageError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
+    if isinstance(expr, Filter):
+        return _filter(space, expr, positions, method, solve_options)
+    if isinstance(expr, ProbabilityOperator):
+        return _bounded(space, expr, _probability(space, expr, positions, method, solve_options))
+    if isinstance(expr, RewardOperator):
+        return _bounded(space, expr, _reward(space, expr, positions, method, solve_options))
+    if isinstance(expr, SteadyOperator):
+        return _bounded(space, expr, _steady(space, expr, positions, method))
+    truth = _condition(space, expr, "the property")
+    return Answer({i: i in truth for i in positions})
+
+
+def _bounded(space: StateSpace, expr: Any, found: Answer) -> Answer:
+    """``found`` compared with the operator's bound (``P>=1/2``), when it has one."""
+    if expr.bound is None:
+        return found
+    relation, bound = expr.bound
+    limit = Fraction(int(bound.numerator), int(bound.denominator))
+    compare = getattr(operator, _OPS[relation])
+    truth = {}
+    for i, v in found.values.items():
+        if isinstance(v, Enclosure):
+            low, high = compare(v.low, limit), compare(v.high, limit)
+            if low != high:
+                raise UsageError(
+                    f"the enclosure {v} does not decide {relation} {limit}: use method='exact'"
+                )
+            truth[i] = bool(low)
+        else:
+            truth[i] = bool(compare(v, limit))
+    return Answer(truth, found.solution)
+
+
+def _optimum(space: StateSpace, optimum: str | None, what: str) -> str | None:
+    if space.program.model_type == "mdp" and optimum is None:
+        raise UsageError(f"{what} of an MDP needs max or min (Pmax=?, Pmin=?, Rmax=?, Rmin=?)")
+    return optimum if space.program.model_type == "mdp" else None
+
+
+def _path_sets(space: StateSpace, path: Path) -> tuple[set[int] | None, set[int], bool]:
+    """``(through, target, complement)`` for ``path``: the probability of reaching
+    ``target`` through ``through`` (or one minus it, with the other optimum)."""
+    every = set(range(len(space)))
+    if path.kind == "F":
+        return None, _condition(space, path.right, "F"), False
+    if path.kind == "U":
+        return _condition(space, path.left, "U"), _condition(space, path.right, "U"), False  # type: ignore[arg-type]
+    if path.kind == "G":
+        return None, every - _condition(space, path.right, "G"), True
+    if path.kind == "W":
+        left = _condition(space, path.left, "W")  # type: ignore[arg-type]
+        right = _condition(space, path.right, "W")
+        return every - right, (every - left) - right, True
+    raise UsageError(
+        f"{path.kind} path formulas are not answered (unbounded F, U, G, W and X only)"
+    )
+
+
+def _probability(
+    space: StateSpace,
+    expr: ProbabilityOperator,
+    positions: list[int],
+    method: str,
+    options: dict[str, Any],
+) -> Answer:
+    optimum = _optimum(space, expr.optimum, "a probability")
+    if expr.path.kind == "X":
+        return _next(space, expr.path, positions, optimum)
+    through, target, complement = _path_sets(space, expr.path)
+    if complement:
+        optimum = {"max": "min", "min": "max", None: None}[optimum]
+    minimise = optimum == "min"
+    if minimise:
+        zero = space.avoid_some(target, through)
+        one = space.sure_every(target, through)
+    else:
+        zero = set(range(len(space))) - space.reach_some(target, through)
+        one = space.sure_some(target, through) if optimum else space.sure_every(target, through)
+    terminal = {i: mpq(0) for i in zero}
+    terminal.update({i: mpq(1) for i in one})
+    found = _solve(
+        QuestionModel(space, terminal, minimise=minimise),
+        space,
+        terminal,
+        positions,
+        method,
+        options,
+    )
+    if complement:
+        found.values = {i: _one_minus(v) for i, v in found.values.items()}
+    return found
+
+
+def _one_minus(value: Any) -> Any:
+    """:math:`1 - v`, for an exact value or an enclosure."""
+    if isinstance(value, Enclosure):
+        return Enclosure(1 - value.high, 1 - value.low)
+    return 1 - value
+
+
+def _next(space: StateSpace, path: Path, positions: list[int], optimum: str | None) -> Answer:
+    target = _condition(space, path.right, "X")
+    choose: Callable[..., Any] = min if optimum == "min" else max
+    values = {}
+    for i in positions:
+        options = [sum((p for t, p in dist if t in target), mpq(0)) for _, dist in space.moves[i]]
+        values[i] = to_fraction(choose(options))
+    return Answer(values)
+
+
+def _reward(
+    space: StateSpace,
+    expr: RewardOperator,
+    positions: list[int],
+    method: str,
+    options: dict[str, Any],
+) -> Answer:
+    program = space.program
+    if expr.path.kind != "F":
+        raise UsageError(f"R[{expr.path.kind}] reward properties are not answered (R[F ...] only)")
+    structure = expr.structure
+    if expr.steps:
+        structure = STEPS
+    elif structure not in program.rewards:
+        if structure is None and len(program.rewards) >= 1:
+            structure = next(iter(program.rewards))
+        else:
+            names = (
+                ", ".join(f'"{n}"' if n else "an unnamed one" for n in program.rewards) or "none"
+            )
+            asked = "" if structure is None else f' "{structure}"'
+            raise UsageError(f"the model has no reward structure{asked} (it has: {names})")
+    if structure is not STEPS:
+        _check_rewards(space, structure)
+    optimum = _optimum(space, expr.optimum, "a reward")
+    target = _condition(space, expr.path.right, "F")
+    sure = space.sure_some(target) if optimum == "min" else space.sure_every(target)
+    terminal = {i: mpq(0) for i in target}
+    model = RewardQuestionModel(
+        space,
+        terminal,
+        structure,
+        minimise=optimum == "min",
+        allowed=sure if optimum == "min" else None,
+    )
+    finite = [i for i in positions if i in sure]
+    found = _solve(model, space, terminal, finite, method, options)
+    infinite = {i for i in positions if i not in sure}
+    found.values.update(dict.fromkeys(infinite, math.inf))
+    found.infinite = infinite
+    return found
+
+
+def _check_rewards(space: StateSpace, structure: str | None) -> None:
+    program = space.program
+    for state in space.states:
+        for item in program.rewards[structure]:
+            if item.guard(state) and item.value(state) < 0:
+                raise ModelError(
+                    f"the reward structure gives {item.value(state)} in state "
+                    f"{program.state_text(state)}: rewards must be >= 0"
+                )
+
+
+def _steady(space: StateSpace, expr: SteadyOperator, positions: list[int], method: str) -> Answer:
+    if space.program.model_type != "dtmc":
+        raise UsageError("S=? (the long run) is answered for DTMCs only")
+    if method != "exact":
+        raise UsageError("S=? (the long run) is answered exactly only: method='exact'")
+    inside = _condition(space, expr.state, "S")
+    states = [space.states[i] for i in sorted(inside)]
+    run = stationary(ChainModel(space), starts=[space.states[i] for i in positions])
+    shown = set(states)
+    return Answer(
+        {
+            i: run.long_run_average(lambda s: 1 if s in shown else 0, space.states[i])
+            for i in positions
+        }
+    )
+
+
+def _solve(
+    model: QuestionModel,
+    space: StateSpace,
+    terminal: dict[int, Any],
+    positions: list[int],
+    method: str,
+    options: dict[str, Any],
+) -> Answer:
+    """The model's values at ``positions``: terminal ones read off, the rest solved in
+    one run of the engine from all of them."""
+    values: dict[int, Any] = {i: to_fraction(terminal[i]) for i in positions if i in terminal}
+    starts = [space.states[i] for i in positions if i not in terminal]
+    if not starts:
+        return Answer(values)
+    solution = solve(model, method, starts=starts, **options)  # type: ignore[call-overload]
+    for i in positions:
+        if i not in terminal:
+            values[i] = solution.value(space.states[i])
+    return Answer(values, solution)
+
+
+def _filter(
+    space: StateSpace, expr: Filter, positions: list[int], method: str, options: dict[str, Any]
+) -> Answer:
+    if expr.op not in FILTERS:
+        raise UsageError(
+            f"filter({expr.op}, ...) is not answered; the filters are {', '.join(FILTERS)}"
+        )
+    chosen = sorted(
+        _condition(space, expr.states, "filter") if expr.states is not None else range(len(space))
+    )
+    if not chosen:
+        raise UsageError("the filter's states formula holds in no reachable state")
+    inner = answer(space, expr.prop, chosen, method, **options)
+    if expr.op == "state" and len(chosen) != 1:
+        raise UsageError(f"filter(state, ...) needs exactly one state, got {len(chosen)}")
+    result = _combine(expr.op, [inner.values[i] for i in chosen])
+    return Answer(dict.fromkeys(positions, result), inner.solution)
+
+
+def _combine(op: str, values: list[Any]) -> Any:
+    if op in ("first", "state"):
+        return values[0]
+    if op in ("forall", "exists", "count"):
+        if not all(isinstance(v, bool) for v in values):
+            raise UsageError(f"filter({op}, ...) needs a true/false property")
+        if op == "count":
+            return sum(values)
+        return all(values) if op == "forall" else any(values)
+    if op == "min":
+        return min(values)
+    if op == "max":
+        return max(values)
+    total = sum(values, Fraction(0))
+    return total if op == "sum" else total / len(values)

@@ -1,0 +1,315 @@
+"""PRISM expressions, typed and compiled: each expression becomes one Python function of
+the state (a tuple of the variables' values) that computes it exactly.
+
+Types follow the PRISM manual: ``int``, ``double`` and ``bool``; ``/`` always gives a
+double; a double is an exact rational (:class:`gmpy2.mpq`), so ``0.1 + 0.2 = 0.3`` holds.
+``log``, and ``pow`` to a fractional power, would leave the rationals: they are refused.
+
+>>> scope = Scope(constants={"N": ("int", 3)}, variables={"x": (0, "int")})
+>>> f = compile_expression(Binary("<", Name("x"), Name("N")), scope, "a guard")
+>>> f.kind, f((2,)), f((3,))
+('bool', True, False)
+>>> compile_expression(Binary("/", Name("x"), Number(4)), scope, "a value")((2,))
+mpq(1,2)
+>>> compile_expression(Binary("&", Name("x"), Boolean(True)), scope, "a guard")
+Traceback (most recent call last):
+...
+exactprob.errors.ModelError: a guard: '&' needs booleans, got int and bool
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ModelError
+from ..util.numbers import mpq
+from .syntax import (
+    Binary,
+    Boolean,
+    Call,
+    Expr,
+    Filter,
+    Ite,
+    LabelRef,
+    Name,
+    Number,
+    ProbabilityOperator,
+    RewardOperator,
+    SteadyOperator,
+    Unary,
+)
+
+__all__ = [
+    "Compiled",
+    "Scope",
+    "compile_expression",
+    "constant_value",
+    "expand",
+    "names_in",
+    "rename",
+]
+
+_ARITHMETIC = {"+", "-", "*"}
+_ORDER = {"<", "<=", ">", ">="}
+_LOGIC = {"&": "and", "|": "or"}
+
+
+@dataclass
+class Scope:
+    """What names mean: constants (``name -> (kind, value)``), variables (``name ->
+    (position in the state, kind)``) and labels (``name -> expression``, in properties)."""
+
+    constants: Mapping[str, tuple[str, Any]] = field(default_factory=dict)
+    variables: Mapping[str, tuple[int, str]] = field(default_factory=dict)
+    labels: Mapping[str, Expr] = field(default_factory=dict)
+
+
+class Compiled:
+    """An expression as a function of the state, with its type (``kind``)."""
+
+    __slots__ = ("function", "kind", "source")
+
+    def __init__(self, function: Callable[[tuple[Any, ...]], Any], kind: str, source: str) -> None:
+        self.function = function
+        self.kind = kind
+        self.source = source
+
+    def __call__(self, state: tuple[Any, ...]) -> Any:
+        return self.function(state)
+
+
+def _div(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise ZeroDivisionError("division by zero")
+    return mpq(a) / b
+
+
+def _pow(a: Any, b: Any) -> Any:
+    if isinstance(b, int) or (isinstance(b, mpq) and b.denominator == 1):
+        if isinstance(a, int) and isinstance(b, int) and b >= 0:
+            return a**b
+        return mpq(a) ** int(b)
+    raise ModelError(f"pow({a}, {b}) is not a rational number; exact answers need a whole power")
+
+
+def _mod(a: int, b: int) -> int:
+    if b == 0:
+        raise ZeroDivisionError("mod by zero")
+    return a % b
+
+
+def _round(x: Any) -> int:
+    rounded: int = math.floor(x + mpq(1, 2))
+    return rounded
+
+
+_HELPERS = {
+    "_div": _div,
+    "_pow": _pow,
+    "_mod": _mod,
+    "_floor": math.floor,
+    "_ceil": math.ceil,
+    "_round": _round,
+    "_min": min,
+    "_max": max,
+}
+
+
+def _numeric(kind: str) -> bool:
+    return kind in ("int", "double")
+
+
+class _Writer:
+    """Python source for one expression: variables are ``s[i]``, constants ``_k[j]``."""
+
+    def __init__(self, scope: Scope, what: str) -> None:
+        self.scope = scope
+        self.what = what
+        self.constants: list[Any] = []
+
+    def fail(self, message: str) -> ModelError:
+        return ModelError(f"{self.what}: {message}")
+
+    def constant(self, value: Any) -> str:
+        self.constants.append(value)
+        return f"_k[{len(self.constants) - 1}]"
+
+    def write(self, expr: Expr) -> tuple[str, str]:
+        """``(source, kind)`` of ``expr``."""
+        if isinstance(expr, Number):
+            kind = "int" if isinstance(expr.value, int) else "double"
+            return self.constant(expr.value), kind
+        if isinstance(expr, Boolean):
+            return repr(expr.value), "bool"
+        if isinstance(expr, Name):
+            return self.name(expr.name)
+        if isinstance(expr, LabelRef):
+            if expr.name not in self.scope.labels:
+                raise self.fail(f'no label "{expr.name}" is defined')
+            return self.write(self.scope.labels[expr.name])
+        if isinstance(expr, Unary):
+            return self.unary(expr)
+        if isinstance(expr, Binary):
+            return self.binary(expr)
+        if isinstance(expr, Ite):
+            return self.ite(expr)
+        if isinstance(expr, Call):
+            return self.call(expr)
+        if isinstance(expr, ProbabilityOperator | RewardOperator | SteadyOperator | Filter):
+            raise self.fail("a P, R, S or filter operator may only stand as a whole property")
+        raise self.fail(f"cannot read {expr!r}")  # pragma: no cover - the grammar has no other
+
+    def name(self, name: str) -> tuple[str, str]:
+        if name in self.scope.variables:
+            position, kind = self.scope.variables[name]
+            return f"s[{position}]", kind
+        if name in self.scope.constants:
+            kind, value = self.scope.constants[name]
+            return self.constant(value), kind
+        raise self.fail(f"{name!r} is not a constant, formula or variable of the model")
+
+    def unary(self, expr: Unary) -> tuple[str, str]:
+        source, kind = self.write(expr.arg)
+        if expr.op == "!":
+            if kind != "bool":
+                raise self.fail(f"'!' needs a boolean, got {kind}")
+            return f"(not {source})", "bool"
+        if not _numeric(kind):
+            raise self.fail(f"'-' needs a number, got {kind}")
+        return f"(-{source})", kind
+
+    def binary(self, expr: Binary) -> tuple[str, str]:
+        left, lk = self.write(expr.left)
+        right, rk = self.write(expr.right)
+        op = expr.op
+        if op in _LOGIC or op in ("=>", "<=>"):
+            if lk != "bool" or rk != "bool":
+                raise self.fail(f"{op!r} needs booleans, got {lk} and {rk}")
+            if op == "=>":
+                return f"((not {left}) or {right})", "bool"
+            if op == "<=>":
+                return f"({left} == {right})", "bool"
+            return f"({left} {_LOGIC[op]} {right})", "bool"
+        if op in ("=", "!="):
+            if (lk == "bool") != (rk == "bool"):
+                raise self.fail(f"{op!r} compares a {lk} with a {rk}")
+            return f"({left} {'==' if op == '=' else '!='} {right})", "bool"
+        if not (_numeric(lk) and _numeric(rk)):
+            raise self.fail(f"{op!r} needs numbers, got {lk} and {rk}")
+        if op in _ORDER:
+            return f"({left} {op} {right})", "bool"
+        if op == "/":
+            return f"_div({left}, {right})", "double"
+        kind = "int" if lk == rk == "int" else "double"
+        return f"({left} {op} {right})", kind
+
+    def ite(self, expr: Ite) -> tuple[str, str]:
+        condition, ck = self.write(expr.condition)
+        then, tk = self.write(expr.then)
+        other, ok = self.write(expr.other)
+        if ck != "bool":
+            raise self.fail(f"the condition of '? :' must be a boolean, got {ck}")
+        if (tk == "bool") != (ok == "bool"):
+            raise self.fail(f"the branches of '? :' are a {tk} and a {ok}")
+        kind = tk if tk == ok else "double"
+        return f"({then} if {condition} else {other})", kind
+
+    def call(self, expr: Call) -> tuple[str, str]:
+        name = expr.function
+        parts = [self.write(a) for a in expr.args]
+        kinds = [k for _, k in parts]
+        args = ", ".join(s for s, _ in parts)
+        if not all(_numeric(k) for k in kinds):
+            raise self.fail(f"{name}() needs numbers, got {', '.join(kinds)}")
+        arity = {"floor": 1, "ceil": 1, "round": 1, "pow": 2, "mod": 2}
+        if name == "log":
+            raise self.fail("log() is not a rational number; exact answers cannot use it")
+        if name in arity and len(parts) != arity[name]:
+            raise self.fail(f"{name}() takes {arity[name]} argument(s), got {len(parts)}")
+        if name in ("min", "max"):
+            if len(parts) < 2:
+                raise self.fail(f"{name}() needs at least two arguments")
+            return f"_{name}({args})", "int" if all(k == "int" for k in kinds) else "double"
+        if name in ("floor", "ceil", "round"):
+            return f"_{name}({args})", "int"
+        if name == "mod":
+            if kinds != ["int", "int"]:
+                raise self.fail(f"mod() needs whole numbers, got {kinds[0]} and {kinds[1]}")
+            return f"_mod({args})", "int"
+        return f"_pow({args})", "int" if kinds == ["int", "int"] else "double"
+
+
+def compile_expression(expr: Expr, scope: Scope, what: str) -> Compiled:
+    """``expr`` as a function of the state; errors start with ``what`` (where it is)."""
+    writer = _Writer(scope, what)
+    source, kind = writer.write(expr)
+    namespace: dict[str, Any] = {"_k": writer.constants, **_HELPERS}
+    function = eval(f"lambda s: {source}", namespace)
+    return Compiled(function, kind, source)
+
+
+def constant_value(expr: Expr, scope: Scope, what: str) -> tuple[str, Any]:
+    """``(kind, value)`` of an expression of constants only.
+
+    >>> constant_value(Binary("*", Number(2), Number(mpq(1, 4))), Scope(), "x")
+    ('double', mpq(1,2))
+    """
+    compiled = compile_expression(expr, Scope(scope.constants, {}, scope.labels), what)
+    try:
+        return compiled.kind, compiled(())
+    except ZeroDivisionError as error:
+        raise ModelError(f"{what}: {error}") from None
+
+
+def _map(expr: Expr, leaf: Callable[[Expr], Expr | None]) -> Expr:
+    """``expr`` rebuilt bottom-up, each node first offered to ``leaf`` (a replacement,
+    or ``None`` to keep the node and go on into its parts)."""
+    replaced = leaf(expr)
+    if replaced is not None:
+        return replaced
+    if isinstance(expr, Unary):
+        return Unary(expr.op, _map(expr.arg, leaf))
+    if isinstance(expr, Binary):
+        return Binary(expr.op, _map(expr.left, leaf), _map(expr.right, leaf))
+    if isinstance(expr, Ite):
+        return Ite(_map(expr.condition, leaf), _map(expr.then, leaf), _map(expr.other, leaf))
+    if isinstance(expr, Call):
+        return Call(expr.function, tuple(_map(a, leaf) for a in expr.args))
+    return expr
+
+
+def expand(expr: Expr, formulas: Mapping[str, Expr]) -> Expr:
+    """``expr`` with every formula written out (formulas already expanded themselves).
+
+    >>> expand(Binary("+", Name("f"), Number(1)), {"f": Name("x")})
+    Binary(op='+', left=Name(name='x'), right=Number(value=1))
+    """
+    return _map(
+        expr, lambda e: formulas[e.name] if isinstance(e, Name) and e.name in formulas else None
+    )
+
+
+def rename(expr: Expr, names: Mapping[str, str]) -> Expr:
+    """``expr`` with names replaced as a module renaming says."""
+    return _map(
+        expr, lambda e: Name(names[e.name]) if isinstance(e, Name) and e.name in names else None
+    )
+
+
+def names_in(expr: Expr) -> set[str]:
+    """The names ``expr`` reads.
+
+    >>> sorted(names_in(Binary("+", Name("x"), Call("max", (Name("N"), Number(1))))))
+    ['N', 'x']
+    """
+    found: set[str] = set()
+
+    def visit(e: Expr) -> None:
+        if isinstance(e, Name):
+            found.add(e.name)
+
+    _map(expr, lambda e: visit(e))
+    return found

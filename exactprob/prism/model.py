@@ -1,0 +1,207 @@
+"""A PRISM model loaded for checking: :func:`load` reads the file, :meth:`PrismModel.check`
+answers a property, and :meth:`PrismModel.question` gives the engine model behind a
+property, which ``ep.solve`` answers by any method.
+
+>>> model = loads('''dtmc
+...   module die  s : [0..3] init 0;  d : [0..2] init 0;
+...     [] s=0 -> 1/2:(s'=1) + 1/2:(s'=2);
+...     [] s=1 -> 1/2:(s'=0) + 1/2:(s'=3)&(d'=1);
+...     [] s=2 -> 1/2:(s'=3)&(d'=2) + 1/2:(s'=3)&(d'=1);
+...     [] s=3 -> true;
+...   endmodule''')
+>>> result = model.check('P=? [F d=1]')
+>>> result.value
+Fraction(2, 3)
+>>> model.check('P>=0.6 [F d=1]').value, model.check('P>0.7 [F d=1]').value
+(True, False)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConstantError, UsageError
+from ..util.limits import DEFAULT_MAX_STATES, check_max_states
+from ..util.numbers import decimal_string, fraction_string
+from .check import Answer, answer
+from .expressions import Scope, constant_value
+from .program import PrismProgram, read_constant
+from .space import StateSpace, explore_space
+from .syntax import Property, parse_model, parse_properties
+
+__all__ = ["PrismModel", "PropertyResult", "load", "loads"]
+
+
+@dataclass
+class PropertyResult:
+    """One property's answer: ``values`` at each initial state (an exact ``Fraction``,
+    ``math.inf`` for an unbounded reward, a truth value for a bound, or an
+    :class:`~exactprob.engine.enclosure.Enclosure` in certified mode), the engine's
+    ``solution`` (``None`` when the graph alone decided), and the time taken."""
+
+    name: str | None
+    text: str
+    values: dict[tuple[Any, ...], Any]
+    method: str
+    states: int
+    seconds: float
+    solution: Any = None
+
+    @property
+    def value(self) -> Any:
+        """The value at the initial state (when there is one initial state)."""
+        if len(self.values) != 1:
+            raise UsageError(f"the model has {len(self.values)} initial states: read values")
+        return next(iter(self.values.values()))
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer as JSON: ``value`` ("p/q", or "inf", or true/false) with its
+        ``value_decimal`` twin, or ``values`` per initial state."""
+        fields: dict[str, Any] = {
+            "property": self.text,
+            "method": self.method,
+            "states": self.states,
+        }
+        if self.name is not None:
+            fields = {"name": self.name, **fields}
+        shown = [_json_value(v) for v in self.values.values()]
+        if len(shown) == 1:
+            fields.update({f"value{k}": v for k, v in shown[0].items()})
+        else:
+            fields["values"] = [
+                {"state": list(s), **v} for s, v in zip(self.values, shown, strict=True)
+            ]
+        fields["seconds"] = round(self.seconds, 3)
+        return fields
+
+
+def _json_value(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"": value}
+    if value == float("inf"):
+        return {"": "inf", "_decimal": "inf"}
+    if hasattr(value, "low"):
+        return {"_low": fraction_string(value.low), "_high": fraction_string(value.high)}
+    return {"": fraction_string(value), "_decimal": decimal_string(value)}
+
+
+class PrismModel:
+    """A PRISM model file read, with its constants: ``model_type`` (``"dtmc"`` or
+    ``"mdp"``), ``program`` (variables, labels, rewards) and, built on first use,
+    ``space`` (the reachable states)."""
+
+    def __init__(
+        self,
+        text: str,
+        constants: Mapping[str, Any] | None = None,
+        *,
+        source: str = "",
+        max_states: int = DEFAULT_MAX_STATES,
+        progress: bool | None = None,
+    ) -> None:
+        self.source = source
+        self.given = dict(constants or {})
+        self.program = PrismProgram(parse_model(text, source), self.given)
+        self.max_states = check_max_states(max_states)
+        self.progress = progress
+        self._space: StateSpace | None = None
+
+    @property
+    def model_type(self) -> str:
+        return self.program.model_type
+
+    @property
+    def space(self) -> StateSpace:
+        """The reachable states and their moves (explored once)."""
+        if self._space is None:
+            self._space = explore_space(
+                self.program, max_states=self.max_states, progress=self.progress
+            )
+        return self._space
+
+    @property
+    def initial_states(self) -> list[tuple[Any, ...]]:
+        return [self.space.states[i] for i in self.space.initial]
+
+    def properties(self, text: str, *, source: str = "") -> list[Property]:
+        """The properties of a properties file's ``text``; its constants take their
+        values from the file or from the constants this model was given, and its
+        labels join the model's."""
+        tree = parse_properties(text, source)
+        program = self.program
+        for kind, name, expr in tree.constants:
+            if name in program.constants:
+                raise UsageError(
+                    f"the constant {name} is defined in both the model and the properties"
+                )
+            if expr is None:
+                if name not in self.given:
+                    raise ConstantError(name)
+                program.constants[name] = (kind, read_constant(name, kind, self.given[name]))
+            else:
+                program.constants[name] = constant_value(
+                    expr, Scope(program.constants), f"const {name}"
+                )
+        program.label_exprs.update(tree.labels)
+        return tree.properties
+
+    def check(
+        self, prop: str | Property, *, method: str = "exact", **solve_options: Any
+    ) -> PropertyResult:
+        """The answer to ``prop`` (a property's text, or one of :meth:`properties`) at
+        the initial states, exact unless ``method`` says otherwise."""
+        if isinstance(prop, str):
+            found = self.properties(prop)
+            if len(found) != 1:
+                raise UsageError(f"give one property, got {len(found)}")
+            prop = found[0]
+        started = time.perf_counter()
+        space = self.space
+        result: Answer = answer(space, prop.expr, space.initial, method, **solve_options)
+        values = {space.states[i]: _public(result.values[i]) for i in space.initial}
+        return PropertyResult(
+            prop.name,
+            prop.text,
+            values,
+            method,
+            len(space),
+            time.perf_counter() - started,
+            result.solution,
+        )
+
+    def values(self, prop: str | Property, *, method: str = "exact") -> dict[tuple[Any, ...], Any]:
+        """``prop``'s value at every reachable state (what model checkers compute)."""
+        if isinstance(prop, str):
+            prop = self.properties(prop)[0]
+        space = self.space
+        found = answer(space, prop.expr, list(range(len(space))), method)
+        return {space.states[i]: _public(v) for i, v in found.values.items()}
+
+
+def _public(value: Any) -> Any:
+    if isinstance(value, bool) or value == float("inf") or hasattr(value, "low"):
+        return value
+    return Fraction(value)
+
+
+def loads(text: str, constants: Mapping[str, Any] | None = None, **options: Any) -> PrismModel:
+    """A model from PRISM text (``constants``: name -> value for those the text leaves
+    undefined)."""
+    return PrismModel(text, constants, **options)
+
+
+def load(
+    path: str | Path, constants: Mapping[str, Any] | None = None, **options: Any
+) -> PrismModel:
+    """A model from a PRISM file."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise UsageError(f"cannot read the PRISM file {path}: {error.strerror or error}") from None
+    return PrismModel(text, constants, source=path.name, **options)

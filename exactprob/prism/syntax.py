@@ -1,0 +1,636 @@
+"""PRISM text to a small syntax tree: a model file (:func:`parse_model`) or a properties
+file (:func:`parse_properties`), read on the grammar in ``grammar.lark`` by lark's LALR(1)
+parser. A syntax error is one line naming the line, the column and what was expected.
+
+>>> tree = parse_model('dtmc module M x : [0..2] init 0; [] x<2 -> 1/2:(x\\'=x+1) + 1/2:true; endmodule')
+>>> tree.model_type, [v.name for v in tree.modules[0].variables]
+('dtmc', ['x'])
+>>> tree.modules[0].commands[0].updates[1]
+Update(probability=Binary(op='/', left=Number(value=1), right=Number(value=2)), assignments=())
+>>> parse_model("dtmc module M x : [0..2] init; endmodule")
+Traceback (most recent call last):
+...
+exactprob.errors.ModelError: PRISM syntax, line 1, column 30: unexpected ';'; expected ...
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from importlib.resources import files
+from typing import Any
+
+import lark
+from lark import Token, v_args
+
+from ..errors import ModelError
+from ..util.numbers import mpq
+
+__all__ = [
+    "Binary",
+    "Boolean",
+    "Call",
+    "Command",
+    "Expr",
+    "Filter",
+    "Ite",
+    "LabelRef",
+    "ModelSyntax",
+    "Module",
+    "Name",
+    "Number",
+    "Path",
+    "ProbabilityOperator",
+    "PropertiesSyntax",
+    "Property",
+    "RenamedModule",
+    "RewardItem",
+    "RewardOperator",
+    "RewardStructure",
+    "SteadyOperator",
+    "Unary",
+    "Update",
+    "Variable",
+    "parse_model",
+    "parse_properties",
+]
+
+
+# -- expressions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Number:
+    """A literal: an ``int``, or a decimal read as the exact rational it writes
+    (``0.091`` is 91/1000)."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class Boolean:
+    """``true`` or ``false``."""
+
+    value: bool
+
+
+@dataclass(frozen=True)
+class Name:
+    """A constant, formula or variable, by name."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class LabelRef:
+    """A label in a property: ``"name"`` (``"init"`` and ``"deadlock"`` are built in)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Unary:
+    """``-a`` or ``!a``."""
+
+    op: str
+    arg: Expr
+
+
+@dataclass(frozen=True)
+class Binary:
+    """``a op b`` for the arithmetic, comparison and logical operators."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Ite:
+    """``c ? a : b``."""
+
+    condition: Expr
+    then: Expr
+    other: Expr
+
+
+@dataclass(frozen=True)
+class Call:
+    """``min``, ``max``, ``floor``, ``ceil``, ``round``, ``pow``, ``mod``, ``log``."""
+
+    function: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Path:
+    """A path formula: ``kind`` is ``"F"``, ``"U"`` (``left U right``), or a kind the
+    reader names when it refuses it (``"G"``, ``"X"``, ``"W"``, a time bound)."""
+
+    kind: str
+    left: Expr | None
+    right: Expr
+
+
+@dataclass(frozen=True)
+class ProbabilityOperator:
+    """``P=? [path]``, ``Pmax=?``, ``Pmin=?``, or ``P>=b [path]`` (a bound: a truth value)."""
+
+    optimum: str | None
+    bound: tuple[str, Any] | None
+    path: Path
+
+
+@dataclass(frozen=True)
+class RewardOperator:
+    """``R{"name"}=? [F target]`` and its ``max``/``min``; ``path`` names a refused kind
+    (``C``, ``I``, ``S``) when not ``F``. ``steps``: Storm's ``T=?``, the expected
+    number of steps (a reward of 1 per step)."""
+
+    structure: str | None
+    optimum: str | None
+    bound: tuple[str, Any] | None
+    path: Path
+    steps: bool = False
+
+
+@dataclass(frozen=True)
+class SteadyOperator:
+    """``S=? [phi]``: the long-run share of time in ``phi``."""
+
+    optimum: str | None
+    bound: tuple[str, Any] | None
+    state: Expr
+
+
+@dataclass(frozen=True)
+class Filter:
+    """``filter(op, property, states)``; ``states`` defaults to every state."""
+
+    op: str
+    prop: Expr
+    states: Expr | None
+
+
+Expr = (
+    Number
+    | Boolean
+    | Name
+    | LabelRef
+    | Unary
+    | Binary
+    | Ite
+    | Call
+    | ProbabilityOperator
+    | RewardOperator
+    | SteadyOperator
+    | Filter
+)
+
+
+# -- a model file ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variable:
+    """``name : [low..high] init e;`` (``low``/``high`` ``None`` for a bool; ``init``
+    ``None``: the low end, or false); ``kind`` ``"int"``, ``"bool"`` or an unbounded
+    type the reader refuses."""
+
+    name: str
+    kind: str
+    low: Expr | None
+    high: Expr | None
+    init: Expr | None
+    line: int
+
+
+@dataclass(frozen=True)
+class Update:
+    """One branch of a command: its probability (``None``: 1) and its assignments
+    ``(variable, expression)``, all read in the state before the move."""
+
+    probability: Expr | None
+    assignments: tuple[tuple[str, Expr], ...]
+
+
+@dataclass(frozen=True)
+class Command:
+    """``[action] guard -> updates;`` (``action`` ``None`` when unlabelled)."""
+
+    action: str | None
+    guard: Expr
+    updates: tuple[Update, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Module:
+    """A module: its local variables and commands."""
+
+    name: str
+    variables: tuple[Variable, ...]
+    commands: tuple[Command, ...]
+
+
+@dataclass(frozen=True)
+class RenamedModule:
+    """``module name = base [old=new, ...] endmodule``."""
+
+    name: str
+    base: str
+    renames: tuple[tuple[str, str], ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class RewardItem:
+    """A state reward (``action`` is ``None``, ``transition`` false) or a transition
+    reward of the commands labelled ``action`` (``""``: the unlabelled ones)."""
+
+    transition: bool
+    action: str | None
+    guard: Expr
+    value: Expr
+
+
+@dataclass(frozen=True)
+class RewardStructure:
+    """``rewards "name" ... endrewards`` (``name`` ``None`` when unnamed)."""
+
+    name: str | None
+    items: tuple[RewardItem, ...]
+
+
+@dataclass
+class ModelSyntax:
+    """A model file as written."""
+
+    model_type: str | None = None
+    constants: list[tuple[str, str, Expr | None]] = field(default_factory=list)
+    formulas: dict[str, Expr] = field(default_factory=dict)
+    labels: dict[str, Expr] = field(default_factory=dict)
+    globals: list[Variable] = field(default_factory=list)
+    modules: list[Module | RenamedModule] = field(default_factory=list)
+    init: Expr | None = None
+    rewards: list[RewardStructure] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Property:
+    """One property of a properties file (``name`` ``None`` when unnamed)."""
+
+    name: str | None
+    expr: Expr
+    text: str
+
+
+@dataclass
+class PropertiesSyntax:
+    """A properties file: its constants, labels and properties, in order."""
+
+    constants: list[tuple[str, str, Expr | None]] = field(default_factory=list)
+    labels: dict[str, Expr] = field(default_factory=dict)
+    properties: list[Property] = field(default_factory=list)
+
+
+# -- the reading -------------------------------------------------------------------------
+
+
+def _number(text: str) -> Any:
+    """A literal's exact value: an ``int`` when it has no point or exponent."""
+    if all(c.isdigit() for c in text):
+        return int(text)
+    mantissa, _, exponent = text.lower().partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = int((whole or "0") + fraction)
+    return mpq(digits, 10 ** len(fraction)) * mpq(10) ** int(exponent or 0)
+
+
+def _unquote(token: Token) -> str:
+    return str(token)[1:-1]
+
+
+def _bound(token: Token) -> tuple[str | None, tuple[str, Any] | None]:
+    """``max=?`` -> ("max", None); ``>=0.5`` -> (None, (">=", 1/2))."""
+    text = "".join(str(token).split())
+    optimum = next((o for o in ("max", "min") if text.startswith(o)), None)
+    text = text[len(optimum or "") :]
+    if text == "=?":
+        return optimum, None
+    relation = text[:2] if text[:2] in ("<=", ">=") else text[:1]
+    return optimum, (relation, _number(text[len(relation) :]))
+
+
+@v_args(inline=True)
+class _Tree(lark.Transformer[Token, Any]):
+    """The parse tree as the dataclasses above."""
+
+    def number(self, token: Token) -> Number:
+        return Number(_number(str(token)))
+
+    def true(self) -> Boolean:
+        return Boolean(True)
+
+    def false(self) -> Boolean:
+        return Boolean(False)
+
+    def name(self, token: Token) -> Name:
+        return Name(str(token))
+
+    def label_ref(self, token: Token) -> LabelRef:
+        return LabelRef(_unquote(token))
+
+    def negative(self, arg: Expr) -> Unary:
+        return Unary("-", arg)
+
+    def not_(self, arg: Expr) -> Unary:
+        return Unary("!", arg)
+
+    def arithmetic(self, left: Expr, op: Token, right: Expr) -> Binary:
+        return Binary(str(op), left, right)
+
+    compare = arithmetic
+
+    def and_(self, left: Expr, right: Expr) -> Binary:
+        return Binary("&", left, right)
+
+    def or_(self, left: Expr, right: Expr) -> Binary:
+        return Binary("|", left, right)
+
+    def iff(self, left: Expr, right: Expr) -> Binary:
+        return Binary("<=>", left, right)
+
+    def implies(self, left: Expr, right: Expr) -> Binary:
+        return Binary("=>", left, right)
+
+    def ite(self, condition: Expr, then: Expr, other: Expr) -> Ite:
+        return Ite(condition, then, other)
+
+    def call(self, function: Token, *args: Expr) -> Call:
+        return Call(str(function), args)
+
+    # properties
+    def eventually(self, *parts: Any) -> Path:
+        return Path("F" if len(parts) == 1 else "time-bounded F", None, parts[-1])
+
+    def globally(self, *parts: Any) -> Path:
+        return Path("G", None, parts[-1])
+
+    def next_(self, target: Expr) -> Path:
+        return Path("X", None, target)
+
+    def until(self, left: Expr, *parts: Any) -> Path:
+        return Path("U" if len(parts) == 1 else "time-bounded U", left, parts[-1])
+
+    def weak_until(self, left: Expr, *parts: Any) -> Path:
+        return Path("W", left, parts[-1])
+
+    def state_path(self, target: Expr) -> Path:
+        return Path("state formula", None, target)
+
+    def reward_reach(self, target: Expr) -> Path:
+        return Path("F", None, target)
+
+    def cumulative(self, *bound: Any) -> Path:
+        return Path("C", None, Boolean(True))
+
+    def instantaneous(self, bound: Any) -> Path:
+        return Path("I", None, Boolean(True))
+
+    def long_run_reward(self) -> Path:
+        return Path("S", None, Boolean(True))
+
+    def bound(self, token: Token) -> str:
+        return str(token)
+
+    def reward_name(self, token: Token) -> str:
+        return _unquote(token)
+
+    def prob_operator(self, _op: Token, bound: Token, path: Path) -> ProbabilityOperator:
+        return ProbabilityOperator(*_bound(bound), path)
+
+    def reward_operator(self, op: Token, *parts: Any) -> RewardOperator:
+        structure = parts[0] if len(parts) == 3 else None
+        return RewardOperator(structure, *_bound(parts[-2]), parts[-1], steps=str(op) == "T")
+
+    def steady_operator(self, _op: Token, bound: Token, state: Expr) -> SteadyOperator:
+        return SteadyOperator(*_bound(bound), state)
+
+    def filter_(self, op: Token, prop: Expr, states: Expr | None = None) -> Filter:
+        return Filter(str(op), prop, states)
+
+    # model declarations
+    def model_type(self, token: Token) -> tuple[str, str]:
+        return ("model_type", str(token))
+
+    def unsupported(self, token: Token) -> tuple[str, str]:
+        return ("unsupported", str(token))
+
+    def const_decl(self, *parts: Any) -> tuple[str, tuple[str, str, Expr | None]]:
+        kind = "int"
+        if isinstance(parts[0], Token) and parts[0].type == "CONST_TYPE":
+            kind = {"rate": "double", "prob": "double"}.get(str(parts[0]), str(parts[0]))
+            parts = parts[1:]
+        value = parts[1] if len(parts) > 1 else None
+        return ("constant", (kind, str(parts[0]), value))
+
+    def formula(self, name: Token, expr: Expr) -> tuple[str, tuple[str, Expr]]:
+        return ("formula", (str(name), expr))
+
+    def label(self, name: Token, expr: Expr) -> tuple[str, tuple[str, Expr]]:
+        return ("label", (_unquote(name), expr))
+
+    def global_variable(self, variable: Variable) -> tuple[str, Variable]:
+        return ("global", variable)
+
+    def init(self, expr: Expr) -> tuple[str, Expr]:
+        return ("init", expr)
+
+    @v_args(inline=True, meta=True)
+    def range_variable(
+        self, meta: Any, name: Token, low: Expr, high: Expr, init: Expr | None = None
+    ) -> Variable:
+        return Variable(str(name), "int", low, high, init, meta.line)
+
+    @v_args(inline=True, meta=True)
+    def bool_variable(self, meta: Any, name: Token, init: Expr | None = None) -> Variable:
+        return Variable(str(name), "bool", None, None, init, meta.line)
+
+    @v_args(inline=True, meta=True)
+    def unbounded_variable(
+        self, meta: Any, name: Token, kind: Token, init: Expr | None = None
+    ) -> Variable:
+        return Variable(str(name), f"unbounded {kind}", None, None, init, meta.line)
+
+    def assignment(self, name: Token, expr: Expr) -> tuple[str, Expr]:
+        return (str(name), expr)
+
+    def assignments(self, *pairs: tuple[str, Expr]) -> tuple[tuple[str, Expr], ...]:
+        return pairs
+
+    def no_change(self) -> tuple[tuple[str, Expr], ...]:
+        return ()
+
+    def weighted_update(
+        self, probability: Expr, assignments: tuple[tuple[str, Expr], ...]
+    ) -> Update:
+        return Update(probability, assignments)
+
+    def certain_update(self, assignments: tuple[tuple[str, Expr], ...]) -> Update:
+        return Update(None, assignments)
+
+    def updates(self, *updates: Update) -> tuple[Update, ...]:
+        return updates
+
+    @v_args(inline=True, meta=True)
+    def command(self, meta: Any, *parts: Any) -> Command:
+        action = str(parts[0]) if len(parts) == 3 else None
+        return Command(action, parts[-2], parts[-1], meta.line)
+
+    def module(self, name: Token, *body: Variable | Command) -> tuple[str, Module]:
+        variables = tuple(b for b in body if isinstance(b, Variable))
+        commands = tuple(b for b in body if isinstance(b, Command))
+        return ("module", Module(str(name), variables, commands))
+
+    def rename(self, old: Token, new: Token) -> tuple[str, str]:
+        return (str(old), str(new))
+
+    def renames(self, *pairs: tuple[str, str]) -> tuple[tuple[str, str], ...]:
+        return pairs
+
+    @v_args(inline=True, meta=True)
+    def renamed_module(
+        self, meta: Any, name: Token, base: Token, renames: Any
+    ) -> tuple[str, RenamedModule]:
+        return ("module", RenamedModule(str(name), str(base), renames, meta.line))
+
+    def state_reward(self, guard: Expr, value: Expr) -> RewardItem:
+        return RewardItem(False, None, guard, value)
+
+    def transition_reward(self, *parts: Any) -> RewardItem:
+        action = str(parts[0]) if len(parts) == 3 else ""
+        return RewardItem(True, action, parts[-2], parts[-1])
+
+    def rewards(self, *parts: Any) -> tuple[str, RewardStructure]:
+        name = _unquote(parts[0]) if parts and isinstance(parts[0], Token) else None
+        items = tuple(p for p in parts if isinstance(p, RewardItem))
+        return ("rewards", RewardStructure(name, items))
+
+    @v_args(inline=True, meta=True)
+    def property(self, meta: Any, expr: Expr) -> tuple[str, tuple[None, Expr, Any]]:
+        return ("property", (None, expr, meta))
+
+    @v_args(inline=True, meta=True)
+    def named_property(
+        self, meta: Any, name: Token, expr: Expr
+    ) -> tuple[str, tuple[str, Expr, Any]]:
+        return ("property", (_unquote(name), expr, meta))
+
+    def properties(self, *items: Any) -> list[Any]:
+        return list(items)
+
+    def model(self, *declarations: tuple[str, Any]) -> ModelSyntax:
+        tree = ModelSyntax()
+        for kind, item in declarations:
+            if kind == "model_type":
+                tree.model_type = item
+            elif kind == "constant":
+                tree.constants.append(item)
+            elif kind == "formula":
+                tree.formulas[item[0]] = item[1]
+            elif kind == "label":
+                tree.labels[item[0]] = item[1]
+            elif kind == "global":
+                tree.globals.append(item)
+            elif kind == "module":
+                tree.modules.append(item)
+            elif kind == "init":
+                tree.init = item
+            elif kind == "rewards":
+                tree.rewards.append(item)
+            else:
+                tree.unsupported.append(item)
+        return tree
+
+
+_TOKEN_TEXT = {
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "STRING": 'a "string"',
+    "$END": "the end of the text",
+}
+
+
+def _expected(parser: lark.Lark, names: set[str]) -> str:
+    shown = []
+    for name in sorted(names):
+        if name in _TOKEN_TEXT:
+            shown.append(_TOKEN_TEXT[name])
+            continue
+        try:
+            pattern = parser.get_terminal(name).pattern
+        except KeyError:
+            shown.append(name.lower())
+            continue
+        shown.append(
+            repr(pattern.value) if pattern.type == "str" else name.lower().replace("_", " ")
+        )
+    return " or ".join(sorted(set(shown))[:8])
+
+
+@functools.cache
+def _parser(start: str) -> lark.Lark:
+    grammar = (files("exactprob.prism") / "grammar.lark").read_text()
+    return lark.Lark(grammar, start=start, parser="lalr", propagate_positions=True)
+
+
+def _parse(text: str, start: str, source: str) -> Any:
+    parser = _parser(start)
+    try:
+        return _Tree().transform(parser.parse(text))
+    except lark.exceptions.UnexpectedInput as error:
+        where = f"PRISM syntax{source}, line {error.line}, column {error.column}"
+        if isinstance(error, lark.exceptions.UnexpectedToken):
+            found = "the end of the text" if error.token.type == "$END" else repr(str(error.token))
+            raise ModelError(
+                f"{where}: unexpected {found}; expected {_expected(parser, error.expected)}"
+            ) from None
+        if isinstance(error, lark.exceptions.UnexpectedCharacters):
+            raise ModelError(f"{where}: unexpected character {error.char!r}") from None
+        raise ModelError(f"{where}: the text ends too soon") from None
+    except lark.exceptions.VisitError as error:
+        raise ModelError(f"PRISM syntax{source}: {error.orig_exc}") from None
+
+
+def parse_model(text: str, source: str = "") -> ModelSyntax:
+    """The model file ``text`` (``source``, a file name, shown in errors) as a tree."""
+    return _parse(text, "model", f" in {source}" if source else "")  # type: ignore[no-any-return]
+
+
+def parse_properties(text: str, source: str = "") -> PropertiesSyntax:
+    """A properties file (or one property) as a tree; each property keeps its text.
+
+    >>> [p.expr.optimum for p in parse_properties('"a": Pmax=? [F x=2]; Pmin=? [F x=1]').properties]
+    ['max', 'min']
+    """
+    items = _parse(text, "properties", f" in {source}" if source else "")
+    tree = PropertiesSyntax()
+    for kind, item in items:
+        if kind == "constant":
+            tree.constants.append(item)
+        elif kind == "label":
+            tree.labels[item[0]] = item[1]
+        else:
+            name, expr, meta = item
+            tree.properties.append(Property(name, expr, _source_text(text, meta, name)))
+    return tree
+
+
+def _source_text(text: str, meta: Any, name: str | None) -> str:
+    """The property as written, on one line, without its name."""
+    written = text[meta.start_pos : meta.end_pos]
+    if name is not None:
+        written = written.split(":", 1)[1]
+    return " ".join(written.split()).rstrip(";").strip()
