@@ -15,12 +15,14 @@ PRISM dtmc coin.prism: 3 states, 1 initial state
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConstantError, UsageError
 from ..prism import load, prism_report
 from ..util.limits import DEFAULT_MAX_STATES
+from ..util.text import count_text
 from . import help_of
 from ._options import add_json_flag, add_max_states_flag
 from ._output import emit, show_progress
@@ -79,11 +81,9 @@ def run(args: argparse.Namespace) -> None:
         properties = chosen
     report = prism_report(model, properties, Path(args.model).name, method=args.method)
     if report.deadlocks and not args.json:
-        import sys
-
         print(
-            f"note: {report.deadlocks:,} states have no enabled command; each stays where it is "
-            "(a self-loop, as PRISM and Storm do)",
+            f"note: {count_text(report.deadlocks, 'state')} without an enabled command: each "
+            "stays where it is (a self-loop, as PRISM and Storm do)",
             file=sys.stderr,
         )
     emit(report.to_json(), report.text(), args.json)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -31,7 +31,7 @@ from .questions import STEPS, ChainModel, QuestionModel, RewardQuestionModel
 from .space import StateSpace
 from .syntax import Expr, Filter, Path, ProbabilityOperator, RewardOperator, SteadyOperator
 
-__all__ = ["FILTERS", "Answer", "answer"]
+__all__ = ["FILTERS", "Answer", "answer", "probability_question", "reward_question"]
 
 #: The operators ``filter`` takes.
 FILTERS = ("min", "max", "sum", "avg", "count", "forall", "exists", "first", "state")
@@ -46,7 +46,6 @@ class Answer:
 
     values: dict[int, Any]
     solution: Any = None
-    infinite: set[int] = field(default_factory=set)
 
     def __getitem__(self, position: int) -> Any:
         return self.values[position]
@@ -100,10 +99,17 @@ def _bounded(space: StateSpace, expr: Any, found: Answer) -> Answer:
     return Answer(truth, found.solution)
 
 
-def _optimum(space: StateSpace, optimum: str | None, what: str) -> str | None:
-    if space.program.model_type == "mdp" and optimum is None:
-        raise UsageError(f"{what} of an MDP needs max or min (Pmax=?, Pmin=?, Rmax=?, Rmin=?)")
-    return optimum if space.program.model_type == "mdp" else None
+def _optimum(space: StateSpace, expr: Any, what: str) -> str | None:
+    """Which optimum an MDP's operator asks for: its ``max``/``min``, or for a bound
+    without one, the bound over every choice (PRISM's rule: ``P>=p`` holds when the
+    least probability is at least ``p``, ``P<=p`` when the largest is at most ``p``)."""
+    if space.program.model_type != "mdp":
+        return None
+    if expr.optimum is not None:
+        return str(expr.optimum)
+    if expr.bound is not None:
+        return "min" if expr.bound[0] in (">", ">=") else "max"
+    raise UsageError(f"{what} of an MDP needs max or min (Pmax=?, Pmin=?, Rmax=?, Rmin=?)")
 
 
 def _path_sets(space: StateSpace, path: Path) -> tuple[set[int] | None, set[int], bool]:
@@ -125,16 +131,12 @@ def _path_sets(space: StateSpace, path: Path) -> tuple[set[int] | None, set[int]
     )
 
 
-def _probability(
-    space: StateSpace,
-    expr: ProbabilityOperator,
-    positions: list[int],
-    method: str,
-    options: dict[str, Any],
-) -> Answer:
-    optimum = _optimum(space, expr.optimum, "a probability")
-    if expr.path.kind == "X":
-        return _next(space, expr.path, positions, optimum)
+def probability_question(
+    space: StateSpace, expr: ProbabilityOperator
+) -> tuple[QuestionModel, bool]:
+    """The engine model of ``P [F b]`` or ``P [a U b]`` (``G`` and ``W`` through their
+    complement: then the second item is true and the answer is one minus its value)."""
+    optimum = _optimum(space, expr, "a probability")
     through, target, complement = _path_sets(space, expr.path)
     if complement:
         optimum = {"max": "min", "min": "max", None: None}[optimum]
@@ -147,14 +149,20 @@ def _probability(
         one = space.sure_some(target, through) if optimum else space.sure_every(target, through)
     terminal = {i: mpq(0) for i in zero}
     terminal.update({i: mpq(1) for i in one})
-    found = _solve(
-        QuestionModel(space, terminal, minimise=minimise),
-        space,
-        terminal,
-        positions,
-        method,
-        options,
-    )
+    return QuestionModel(space, terminal, minimise=minimise), complement
+
+
+def _probability(
+    space: StateSpace,
+    expr: ProbabilityOperator,
+    positions: list[int],
+    method: str,
+    options: dict[str, Any],
+) -> Answer:
+    if expr.path.kind == "X":
+        return _next(space, expr.path, positions, _optimum(space, expr, "a probability"))
+    model, complement = probability_question(space, expr)
+    found = _solve(model, positions, method, options)
     if complement:
         found.values = {i: _one_minus(v) for i, v in found.values.items()}
     return found
@@ -177,6 +185,41 @@ def _next(space: StateSpace, path: Path, positions: list[int], optimum: str | No
     return Answer(values)
 
 
+def reward_question(
+    space: StateSpace, expr: RewardOperator
+) -> tuple[RewardQuestionModel, set[int]]:
+    """The engine model of ``R [F b]``, and the states where the reward is finite (the
+    target is reached surely: under every choice for ``Rmax``, under some for ``Rmin``,
+    whose model then plays only the moves that keep it sure)."""
+    if expr.path.kind != "F":
+        raise UsageError(f"R[{expr.path.kind}] reward properties are not answered (R[F ...] only)")
+    structure = STEPS if expr.steps else _structure(space.program.rewards, expr.structure)
+    if structure != STEPS:
+        _check_rewards(space, structure)
+    optimum = _optimum(space, expr, "a reward")
+    target = _condition(space, expr.path.right, "F")
+    sure = space.sure_some(target) if optimum == "min" else space.sure_every(target)
+    model = RewardQuestionModel(
+        space,
+        {i: mpq(0) for i in target},
+        structure,
+        minimise=optimum == "min",
+        allowed=sure if optimum == "min" else None,
+    )
+    return model, sure
+
+
+def _structure(rewards: dict[str | None, Any], asked: str | None) -> str | None:
+    """The reward structure a property names (unnamed: the first)."""
+    if asked in rewards:
+        return asked
+    if asked is None and rewards:
+        return next(iter(rewards))
+    names = ", ".join(f'"{n}"' if n else "an unnamed one" for n in rewards) or "none"
+    named = "" if asked is None else f' "{asked}"'
+    raise UsageError(f"the model has no reward structure{named} (it has: {names})")
+
+
 def _reward(
     space: StateSpace,
     expr: RewardOperator,
@@ -184,39 +227,9 @@ def _reward(
     method: str,
     options: dict[str, Any],
 ) -> Answer:
-    program = space.program
-    if expr.path.kind != "F":
-        raise UsageError(f"R[{expr.path.kind}] reward properties are not answered (R[F ...] only)")
-    structure = expr.structure
-    if expr.steps:
-        structure = STEPS
-    elif structure not in program.rewards:
-        if structure is None and len(program.rewards) >= 1:
-            structure = next(iter(program.rewards))
-        else:
-            names = (
-                ", ".join(f'"{n}"' if n else "an unnamed one" for n in program.rewards) or "none"
-            )
-            asked = "" if structure is None else f' "{structure}"'
-            raise UsageError(f"the model has no reward structure{asked} (it has: {names})")
-    if structure is not STEPS:
-        _check_rewards(space, structure)
-    optimum = _optimum(space, expr.optimum, "a reward")
-    target = _condition(space, expr.path.right, "F")
-    sure = space.sure_some(target) if optimum == "min" else space.sure_every(target)
-    terminal = {i: mpq(0) for i in target}
-    model = RewardQuestionModel(
-        space,
-        terminal,
-        structure,
-        minimise=optimum == "min",
-        allowed=sure if optimum == "min" else None,
-    )
-    finite = [i for i in positions if i in sure]
-    found = _solve(model, space, terminal, finite, method, options)
-    infinite = {i for i in positions if i not in sure}
-    found.values.update(dict.fromkeys(infinite, math.inf))
-    found.infinite = infinite
+    model, sure = reward_question(space, expr)
+    found = _solve(model, [i for i in positions if i in sure], method, options)
+    found.values.update({i: math.inf for i in positions if i not in sure})
     return found
 
 
@@ -249,15 +262,11 @@ def _steady(space: StateSpace, expr: SteadyOperator, positions: list[int], metho
 
 
 def _solve(
-    model: QuestionModel,
-    space: StateSpace,
-    terminal: dict[int, Any],
-    positions: list[int],
-    method: str,
-    options: dict[str, Any],
+    model: QuestionModel, positions: list[int], method: str, options: dict[str, Any]
 ) -> Answer:
     """The model's values at ``positions``: terminal ones read off, the rest solved in
     one run of the engine from all of them."""
+    space, terminal = model.space, model.terminal
     values: dict[int, Any] = {i: to_fraction(terminal[i]) for i in positions if i in terminal}
     starts = [space.states[i] for i in positions if i not in terminal]
     if not starts:

@@ -28,11 +28,12 @@ from typing import Any
 from ..errors import ConstantError, UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import decimal_string, fraction_string
-from .check import Answer, answer
+from .check import Answer, answer, probability_question, reward_question
 from .expressions import Scope, constant_value
 from .program import PrismProgram, read_constant
+from .questions import QuestionModel
 from .space import StateSpace, explore_space
-from .syntax import Property, parse_model, parse_properties
+from .syntax import ProbabilityOperator, Property, RewardOperator, parse_model, parse_properties
 
 __all__ = ["PrismModel", "PropertyResult", "load", "loads"]
 
@@ -54,10 +55,14 @@ class PropertyResult:
 
     @property
     def value(self) -> Any:
-        """The value at the initial state (when there is one initial state)."""
-        if len(self.values) != 1:
-            raise UsageError(f"the model has {len(self.values)} initial states: read values")
-        return next(iter(self.values.values()))
+        """The value at the initial states, when they all have the same (a filter's one
+        value, or the value of the one initial state); else read ``values``."""
+        distinct = set(self.values.values())
+        if len(distinct) != 1:
+            raise UsageError(
+                f"the {len(self.values)} initial states have {len(distinct)} values: read values"
+            )
+        return distinct.pop()
 
     def to_json(self) -> dict[str, Any]:
         """The answer as JSON: ``value`` ("p/q", or "inf", or true/false) with its
@@ -155,11 +160,7 @@ class PrismModel:
     ) -> PropertyResult:
         """The answer to ``prop`` (a property's text, or one of :meth:`properties`) at
         the initial states, exact unless ``method`` says otherwise."""
-        if isinstance(prop, str):
-            found = self.properties(prop)
-            if len(found) != 1:
-                raise UsageError(f"give one property, got {len(found)}")
-            prop = found[0]
+        prop = self._one(prop)
         started = time.perf_counter()
         space = self.space
         result: Answer = answer(space, prop.expr, space.initial, method, **solve_options)
@@ -176,11 +177,40 @@ class PrismModel:
 
     def values(self, prop: str | Property, *, method: str = "exact") -> dict[tuple[Any, ...], Any]:
         """``prop``'s value at every reachable state (what model checkers compute)."""
-        if isinstance(prop, str):
-            prop = self.properties(prop)[0]
+        prop = self._one(prop)
         space = self.space
         found = answer(space, prop.expr, list(range(len(space))), method)
         return {space.states[i]: _public(v) for i, v in found.values.items()}
+
+    def question(self, prop: str | Property) -> QuestionModel:
+        """The model the engine solves for ``P [F b]``, ``P [a U b]`` or ``R [F b]``
+        (with max or min in an MDP): the reachable states, the states the graph decides
+        made terminal, the mover maximising or minimising. ``ep.solve`` answers it by
+        any method, with its derivation, laws and policy; its value at a state is the
+        property's, where :meth:`check` finds it finite.
+
+        >>> import exactprob as ep
+        >>> model = loads("mdp module m x : [0..2] init 0; [go] x=0 -> 0.3:(x'=1) + 0.7:(x'=2);"
+        ...               " [wait] x=0 -> true; [] x>0 -> true; endmodule")
+        >>> ep.solve(model.question("Pmax=? [F x=1]")).value()
+        Fraction(3, 10)
+        """
+        expr = self._one(prop).expr
+        if isinstance(expr, ProbabilityOperator) and expr.path.kind in ("F", "U"):
+            return probability_question(self.space, expr)[0]
+        if isinstance(expr, RewardOperator):
+            return reward_question(self.space, expr)[0]
+        raise UsageError(
+            "a question model is made for P=? [F b], P=? [a U b] and R=? [F b] (with max or min)"
+        )
+
+    def _one(self, prop: str | Property) -> Property:
+        if isinstance(prop, Property):
+            return prop
+        found = self.properties(prop)
+        if len(found) != 1:
+            raise UsageError(f"give one property, got {len(found)}")
+        return found[0]
 
 
 def _public(value: Any) -> Any:

@@ -124,7 +124,7 @@ class PrismProgram:
         self.model_type = MODEL_TYPES[kind]
         self.constants = _constants(syntax, dict(constants or {}))
         formulas = _formulas(syntax.formulas)
-        modules = _modules(syntax.modules)
+        modules = _modules(syntax.modules, formulas)
         declared = [*syntax.globals, *(v for m in modules for v in m.variables)]
         self.variables: list[tuple[str, str, Any, Any]] = []  # name, kind, low, high
         scope = Scope(self.constants)
@@ -414,8 +414,10 @@ def _formulas(formulas: Mapping[str, Expr]) -> dict[str, Expr]:
     return done
 
 
-def _modules(declared: list[Module | RenamedModule]) -> list[Module]:
-    """The modules, each renamed one copied from its base with its names replaced."""
+def _modules(declared: list[Module | RenamedModule], formulas: Mapping[str, Expr]) -> list[Module]:
+    """The modules, each renamed one copied from its base with the formulas written out
+    and then its names replaced (PRISM's order: a formula in the copy reads the renamed
+    variables)."""
     by_name: dict[str, Module] = {}
     for module in declared:
         if isinstance(module, RenamedModule):
@@ -424,22 +426,26 @@ def _modules(declared: list[Module | RenamedModule]) -> list[Module]:
                 raise ModelError(
                     f"line {module.line}: module {module.name} renames {module.base}, which is not defined before it"
                 )
-            module = _renamed(base, module)
+            module = _renamed(base, module, formulas)
         if module.name in by_name:
             raise ModelError(f"the module {module.name} is defined twice")
         by_name[module.name] = module
     return list(by_name.values())
 
 
-def _renamed(base: Module, renaming: RenamedModule) -> Module:
+def _renamed(base: Module, renaming: RenamedModule, formulas: Mapping[str, Expr]) -> Module:
     names = dict(renaming.renames)
+
+    def copy(expr: Expr) -> Expr:
+        return rename(expand(expr, formulas), names)
+
     variables = tuple(
         Variable(
             names.get(v.name, v.name),
             v.kind,
-            None if v.low is None else rename(v.low, names),
-            None if v.high is None else rename(v.high, names),
-            None if v.init is None else rename(v.init, names),
+            None if v.low is None else copy(v.low),
+            None if v.high is None else copy(v.high),
+            None if v.init is None else copy(v.init),
             v.line,
         )
         for v in base.variables
@@ -447,11 +453,11 @@ def _renamed(base: Module, renaming: RenamedModule) -> Module:
     commands = tuple(
         Command(
             None if c.action is None else names.get(c.action, c.action),
-            rename(c.guard, names),
+            copy(c.guard),
             tuple(
                 Update(
-                    None if u.probability is None else rename(u.probability, names),
-                    tuple((names.get(v, v), rename(e, names)) for v, e in u.assignments),
+                    None if u.probability is None else copy(u.probability),
+                    tuple((names.get(v, v), copy(e)) for v, e in u.assignments),
                 )
                 for u in c.updates
             ),

@@ -69,11 +69,14 @@ class QuestionModel:
         return 1 if self.minimise else 0
 
     def _moves(self, i: int) -> list[tuple[str, list[tuple[int, Any]]]]:
+        """The moves played in state ``i``: those within ``allowed``, less a move that
+        stays put surely where another is left (it never helps: the graph already made
+        terminal every state where staying forever decides the value)."""
         moves = self.space.moves[i]
-        allowed = self.allowed
-        if allowed is None:
-            return moves
-        return [(name, d) for name, d in moves if all(t in allowed for t, _ in d)]
+        if self.allowed is not None:
+            moves = [(name, d) for name, d in moves if all(t in self.allowed for t, _ in d)]
+        moving = [(name, d) for name, d in moves if d != [(i, _ONE)]]
+        return moving or moves
 
 
 class RewardQuestionModel(QuestionModel):

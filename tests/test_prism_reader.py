@@ -1,0 +1,207 @@
+"""The PRISM reader, feature by feature, on small models whose values are derived here by
+hand from the PRISM manual's rules; and its refusals, each one line."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import exactprob as ep
+import exactprob.prism as prism
+from exactprob.cli import main
+from exactprob.errors import ConstantError, ModelError, UsageError
+
+SYNC = """dtmc
+module A  a : [0..2] init 0;
+  [go] a=0 -> 1/3:(a'=1) + 2/3:(a'=2);
+endmodule
+module B  b : [0..2] init 0;
+  [go] b=0 -> 1/4:(b'=1) + 3/4:(b'=2);
+endmodule
+"""
+
+
+def test_synchronised_commands_move_together_with_multiplied_probabilities() -> None:
+    model = prism.loads(SYNC)
+    assert model.check("P=? [F a=1 & b=1]").value == Fraction(1, 3) * Fraction(1, 4)
+    assert len(model.space) == 5  # the start and the 2 x 2 joint outcomes
+
+
+def test_a_renamed_module_copies_its_base_with_formulas_written_out_first() -> None:
+    # f is written out inside A before B is copied, so in B it reads b (PRISM's rule)
+    model = prism.loads("""mdp
+formula f = a > 0;
+module A  a : [0..1] init 0;
+  [] !f -> 1/2:(a'=1) + 1/2:true;
+endmodule
+module B = A [a=b] endmodule
+""")
+    # each module flips until it is 1; the two can always be moved apart: both end at 1
+    assert model.check("Pmin=? [F a=1 & b=1]").value == 1
+    assert model.check("Pmax=? [X b=1]").value == Fraction(1, 2)
+
+
+def test_overlapping_commands_of_a_dtmc_are_taken_with_equal_probability() -> None:
+    model = prism.loads(
+        "dtmc module m x : [0..2] init 0; [] x=0 -> (x'=1); [] x=0 -> (x'=2); endmodule"
+    )
+    assert model.check("P=? [F x=1]").value == Fraction(1, 2)
+
+
+def test_doubles_are_the_exact_decimals_written() -> None:
+    model = prism.loads("""dtmc
+const double p = 0.1;
+const double q = 0.2;
+module m  x : [0..2] init 0;
+  [] x=0 & p+q=0.3 -> p+q:(x'=1) + 0.7:(x'=2);
+endmodule""")
+    assert model.check("P=? [F x=1]").value == Fraction(3, 10)
+
+
+def test_several_initial_states_each_get_their_value() -> None:
+    model = prism.loads("""dtmc
+module m  x : [0..3];
+  [] x<3 -> 1/2:(x'=x+1) + 1/2:(x'=0);
+endmodule
+init x<2 endinit""")
+    values = model.check("P=? [X x=0]").values
+    assert values == {(0,): Fraction(1, 2), (1,): Fraction(1, 2)}
+    assert model.check('filter(count, x>0, "init")').value == 1
+
+
+def test_g_w_and_u_on_a_random_walk_derived_by_hand() -> None:
+    # a walk on 0..3 from 1, up or down with probability 1/2, stopped at 0 and 3:
+    # P(reach 3) = 1/3 from 1 (gambler's ruin), and reaching 3 means avoiding 0 forever
+    model = prism.loads("""dtmc
+module walk  x : [0..3] init 1;
+  [] x>0 & x<3 -> 1/2:(x'=x-1) + 1/2:(x'=x+1);
+endmodule""")
+    assert model.check("P=? [F x=3]").value == Fraction(1, 3)
+    assert model.check("P=? [G x>0]").value == Fraction(1, 3)
+    assert model.check("P=? [x<2 U x=0]").value == Fraction(1, 2)
+    assert model.check("P=? [x>0 W x=3]").value == Fraction(1, 3)
+    assert model.check("T=? [F x=0 | x=3]").value == 2  # (1)(3-1) steps, gambler's ruin
+
+
+def test_rewards_gathered_until_the_target_and_infinite_where_it_may_be_missed() -> None:
+    model = prism.loads("""dtmc
+module walk  x : [0..3] init 1;
+  [step] x>0 & x<3 -> 1/2:(x'=x-1) + 1/2:(x'=x+1);
+endmodule
+rewards "cost"
+  x=1 : 2;
+  [step] true : 1;
+endrewards""")
+    # from 1: 3 per visit of 1, 1 per visit of 2; visits of 1 and 2 before absorption
+    # are 4/3 and 2/3 from 1 (the walk's Green function), so 3 * 4/3 + 2/3 = 14/3
+    assert model.check('R{"cost"}=? [F x=0 | x=3]').value == Fraction(14, 3)
+    assert model.check('R{"cost"}=? [F x=3]').value == math.inf
+
+
+def test_the_long_run_share_of_a_two_state_chain() -> None:
+    model = prism.loads(
+        "dtmc module m x : [0..1] init 0; [] x=0 -> 0.2:(x'=1) + 0.8:true;"
+        " [] x=1 -> 0.3:(x'=0) + 0.7:true; endmodule"
+    )
+    assert model.check("S=? [x=1]").value == Fraction(2, 5)  # a / (a + b)
+
+
+def test_an_mdp_answers_its_optima_and_the_engine_solves_its_question() -> None:
+    model = prism.loads("""mdp
+module m  x : [0..2] init 0;
+  [safe] x=0 -> 1/2:(x'=1) + 1/2:(x'=2);
+  [bold] x=0 -> 3/4:(x'=1) + 1/4:(x'=2);
+  [wait] x=0 -> true;
+endmodule""")
+    assert model.check("Pmax=? [F x=1]").value == Fraction(3, 4)
+    assert model.check("Pmin=? [F x=1]").value == 0  # waiting forever avoids it
+    # a bound holds for every choice: P>=p asks the least probability, P<=p the largest
+    assert model.check("P>=0.75 [F x=1]").value is False
+    assert model.check("P<=0.75 [F x=1]").value is True
+    solution = ep.solve(model.question("Pmax=? [F x=1]"))
+    assert solution.policy((0,)) == "bold"
+    certified = ep.solve(model.question("Pmax=? [F x=1]"), "certified").value()
+    assert certified.low <= Fraction(3, 4) <= certified.high
+    assert ep.solve(model.question("Pmax=? [F x=1]"), "depth-first").value() == Fraction(3, 4)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("dtmc module m x : [0..1] init; endmodule", "line 1, column 30: unexpected ';'"),
+        ("ctmc module m x : [0..1]; endmodule", "PRISM ctmc models are not read"),
+        (
+            "dtmc module m x : [0..1] init 0; [] true -> (x'=x+1); endmodule",
+            "module m, line 1: the update sets x to 2, outside its range [0..1], in state (x=1)",
+        ),
+        (
+            "dtmc module m x : [0..1] init 0; [] true -> 0.5:(x'=1); endmodule",
+            "the probabilities of the updates sum to 1/2, not 1, in state (x=0)",
+        ),
+        ("dtmc module m x : int init 0; endmodule", "an unbounded variable"),
+        (
+            "dtmc module m x : [0..1] init 0; [] x -> true; endmodule",
+            "the guard is a int, not a boolean",
+        ),
+    ],
+)
+def test_bad_models_are_refused_in_one_line(text: str, message: str) -> None:
+    with pytest.raises(ModelError) as refused:
+        prism.loads(text).check("P=? [F x=1]")
+    assert message in str(refused.value)
+    assert "\n" not in str(refused.value)
+
+
+def test_an_undefined_constant_names_itself_in_the_callers_words(
+    tmp_path: Path, capsys: Any
+) -> None:
+    text = "dtmc const int N; module m x : [0..N] init 0; [] x<N -> (x'=x+1); endmodule"
+    with pytest.raises(ConstantError, match="constants=") as missing:
+        prism.loads(text)
+    assert missing.value.name == "N"
+    path = tmp_path / "m.prism"
+    path.write_text(text)
+    assert main(["prism", str(path), "--property", "P=? [F x=2]"]) == 2
+    assert "give it with --constant N=VALUE" in capsys.readouterr().err
+    assert main(["prism", str(path), "--property", "P=? [F x=2]", "--constant", "N=2"]) == 0
+
+
+def test_a_property_out_of_scope_gets_its_line_and_the_others_their_values(
+    tmp_path: Path, capsys: Any
+) -> None:
+    path = tmp_path / "walk.prism"
+    path.write_text("dtmc module m x : [0..2] init 0; [] x<2 -> (x'=x+1); endmodule")
+    argv = [
+        "prism",
+        str(path),
+        "--property",
+        "P=? [F<=3 x=2]",
+        "--property",
+        "P=? [F x=2]",
+        "--json",
+    ]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "time-bounded F path formulas are not answered" in out["properties"][0]["error"]
+    assert out["properties"][1]["value"] == "1"
+
+
+def test_a_deadlock_stays_put_and_the_command_line_says_so(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "stop.prism"
+    path.write_text("dtmc module m x : [0..1] init 0; [] x=0 -> 1/2:(x'=1) + 1/2:true; endmodule")
+    assert main(["prism", str(path), "--property", "P=? [G x<=1]"]) == 0
+    captured = capsys.readouterr()
+    assert "note: 1 state without an enabled command: each stays" in captured.err
+    assert "= 1" in captured.out
+
+
+def test_mdp_properties_need_an_optimum() -> None:
+    with pytest.raises(UsageError, match="needs max or min"):
+        prism.loads("mdp module m x : [0..1] init 0; [] x=0 -> (x'=1); endmodule").check(
+            "P=? [F x=1]"
+        )
