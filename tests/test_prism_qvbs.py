@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import exactprob.prism as prism
+from exactprob import prism
 from exactprob.cli import main
 
 HERE = Path(__file__).parent / "qvbs"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import exactprob as ep
-import exactprob.prism as prism
+from exactprob import prism
 from exactprob.cli import main
 from exactprob.errors import ConstantError, ModelError, UsageError
 

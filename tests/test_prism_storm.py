@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import exactprob.prism as prism
+from exactprob import prism
 
 stormpy = pytest.importorskip("stormpy")
 
@@ -132,7 +132,7 @@ def storm_values(path: str, prop: str) -> dict[tuple[Any, ...], Fraction | float
 
 def check_against_storm(tmp_path_factory: Any, case: Any) -> None:
     """Every property of the random program ``case``, in every state, ours and Storm's."""
-    kind, text, properties = case
+    _, text, properties = case
     path = tmp_path_factory.mktemp("prism") / "random.prism"
     path.write_text(text)
     model = prism.load(path)
