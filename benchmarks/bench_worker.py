@@ -20,7 +20,8 @@ def in_fresh_process(
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
         return None
-    result: dict[str, object] = json.loads(done.stdout)
+    # the result is the last line: a peer may print its own warnings first (Storm does)
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
 
