@@ -173,3 +173,10 @@ def test_seats_benchmark_quick_runs(tmp_path: Path) -> None:
     # exits 1 when the game of seats and the two-player engine give different chances
     assert "The first seat's chance equal both ways: yes" in text
     assert "| Piglet, 3 seats to 4 | 528 |" in text
+
+
+@pytest.mark.slow
+def test_prism_benchmark_quick_agrees_with_storm(tmp_path: Path) -> None:
+    pytest.importorskip("stormpy")
+    text = quick_report("bench_prism.py", tmp_path)
+    assert text.count("| yes |") == 3 and "DIFFERENT" not in text

@@ -161,3 +161,33 @@ def test_random_programs_agree_with_storm_in_every_state(tmp_path_factory: Any, 
 @given(programs())
 def test_many_more_random_programs_agree_with_storm(tmp_path_factory: Any, case: Any) -> None:
     check_against_storm(tmp_path_factory, case)
+
+
+PARAMETRIC = """dtmc
+const double p;
+const double q = 1 - p;
+module walk  x : [0..4] init 1;
+  [step] x>0 & x<4 -> q:(x'=x-1) + p:(x'=min(4, x+2));
+endmodule
+module coin  c : bool init false;
+  [step] true -> p/2:(c'=!c) + 1-p/2:true;
+endmodule
+rewards "r"  x=1 : 2;  [step] c : p; endrewards
+label "won" = x=4;
+"""
+
+
+@pytest.mark.parametrize("prop", ['P=? [F "won"]', 'P=? [!c U "won"]', 'R{"r"}=? [F x=0 | x=4]'])
+def test_a_parametric_chain_gives_storms_rational_function(tmp_path: Any, prop: str) -> None:
+    import sympy
+
+    path = tmp_path / "walk.prism"
+    path.write_text(PARAMETRIC)
+    ours = prism.load(path, parameters=["p"]).check(prop).value
+    program = stormpy.parse_prism_program(str(path))
+    formula = stormpy.parse_properties(prop, program)
+    model = stormpy.build_model[stormpy.RationalFunction](program, formula)
+    result = stormpy.model_checking(model, formula[0], only_initial_states=True)
+    theirs = sympy.sympify(str(result.get_value(model.initial_states[0])).replace("^", "**"))
+    assert sympy.cancel(ours - theirs.subs("p", sympy.Symbol("p"))) == 0
+    assert sympy.Symbol("p") in ours.free_symbols

@@ -53,7 +53,13 @@ def constants(given: list[str]) -> dict[str, str]:
 def run(args: argparse.Namespace) -> None:
     given = constants(args.constant or [])
     try:
-        model = load(args.model, given, max_states=args.max_states, progress=show_progress())
+        model = load(
+            args.model,
+            given,
+            parameters=args.parameter or (),
+            max_states=args.max_states,
+            progress=show_progress(),
+        )
         properties = []
         if args.properties is not None:
             path = Path(args.properties)
@@ -122,6 +128,13 @@ def register(sub: Any) -> None:
         metavar="NAME=VALUE",
         help="a value for a constant the files leave undefined: N=16, p=0.3, p=1/3, flag=true "
         "(repeatable, or joined by commas)",
+    )
+    parser.add_argument(
+        "--parameter",
+        action="append",
+        metavar="NAME",
+        help="keep an undefined double constant as a symbol: a DTMC's values become rational "
+        "functions of it; repeat the flag for more",
     )
     parser.add_argument(
         "--method",

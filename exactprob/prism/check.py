@@ -25,7 +25,7 @@ from typing import Any
 
 from ..engine import Enclosure, solve, stationary
 from ..errors import ModelError, UsageError
-from ..util.numbers import mpq, to_fraction
+from ..util.numbers import is_symbolic, mpq, to_fraction
 from .expressions import Scope, compile_expression, expand
 from .questions import STEPS, ChainModel, QuestionModel, RewardQuestionModel
 from .space import StateSpace
@@ -87,6 +87,10 @@ def _bounded(space: StateSpace, expr: Any, found: Answer) -> Answer:
     compare = getattr(operator, _OPS[relation])
     truth = {}
     for i, v in found.values.items():
+        if is_symbolic(v):
+            raise UsageError(
+                f"a bound ({relation} {limit}) needs a number: with parameters, ask =?"
+            )
         if isinstance(v, Enclosure):
             low, high = compare(v.low, limit), compare(v.high, limit)
             if low != high:
@@ -234,12 +238,17 @@ def _reward(
 
 
 def _check_rewards(space: StateSpace, structure: str | None) -> None:
+    """Refuse a negative reward (one that depends on a parameter is taken as >= 0, as
+    its probabilities are taken as positive)."""
     program = space.program
     for state in space.states:
         for item in program.rewards[structure]:
-            if item.guard(state) and item.value(state) < 0:
+            if not item.guard(state):
+                continue
+            value = item.value(state)
+            if not is_symbolic(value) and value < 0:
                 raise ModelError(
-                    f"the reward structure gives {item.value(state)} in state "
+                    f"the reward structure gives {value} in state "
                     f"{program.state_text(state)}: rewards must be >= 0"
                 )
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ModelError
-from ..util.numbers import mpq
+from ..util.numbers import is_symbolic, mpq, to_sympy
 from .syntax import (
     Binary,
     Boolean,
@@ -242,11 +242,29 @@ class _Writer:
         return f"_pow({args})", "int" if kinds == ["int", "int"] else "double"
 
 
+def _symbolic_div(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise ZeroDivisionError("division by zero")
+    return to_sympy(a) / to_sympy(b)
+
+
 def compile_expression(expr: Expr, scope: Scope, what: str) -> Compiled:
-    """``expr`` as a function of the state; errors start with ``what`` (where it is)."""
+    """``expr`` as a function of the state; errors start with ``what`` (where it is).
+    An expression that reads a parameter (a constant whose value is a sympy symbol)
+    computes in sympy, every rational among its constants made a sympy ``Rational``
+    (sympy would turn a gmpy2 rational into a float).
+
+    >>> import sympy
+    >>> p = sympy.Symbol("p")
+    >>> compile_expression(Binary("-", Number(1), Name("p")), Scope({"p": ("double", p)}), "x")(())
+    1 - p
+    """
     writer = _Writer(scope, what)
     source, kind = writer.write(expr)
     namespace: dict[str, Any] = {"_k": writer.constants, **_HELPERS}
+    if any(is_symbolic(c) for c in writer.constants):
+        namespace["_k"] = [c if isinstance(c, bool) else to_sympy(c) for c in writer.constants]
+        namespace["_div"] = _symbolic_div
     function = eval(f"lambda s: {source}", namespace)
     return Compiled(function, kind, source)
 

@@ -19,7 +19,7 @@ Fraction(2, 3)
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import ConstantError, UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
-from ..util.numbers import decimal_string, fraction_string
+from ..util.numbers import decimal_string, fraction_string, is_symbolic
 from .check import Answer, answer, probability_question, reward_question
 from .expressions import Scope, constant_value
 from .program import PrismProgram, read_constant
@@ -88,6 +88,8 @@ class PropertyResult:
 def _json_value(value: Any) -> dict[str, Any]:
     if isinstance(value, bool):
         return {"": value}
+    if is_symbolic(value):
+        return {"": str(value)}
     if value == float("inf"):
         return {"": "inf", "_decimal": "inf"}
     if hasattr(value, "low"):
@@ -98,20 +100,27 @@ def _json_value(value: Any) -> dict[str, Any]:
 class PrismModel:
     """A PRISM model file read, with its constants: ``model_type`` (``"dtmc"`` or
     ``"mdp"``), ``program`` (variables, labels, rewards) and, built on first use,
-    ``space`` (the reachable states)."""
+    ``space`` (the reachable states). ``parameters`` names undefined ``double``
+    constants kept as symbols: a DTMC's values are then rational functions of them
+    (exact for every value that keeps each probability of the model positive)."""
 
     def __init__(
         self,
         text: str,
         constants: Mapping[str, Any] | None = None,
         *,
+        parameters: Sequence[str] = (),
         source: str = "",
         max_states: int = DEFAULT_MAX_STATES,
         progress: bool | None = None,
     ) -> None:
         self.source = source
         self.given = dict(constants or {})
-        self.program = PrismProgram(parse_model(text, source), self.given)
+        self.program = PrismProgram(parse_model(text, source), self.given, parameters)
+        if parameters and self.program.model_type == "mdp":
+            raise UsageError(
+                "parameters are read in DTMCs only (an MDP's best play changes with them)"
+            )
         self.max_states = check_max_states(max_states)
         self.progress = progress
         self._space: StateSpace | None = None
@@ -214,7 +223,9 @@ class PrismModel:
 
 
 def _public(value: Any) -> Any:
-    if isinstance(value, bool) or value == float("inf") or hasattr(value, "low"):
+    if isinstance(value, bool) or is_symbolic(value) or hasattr(value, "low"):
+        return value
+    if value == float("inf"):
         return value
     return Fraction(value)
 

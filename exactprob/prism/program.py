@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConstantError, ModelError, UsageError
-from ..util.numbers import mpq, parse_fraction
+from ..util.numbers import is_symbolic, mpq, parse_fraction
 from .expressions import (
     Compiled,
     Scope,
@@ -113,7 +113,12 @@ class PrismProgram:
     :func:`read_constant` reads them): its variables, initial states, labels, reward
     structures and moves."""
 
-    def __init__(self, syntax: ModelSyntax, constants: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        syntax: ModelSyntax,
+        constants: Mapping[str, Any] | None = None,
+        parameters: Iterable[str] = (),
+    ) -> None:
         if syntax.unsupported:
             raise ModelError(
                 f"PRISM '{syntax.unsupported[0]}' blocks are not read (dtmc and mdp models only)"
@@ -122,7 +127,8 @@ class PrismProgram:
         if kind not in MODEL_TYPES:
             raise ModelError(f"PRISM {kind} models are not read: dtmc and mdp models only")
         self.model_type = MODEL_TYPES[kind]
-        self.constants = _constants(syntax, dict(constants or {}))
+        self.parameters = tuple(parameters)
+        self.constants = _constants(syntax, dict(constants or {}), self.parameters)
         formulas = _formulas(syntax.formulas)
         modules = _modules(syntax.modules, formulas)
         declared = [*syntax.globals, *(v for m in modules for v in m.variables)]
@@ -244,6 +250,11 @@ class PrismProgram:
             raise ModelError(
                 f"{where}: {error} in the guard, in state {self.state_text(state)}"
             ) from None
+        except TypeError:  # sympy cannot order a parameter
+            raise ModelError(
+                f"{where}: the guard depends on a parameter ({', '.join(self.parameters)}); "
+                "a parameter may set probabilities and rewards only"
+            ) from None
 
     def _product(
         self, commands: list[_Command], state: tuple[Any, ...]
@@ -280,9 +291,9 @@ class PrismProgram:
         try:
             for update in command.updates:
                 p = _ONE if update.probability is None else update.probability(state)
-                if not 0 <= p <= 1:
+                if not is_symbolic(p) and not 0 <= p <= 1:
                     raise ModelError(f"the probability {p} is not within [0, 1]")
-                total += p
+                total = total + p
                 branches.append(
                     (p, [(i, self._value(i, f(state), command)) for i, f in update.assignments])
                 )
@@ -294,7 +305,7 @@ class PrismProgram:
             raise ModelError(
                 f"{command.where}: {error}, in state {self.state_text(state)}"
             ) from None
-        if total != 1:
+        if (sympy_simplified(total) if is_symbolic(total) else total) != 1:
             raise ModelError(
                 f"{command.where}: the probabilities of the updates sum to {total}, not 1, in "
                 f"state {self.state_text(state)}"
@@ -357,9 +368,22 @@ def _alphabets(commands: list[_Command]) -> dict[str, list[str]]:
     return alphabet
 
 
-def _constants(syntax: ModelSyntax, given: dict[str, Any]) -> dict[str, tuple[str, Any]]:
-    """Every constant's ``(kind, value)``: from the file, else from ``given``."""
+def _constants(
+    syntax: ModelSyntax, given: dict[str, Any], parameters: tuple[str, ...] = ()
+) -> dict[str, tuple[str, Any]]:
+    """Every constant's ``(kind, value)``: from the file, else from ``given``; a
+    ``parameter`` (an undefined double) is a sympy symbol."""
     declared = {name: (kind, expr) for kind, name, expr in syntax.constants}
+    for name in parameters:
+        if name not in declared or declared[name][1] is not None or declared[name][0] != "double":
+            raise UsageError(
+                f"a parameter must be a double constant the model leaves undefined; {name} is not"
+            )
+        if name in given:
+            raise UsageError(f"{name} is given a value and made a parameter: choose one")
+    import sympy
+
+    symbols = {name: sympy.Symbol(name) for name in parameters}
     unknown = sorted(set(given) - set(declared))
     if unknown:
         raise UsageError(
@@ -371,6 +395,9 @@ def _constants(syntax: ModelSyntax, given: dict[str, Any]) -> dict[str, tuple[st
     def resolve(name: str) -> None:
         kind, expr = declared[name]
         if name in values:
+            return
+        if name in symbols:
+            values[name] = ("double", symbols[name])
             return
         if name in given:
             if expr is not None:
@@ -388,7 +415,8 @@ def _constants(syntax: ModelSyntax, given: dict[str, Any]) -> dict[str, tuple[st
         got, value = constant_value(expr, Scope(values), f"const {name}")
         if kind == "int" and got != "int" or (kind == "bool") != (got == "bool"):
             raise ModelError(f"the constant {name} is declared {kind} but its value is a {got}")
-        values[name] = (kind, mpq(value) if kind == "double" else value)
+        rational = kind == "double" and not is_symbolic(value)
+        values[name] = (kind, mpq(value) if rational else value)
 
     for name in declared:
         resolve(name)
@@ -549,3 +577,10 @@ def _initial_expression(
     for part in parts:
         whole = Binary("&", whole, part)
     return whole
+
+
+def sympy_simplified(x: Any) -> Any:
+    """A sympy expression in lowest terms (a sum of probabilities, checked to be 1)."""
+    import sympy
+
+    return sympy.cancel(x)
