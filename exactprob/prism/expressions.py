@@ -45,6 +45,7 @@ from .syntax import (
 __all__ = [
     "Compiled",
     "Scope",
+    "compile_enabled",
     "compile_expression",
     "constant_value",
     "expand",
@@ -70,12 +71,19 @@ class Scope:
 class Compiled:
     """An expression as a function of the state, with its type (``kind``)."""
 
-    __slots__ = ("function", "kind", "source")
+    __slots__ = ("constants", "function", "kind", "source")
 
-    def __init__(self, function: Callable[[tuple[Any, ...]], Any], kind: str, source: str) -> None:
+    def __init__(
+        self,
+        function: Callable[[tuple[Any, ...]], Any],
+        kind: str,
+        source: str,
+        constants: list[Any] | None = None,
+    ) -> None:
         self.function = function
         self.kind = kind
         self.source = source
+        self.constants = constants or []
 
     def __call__(self, state: tuple[Any, ...]) -> Any:
         return self.function(state)
@@ -266,7 +274,28 @@ def compile_expression(expr: Expr, scope: Scope, what: str) -> Compiled:
         namespace["_k"] = [c if isinstance(c, bool) else to_sympy(c) for c in writer.constants]
         namespace["_div"] = _symbolic_div
     function = eval(f"lambda s: {source}", namespace)
-    return Compiled(function, kind, source)
+    return Compiled(function, kind, source, namespace["_k"])
+
+
+def compile_enabled(guards: list[Compiled]) -> Callable[[tuple[Any, ...]], list[int]]:
+    """One function of the state that lists the positions of the ``guards`` that hold:
+    the guards written out in one body, so that a state costs one call, not one per
+    guard.
+
+    >>> scope = Scope(variables={"x": (0, "int")})
+    >>> guards = [compile_expression(Binary(op, Name("x"), Number(1)), scope, "") for op in ("<", ">=")]
+    >>> compile_enabled(guards)((0,)), compile_enabled(guards)((5,))
+    ([0], [1])
+    """
+    namespace: dict[str, Any] = dict(_HELPERS)
+    lines = ["def enabled(s):", "    e = []"]
+    for j, guard in enumerate(guards):
+        namespace[f"_k{j}"] = guard.constants
+        lines.append(f"    if {guard.source.replace('_k[', f'_k{j}[')}: e.append({j})")
+    lines.append("    return e")
+    exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
+    enabled: Callable[[tuple[Any, ...]], list[int]] = namespace["enabled"]
+    return enabled
 
 
 def constant_value(expr: Expr, scope: Scope, what: str) -> tuple[str, Any]:

@@ -33,6 +33,7 @@ from ..util.numbers import is_symbolic, mpq, parse_fraction
 from .expressions import (
     Compiled,
     Scope,
+    compile_enabled,
     compile_expression,
     constant_value,
     expand,
@@ -162,6 +163,7 @@ class PrismProgram:
             else self.compile(expand(syntax.init, formulas), "init ... endinit")
         )
         self._alphabet = _alphabets(self.commands)
+        self._enabled = compile_enabled([c.guard for c in self.commands])
         self.deadlocks = 0
 
     def compile(self, expr: Expr, what: str) -> Compiled:
@@ -190,15 +192,17 @@ class PrismProgram:
     def moves(self, state: tuple[Any, ...]) -> list[tuple[str, dict[tuple[Any, ...], Any]]]:
         """The moves of ``state``: ``(name, {next state: probability})``; in a DTMC one
         move, ``"step"``, the enabled moves merged; ``[]`` in a deadlock."""
-        enabled = [c for c in self.commands if self._holds(c.guard, state, c.where)]
-        moves: list[tuple[str, list[_Command]]] = [
-            (c.action or "", [c]) for c in enabled if c.action is None
-        ]
+        moves: list[tuple[str, list[_Command]]] = []
+        synchronising: dict[str, dict[str, list[_Command]]] = {}
+        for c in self._enabled_commands(state):
+            if c.action is None:
+                moves.append(("", [c]))
+            else:
+                synchronising.setdefault(c.action, {}).setdefault(c.module, []).append(c)
         for action, modules in self._alphabet.items():
-            per_module = [
-                [c for c in enabled if c.action == action and c.module == m] for m in modules
-            ]
-            if all(per_module):
+            by_module = synchronising.get(action)
+            if by_module is not None and len(by_module) == len(modules):
+                per_module = [by_module[m] for m in modules]
                 moves.extend((action, list(pick)) for pick in itertools.product(*per_module))
         named = _move_names(moves)
         result = [
@@ -234,7 +238,7 @@ class PrismProgram:
         return total + sum((r.value(state) for r in transition if r.action == action), mpq(0))
 
     def _enabled_actions(self, state: tuple[Any, ...]) -> list[str]:
-        enabled = [c for c in self.commands if c.guard(state)]
+        enabled = self._enabled_commands(state)
         actions = ["" for c in enabled if c.action is None]
         for action, modules in self._alphabet.items():
             counts = [
@@ -242,6 +246,15 @@ class PrismProgram:
             ]
             actions.extend([action] * _product_of(counts))
         return actions
+
+    def _enabled_commands(self, state: tuple[Any, ...]) -> list[_Command]:
+        """The commands whose guards hold in ``state``: all guards in one call, or one
+        at a time to name the command whose guard fails."""
+        commands = self.commands
+        try:
+            return [commands[i] for i in self._enabled(state)]
+        except (ZeroDivisionError, ModelError, TypeError):
+            return [c for c in commands if self._holds(c.guard, state, c.where)]
 
     def _holds(self, guard: Compiled, state: tuple[Any, ...], where: str) -> bool:
         try:

@@ -48,6 +48,7 @@ class StateSpace:
         self.moves: list[list[tuple[str, list[tuple[int, Any]]]]] = []
         self.initial: list[int] = []
         self.deadlocks: list[int] = []
+        self._before: list[list[int]] | None = None
 
     def __len__(self) -> int:
         return len(self.states)
@@ -57,13 +58,15 @@ class StateSpace:
         return {i for i, s in enumerate(self.states) if condition(s)}
 
     def predecessors(self) -> list[list[int]]:
-        """Each state's predecessors (by any move)."""
-        before: list[list[int]] = [[] for _ in self.states]
-        for s, moves in enumerate(self.moves):
-            for _, dist in moves:
-                for t, _ in dist:
-                    before[t].append(s)
-        return before
+        """Each state's predecessors (by any move), found once."""
+        if self._before is None:
+            before: list[list[int]] = [[] for _ in self.states]
+            for s, moves in enumerate(self.moves):
+                for _, dist in moves:
+                    for t, _ in dist:
+                        before[t].append(s)
+            self._before = before
+        return self._before
 
     def _backward(self, seeds: Iterable[int], joins: Callable[[int], bool]) -> set[int]:
         """The states that reach ``seeds`` backward through states for which ``joins``."""
