@@ -205,3 +205,45 @@ def test_mdp_properties_need_an_optimum() -> None:
         prism.loads("mdp module m x : [0..1] init 0; [] x=0 -> (x'=1); endmodule").check(
             "P=? [F x=1]"
         )
+
+
+def test_bounded_paths_are_refused_never_answered_as_unbounded() -> None:
+    # G<=1 x=0 from a coin that leaves 0 with 1/2 is 1/2; the unbounded G gives 0
+    model = prism.loads(
+        "dtmc module m x : [0..1] init 0; [] x=0 -> 1/2:true + 1/2:(x'=1); endmodule"
+    )
+    for text, kind in [
+        ("P=? [G<=1 x=0]", "time-bounded G"),
+        ("P=? [x=0 W<=1 x=1]", "time-bounded W"),
+        ("P=? [F<=K x=1]", "time-bounded F"),
+        ('P=? [F^{rew{"r"}<=3} x=1]', "reward-bounded F"),
+    ]:
+        with pytest.raises(UsageError, match=f"^{kind} path formulas are not answered"):
+            model.check(text)
+    assert model.check("P=? [G x=0]").value == 0
+
+
+def test_a_properties_file_answers_what_it_can_and_its_own_constants_take_values(
+    tmp_path: Path, capsys: Any
+) -> None:
+    (tmp_path / "m.prism").write_text(
+        "dtmc module m x : [0..3] init 0; [] x<3 -> 1/2:(x'=x+1) + 1/2:(x'=0); endmodule"
+    )
+    (tmp_path / "m.props").write_text(
+        'const int B;\n"reach": P=? [F x=B];\n"odd": P=? [F{nonsense} x=1];\n"steps": T=? [F x=B];\n'
+    )
+    argv = ["prism", str(tmp_path / "m.prism"), str(tmp_path / "m.props"), "--json"]
+    assert main([*argv, "--constant", "B=2"]) == 0
+    out = {p["name"]: p for p in json.loads(capsys.readouterr().out)["properties"]}
+    # from 0 each step goes up or back to 0 with 1/2: reaching 2 takes 2^3 - 2 = 6 steps
+    assert out["reach"]["value"] == "1" and out["steps"]["value"] == "6"
+    assert out["odd"]["error"].startswith("the property cannot be read: PRISM syntax")
+    assert main([*argv, "--constant", "B=2,C=1"]) == 2
+    assert "neither the model nor its properties have a constant C" in capsys.readouterr().err
+
+
+def test_a_power_is_exact_when_its_root_is_rational_and_refused_when_not() -> None:
+    text = "dtmc module m x : [0..1] init 0; [] x=0 -> pow({}, 0.5):(x'=1) + 1-pow({}, 0.5):true; endmodule"
+    assert prism.loads(text.format("0.25", "0.25")).check("P=? [X x=1]").value == Fraction(1, 2)
+    with pytest.raises(ModelError, match=r"pow\(1/2, 1/2\) is irrational"):
+        prism.loads(text.format("0.5", "0.5")).check("P=? [X x=1]")

@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> None:
         raise UsageError(
             f"the constant {missing.name} has no value: give it with --constant {missing.name}=VALUE"
         ) from None
+    model.check_constants_used()
     if not properties:
         raise UsageError("give a properties file or --property TEXT: there is nothing to check")
     if args.name:

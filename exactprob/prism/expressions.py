@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import gmpy2
+
 from ..errors import ModelError
 from ..util.numbers import is_symbolic, mpq, to_sympy
 from .syntax import (
@@ -96,11 +98,19 @@ def _div(a: Any, b: Any) -> Any:
 
 
 def _pow(a: Any, b: Any) -> Any:
+    """``a`` to the power ``b``, exactly: a whole power, or a root that is rational
+    (``pow(4, 0.5)`` is 2); an irrational power is refused."""
     if isinstance(b, int) or (isinstance(b, mpq) and b.denominator == 1):
         if isinstance(a, int) and isinstance(b, int) and b >= 0:
             return a**b
         return mpq(a) ** int(b)
-    raise ModelError(f"pow({a}, {b}) is not a rational number; exact answers need a whole power")
+    base, degree = mpq(a), int(b.denominator)
+    if base >= 0:
+        top, top_exact = gmpy2.iroot(gmpy2.mpz(base.numerator), degree)
+        bottom, bottom_exact = gmpy2.iroot(gmpy2.mpz(base.denominator), degree)
+        if top_exact and bottom_exact and (top or b > 0):
+            return mpq(top, bottom) ** int(b.numerator)
+    raise ModelError(f"pow({a}, {b}) is irrational; an exact answer cannot use it")
 
 
 def _mod(a: int, b: int) -> int:

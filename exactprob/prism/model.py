@@ -18,6 +18,7 @@ Fraction(2, 3)
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,7 +34,14 @@ from .expressions import Scope, constant_value
 from .program import PrismProgram, read_constant
 from .questions import QuestionModel
 from .space import StateSpace, explore_space
-from .syntax import ProbabilityOperator, Property, RewardOperator, parse_model, parse_properties
+from .syntax import (
+    Expr,
+    ProbabilityOperator,
+    Property,
+    RewardOperator,
+    parse_model,
+    parse_properties,
+)
 
 __all__ = ["PrismModel", "PropertyResult", "load", "loads"]
 
@@ -117,6 +125,9 @@ class PrismModel:
         self.source = source
         self.given = dict(constants or {})
         self.program = PrismProgram(parse_model(text, source), self.given, parameters)
+        #: the constants given that neither the model nor a properties file read so far
+        #: declares (:meth:`check_constants_used` refuses them)
+        self.unused = set(self.given) - set(self.program.constants)
         if parameters and self.program.model_type == "mdp":
             raise UsageError(
                 "parameters are read in DTMCs only (an MDP's best play changes with them)"
@@ -148,6 +159,7 @@ class PrismModel:
         labels join the model's."""
         tree = parse_properties(text, source)
         program = self.program
+        self.unused -= {name for _, name, _ in tree.constants}
         for kind, name, expr in tree.constants:
             if name in program.constants:
                 raise UsageError(
@@ -164,15 +176,24 @@ class PrismModel:
         program.label_exprs.update(tree.labels)
         return tree.properties
 
+    def check_constants_used(self) -> None:
+        """Refuse a constant given that neither the model nor its properties declare."""
+        if self.unused:
+            declared = ", ".join(self.program.constants) or "none"
+            raise UsageError(
+                f"neither the model nor its properties have a constant {min(self.unused)} "
+                f"(they have: {declared})"
+            )
+
     def check(
         self, prop: str | Property, *, method: str = "exact", **solve_options: Any
     ) -> PropertyResult:
         """The answer to ``prop`` (a property's text, or one of :meth:`properties`) at
         the initial states, exact unless ``method`` says otherwise."""
-        prop = self._one(prop)
+        prop, expr = self._one(prop)
         started = time.perf_counter()
         space = self.space
-        result: Answer = answer(space, prop.expr, space.initial, method, **solve_options)
+        result: Answer = answer(space, expr, space.initial, method, **solve_options)
         values = {space.states[i]: _public(result.values[i]) for i in space.initial}
         return PropertyResult(
             prop.name,
@@ -186,9 +207,9 @@ class PrismModel:
 
     def values(self, prop: str | Property, *, method: str = "exact") -> dict[tuple[Any, ...], Any]:
         """``prop``'s value at every reachable state (what model checkers compute)."""
-        prop = self._one(prop)
+        _, expr = self._one(prop)
         space = self.space
-        found = answer(space, prop.expr, list(range(len(space))), method)
+        found = answer(space, expr, list(range(len(space))), method)
         return {space.states[i]: _public(v) for i, v in found.values.items()}
 
     def question(self, prop: str | Property) -> QuestionModel:
@@ -204,7 +225,7 @@ class PrismModel:
         >>> ep.solve(model.question("Pmax=? [F x=1]")).value()
         Fraction(3, 10)
         """
-        expr = self._one(prop).expr
+        _, expr = self._one(prop)
         if isinstance(expr, ProbabilityOperator) and expr.path.kind in ("F", "U"):
             return probability_question(self.space, expr)[0]
         if isinstance(expr, RewardOperator):
@@ -213,13 +234,20 @@ class PrismModel:
             "a question model is made for P=? [F b], P=? [a U b] and R=? [F b] (with max or min)"
         )
 
-    def _one(self, prop: str | Property) -> Property:
-        if isinstance(prop, Property):
-            return prop
-        found = self.properties(prop)
-        if len(found) != 1:
-            raise UsageError(f"give one property, got {len(found)}")
-        return found[0]
+    def _one(self, prop: str | Property) -> tuple[Property, Expr]:
+        """``prop`` read (a text holds one property), with its expression; a property
+        the grammar could not read is refused with its error."""
+        if isinstance(prop, str):
+            found = self.properties(prop)
+            if len(found) != 1:
+                raise UsageError(f"give one property, got {len(found)}")
+            prop = found[0]
+        if prop.error is not None:
+            raise UsageError(
+                "the property cannot be read: " + re.sub(r", line \d+, column \d+", "", prop.error)
+            )
+        assert prop.expr is not None  # read without an error
+        return prop, prop.expr
 
 
 def _public(value: Any) -> Any:

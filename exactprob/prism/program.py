@@ -384,8 +384,9 @@ def _alphabets(commands: list[_Command]) -> dict[str, list[str]]:
 def _constants(
     syntax: ModelSyntax, given: dict[str, Any], parameters: tuple[str, ...] = ()
 ) -> dict[str, tuple[str, Any]]:
-    """Every constant's ``(kind, value)``: from the file, else from ``given``; a
-    ``parameter`` (an undefined double) is a sympy symbol."""
+    """Every constant's ``(kind, value)``: from the file, else from ``given`` (which may
+    also hold the constants of a properties file); a ``parameter`` (an undefined double)
+    is a sympy symbol."""
     declared = {name: (kind, expr) for kind, name, expr in syntax.constants}
     for name in parameters:
         if name not in declared or declared[name][1] is not None or declared[name][0] != "double":
@@ -397,11 +398,9 @@ def _constants(
     import sympy
 
     symbols = {name: sympy.Symbol(name) for name in parameters}
-    unknown = sorted(set(given) - set(declared))
-    if unknown:
-        raise UsageError(
-            f"the model has no constant {unknown[0]} (it has: {', '.join(declared) or 'none'})"
-        )
+    given = {
+        name: value for name, value in given.items() if name in declared
+    }  # the rest: properties'
     values: dict[str, tuple[str, Any]] = {}
     busy: set[str] = set()
 

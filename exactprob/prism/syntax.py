@@ -16,6 +16,7 @@ exactprob.errors.ModelError: PRISM syntax, line 1, column 30: unexpected ';'; ex
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
@@ -279,11 +280,14 @@ class ModelSyntax:
 
 @dataclass(frozen=True)
 class Property:
-    """One property of a properties file (``name`` ``None`` when unnamed)."""
+    """One property of a properties file (``name`` ``None`` when unnamed); ``error`` is
+    the one line that refuses a property the grammar cannot read (then ``expr`` is
+    ``None``), so that the file's other properties are still answered."""
 
     name: str | None
-    expr: Expr
+    expr: Expr | None
     text: str
+    error: str | None = None
 
 
 @dataclass
@@ -321,6 +325,14 @@ def _bound(token: Token) -> tuple[str | None, tuple[str, Any] | None]:
         return optimum, None
     relation = text[:2] if text[:2] in ("<=", ">=") else text[:1]
     return optimum, (relation, _number(text[len(relation) :]))
+
+
+def _bounded(kind: str, parts: tuple[Any, ...]) -> str:
+    """A path's kind, marked when it carries a bound (``F<=10``, ``F^{rew{"r"}<=5}``),
+    which the reader refuses by that name."""
+    if len(parts) == 1:
+        return kind
+    return ("reward-bounded " if str(parts[0]).startswith("^") else "time-bounded ") + kind
 
 
 @v_args(inline=True)
@@ -373,19 +385,19 @@ class _Tree(lark.Transformer[Token, Any]):
 
     # properties
     def eventually(self, *parts: Any) -> Path:
-        return Path("F" if len(parts) == 1 else "time-bounded F", None, parts[-1])
+        return Path(_bounded("F", parts), None, parts[-1])
 
     def globally(self, *parts: Any) -> Path:
-        return Path("G", None, parts[-1])
+        return Path(_bounded("G", parts), None, parts[-1])
 
     def next_(self, target: Expr) -> Path:
         return Path("X", None, target)
 
     def until(self, left: Expr, *parts: Any) -> Path:
-        return Path("U" if len(parts) == 1 else "time-bounded U", left, parts[-1])
+        return Path(_bounded("U", parts), left, parts[-1])
 
     def weak_until(self, left: Expr, *parts: Any) -> Path:
-        return Path("W", left, parts[-1])
+        return Path(_bounded("W", parts), left, parts[-1])
 
     def state_path(self, target: Expr) -> Path:
         return Path("state formula", None, target)
@@ -615,7 +627,15 @@ def parse_properties(text: str, source: str = "") -> PropertiesSyntax:
     >>> [p.expr.optimum for p in parse_properties('"a": Pmax=? [F x=2]; Pmin=? [F x=1]').properties]
     ['max', 'min']
     """
-    items = _parse(text, "properties", f" in {source}" if source else "")
+    where = f" in {source}" if source else ""
+    try:
+        items = _parse(text, "properties", where)
+    except ModelError:
+        return _statement_by_statement(text, where)
+    return _properties_tree(text, items)
+
+
+def _properties_tree(text: str, items: list[tuple[str, Any]]) -> PropertiesSyntax:
     tree = PropertiesSyntax()
     for kind, item in items:
         if kind == "constant":
@@ -626,6 +646,50 @@ def parse_properties(text: str, source: str = "") -> PropertiesSyntax:
             name, expr, meta = item
             tree.properties.append(Property(name, expr, _source_text(text, meta, name)))
     return tree
+
+
+def _statement_by_statement(text: str, where: str) -> PropertiesSyntax:
+    """A properties file read one ``;``-ended statement at a time: a statement the
+    grammar cannot read becomes a property refused with its error, and the others are
+    read as usual.
+
+    >>> tree = parse_properties('"a": P=? [F x=1]; "b": P=? [F{oops} x=1]; const int B = 2;')
+    >>> [(p.name, p.error is None) for p in tree.properties], tree.constants[0][1]
+    ([('a', True), ('b', False)], 'B')
+    """
+    tree = PropertiesSyntax()
+    for statement in _statements(text):
+        try:
+            part = _properties_tree(statement, _parse(statement, "properties", where))
+        except ModelError as error:
+            written = " ".join(line.split("//")[0] for line in statement.splitlines()).strip()
+            named = re.match(r'\s*"([^"]*)"\s*:', written)
+            name = named.group(1) if named else None
+            shown = written[named.end() :].strip() if named else written
+            tree.properties.append(Property(name, None, shown.rstrip(";"), str(error)))
+            continue
+        tree.constants += part.constants
+        tree.labels.update(part.labels)
+        tree.properties += part.properties
+    return tree
+
+
+def _statements(text: str) -> list[str]:
+    """The ``;``-ended statements of ``text`` (a ``;`` in a comment or string ignored),
+    those with anything but comments in them."""
+    statements, current, quoted = [], [], False
+    for line in text.splitlines(keepends=True):
+        code, sep, comment = line.partition("//") if not quoted else (line, "", "")
+        for char in code:
+            current.append(char)
+            if char == '"':
+                quoted = not quoted
+            elif char == ";" and not quoted:
+                statements.append("".join(current))
+                current = []
+        current.append(sep + comment)
+    statements.append("".join(current))
+    return [s for s in statements if "".join(x.split("//")[0] for x in s.splitlines()).strip()]
 
 
 def _source_text(text: str, meta: Any, name: str | None) -> str:
