@@ -121,9 +121,12 @@ class StateSpace:
     def sure_some(self, target: set[int], through: set[int] | None = None) -> set[int]:
         """States from which some choice reaches ``target`` with probability 1 (the
         largest probability is 1): the greatest set from which some move stays within
-        the set and comes nearer the target, found by shrinking the candidates."""
+        the set and comes nearer the target. The candidates shrink until the states that
+        reach the target by such moves are all of them; a move that once leaves the
+        candidates leaves them for good, so it is dropped."""
         before = self.predecessors()
         keep = set(range(len(self.states)))
+        live = [[{t for t, _ in dist} for _, dist in moves] for moves in self.moves]
         while True:
             reached = set(target) & keep
             stack = list(reached)
@@ -132,15 +135,15 @@ class StateSpace:
                 for s in before[t]:
                     if s in reached or s not in keep or (through is not None and s not in through):
                         continue
-                    if any(
-                        all(u in keep for u, _ in dist) and any(u in reached for u, _ in dist)
-                        for _, dist in self.moves[s]
-                    ):
+                    if any(t in successors for successors in live[s]):
                         reached.add(s)
                         stack.append(s)
             if reached == keep:
                 return reached
+            dropped = keep - reached
             keep = reached
+            for s in {s for r in dropped for s in before[r] if s in keep}:
+                live[s] = [m for m in live[s] if m.isdisjoint(dropped)]
 
 
 def explore_space(
