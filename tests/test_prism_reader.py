@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -247,3 +248,127 @@ def test_a_power_is_exact_when_its_root_is_rational_and_refused_when_not() -> No
     assert prism.loads(text.format("0.25", "0.25")).check("P=? [X x=1]").value == Fraction(1, 2)
     with pytest.raises(ModelError, match=r"pow\(1/2, 1/2\) is irrational"):
         prism.loads(text.format("0.5", "0.5")).check("P=? [X x=1]")
+
+
+def test_commands_on_one_line_are_distinct_choices() -> None:
+    model = prism.loads(
+        "mdp\nmodule m x:[0..2] init 0; [] x=0 -> 1/3:(x'=1)+2/3:(x'=2);"
+        " [] x=0 -> 1/2:(x'=1)+1/2:(x'=2); [] x>0 -> true; endmodule"
+    )
+    assert model.check("Pmax=? [F x=1]").value == Fraction(1, 2)
+    assert model.check("Pmin=? [F x=1]").value == Fraction(1, 3)
+
+
+def test_implication_reads_as_in_prism() -> None:
+    # x=1 => false holds exactly where x is not 1: the walk stops at 1
+    model = prism.loads(
+        "dtmc module m x:[0..2] init 0; [] x=1 => false -> 1/2:(x'=x+1) + 1/2:(x'=1); endmodule"
+    )
+    assert model.check("P=? [F x=2]").value == 0
+    assert model.check("filter(forall, x=2 => x>1)").value is True
+
+
+def test_properties_that_cannot_be_evaluated_get_their_line(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "z.prism"
+    path.write_text(
+        "dtmc\nmodule m x:[0..2] init 0; [] x<2 -> (x'=x+1); [] x=2 -> true; endmodule\n"
+        'rewards "r" true : 1/x; endrewards\nformula two = 2;\n'
+    )
+    argv = ["prism", str(path), "--json", "--property"]
+    assert (
+        main(
+            [
+                *argv,
+                "P=? [F 1/x>0]",
+                "--property",
+                'R{"r"}=? [F x=2]',
+                "--property",
+                "P=? [F x=two]",
+                "--property",
+                "P=? [F nosuch=1]",
+            ]
+        )
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)["properties"]
+    assert "division by zero" in out[0]["error"] and "in state (x=0)" in out[1]["error"]
+    assert out[2]["value"] == "1" and "'nosuch' is not a constant" in out[3]["error"]
+
+
+def test_a_filter_of_enclosures_encloses_the_exact_filter() -> None:
+    model = prism.loads(
+        "mdp\nmodule m x:[0..3] init 0; [a] x=0 -> 1/3:(x'=1)+2/3:(x'=2);"
+        " [b] x=0 -> 1/2:(x'=1)+1/2:(x'=3); [] x>0 -> true; endmodule"
+    )
+    for op in ("min", "max", "avg", "sum"):
+        prop = f"filter({op}, Pmax=? [F x=1], x<=1)"
+        exact = model.check(prop).value
+        enclosure = model.check(prop, method="certified").value
+        assert enclosure.low <= exact <= enclosure.high
+
+
+def test_several_initial_states_in_json_and_property_constants_twice(
+    capsys: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.prism"
+    path.write_text(
+        "dtmc\nmodule m x:[0..2]; [] x<2 -> 1/2:(x'=x+1)+1/2:(x'=0); endmodule\ninit x<2 endinit\n"
+    )
+    assert main(["prism", str(path), "--property", "P=? [X x=2]", "--json"]) == 0
+    values = json.loads(capsys.readouterr().out)["properties"][0]["values"]
+    assert values == [
+        {"state": [0], "value": "0", "value_decimal": "0.000000000000"},
+        {"state": [1], "value": "1/2", "value_decimal": "0.500000000000"},
+    ]
+    model = prism.load(path)
+    assert model.check("const int K = 2; P=? [F x=K]").value == 1
+    assert model.check("const int K = 2; P=? [F x=K]").value == 1  # asked again
+    labelled = prism.loads(
+        "dtmc formula two = 2; module m x:[0..2] init 0; [] x<2 -> (x'=x+1); endmodule"
+    )
+    assert labelled.check('label "top" = x=two; P=? [F "top"]').value == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "dtmc module m x:[0..1] init 0; [] true -> true; endmodule system m endsystem",
+            "PRISM 'system' blocks are not read",
+        ),
+        (
+            "dtmc const int a = 1; const int a = 2; module m x:[0..1] init 0; endmodule",
+            "the constant a is declared twice",
+        ),
+        (
+            "dtmc module m x:[0..1] init 0; endmodule init x=0 endinit",
+            "give the initial states one way",
+        ),
+        (
+            "dtmc module m x:[0..7] init 7; [] x>0 -> (x'=mod(x,-3)); endmodule",
+            "the divisor must be positive",
+        ),
+    ],
+)
+def test_what_prism_refuses_is_refused(text: str, message: str) -> None:
+    with pytest.raises(ModelError, match=re.escape(message)):
+        prism.loads(text).check("P=? [F x=0]")
+
+
+def test_parameters_stay_exact_symbols_with_no_float() -> None:
+    import sympy
+
+    model = prism.loads(
+        """dtmc
+const double p;
+module walk  x : [0..3] init 1;
+  [] x>0 & x<3 -> 1-p:(x'=x-1) + p:(x'=x+1);
+  [] x>0 & x<3 -> 0.5:(x'=x-1) + 0.5:(x'=x+1);
+endmodule""",
+        parameters=["p"],
+    )
+    # the two commands are merged with 1/2 each: up with p/2 + 1/4
+    step = model.check("P=? [X x=2]").value
+    assert sympy.simplify(step - (sympy.Symbol("p") / 2 + sympy.Rational(1, 4))) == 0
+    assert not step.atoms(sympy.Float)
+    assert not model.check("P=? [F x=3]").value.atoms(sympy.Float)

@@ -29,7 +29,15 @@ from ..util.numbers import is_symbolic, mpq, to_fraction
 from .expressions import Scope, compile_expression, expand
 from .questions import STEPS, ChainModel, QuestionModel, RewardQuestionModel
 from .space import StateSpace
-from .syntax import Expr, Filter, Path, ProbabilityOperator, RewardOperator, SteadyOperator
+from .syntax import (
+    Expr,
+    Filter,
+    Path,
+    ProbabilityOperator,
+    RewardOperator,
+    SteadyOperator,
+    Unsupported,
+)
 
 __all__ = ["FILTERS", "Answer", "answer", "probability_question", "reward_question"]
 
@@ -52,12 +60,16 @@ class Answer:
 
 
 def _condition(space: StateSpace, expr: Expr, what: str) -> set[int]:
+    """The states where the state formula ``expr`` holds (``what`` names it in errors)."""
     program = space.program
     scope = Scope(program.constants, program.scope.variables, program.label_exprs)
     compiled = compile_expression(expand(expr, program.formulas), scope, what)
     if compiled.kind != "bool":
         raise ModelError(f"{what}: a state formula must be a boolean, got {compiled.kind}")
-    return space.holds(compiled.function)
+    try:
+        return space.holds(compiled.function)
+    except (ZeroDivisionError, TypeError) as error:
+        raise ModelError(f"{what}: {error} (the state formula cannot be evaluated)") from None
 
 
 def answer(
@@ -66,6 +78,8 @@ def answer(
     """The value of the property ``expr`` at ``positions`` (states of ``space``)."""
     if method not in _METHODS:
         raise UsageError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
+    if isinstance(expr, Unsupported):
+        raise UsageError(f"{expr.what} are not answered")
     if isinstance(expr, Filter):
         return _filter(space, expr, positions, method, solve_options)
     if isinstance(expr, ProbabilityOperator):
@@ -184,8 +198,13 @@ def _next(space: StateSpace, path: Path, positions: list[int], optimum: str | No
     choose: Callable[..., Any] = min if optimum == "min" else max
     values = {}
     for i in positions:
-        options = [sum((p for t, p in dist if t in target), mpq(0)) for _, dist in space.moves[i]]
-        values[i] = to_fraction(choose(options))
+        options = [sum((p for t, p in dist if t in target), 0) for _, dist in space.moves[i]]
+        if any(is_symbolic(o) for o in options):
+            if len(options) > 1:
+                raise UsageError("X with a parameter is answered in a DTMC only")
+            values[i] = options[0]
+        else:
+            values[i] = to_fraction(choose(options))
     return Answer(values)
 
 
@@ -245,7 +264,7 @@ def _check_rewards(space: StateSpace, structure: str | None) -> None:
         for item in program.rewards[structure]:
             if not item.guard(state):
                 continue
-            value = item.value(state)
+            value = program.reward_value(item, state)
             if not is_symbolic(value) and value < 0:
                 raise ModelError(
                     f"the reward structure gives {value} in state "
@@ -307,6 +326,8 @@ def _filter(
 
 
 def _combine(op: str, values: list[Any]) -> Any:
+    """A filter's ``op`` over ``values`` (enclosures combined end by end: each op is
+    monotone in every value)."""
     if op in ("first", "state"):
         return values[0]
     if op in ("forall", "exists", "count"):
@@ -315,6 +336,12 @@ def _combine(op: str, values: list[Any]) -> Any:
         if op == "count":
             return sum(values)
         return all(values) if op == "forall" else any(values)
+    if any(is_symbolic(v) or isinstance(v, bool) for v in values):
+        raise UsageError(f"filter({op}, ...) needs numbers: its property gives formulas or truths")
+    if any(isinstance(v, Enclosure) for v in values):
+        lows = [v.low if isinstance(v, Enclosure) else v for v in values]
+        highs = [v.high if isinstance(v, Enclosure) else v for v in values]
+        return Enclosure(_combine(op, lows), _combine(op, highs))
     if op == "min":
         return min(values)
     if op == "max":

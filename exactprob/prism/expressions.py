@@ -42,6 +42,7 @@ from .syntax import (
     RewardOperator,
     SteadyOperator,
     Unary,
+    Unsupported,
 )
 
 __all__ = [
@@ -100,9 +101,15 @@ def _div(a: Any, b: Any) -> Any:
 def _pow(a: Any, b: Any) -> Any:
     """``a`` to the power ``b``, exactly: a whole power, or a root that is rational
     (``pow(4, 0.5)`` is 2); an irrational power is refused."""
+    if is_symbolic(a) or is_symbolic(b):
+        if not getattr(to_sympy(b), "is_Integer", False):
+            raise ModelError(f"pow({a}, {b}): a parameter may be raised to a whole power only")
+        return to_sympy(a) ** int(b)
     if isinstance(b, int) or (isinstance(b, mpq) and b.denominator == 1):
         if isinstance(a, int) and isinstance(b, int) and b >= 0:
             return a**b
+        if a == 0 and b < 0:
+            raise ZeroDivisionError(f"pow({a}, {b}) divides by zero")
         return mpq(a) ** int(b)
     base, degree = mpq(a), int(b.denominator)
     if base >= 0:
@@ -114,8 +121,8 @@ def _pow(a: Any, b: Any) -> Any:
 
 
 def _mod(a: int, b: int) -> int:
-    if b == 0:
-        raise ZeroDivisionError("mod by zero")
+    if b <= 0:
+        raise ModelError(f"mod({a}, {b}): the divisor must be positive (as in PRISM)")
     return a % b
 
 
@@ -176,6 +183,8 @@ class _Writer:
             return self.ite(expr)
         if isinstance(expr, Call):
             return self.call(expr)
+        if isinstance(expr, Unsupported):
+            raise self.fail(f"{expr.what} are not answered")
         if isinstance(expr, ProbabilityOperator | RewardOperator | SteadyOperator | Filter):
             raise self.fail("a P, R, S or filter operator may only stand as a whole property")
         raise self.fail(f"cannot read {expr!r}")  # pragma: no cover - the grammar has no other

@@ -30,7 +30,7 @@ from ..errors import ConstantError, UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import decimal_string, fraction_string, is_symbolic
 from .check import Answer, answer, probability_question, reward_question
-from .expressions import Scope, constant_value
+from .expressions import Scope, constant_value, expand
 from .program import PrismProgram, read_constant
 from .questions import QuestionModel
 from .space import StateSpace, explore_space
@@ -87,7 +87,8 @@ class PropertyResult:
             fields.update({f"value{k}": v for k, v in shown[0].items()})
         else:
             fields["values"] = [
-                {"state": list(s), **v} for s, v in zip(self.values, shown, strict=True)
+                {"state": list(s), **{f"value{k}": x for k, x in v.items()}}
+                for s, v in zip(self.values, shown, strict=True)
             ]
         fields["seconds"] = round(self.seconds, 3)
         return fields
@@ -128,6 +129,7 @@ class PrismModel:
         #: the constants given that neither the model nor a properties file read so far
         #: declares (:meth:`check_constants_used` refuses them)
         self.unused = set(self.given) - set(self.program.constants)
+        self._model_constants = set(self.program.constants)
         if parameters and self.program.model_type == "mdp":
             raise UsageError(
                 "parameters are read in DTMCs only (an MDP's best play changes with them)"
@@ -161,7 +163,7 @@ class PrismModel:
         program = self.program
         self.unused -= {name for _, name, _ in tree.constants}
         for kind, name, expr in tree.constants:
-            if name in program.constants:
+            if name in self._model_constants:
                 raise UsageError(
                     f"the constant {name} is defined in both the model and the properties"
                 )
@@ -173,7 +175,9 @@ class PrismModel:
                 program.constants[name] = constant_value(
                     expr, Scope(program.constants), f"const {name}"
                 )
-        program.label_exprs.update(tree.labels)
+        program.label_exprs.update(
+            {name: expand(expr, program.formulas) for name, expr in tree.labels.items()}
+        )
         return tree.properties
 
     def check_constants_used(self) -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConstantError, ModelError, UsageError
-from ..util.numbers import is_symbolic, mpq, parse_fraction
+from ..util.numbers import is_symbolic, mpq, parse_fraction, to_sympy
 from .expressions import (
     Compiled,
     Scope,
@@ -129,6 +129,8 @@ class PrismProgram:
             raise ModelError(f"PRISM {kind} models are not read: dtmc and mdp models only")
         self.model_type = MODEL_TYPES[kind]
         self.parameters = tuple(parameters)
+        # probabilities in sympy where a parameter may enter them, gmpy2 rationals else
+        self._one = to_sympy(1) if self.parameters else _ONE
         self.constants = _constants(syntax, dict(constants or {}), self.parameters)
         formulas = _formulas(syntax.formulas)
         modules = _modules(syntax.modules, formulas)
@@ -157,6 +159,12 @@ class PrismProgram:
         self.label_exprs.setdefault("init", _initial_expression(syntax.init, declared, formulas))
         self.rewards = {s.name: self._rewards(s, formulas) for s in syntax.rewards}
         self._initial = tuple(initial)
+        if syntax.init is not None and any(v.init is not None for v in declared):
+            first = next(v for v in declared if v.init is not None)
+            raise ModelError(
+                f"line {first.line}: the variable {first.name} has an init and the model has "
+                "init ... endinit; give the initial states one way (as PRISM requires)"
+            )
         self._init = (
             None
             if syntax.init is None
@@ -212,7 +220,7 @@ class PrismProgram:
         if self.model_type == "dtmc" and result:
             if len(result) == 1:
                 return [("step", result[0][1])]
-            share = mpq(1, len(result))
+            share = self._one / len(result)
             merged: dict[tuple[Any, ...], Any] = {}
             for _, dist in result:
                 for target, p in dist.items():
@@ -224,7 +232,10 @@ class PrismProgram:
         """The reward of taking ``move`` in ``state``: the state rewards plus the move's
         transition rewards (in a DTMC, the mean over the moves merged)."""
         items = self.rewards[structure]
-        total = sum((r.value(state) for r in items if not r.transition and r.guard(state)), mpq(0))
+        total = sum(
+            (self.reward_value(r, state) for r in items if not r.transition and r.guard(state)),
+            mpq(0),
+        )
         transition = [r for r in items if r.transition and r.guard(state)]
         if not transition:
             return total
@@ -232,10 +243,20 @@ class PrismProgram:
             actions = self._enabled_actions(state)
             share = mpq(1, len(actions)) if actions else mpq(0)
             return total + share * sum(
-                (r.value(state) for a in actions for r in transition if r.action == a), mpq(0)
+                (self.reward_value(r, state) for a in actions for r in transition if r.action == a),
+                mpq(0),
             )
         action = move.split("(")[0]
-        return total + sum((r.value(state) for r in transition if r.action == action), mpq(0))
+        return total + sum(
+            (self.reward_value(r, state) for r in transition if r.action == action), mpq(0)
+        )
+
+    def reward_value(self, item: _Reward, state: tuple[Any, ...]) -> Any:
+        """One reward item's value in ``state``, an error naming the state if it fails."""
+        try:
+            return item.value(state)
+        except (ZeroDivisionError, TypeError, ModelError) as error:
+            raise ModelError(f"a reward: {error}, in state {self.state_text(state)}") from None
 
     def _enabled_actions(self, state: tuple[Any, ...]) -> list[str]:
         enabled = self._enabled_commands(state)
@@ -276,7 +297,7 @@ class PrismProgram:
         branches = [self._branches(c, state) for c in commands]
         dist: dict[tuple[Any, ...], Any] = {}
         for combination in itertools.product(*branches):
-            p = _ONE
+            p = self._one
             after = list(state)
             written: set[int] = set()
             for command, (q, assignments) in zip(commands, combination, strict=True):
@@ -300,19 +321,24 @@ class PrismProgram:
         """The command's updates in ``state``: ``(probability, [(position, value)])``,
         checked (probabilities in [0, 1] summing to 1, values within range)."""
         branches = []
-        total = mpq(0)
+        total = self._one - self._one  # 0, in the probabilities' kind
         try:
             for update in command.updates:
-                p = _ONE if update.probability is None else update.probability(state)
+                p = self._one if update.probability is None else update.probability(state)
+                if self.parameters:  # sympy turns a gmpy2 rational into a float
+                    p = to_sympy(p)
                 if not is_symbolic(p) and not 0 <= p <= 1:
                     raise ModelError(f"the probability {p} is not within [0, 1]")
                 total = total + p
                 branches.append(
                     (p, [(i, self._value(i, f(state), command)) for i, f in update.assignments])
                 )
-        except ZeroDivisionError as error:
+        except (ZeroDivisionError, TypeError) as error:
             raise ModelError(
-                f"{command.where}: {error}, in state {self.state_text(state)}"
+                f"{command.where}: {error}, in state {self.state_text(state)} (a parameter "
+                "may set probabilities and rewards only)"
+                if isinstance(error, TypeError)
+                else f"{command.where}: {error}, in state {self.state_text(state)}"
             ) from None
         except ModelError as error:
             raise ModelError(
@@ -360,7 +386,8 @@ def _product_of(counts: Iterable[int]) -> int:
 
 def _move_names(moves: list[tuple[str, list[_Command]]]) -> list[str]:
     """Each move by its action label, with the commands' lines where one label names
-    several moves (``a(M:3,N:7)``); an unlabelled move by its module and line."""
+    several moves (``a(M:3,N:7)``); an unlabelled move by its module and line, numbered
+    (``(M:3)#2``) where several commands share a line."""
     labels = [a for a, _ in moves]
     names = []
     for action, commands in moves:
@@ -369,6 +396,11 @@ def _move_names(moves: list[tuple[str, list[_Command]]]) -> list[str]:
         else:
             where = ",".join(f"{c.module}:{c.line}" for c in commands)
             names.append(f"{action}({where})")
+    for name in set(names):  # commands on one line: numbered in their order
+        if names.count(name) > 1:
+            places = [i for i, n in enumerate(names) if n == name]
+            for k, i in enumerate(places, 1):
+                names[i] = f"{name}#{k}"
     return names
 
 
@@ -388,6 +420,10 @@ def _constants(
     also hold the constants of a properties file); a ``parameter`` (an undefined double)
     is a sympy symbol."""
     declared = {name: (kind, expr) for kind, name, expr in syntax.constants}
+    if len(declared) < len(syntax.constants):
+        names = [name for _, name, _ in syntax.constants]
+        twice = next(name for name in names if names.count(name) > 1)
+        raise ModelError(f"the constant {twice} is declared twice")
     for name in parameters:
         if name not in declared or declared[name][1] is not None or declared[name][0] != "double":
             raise UsageError(

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import ModelError, UsageError
 from ..util.text import count_text, exact_text
 from .model import PrismModel, PropertyResult
 from .syntax import Property
@@ -76,15 +76,15 @@ def prism_report(
     model: PrismModel, properties: Sequence[Property], source: str, *, method: str = "exact"
 ) -> PrismReport:
     """Each property checked on ``model``; a property the reader refuses (an operator
-    out of scope, a missing reward structure) gets its one line, and the others are
-    still answered."""
+    out of scope, a missing reward structure, a name it does not know) gets its one
+    line, and the others are still answered."""
+    space = model.space  # a model that cannot be built is refused once, for all
     answers: list[tuple[Property, PropertyResult | str]] = []
     for prop in properties:
         try:
             answers.append((prop, model.check(prop, method=method)))
-        except UsageError as refused:
+        except (UsageError, ModelError) as refused:
             answers.append((prop, str(refused)))
-    space = model.space
     return PrismReport(
         source, model.model_type, len(space), len(space.initial), len(space.deadlocks), answers
     )

@@ -50,6 +50,7 @@ __all__ = [
     "RewardStructure",
     "SteadyOperator",
     "Unary",
+    "Unsupported",
     "Update",
     "Variable",
     "parse_model",
@@ -84,7 +85,7 @@ class Name:
 
 @dataclass(frozen=True)
 class LabelRef:
-    """A label in a property: ``"name"`` (``"init"`` and ``"deadlock"`` are built in)."""
+    """A label in a property: ``"name"`` (``"init"``, the initial states, is built in)."""
 
     name: str
 
@@ -173,6 +174,13 @@ class Filter:
     states: Expr | None
 
 
+@dataclass(frozen=True)
+class Unsupported:
+    """A query the reader parses only to refuse it by name (``multi(...)``)."""
+
+    what: str
+
+
 Expr = (
     Number
     | Boolean
@@ -186,6 +194,7 @@ Expr = (
     | RewardOperator
     | SteadyOperator
     | Filter
+    | Unsupported
 )
 
 
@@ -433,12 +442,15 @@ class _Tree(lark.Transformer[Token, Any]):
     def filter_(self, op: Token, prop: Expr, states: Expr | None = None) -> Filter:
         return Filter(str(op), prop, states)
 
+    def multi_objective(self, *objectives: Expr) -> Unsupported:
+        return Unsupported("multi-objective queries (multi(...))")
+
     # model declarations
     def model_type(self, token: Token) -> tuple[str, str]:
         return ("model_type", str(token))
 
     def unsupported(self, token: Token) -> tuple[str, str]:
-        return ("unsupported", str(token))
+        return ("unsupported", str(token).split()[0])
 
     def const_decl(self, *parts: Any) -> tuple[str, tuple[str, str, Expr | None]]:
         kind = "int"
