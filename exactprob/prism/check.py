@@ -50,13 +50,11 @@ _OPS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 @dataclass
 class Answer:
     """A property's values: ``values[i]`` for the state at position ``i`` of the space
-    (those asked for; ``None`` where not computed), and the engine's ``solution``."""
+    (those asked for), and the engine's ``solution`` (``None`` where the graph alone
+    decided)."""
 
     values: dict[int, Any]
     solution: Any = None
-
-    def __getitem__(self, position: int) -> Any:
-        return self.values[position]
 
 
 def _condition(space: StateSpace, expr: Expr, what: str) -> set[int]:
@@ -83,16 +81,16 @@ def answer(
     if isinstance(expr, Filter):
         return _filter(space, expr, positions, method, solve_options)
     if isinstance(expr, ProbabilityOperator):
-        return _bounded(space, expr, _probability(space, expr, positions, method, solve_options))
+        return _bounded(expr, _probability(space, expr, positions, method, solve_options))
     if isinstance(expr, RewardOperator):
-        return _bounded(space, expr, _reward(space, expr, positions, method, solve_options))
+        return _bounded(expr, _reward(space, expr, positions, method, solve_options))
     if isinstance(expr, SteadyOperator):
-        return _bounded(space, expr, _steady(space, expr, positions, method))
+        return _bounded(expr, _steady(space, expr, positions, method))
     truth = _condition(space, expr, "the property")
     return Answer({i: i in truth for i in positions})
 
 
-def _bounded(space: StateSpace, expr: Any, found: Answer) -> Answer:
+def _bounded(expr: Any, found: Answer) -> Answer:
     """``found`` compared with the operator's bound (``P>=1/2``), when it has one."""
     if expr.bound is None:
         return found

@@ -8,7 +8,7 @@ and each way of picking one per module is a move whose updates are the product o
 picked commands' updates (their probabilities multiplied, their assignments together).
 In an MDP each move is a choice; in a DTMC the moves enabled together are taken with
 equal probability (PRISM's rule). A state with no move stays where it is (PRISM's
-deadlock fix), and :attr:`PrismProgram.deadlocks` counts them.
+deadlock fix; :attr:`~exactprob.prism.space.StateSpace.deadlocks` lists them).
 
 >>> from exactprob.prism.syntax import parse_model
 >>> program = PrismProgram(parse_model('''dtmc
@@ -151,11 +151,10 @@ class PrismProgram:
         self.commands = [
             _command(c, m.name, owner, self, formulas) for m in modules for c in m.commands
         ]
-        self.labels = {
-            name: self.compile(expand(e, formulas), f'label "{name}"')
-            for name, e in syntax.labels.items()
-        }
+        # the labels written out, each compiled once here so that a bad one is refused
         self.label_exprs = {name: expand(e, formulas) for name, e in syntax.labels.items()}
+        for name, label in self.label_exprs.items():
+            self.compile(label, f'label "{name}"')
         self.label_exprs.setdefault("init", _initial_expression(syntax.init, declared, formulas))
         self.rewards = {s.name: self._rewards(s, formulas) for s in syntax.rewards}
         self._initial = tuple(initial)
@@ -172,7 +171,6 @@ class PrismProgram:
         )
         self._alphabet = _alphabets(self.commands)
         self._enabled = compile_enabled([c.guard for c in self.commands])
-        self.deadlocks = 0
 
     def compile(self, expr: Expr, what: str) -> Compiled:
         """``expr`` compiled over this program's variables."""
