@@ -372,3 +372,22 @@ endmodule""",
     assert sympy.simplify(step - (sympy.Symbol("p") / 2 + sympy.Rational(1, 4))) == 0
     assert not step.atoms(sympy.Float)
     assert not model.check("P=? [F x=3]").value.atoms(sympy.Float)
+
+
+def test_a_merged_transition_reward_with_a_parameter_stays_exact() -> None:
+    import sympy
+
+    model = prism.loads(
+        """dtmc
+const double p;
+module walk x : [0..3] init 1;
+  [a] x>0 & x<3 -> 1-p:(x'=x-1) + p:(x'=x+1);
+  [b] x>0 & x<3 -> 0.5:(x'=x-1) + 0.5:(x'=x+1);
+endmodule
+rewards x=1 : p/3; [a] true : p; endrewards""",
+        parameters=["p"],
+    )
+    # in x=1: the state reward p/3, and [a]'s p taken in half of the merged moves
+    earned = model.program.move_rewards(None, (1,), "step")
+    assert not earned.atoms(sympy.Float)
+    assert sympy.simplify(earned - sympy.Rational(5, 6) * sympy.Symbol("p")) == 0

@@ -275,10 +275,8 @@ def _steady(space: StateSpace, expr: SteadyOperator, positions: list[int], metho
         raise UsageError("S=? (the long run) is answered for DTMCs only")
     if method != "exact":
         raise UsageError("S=? (the long run) is answered exactly only: method='exact'")
-    inside = _condition(space, expr.state, "S")
-    states = [space.states[i] for i in sorted(inside)]
+    shown = {space.states[i] for i in _condition(space, expr.state, "S")}
     run = stationary(ChainModel(space), starts=[space.states[i] for i in positions])
-    shown = set(states)
     return Answer(
         {
             i: run.long_run_average(lambda s: 1 if s in shown else 0, space.states[i])

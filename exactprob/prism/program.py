@@ -131,6 +131,7 @@ class PrismProgram:
         self.parameters = tuple(parameters)
         # probabilities in sympy where a parameter may enter them, gmpy2 rationals else
         self._one = to_sympy(1) if self.parameters else _ONE
+        self._zero = self._one - self._one
         self.constants = _constants(syntax, dict(constants or {}), self.parameters)
         formulas = _formulas(syntax.formulas)
         modules = _modules(syntax.modules, formulas)
@@ -198,18 +199,7 @@ class PrismProgram:
     def moves(self, state: tuple[Any, ...]) -> list[tuple[str, dict[tuple[Any, ...], Any]]]:
         """The moves of ``state``: ``(name, {next state: probability})``; in a DTMC one
         move, ``"step"``, the enabled moves merged; ``[]`` in a deadlock."""
-        moves: list[tuple[str, list[_Command]]] = []
-        synchronising: dict[str, dict[str, list[_Command]]] = {}
-        for c in self._enabled_commands(state):
-            if c.action is None:
-                moves.append(("", [c]))
-            else:
-                synchronising.setdefault(c.action, {}).setdefault(c.module, []).append(c)
-        for action, modules in self._alphabet.items():
-            by_module = synchronising.get(action)
-            if by_module is not None and len(by_module) == len(modules):
-                per_module = [by_module[m] for m in modules]
-                moves.extend((action, list(pick)) for pick in itertools.product(*per_module))
+        moves = self._picks(state)
         named = _move_names(moves)
         result = [
             (name, self._product(commands, state))
@@ -226,27 +216,45 @@ class PrismProgram:
             return [("step", merged)]
         return result
 
+    def _picks(self, state: tuple[Any, ...]) -> list[tuple[str, list[_Command]]]:
+        """The moves of ``state`` as the commands each takes: every enabled unlabelled
+        command alone, and for each action every way of picking one enabled command of
+        each module that synchronises on it (``""`` labels an unlabelled move)."""
+        moves: list[tuple[str, list[_Command]]] = []
+        synchronising: dict[str, dict[str, list[_Command]]] = {}
+        for c in self._enabled_commands(state):
+            if c.action is None:
+                moves.append(("", [c]))
+            else:
+                synchronising.setdefault(c.action, {}).setdefault(c.module, []).append(c)
+        for action, modules in self._alphabet.items():
+            by_module = synchronising.get(action)
+            if by_module is not None and len(by_module) == len(modules):
+                per_module = [by_module[m] for m in modules]
+                moves.extend((action, list(pick)) for pick in itertools.product(*per_module))
+        return moves
+
     def move_rewards(self, structure: str | None, state: tuple[Any, ...], move: str) -> Any:
         """The reward of taking ``move`` in ``state``: the state rewards plus the move's
         transition rewards (in a DTMC, the mean over the moves merged)."""
         items = self.rewards[structure]
         total = sum(
             (self.reward_value(r, state) for r in items if not r.transition and r.guard(state)),
-            mpq(0),
+            self._zero,
         )
         transition = [r for r in items if r.transition and r.guard(state)]
         if not transition:
             return total
-        if self.model_type == "dtmc":
-            actions = self._enabled_actions(state)
-            share = mpq(1, len(actions)) if actions else mpq(0)
-            return total + share * sum(
+        if self.model_type == "dtmc":  # the mean over the moves merged into one
+            actions = [action for action, _ in self._picks(state)]
+            earned = sum(
                 (self.reward_value(r, state) for a in actions for r in transition if r.action == a),
-                mpq(0),
+                self._zero,
             )
+            return total + earned / len(actions) if actions else total
         action = move.split("(")[0]
         return total + sum(
-            (self.reward_value(r, state) for r in transition if r.action == action), mpq(0)
+            (self.reward_value(r, state) for r in transition if r.action == action), self._zero
         )
 
     def reward_value(self, item: _Reward, state: tuple[Any, ...]) -> Any:
@@ -255,16 +263,6 @@ class PrismProgram:
             return item.value(state)
         except (ZeroDivisionError, TypeError, ModelError) as error:
             raise ModelError(f"a reward: {error}, in state {self.state_text(state)}") from None
-
-    def _enabled_actions(self, state: tuple[Any, ...]) -> list[str]:
-        enabled = self._enabled_commands(state)
-        actions = ["" for c in enabled if c.action is None]
-        for action, modules in self._alphabet.items():
-            counts = [
-                sum(1 for c in enabled if c.action == action and c.module == m) for m in modules
-            ]
-            actions.extend([action] * _product_of(counts))
-        return actions
 
     def _enabled_commands(self, state: tuple[Any, ...]) -> list[_Command]:
         """The commands whose guards hold in ``state``: all guards in one call, or one
@@ -319,7 +317,7 @@ class PrismProgram:
         """The command's updates in ``state``: ``(probability, [(position, value)])``,
         checked (probabilities in [0, 1] summing to 1, values within range)."""
         branches = []
-        total = self._one - self._one  # 0, in the probabilities' kind
+        total = self._zero
         try:
             for update in command.updates:
                 p = self._one if update.probability is None else update.probability(state)
@@ -373,13 +371,6 @@ class PrismProgram:
                 raise ModelError(f"{what}: a reward is 'guard : number;'")
             items.append(_Reward(item.transition, item.action, guard, value))
         return items
-
-
-def _product_of(counts: Iterable[int]) -> int:
-    n = 1
-    for c in counts:
-        n *= c
-    return n
 
 
 def _move_names(moves: list[tuple[str, list[_Command]]]) -> list[str]:
