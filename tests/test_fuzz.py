@@ -10,8 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from fuzz_cli import PATH_FLAGS, SKIPPED, _flags, check, writer_base
+
+from exactprob.commands import SUBCOMMANDS
 
 FUZZ = Path(__file__).with_name("fuzz_cli.py")
+#: A name too long for any file system (255 bytes), as a file and as a folder.
+LONG_NAMES = ["a" * 300 + ".png", "a" * 300 + "/x.png"]
 MEMORY_CAP = 4 * 2**30
 
 
@@ -31,3 +36,22 @@ def test_every_subcommand_survives_the_fuzz() -> None:
     )
     assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-5000:]
     assert "every vector ended with status 0 or 2" in done.stdout
+
+
+def _writers() -> list[tuple[str, str]]:
+    return [
+        (command, flag)
+        for command in sorted(set(SUBCOMMANDS) - SKIPPED)
+        for flag, _ in _flags(command)
+        if flag in PATH_FLAGS
+    ]
+
+
+def test_the_writers_are_found() -> None:
+    assert {flag for _, flag in _writers()} == PATH_FLAGS - {"--cache"}  # fowl-redesign's
+
+
+@pytest.mark.parametrize("command, flag", _writers())
+@pytest.mark.parametrize("name", LONG_NAMES, ids=["file", "folder"])
+def test_every_writer_refuses_a_name_too_long_in_one_line(command, flag, name) -> None:
+    assert check([command, *writer_base(command), flag, name]) == 2

@@ -43,7 +43,7 @@ from ..games.fighting_fantasy import (
     fight_report,
     heuristic,
 )
-from ..util.files import check_output, folder_for, write_all
+from ..util.files import check_directory, check_output, folder_for, write_all
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
 from ..util.numbers import parse_whole, whole_number
 from ..util.text import duration_text
@@ -135,9 +135,7 @@ def atlas_payload(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     if args.out is None:
         raise UsageError("ff atlas needs --out FILE (the CSV data file to write)")
     out = check_output(Path(args.out), "--out")
-    figure_dir = Path(args.figures) if args.figures else None
-    if figure_dir is not None and figure_dir.exists() and not figure_dir.is_dir():
-        raise UsageError(f"--figures: {str(figure_dir)!r} exists and is not a directory")
+    figure_dir = check_directory(Path(args.figures), "--figures") if args.figures else None
     stamina = whole_number("--max-stamina", args.max_stamina, 1, 1000, UsageError)
     luck = whole_number("--max-luck", args.max_luck, 0, 1000, UsageError)
     # refused before the --figures directory is made
