@@ -19,6 +19,7 @@ from typing import Any
 
 from . import __version__
 from .errors import ExactProbError
+from .util.limits import on_command_line
 
 __all__ = ["build_parser", "main", "one_line"]
 
@@ -101,7 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.commands[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
-        args.run(args)
+        with on_command_line():  # messages name flags (--max-states N), not parameters
+            args.run(args)
         sys.stdout.flush()
     except ExactProbError as error:
         sys.stderr.write(f"exactprob {args.command}: error: {one_line(str(error))}\n")

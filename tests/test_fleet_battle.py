@@ -500,7 +500,7 @@ def test_cli_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         (
             ["--attacker", "1000 fighter", "--defender", "1000 fighter"],
-            "up to 1,002,001 states, more than the limit of 5,000; pass max_states=1002001",
+            "up to 1,002,001 states, more than the limit of 5,000; pass --max-states 1002001 to",
         ),
         (
             [
@@ -598,5 +598,6 @@ def test_a_battle_with_too_many_transitions_is_refused_at_once(
     assert (status, out) == (2, "")
     assert (
         "up to 13,845,841 transitions" in err
-        and "pass max_states=23077 (--max-states 23077 on the command line)" in err
+        and "allowed with --max-states 5,000" in err
+        and "pass --max-states 23077 to go on" in err
     )

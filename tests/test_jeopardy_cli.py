@@ -285,7 +285,7 @@ def test_the_plot_is_drawn_for_certified_solves_too(capsys, tmp_path):
         (["pig", "--goal", "300"], "has 13,545,000 non-terminal states, more than the 2,000,000"),
         (
             ["pig", "--goal", "20", "--max-states", "4199"],
-            "has 4,200 non-terminal states, more than the max_states of 4,199;",
+            "has 4,200 non-terminal states, more than the --max-states of 4,199;",
         ),
         (["pig", "--goal", "5", "--max-states", "0"], "--max-states must be a whole number >= 1"),
         (
@@ -295,8 +295,8 @@ def test_the_plot_is_drawn_for_certified_solves_too(capsys, tmp_path):
         (
             ["fowl-play", "--chickens", "200", "--wolves", "20", "--exact"],
             (
-                "more than the 2,000,000 solved exact by default; pass max_states=244225000 "
-                "(--max-states 244225000 on the command line) to try anyway"
+                "more than the 2,000,000 solved exact by default; pass --max-states "
+                "244225000 to try anyway"
             ),
         ),
     ],

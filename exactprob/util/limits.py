@@ -11,24 +11,67 @@ their count of non-terminal states.)
 >>> check_max_states(10)
 10
 >>> print(too_many_states("the fight", 10, 30))
-the fight has 30 states, more than the limit of 10; pass max_states=30 (--max-states 30 on the command line) to go on
+the fight has 30 states, more than the limit of 10; pass max_states=30 to go on
 >>> print(too_many_states("the model", 10))
-the model has more than 10 reachable states; pass max_states=N (--max-states N on the command line) with a larger N to go on
+the model has more than 10 reachable states; pass max_states=N with a larger N to go on
+
+The advice is in the caller's words: the console script runs with
+:data:`ON_COMMAND_LINE` set, and then it names the flag:
+
+>>> with on_command_line():
+...     print(too_many_states("the fight", 10, 30))
+the fight has 30 states, more than the limit of 10; pass --max-states 30 to go on
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from ..errors import StateLimitError
 
 __all__ = [
     "DEFAULT_MAX_STATES",
+    "ON_COMMAND_LINE",
     "check_max_states",
+    "limit_name",
+    "on_command_line",
+    "raise_limit",
     "refuse_more_than",
     "too_many_states",
 ]
 
 #: States any solver holds unless its caller allows more (a few hundred bytes each).
 DEFAULT_MAX_STATES = 2_000_000
+#: Whether the console script is running: messages then name its flags, not parameters.
+ON_COMMAND_LINE: ContextVar[bool] = ContextVar("on_command_line", default=False)
+
+
+@contextmanager
+def on_command_line() -> Iterator[None]:
+    """Speak to the command line within (the console script's run)."""
+    token = ON_COMMAND_LINE.set(True)
+    try:
+        yield
+    finally:
+        ON_COMMAND_LINE.reset(token)
+
+
+def limit_name() -> str:
+    """The state limit as the caller spells it: ``max_states`` or ``--max-states``."""
+    return "--max-states" if ON_COMMAND_LINE.get() else "max_states"
+
+
+def raise_limit(states: int | None = None) -> str:
+    """How to allow ``states`` states (``None``: more than now), in the caller's words.
+
+    >>> raise_limit(30), raise_limit()
+    ('pass max_states=30', 'pass max_states=N with a larger N')
+    """
+    value = "N" if states is None else str(states)
+    spelled = f"--max-states {value}" if ON_COMMAND_LINE.get() else f"max_states={value}"
+    return f"pass {spelled}" + (" with a larger N" if states is None else "")
 
 
 def check_max_states(max_states: object, name: str = "max_states") -> int:
@@ -53,12 +96,10 @@ def too_many_states(
     a caller whose limit is not spelled ``max_states`` / ``--max-states``."""
     if states is None:
         found = f"{what} has more than {max_states:,} reachable states"
-        advice = "pass max_states=N (--max-states N on the command line) with a larger N"
     else:
         bound = "up to " if at_most else ""
         found = f"{what} has {bound}{states:,} states, more than the limit of {max_states:,}"
-        advice = f"pass max_states={states} (--max-states {states} on the command line)"
-    return StateLimitError(f"{found}; {how or advice} to go on")
+    return StateLimitError(f"{found}; {how or raise_limit(states)} to go on")
 
 
 def refuse_more_than(

@@ -415,7 +415,7 @@ def still_growing(states: Sequence[Hashable], max_states: int) -> StateLimitErro
     states keep growing (a walk without its losing end) shows it there.
 
     >>> print(still_growing(list(range(10)), 9))
-    the model has more than 9 reachable states; pass max_states=N (--max-states N on the command line) with a larger N to go on; the last states found were 7, 8, 9: a model that never reaches an end is often missing one
+    the model has more than 9 reachable states; pass max_states=N with a larger N to go on; the last states found were 7, 8, 9: a model that never reaches an end is often missing one
     """
     last = ", ".join(short_repr(state) for state in states[-3:])
     return StateLimitError(

@@ -156,7 +156,7 @@ def within_horizon(
     >>> within_horizon(ruin, 10**12, None, None, 100)[1]
     Traceback (most recent call last):
     ...
-    exactprob.errors.StateLimitError: the model within the horizon has 1,000,000,000,001 states, more than the limit of 100; pass max_states=1000000000001 (--max-states 1000000000001 on the command line) to go on
+    exactprob.errors.StateLimitError: the model within the horizon has 1,000,000,000,001 states, more than the limit of 100; pass max_states=1000000000001 to go on
     """
     product = WithinHorizon(model, horizon, counter)
     if starts is None:

@@ -18,7 +18,7 @@ from typing import Any
 from ...errors import ModelError, StateLimitError
 from ...util.display import Report
 from ...util.fields import field_lines
-from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
+from ...util.limits import DEFAULT_MAX_STATES, limit_name, raise_limit, refuse_more_than
 from ...util.numbers import exact_fields
 from ...util.text import decimal_text, exact_text
 from .battle import BattleResult, battle, battle_states_bound, battle_transitions_bound
@@ -108,10 +108,9 @@ def battle_report(
         needed = -(-moves // TRANSITIONS_PER_STATE)
         raise StateLimitError(
             f"this battle has up to {moves:,} transitions, more than the "
-            f"{TRANSITIONS_PER_STATE * max_states:,} allowed with max_states {max_states:,} "
+            f"{TRANSITIONS_PER_STATE * max_states:,} allowed with {limit_name()} {max_states:,} "
             f"({TRANSITIONS_PER_STATE} per state; 40 fighters against 40 have 2,825,761 and "
-            f"take about 20 s); pass max_states={needed} (--max-states {needed} on the "
-            "command line) to go on"
+            f"take about 20 s); {raise_limit(needed)} to go on"
         )
     orders = {"attacker_order": attacker_order, "defender_order": defender_order}
     if optimal is None:

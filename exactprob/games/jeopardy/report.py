@@ -28,7 +28,7 @@ from ...engine import Method, solve, value_fields
 from ...errors import ModelError, StateLimitError, UsageError
 from ...util.deprecation import ReportMethod, method_of_exact
 from ...util.display import Report
-from ...util.limits import DEFAULT_MAX_STATES, check_max_states
+from ...util.limits import DEFAULT_MAX_STATES, check_max_states, limit_name, raise_limit
 from ...util.numbers import decimal_string, digit_count, exact_fields
 from ...util.text import PLACES, count_text, decimal_text, exact_text
 from .fairness import Win, fairest_komi, komi_wins
@@ -82,7 +82,7 @@ def check_size(game: Pig | FowlPlay, exact: bool, max_states: int | None = None)
     Traceback (most recent call last):
     ...
     exactprob.errors.StateLimitError: the game has 4,200 non-terminal states, more than the \
-max_states of 4,199; pass max_states=4200 (--max-states 4200 on the command line) to try anyway
+max_states of 4,199; pass max_states=4200 to try anyway
     """
     default = MAX_EXACT_STATES if exact else MAX_CERTIFIED_STATES
     how = f"solved {'exact' if exact else 'certified'}"
@@ -100,16 +100,16 @@ def refuse_above(
     Traceback (most recent call last):
     ...
     exactprob.errors.StateLimitError: the race has 5 non-terminal states, more than the \
-max_states of 4; pass max_states=5 (--max-states 5 on the command line) to try anyway
+max_states of 4; pass max_states=5 to try anyway
     """
     if max_states is None:
         limit, than = default, f"the {default:,} {how} by default"
     else:
-        limit, than = check_max_states(max_states), f"the max_states of {max_states:,}"
+        limit, than = check_max_states(max_states), f"the {limit_name()} of {max_states:,}"
     if states > limit:
         raise StateLimitError(
-            f"{subject} {states:,} non-terminal states, more than {than}; pass "
-            f"max_states={states} (--max-states {states} on the command line) to try anyway"
+            f"{subject} {states:,} non-terminal states, more than {than}; "
+            f"{raise_limit(states)} to try anyway"
         )
 
 

@@ -53,8 +53,8 @@ def check_seat_size(game: Pig | FowlPlay, seats: int, max_states: int | None = N
     Traceback (most recent call last):
     ...
     exactprob.errors.StateLimitError: 3 seats of Fowl Play to 50 have 524,385,000 non-terminal \
-states, more than the 4,000,000 solved by default; pass max_states=524385000 (--max-states \
-524385000 on the command line) to try anyway
+states, more than the 4,000,000 solved by default; pass max_states=524385000 to try \
+anyway
     """
     subject = f"{seats} seats of {game.name} to {game.goal} have"
     refuse_above(subject, seat_states(game, seats), max_states, MAX_SEAT_STATES)

@@ -36,7 +36,7 @@ from typing import Any
 
 from ....engine import Dist
 from ....errors import ModelError
-from ....util.limits import DEFAULT_MAX_STATES, check_max_states, refuse_more_than
+from ....util.limits import DEFAULT_MAX_STATES, check_max_states, raise_limit, refuse_more_than
 from ..policies import PolicyTable, check_table, deck_cards
 from ..rules import FowlPlay, Jeopardy, JeopardyModel
 from ..solving.certified import enclose_best_response
@@ -98,7 +98,7 @@ def check_response_size(game: Jeopardy, max_states: int = DEFAULT_MAX_STATES) ->
     ...
     exactprob.errors.StateLimitError: an exact best response in Pig to 30 has up to 27,900 \
 states, more than the limit of 27,899; take a smaller goal or deck, or pass max_states=27900 \
-(--max-states 27900 on the command line) to go on
+to go on
     """
     states = 2 * game.nonterminal_states()
     check_max_states(max_states)
@@ -109,8 +109,7 @@ states, more than the limit of 27,899; take a smaller goal or deck, or pass max_
         states,
         f"an exact best response in {game.name} to {game.goal}",
         at_most=True,
-        how=f"take {smaller}, or pass max_states={states} (--max-states {states} on the "
-        "command line)",
+        how=f"take {smaller}, or {raise_limit(states)}",
     )
 
 

@@ -50,7 +50,7 @@ import numpy as np
 
 from ....engine import Dist, RandomSource, Runs
 from ....errors import ModelError
-from ....util.limits import check_max_states, refuse_more_than
+from ....util.limits import check_max_states, limit_name, refuse_more_than
 from ....util.numbers import Exact, exact, is_symbolic, mpq, to_fraction, whole_number
 
 __all__ = [
@@ -225,7 +225,7 @@ def _walk(
             max_states,
             len(following),
             f"the recursion after level {level}",
-            how="use fewer levels or a larger max_states (--max-states on the command line)",
+            how=f"use fewer levels or a larger {limit_name()}",
         )
         states, scale = following, scale * n.total
         yield states, scale
