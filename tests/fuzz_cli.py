@@ -4,13 +4,15 @@ numbers, fractions, newlines, malformed expressions, device and missing paths).
 
 Each vector runs in-process under a cap on its CPU time (not wall-clock time, so that a
 busy machine cannot fail it) and must end with status 0 or 2 (bad
-input: one line on stderr, nothing on stdout), never an exception or a traceback, and
+input: one line on stderr, in the command line's words (``--max-states N``, never the
+API's ``max_states=N``), nothing on stdout), never an exception or a traceback, and
 leave no file behind in the working directory. Half the vectors ask for ``--json``; an
 answer is then checked (:func:`check_answer`): every exact value's ``_decimal`` twin is
 that value rounded, every probability lies in [0, 1], a distribution sums to 1 exactly,
 win, draw, loss and mutual destruction sum to 1, and the law of ``NdS`` equals the count of
 its :math:`S^N` rolls. The pool holds hostile values too: a file name of 300 bytes (in
-a directory of 300 bytes), numbers of 5,000 digits, a FIFO and a symbolic link. ``tests/test_fuzz.py`` runs this module
+a directory of 300 bytes), numbers of 5,000 digits, a FIFO and a symbolic link, dice
+comparisons too large to compute, a round robin with a match-up that never ends. ``tests/test_fuzz.py`` runs this module
 as a script in a child process with a memory cap; run it by hand as
 
     python tests/fuzz_cli.py --examples 500
@@ -95,6 +97,7 @@ VALUES = [
     "5 fighter", "1 war-sun", "fighter", "/dev/zero", "/proc/x", "/nonexistent/file.toml",
     "out.png", "out.csv", "figures/", BOOK, "--json", "-",
     "9" * 5000, "1/" + "7" * 5000, "/proc/x", "out.csv", *PATHS,
+    "100d1000>100d1000", "1000d1000>1000d1000", "hold-at-3,optimal", "hold-at-3",
 ]  # fmt: skip
 
 
@@ -191,6 +194,7 @@ def check(argv: list[str]) -> int:
     if status == 2:
         assert out.getvalue() == "", f"{argv!r}: output despite the error"
         assert message.count("\n") == 1 or message.startswith("usage:"), f"{argv!r}: {message!r}"
+        assert "max_states=" not in message, f"{argv!r}: the API's words: {message!r}"
         assert not left, f"{argv!r}: left {left} after an error"
     elif "--json" in argv and "--help" not in argv and "-h" not in argv:
         check_answer(argv, json.loads(out.getvalue()))

@@ -19,8 +19,10 @@ __all__ = [
     "plot_path",
 ]
 
-#: A whole number as the flags take it: ASCII digits, an optional minus, at most 30 digits.
-_INTEGER = re.compile(r"-?[0-9]{1,30}")
+#: The most digits a whole-number flag takes (every limit of the project is far below).
+MOST_DIGITS = 30
+#: A whole number as the flags take it: ASCII digits and an optional minus.
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 def integer(text: str) -> int:
@@ -34,9 +36,19 @@ def integer(text: str) -> int:
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: expected a whole number in digits 0-9, got '1_000'
+    >>> integer("9" * 40)
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a whole number of at most 30 digits is allowed, got one of 40
     """
     if not _INTEGER.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"expected a whole number in digits 0-9, got {text!r}")
+        shown = text if len(text) <= 40 else f"{text[:20]}...{text[-10:]}"
+        raise argparse.ArgumentTypeError(f"expected a whole number in digits 0-9, got {shown!r}")
+    digits = len(text.lstrip("-"))
+    if digits > MOST_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"a whole number of at most {MOST_DIGITS} digits is allowed, got one of {digits:,}"
+        )
     return int(text)
 
 

@@ -57,6 +57,13 @@ def parse_dice(text: str) -> Dist[int]:
     and digits of the exact answer) is checked for the whole expression before any sum
     is computed."""
     terms = _terms(text)
+    _check_size(text, terms, "to write out exactly")
+    return _sum_of(terms)
+
+
+def _check_size(text: str, terms: list[tuple[str, int, int]], purpose: str) -> None:
+    """Refuse ``terms`` whose distribution would pass :data:`MAX_OUTCOMES` outcomes or
+    :data:`MAX_DIGITS` digits in all (too large for ``purpose``)."""
     dice_terms = [(n, s) for _, n, s in terms if s]
     outcomes = sum(n * (s - 1) for n, s in dice_terms) + 1
     digits = sum(n * math.log10(s) for n, s in dice_terms)
@@ -66,12 +73,16 @@ def parse_dice(text: str) -> Dist[int]:
         )
     if outcomes * digits > MAX_DIGITS:
         raise UsageError(
-            f"{quoted(text)} is too large to write out exactly ({outcomes:,} probabilities "
+            f"{quoted(text)} is too large {purpose} ({outcomes:,} probabilities "
             f"of about {digits:,.0f} digits each); at most {MAX_DIGITS:,} digits in all are "
             "allowed"
         )
-    # Equal dice are summed together (n @ die, by repeated squaring): a long expression
-    # of many small terms costs a few convolutions, not one per term.
+
+
+def _sum_of(terms: list[tuple[str, int, int]]) -> Dist[int]:
+    """The distribution of the sum of ``terms``. Equal dice are summed together
+    (``n @ die``, by repeated squaring): a long expression of many small terms costs a
+    few convolutions, not one per term."""
     counts: Counter[tuple[str, int]] = Counter()
     constant = 0
     for sign, n, sides in terms:
@@ -87,7 +98,14 @@ def parse_dice(text: str) -> Dist[int]:
 
 def comparison_chance(text: str) -> Any:
     """The exact chance that the comparison ``text`` (two dice expressions joined by one
-    of :data:`COMPARISONS`) holds, or ``None`` when ``text`` compares nothing."""
+    of :data:`COMPARISONS`) holds, or ``None`` when ``text`` compares nothing. The
+    difference of the two sides is computed, so its size is what is checked.
+
+    >>> comparison_chance("1000d1000>1000d1000")
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.UsageError: '1000d1000>1000d1000' has 1,998,001 outcomes; at most 1,000,000 are allowed
+    """
     found = list(_COMPARISON.finditer(text))
     if not found:
         return None
@@ -97,7 +115,10 @@ def comparison_chance(text: str) -> Any:
     if not left.strip() or not right.strip():
         raise UsageError(f"{quoted(text)}: a comparison needs a dice expression on each side")
     holds = COMPARISONS[found[0].group()]
-    difference = parse_dice(left) - parse_dice(right)
+    flipped = {"-": "+", "+": "-", "": "-"}
+    terms = _terms(left) + [(flipped[sign], n, s) for sign, n, s in _terms(right)]
+    _check_size(text, terms, "to compare exactly through the law of the difference")
+    difference = _sum_of(terms)
     return sum((p for d, p in difference.items() if holds(d)), Fraction(0))
 
 

@@ -104,7 +104,8 @@ class ArrayModel:
         raise NotImplementedError
 
     def player(self, states: np.ndarray) -> np.ndarray:
-        """The mover of each (non-terminal) row: 0 maximises, 1 minimises."""
+        """The mover of each (non-terminal) row: 0 maximises, 1 minimises (an integer or
+        boolean array; floats are refused)."""
         return np.zeros(len(states), dtype=np.uint8)
 
     #: Optional: ``reward(states, action)``, the exact reward of ``action`` in each row
@@ -298,8 +299,12 @@ class _PerState:
                 )
         return Dist(weights)
 
-    def player(self, state: Any) -> int:
-        return int(np.asarray(self.model.player(self._row(state)))[0])
+    def player(self, state: Any) -> Any:
+        """The mover as the bulk explorer reads it: an integer or boolean entry as a
+        seat number, any other (a float such as ``1.0``) as it is, for the engine's own
+        check to refuse rather than round to a seat."""
+        mover = np.asarray(self.model.player(self._row(state)))[0]
+        return int(mover) if mover.dtype.kind in "iub" else mover.item()
 
     def __getattr__(self, name: str) -> Any:
         """``reward(state, action)``, where the model has rewards."""

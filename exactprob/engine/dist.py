@@ -332,9 +332,24 @@ class Dist(Mapping[T, Any], Generic[T]):
 
     # -- comparisons as distributions ---------------------------------------------------
     def _compare(self, other: Any, op: Callable[[Any, Any], bool]) -> Dist[bool]:
-        if isinstance(other, Dist):
-            return self.bind(lambda x: other.map(lambda y: op(x, y)))
-        return self.map(lambda x: op(x, other))
+        """The event ``op(X, other)``; outcomes that cannot be ordered with ``other`` get
+        the project's one-line error, not Python's ``TypeError``.
+
+        >>> Dist({"a": 1}).lt(3)
+        Traceback (most recent call last):
+        ...
+        exactprob.errors.DistributionError: comparing the outcomes with 3: an outcome such as 'a' cannot be ordered with it
+        """
+        try:
+            if isinstance(other, Dist):
+                return self.bind(lambda x: other.map(lambda y: op(x, y)))
+            return self.map(lambda x: op(x, other))
+        except TypeError:
+            shown = "another distribution's outcomes" if isinstance(other, Dist) else repr(other)
+            raise DistributionError(
+                f"comparing the outcomes with {shown}: an outcome such as "
+                f"{next(iter(self._p))!r} cannot be ordered with it"
+            ) from None
 
     def lt(self, other: Any) -> Dist[bool]:
         """``Dist[bool]`` of ``X < other`` (``other`` a value or an independent ``Dist``)."""
@@ -425,6 +440,13 @@ class Dist(Mapping[T, Any], Generic[T]):
             raise DistributionError("quantiles need rational probabilities, not symbolic ones")
         if is_symbolic(level) or not 0 < level <= 1:
             raise DistributionError(f"quantile level must lie in (0, 1], got {q}")
+        try:
+            sorted(self._p)  # type: ignore[type-var]
+        except TypeError:
+            raise DistributionError(
+                f"quantile({q!r}) needs outcomes in an order; outcomes such as "
+                f"{next(iter(self._p))!r} cannot be ordered with the others"
+            ) from None
         running = _ZERO
         for x in self._outcomes():
             running += self._p[x]

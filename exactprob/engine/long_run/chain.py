@@ -330,6 +330,11 @@ class LongRun(GraphStates):
         G = self.graph
         inside = _target_ids(G, target)
         start = self._id(state)
+        if not inside:
+            raise ModelError(
+                f"the chain reaches none of the target states {short_repr(target)}: it never "
+                "enters the target, and the expected time is infinite"
+            )
         if start in inside:
             return self.field.public(self.field.convert(0))
         reaching = _reaching(G, inside)
@@ -508,14 +513,24 @@ def _is_set(G: StateGraph, target: Any) -> bool:
 
 
 def _target_ids(G: StateGraph, target: Collection[Any] | Callable[[Any], bool]) -> set[int]:
-    """The ids of the target states (a collection of states, or a test of a state)."""
+    """The ids of the target states (a collection of states, or a test of a state); a
+    state the chain never reaches is never entered, and has none."""
     if callable(target):
         return {s for s, state in enumerate(G.states) if target(state)}
     if isinstance(target, str | bytes) or not isinstance(target, Collection):
         raise ModelError(
             f"target must be a collection of states or a test of a state, got {target!r}"
         )
-    return {G.id_of(state) for state in target}
+    index = G.index
+    return {index[state] for state in target if _hashable(state) and state in index}
+
+
+def _hashable(state: Any) -> bool:
+    try:
+        hash(state)
+    except TypeError:
+        return False
+    return True
 
 
 def _reaching(G: StateGraph, inside: set[int]) -> set[int]:

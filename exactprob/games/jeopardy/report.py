@@ -34,6 +34,7 @@ from ...util.text import PLACES, count_text, decimal_text, exact_text
 from .fairness import Win, fairest_komi, komi_wins
 from .players import (
     BEST_RESPONSE,
+    NeverEnds,
     Player,
     check_response_size,
     player_named,
@@ -181,7 +182,7 @@ def players_text(players: list[Player], agreements: list[Fraction]) -> str:
     )
 
 
-def matchups_text(names: list[str], wins: dict[tuple[str, str], Win]) -> str:
+def matchups_text(names: list[str], wins: dict[tuple[str, str], Win | NeverEnds]) -> str:
     """The round robin as a matrix: the first player's chance, first player by row."""
     width = max(len(name) for name in names)
     cells = {key: _short(win) for key, win in wins.items()}
@@ -195,15 +196,18 @@ def matchups_text(names: list[str], wins: dict[tuple[str, str], Win]) -> str:
     return "\n".join(["  first player's chance (row moves first, column second)", header, *rows])
 
 
-def _short(win: Win) -> str:
+def _short(win: Win | NeverEnds) -> str:
     """A cell of the matrix: the decimal of the value, or of an enclosure's midpoint when
     it is narrower than the last place shown; a wider enclosure is shown as its ends
-    rounded outward, so the interval shown holds it (``--json`` has them in full).
+    rounded outward, so the interval shown holds it (``--json`` has them in full); a
+    match-up that can go on forever, ``never ends``.
 
     >>> from exactprob import Enclosure
     >>> _short(Enclosure(Fraction("0.12345678906"), Fraction("0.98765432104")))
     '[0.1234567890, 0.9876543211]'
     """
+    if isinstance(win, NeverEnds):
+        return "never ends"
     if isinstance(win, Fraction) or win.width() <= Fraction(1, 10**PLACES):
         return decimal_text(win)
     unit = 10**PLACES
@@ -222,7 +226,7 @@ class RaceReport(Report):
     wins: list[Win] = field(repr=False)
     table: PolicyTable | None = field(default=None, repr=False)
     players: list[Player] = field(default_factory=list, repr=False)
-    matchups: dict[tuple[str, str], Win] = field(default_factory=dict, repr=False)
+    matchups: dict[tuple[str, str], Win | NeverEnds] = field(default_factory=dict, repr=False)
 
     @cached_property
     def agreements(self) -> list[Fraction]:
@@ -240,7 +244,15 @@ class RaceReport(Report):
                 for p, a in zip(self.players, self.agreements, strict=True)
             ]
             payload["matchups"] = [
-                {"first": first, "second": second, **value_fields("first_player_win", win)}
+                {
+                    "first": first,
+                    "second": second,
+                    **(
+                        {"never_ends": win.why}
+                        if isinstance(win, NeverEnds)
+                        else value_fields("first_player_win", win)
+                    ),
+                }
                 for (first, second), win in self.matchups.items()
             ]
         return payload

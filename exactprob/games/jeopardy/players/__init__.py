@@ -9,13 +9,22 @@
 from .best_response import best_response, check_response_size
 from .learned import LearnedPlayer, features, fit_network, fit_tree
 from .matchup import Matchup, play_off
-from .roster import BEST_RESPONSE, NAMES, Player, check_player_name, player_named, round_robin
+from .roster import (
+    BEST_RESPONSE,
+    NAMES,
+    NeverEnds,
+    Player,
+    check_player_name,
+    player_named,
+    round_robin,
+)
 
 __all__ = [
     "BEST_RESPONSE",
     "NAMES",
     "LearnedPlayer",
     "Matchup",
+    "NeverEnds",
     "Player",
     "best_response",
     "check_player_name",

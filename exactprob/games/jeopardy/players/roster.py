@@ -38,7 +38,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ....errors import ModelError
+from ....errors import ModelError, NonTerminationError
 from ....util.limits import DEFAULT_MAX_STATES
 from ....util.progress import progress_bar
 from ..fairness import Win
@@ -59,6 +59,7 @@ from .matchup import play_off
 __all__ = [
     "BEST_RESPONSE",
     "NAMES",
+    "NeverEnds",
     "Player",
     "check_player_name",
     "player_named",
@@ -142,17 +143,30 @@ def round_robin(
     exact: bool,
     komi: int = 0,
     progress: bool = False,
-) -> dict[tuple[str, str], Win]:
+) -> dict[tuple[str, str], Win | NeverEnds]:
     """The first player's chance for every ordered pair ``(first, second)`` of players,
     when the second starts with ``komi`` points: exact (:func:`.matchup.play_off`) or
-    enclosed (:func:`.certified.enclose_matchup`, Fowl Play only)."""
-    wins: dict[tuple[str, str], Win] = {}
+    enclosed (:func:`.certified.enclose_matchup`, Fowl Play only); a pair that can pass
+    the turn back and forth forever is :class:`NeverEnds`, and the others are answered."""
+    wins: dict[tuple[str, str], Win | NeverEnds] = {}
     with progress_bar(progress, "match-ups", total=len(players) ** 2) as bar:
         for first in players:
             for second in players:
-                wins[first.name, second.name] = _first_player_win(game, first, second, exact, komi)
+                try:
+                    win: Win | NeverEnds = _first_player_win(game, first, second, exact, komi)
+                except NonTerminationError as error:
+                    win = NeverEnds(str(error))
+                wins[first.name, second.name] = win
                 bar.update()
     return wins
+
+
+@dataclass(frozen=True)
+class NeverEnds:
+    """A match-up whose play can go on forever, so it has no first player's chance:
+    ``why``, in one line."""
+
+    why: str
 
 
 def _first_player_win(game: Jeopardy, first: Player, second: Player, exact: bool, komi: int) -> Win:
