@@ -28,7 +28,7 @@ from typing import Any
 
 from ...engine import Dist, Solution, solve
 from ...util.display import Report
-from ...util.limits import DEFAULT_MAX_STATES
+from ...util.limits import DEFAULT_MAX_STATES, refuse_more_than
 from ...util.numbers import exact_fields, probability_rows
 from ...util.text import exact_text
 from .report import rules_fields, rules_title
@@ -40,7 +40,9 @@ __all__ = [
     "SolitaireReport",
     "SoloMoves",
     "SoloState",
+    "refuse_large_solitaire",
     "solitaire_report",
+    "solo_states",
     "turn_start",
 ]
 
@@ -80,6 +82,27 @@ class SoloMoves:
                 nxt = (score, total + gain, after)
             after_draw[nxt] = after_draw.get(nxt, 0) + p
         return Dist(after_draw)
+
+
+def solo_states(game: Jeopardy) -> int:
+    """The non-terminal states of ``game`` played alone, counted as the two-player game's
+    are (:meth:`~exactprob.games.jeopardy.rules.Pig.nonterminal_states`) without the
+    opponent's score: :math:`g(g+1)/2` for Pig to :math:`g`.
+
+    >>> solo_states(Pig(goal=100)), solo_states(Pig(goal=10_000))
+    (5050, 50005000)
+    """
+    return game.nonterminal_states() // game.goal
+
+
+def refuse_large_solitaire(game: Jeopardy, max_states: int, turns: int | None = None) -> None:
+    """Refuse, before any work, ``game`` played alone (within ``turns`` turns: a copy of
+    each state per number of turns left) when its states pass ``max_states``."""
+    states = solo_states(game) * (1 if turns is None else turns + 1)
+    within = "" if turns is None else f" within {turns:,} turns"
+    refuse_more_than(
+        max_states, states, f"{game.name} to {game.goal} played alone{within}", at_most=True
+    )
 
 
 def turn_start(state: SoloState, action: str, after: SoloState | None = None) -> int:
@@ -175,6 +198,7 @@ def solitaire_report(
     """Solve ``game`` played alone (:class:`SolitaireModel`) and report it
     (:class:`SolitaireReport`); the law of the turns is capped at three times the expected
     turns, rounded up, plus one."""
+    refuse_large_solitaire(game, max_states)
     solution = solve(SolitaireModel(game), max_states=max_states, progress=progress)
     assert isinstance(solution, Solution)
     turns = Fraction(solution.value())

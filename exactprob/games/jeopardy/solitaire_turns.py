@@ -41,7 +41,7 @@ from ...util.numbers import exact_fields, fraction_string, whole_number
 from ...util.text import MAX_FRACTION_CHARS, decimal_text
 from .report import rules_fields, rules_title
 from .rules import FowlPlay, Pig
-from .solitaire import SoloMoves, SoloState, turn_start
+from .solitaire import SoloMoves, SoloState, refuse_large_solitaire, turn_start
 
 __all__ = ["MAX_TURNS", "Bank", "ReachAlone", "SolitaireTurnsReport", "solitaire_turns_report"]
 
@@ -149,6 +149,7 @@ def solitaire_turns_report(
     """Solve ``game`` alone within every number of turns up to ``turns`` in one solve
     (:class:`ReachAlone` within a horizon) and report it (:class:`SolitaireTurnsReport`)."""
     whole_number("turns", turns, 1, MAX_TURNS, ModelError)
+    refuse_large_solitaire(game, max_states, turns)
     model = ReachAlone(game)
     solution = solve(
         model, horizon=turns, counter=turn_start, max_states=max_states, progress=progress
