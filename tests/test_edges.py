@@ -114,3 +114,13 @@ def test_a_comparison_is_sized_by_its_difference_and_says_so(capsys):
         capsys.readouterr().err
     )
     assert main(["dice", "100d1000", "--json"]) == 0
+
+
+@pytest.mark.parametrize(
+    "extra, count",
+    [([], "50,005,000"), (["--turns", "5"], "300,030,000")],  # 10000 * 10001 / 2, times 6
+)
+def test_pig_alone_counts_its_states_before_any_work(capsys, extra, count):
+    assert main(["pig", "--solitaire", "--goal", "10000", *extra]) == 2
+    err = capsys.readouterr().err
+    assert f"has up to {count} states" in err and "--max-states" in err

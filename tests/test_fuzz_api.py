@@ -304,3 +304,106 @@ def test_random_models_reach_the_optimum_over_every_policy(method: str, model: S
             assert solved.ties(s) == ties and solved.policy(s) in ties
     if method != "certified" and not model.two_players:
         assert policy_values(model, solved.policy_map(), list(expected)) == expected
+
+
+# -- the edges: outcomes of any kind, movers of any kind, targets never reached -------------
+#: Outcomes that a user's distribution may hold, orderable with each other or not.
+ANY_OUTCOME = st.one_of(
+    st.integers(-3, 3),
+    st.fractions(-2, 2, max_denominator=3),
+    st.text(max_size=2),
+    st.tuples(st.integers(0, 2)),
+    st.none(),
+)
+
+
+@FUZZ
+@given(
+    weights=st.dictionaries(ANY_OUTCOME, st.integers(1, 3), min_size=1, max_size=4),
+    ask=st.sampled_from(["lt", "le", "gt", "ge", "cdf", "quantile"]),
+    other=ANY_OUTCOME,
+)
+def test_any_outcomes_are_compared_or_refused_in_one_line(weights, ask, other) -> None:
+    law = ep.Dist.from_weights(weights)
+    try:
+        if ask == "quantile":
+            found = law.quantile(Fraction(1, 2))
+            below = [x for x in weights if x != found]
+            assert all(law.cdf(x) < Fraction(1, 2) for x in below if x < found)
+        else:
+            getattr(law, ask)(other)
+    except ep.DistributionError:
+        pass
+
+
+class _Mover(ep.ArrayModel):
+    """Steps 0 -> 1 -> 2 (the end), one or two at a time; ``mover`` moves in ``at``."""
+
+    sizes, initial, actions = (4,), (0,), ("one", "two")
+
+    def __init__(self, mover: Any, at: int) -> None:
+        self.mover, self.at = mover, at
+
+    def terminal(self, states: Any) -> Any:
+        return states[:, 0] >= 2
+
+    def outcome(self, states: Any) -> Any:
+        return states[:, 0]
+
+    def player(self, states: Any) -> Any:
+        import numpy as np
+
+        found = np.zeros(len(states), dtype=np.asarray(self.mover).dtype)
+        found[states[:, 0] == self.at] = self.mover
+        return found
+
+    def transition(self, states: Any, action: str) -> Any:
+        return [(1, states + (1 if action == "one" else 2))]
+
+
+@FUZZ
+@given(
+    mover=st.sampled_from([0, 1, 1.0, 0.0, 0.5, True, 2, -1]),
+    at=st.integers(0, 1),
+    method=st.sampled_from(["exact", "depth-first", "certified"]),
+    one_at_a_time=st.booleans(),
+)
+def test_a_mover_is_a_seat_number_or_refused(mover, at, method, one_at_a_time) -> None:
+    from exactprob.engine.array_model import per_state
+
+    model = _Mover(mover, at)
+    # an array model's movers are an integer or boolean array of 0 and 1: 1.0 is no seat
+    seat = isinstance(mover, int) and mover in (0, 1)
+    try:
+        ep.solve(per_state(model) if one_at_a_time else model, method=method)
+    except ep.ModelError:
+        assert not seat, (mover, at)
+        return
+    assert seat, (mover, at)
+
+
+@FUZZ
+@given(
+    size=st.integers(2, 6),
+    target=st.sets(st.integers(0, 9), min_size=1, max_size=4),
+)
+def test_a_first_passage_ignores_states_never_reached(size: int, target: set[int]) -> None:
+    class Cycle:  # 0 -> 1 -> ... -> size - 1 -> 0
+        initial = 0
+
+        def outcome(self, state: int) -> None:
+            return None
+
+        def actions(self, state: int) -> tuple[str]:
+            return ("go",)
+
+        def transition(self, state: int, action: str) -> ep.Dist[int]:
+            return ep.Dist({(state + 1) % size: 1})
+
+    cycle = ep.stationary(Cycle())
+    reached = {s for s in target if s < size}
+    if not reached:
+        with pytest.raises(ep.ModelError, match="none of the target states"):
+            cycle.mean_first_passage(target)
+        return
+    assert cycle.mean_first_passage(target) == min(reached)  # one step a state
