@@ -76,11 +76,16 @@ class RandomLevels(LevelModel):
         )
 
     def moves(self, level, states, values, exact):
-        rows = []
+        """The first best action's moves; in floats, the first action within the margin
+        of the best (counted as undecided when it is not the only one)."""
+        rows, undecided = [], 0
         for row, (i, worth) in enumerate(
             zip(states[:, 1], self._worths(level, states, values, exact), strict=True)
         ):
-            best = self.actions[level][i][worth.index(max(worth))]
+            cut = max(worth) if exact else max(worth) - values.margin  # no float in exact
+            near = [a for a, w in enumerate(worth) if w >= cut]
+            undecided += len(near) > 1
+            best = self.actions[level][i][near[0]]
             rows += [(row, to, reward, p) for to, reward, p in chances(best)]
         probability = [mpq(p.numerator, p.denominator) if exact else float(p) for *_, p in rows]
         return LevelMoves(
@@ -88,6 +93,7 @@ class RandomLevels(LevelModel):
             np.array([(level + 1, r[1]) for r in rows]),
             np.array([r[2] for r in rows]),
             np.array(probability, dtype=object if exact else float),
+            0 if exact else undecided,
         )
 
     def rounding_error(self, level: int, magnitude: float) -> float:
@@ -147,8 +153,8 @@ def test_the_exact_law_is_the_brute_force_law(game):
 @settings(max_examples=60, deadline=None)
 @given(games())
 def test_the_certified_law_holds_the_exact_one(game):
+    # an exact tie counts: the first action within the margin is the first best
     assume(all(m == 0 or m > Fraction(1, 10**6) for m in margins(game)))
-    assume(all(m > 0 for m in margins(game)))  # the first best is the only best
     _, law = brute_force(game)
     found = ep.solve(RandomLevels(game), method="certified").reward_distribution()
     assert isinstance(found, CertifiedLaw)
@@ -157,6 +163,17 @@ def test_the_certified_law_holds_the_exact_one(game):
     mean = sum(x * p for x, p in law.items())
     assert found.variance().contains(sum((x - mean) ** 2 * p for x, p in law.items()))
     assert all(found.cdf(x).contains(sum(p for y, p in law.items() if y <= x)) for x in range(12))
+
+
+def test_a_tie_the_floats_cannot_break_goes_to_the_first_and_is_counted():
+    # A sure 1 or a fair coin for 0 or 2: tied at 1, with variances 0 and 1.
+    game = ([1, 1], [[[[(0, 1, 1)], [(0, 0, 1), (0, 2, 1)]]]], [0])
+    assert margins(game) == [0]
+    exact = ep.solve(RandomLevels(game)).reward_distribution()
+    assert dict(exact.items()) == brute_force(game)[1] == {1: 1}  # the first best
+    found = ep.solve(RandomLevels(game), method="certified").reward_distribution()
+    assert found.undecided == 1 and found.to_json()["undecided_choices"] == 1
+    assert found.probability(1).contains(1) and found.variance().contains(0)
 
 
 def test_the_law_starts_from_any_state():
@@ -185,6 +202,8 @@ class Broken(RandomLevels):
             return LevelMoves(good.source, good.target + (0, 1), good.reward, good.probability)
         if self.fault == "target":
             return LevelMoves(good.source, good.target * 0, good.reward, good.probability)
+        if self.fault == "undecided":
+            return LevelMoves(good.source, good.target, good.reward, good.probability, -1)
         # 0.1 in binary is not 1/10: refused as inexact before any sum is checked
         tenth = np.full(len(good.probability), 0.1)
         return LevelMoves(good.source, good.target, good.reward, tenth)
@@ -199,6 +218,7 @@ class Broken(RandomLevels):
         ("source", "each source must be a whole number"),
         ("target", "not on level 1"),
         ("float", "inexact"),
+        ("undecided", "undecided choices must be a whole number >= 0"),
     ],
 )
 def test_moves_that_break_the_contract_are_refused(fault, message):

@@ -75,6 +75,44 @@ def test_the_laws_mean_is_the_value_and_the_certified_law_holds_it():
         assert certified.standard_deviation().contains(law.variance() ** 0.5)
 
 
+@pytest.mark.parametrize(
+    "categories",
+    [("Chance", "Three of a Kind"), ("Three of a Kind", "Four of a Kind"), ("Yahtzee", "Aces")],
+)
+def test_the_certified_law_follows_the_exact_tie_rule_where_keeps_tie(categories):
+    # Each game has keeps exactly tied (the last turn's, or a Yahtzee's faces), with
+    # different laws: exact mode takes the first; the floats cannot tell an exact tie,
+    # so certified mode takes the first within the margin, counted as undecided.
+    rules = YahtzeeRules(categories=categories)
+    exact = ep.solve(YahtzeeLevels(rules)).reward_distribution()
+    assert dict(exact.items()) == first_best_law(rules)  # the oracle, from the rules
+    found = ep.solve(YahtzeeLevels(rules), method="certified").reward_distribution()
+    assert found.undecided > 0
+    assert all(found.probability(x).contains(p) for x, p in exact.items())
+    assert found.mean().contains(exact.mean())
+    assert found.variance().contains(exact.variance())
+
+
+@given(st.lists(st.integers(0, 3), min_size=462, max_size=462))
+def test_a_near_tie_goes_to_the_first_keep_within_the_margin(values):
+    from exactprob.games.yahtzee.dice import DICE
+
+    model = YahtzeeLevels(YahtzeeRules(categories=("Chance",)))
+    keep_values = np.array([values], dtype=float) / 2  # steps of 1/2: margin 0.6 spans one
+    best = DICE.best_keep(keep_values)
+    picked, undecided = model._keeps_within(keep_values, best, 0.6)
+    within = DICE.keeps_within(np.arange(len(DICE.rolls)))
+    open_rolls = 0
+    for r in range(len(DICE.rolls)):
+        near = [k for k in np.flatnonzero(within[r]) if keep_values[0, k] >= best[0, r] - 0.6]
+        assert picked[0, r] == near[0]  # keeps are listed in the order of the tie rule
+        open_rolls += len(near) > 1
+    assert undecided == open_rolls
+    assert (
+        model._keeps_within(keep_values, best, 0.0)[0] == DICE.best_keep_index(keep_values)
+    ).all()
+
+
 def test_one_turn_of_yahtzee_is_the_known_chance():
     # P(Yahtzee within three rolls, keeping the most common face) = 2,783,176 / 6^10
     # (the classic count, e.g. Verhoeff's Yahtzee pages)
@@ -244,7 +282,8 @@ def test_the_cli_json_has_the_enclosure_ends(capsys):
 
 
 def test_the_cli_law_is_exact_or_certified_in_json(capsys):
-    argv = ["yahtzee", "--categories", "sixes,yahtzee", "--law", "--json"]
+    # no two keeps or categories within the certified margin: the certified law stands
+    argv = ["yahtzee", "--categories", "sixes,chance", "--law", "--json"]
     assert main([*argv, "--exact"]) == 0
     exact = json.loads(capsys.readouterr().out)
     chances = {int(x): Fraction(p) for x, p in exact["law"]["probabilities"].items()}
@@ -255,6 +294,19 @@ def test_the_cli_law_is_exact_or_certified_in_json(capsys):
     assert Fraction(law["mean_lower"]) <= Fraction(exact["value"]) <= Fraction(law["mean_upper"])
     assert set(law["percentiles"]) == {"1", "10", "25", "50", "75", "90", "99"}
     assert law["percentiles"] == exact["law"]["percentiles"]
+    assert law["tie_rule"] == exact["law"]["tie_rule"] and law["undecided_choices"] == 0
+
+
+def test_a_small_game_whose_certified_law_meets_ties_is_given_its_exact_law(capsys):
+    # Two exactly tied keeps on the last turn give variances 87.13 and 86.85: the
+    # certified command gives exact mode's law, not a float's pick among them.
+    argv = ["yahtzee", "--categories", "chance,three of a kind", "--law", "--json"]
+    assert main([*argv, "--exact"]) == 0
+    exact = json.loads(capsys.readouterr().out)["law"]
+    assert main(argv) == 0
+    law = json.loads(capsys.readouterr().out)["law"]
+    assert law["solved_again_exactly"] and law["method"] == "exact"
+    assert law["variance"] == exact["variance"] and law["probabilities"] == exact["probabilities"]
 
 
 def test_one_local_cluster_serves_every_solve_of_a_report(monkeypatch):
@@ -276,7 +328,9 @@ def test_the_cli_draws_the_law(tmp_path, capsys):
     out = tmp_path / "law.png"
     assert main(["yahtzee", "--categories", "chance", "--plot", str(out), "--simulate", "200"]) == 0
     assert out.stat().st_size > 1000
-    assert "the best option taken by the computed values (certified" in capsys.readouterr().out
+    assert "the final score under optimal play (certified; ties to the first keep" in (
+        capsys.readouterr().out
+    )
 
 
 @pytest.mark.parametrize(

@@ -154,8 +154,10 @@ def register(sub: Any) -> None:
         "--law",
         action="store_true",
         help="also the law of the final score under optimal play: mean, standard deviation, "
-        "percentiles and every score's chance in --json (certified; about 2 more minutes "
-        "for the full game)",
+        "percentiles and every score's chance in --json (about 2 more minutes for the full "
+        "game). Tied keeps or categories go to the first listed (--exact); certified, the "
+        "law holds every choice the values cannot tell apart, so it holds the exact law "
+        "(JSON tie_rule and decided)",
     )
     parser.add_argument(
         "--plot",

@@ -15,7 +15,15 @@ from .enclosure import Enclosure
 from .exact import DepthFirstSolution, Solution, derivation_of, fixed_policy, solve_graph
 from .fast_path import ExactFastPath, FastPathResult
 from .graph import explore, paused_garbage_collection
-from .levels import LevelModel, LevelMoves, LevelSolution, NextValues, cluster_client, summed_by
+from .levels import (
+    LevelModel,
+    LevelMoves,
+    LevelSolution,
+    NextLevel,
+    NextValues,
+    cluster_client,
+    summed_by,
+)
 from .long_run import LongRun, stationary
 from .methods import METHODS, Method, evaluate, register, register_evaluator, solve
 from .model import Model
@@ -45,6 +53,7 @@ __all__ = [
     "LongRun",
     "Method",
     "Model",
+    "NextLevel",
     "NextValues",
     "NumpyRandom",
     "PiecewiseSolution",

@@ -59,12 +59,15 @@ ROOT_BITS = 64
 class CertifiedLaw:
     """The law of a whole-number total >= 0 as float probabilities ``floats`` of the
     sorted ``outcomes``, each the exact probability times a factor in ``[low_factor,
-    high_factor]``; its answers are certified enclosures."""
+    high_factor]``; its answers are certified enclosures. ``undecided`` counts the choices
+    the float values could not decide, which the model's tie rule did
+    (:mod:`~exactprob.engine.levels.laws`)."""
 
     outcomes: np.ndarray
     floats: np.ndarray
     low_factor: Fraction
     high_factor: Fraction
+    undecided: int = 0
 
     def __post_init__(self) -> None:
         outcomes, floats = np.asarray(self.outcomes), np.asarray(self.floats, dtype=np.float64)
@@ -160,12 +163,13 @@ class CertifiedLaw:
         return Enclosure(_root(variance.low, up=False), _root(variance.high, up=True))
 
     def to_json(self) -> dict[str, Any]:
-        """The mean and standard deviation (as enclosures), the band and each outcome's
-        float probability."""
+        """The mean and standard deviation (as enclosures), the band, the choices left to
+        the tie rule and each outcome's float probability."""
         return {
             **value_fields("mean", self.mean()),
             **value_fields("standard_deviation", self.standard_deviation()),
             "relative_error": repr(float(self.relative_error)),
+            "undecided_choices": self.undecided,
             "probabilities": {
                 str(int(x)): repr(float(p)) for x, p in zip(self.outcomes, self.floats, strict=True)
             },
@@ -180,6 +184,7 @@ class CertifiedLaw:
                 "relative error at most",
                 f"{float(self.relative_error):.1e}",
             ),
+            ("choices left to the tie rule", f"{self.undecided:,}"),
         ]
         return rows_html("Certified law", rows)
 

@@ -1,12 +1,13 @@
 from .cluster import cluster_client, cluster_runner, worker_need
 from .laws import reward_law
-from .model import LevelModel, LevelMoves, NextValues, summed_by
+from .model import LevelModel, LevelMoves, NextLevel, NextValues, summed_by
 from .sweep import LevelSolution, solve_levels
 
 __all__ = [
     "LevelModel",
     "LevelMoves",
     "LevelSolution",
+    "NextLevel",
     "NextValues",
     "cluster_client",
     "cluster_runner",

@@ -35,6 +35,15 @@ products of positive numbers compose, so with :math:`\ell_0 = h_0 = 1`
 multiplied out as exact rationals, and the end's sum over :math:`n` states adds one more
 :math:`\gamma_n`.
 
+*Choices the floats do not decide.* The band is for the choices the moves make. Where a
+step's options are within the level's margin of each other
+(:class:`~exactprob.engine.levels.model.NextLevel`), the floats cannot tell an exact
+tie from a near one; the model then takes the option its tie rule puts first among
+them, and counts the choice (``LevelMoves.undecided``). The law says how many it met
+(``CertifiedLaw.undecided``): it is the law of the exact mode's player where those
+options are exact ties, and of a player within twice the margin of optimal at each such
+choice otherwise.
+
 Three tosses of a fair coin, each head scoring one (the law is binomial):
 
 >>> import numpy as np
@@ -73,12 +82,15 @@ from ...util.rounding import UNIT_ROUNDOFF
 from ..certified.law import CertifiedLaw
 from ..dist import Dist
 from .batches import final_values, keys_of, rationals
-from .model import LevelModel, LevelMoves, summed_by
+from .model import LevelModel, LevelMoves, NextLevel, summed_by
 
 __all__ = ["reward_law"]
 
 #: How a law reads the solved values: ``values(level, rows)``, one per row.
 LevelValues = Callable[[int, np.ndarray], Any]
+#: How close two of a level's float values may be and not decide a choice:
+#: ``margin(level)``.
+LevelMargins = Callable[[int], float]
 #: The smallest product of a chance and an entry the float sweep accepts (no underflow).
 SMALLEST_PRODUCT = 2.0**-1020
 #: Bytes an exact entry is taken to hold (a pointer and a small rational).
@@ -119,12 +131,14 @@ def reward_law(
     first: int,
     method: str,
     *,
+    margins: LevelMargins | None = None,
     progress: bool = False,
 ) -> Any:
     """The law of the total reward from ``start`` (a state of level ``first``) under the
     choices the model's moves make from the solved ``values``: a
     :class:`~exactprob.engine.dist.Dist` (``method="exact"``) or a
-    :class:`~exactprob.engine.certified.law.CertifiedLaw` (``"certified"``)."""
+    :class:`~exactprob.engine.certified.law.CertifiedLaw` (``"certified"``, with the
+    choices within ``margins(level)`` that the model's tie rule decided counted)."""
     if method not in ("exact", "certified"):
         raise UsageError(f"a law is exact or certified, got method {method!r}")
     exact = method == "exact"
@@ -138,39 +152,53 @@ def reward_law(
     states = np.array([start], dtype=np.int64)
     law = np.array([[mpq(1) if exact else 1.0]], dtype=object if exact else np.float64)
     band = _Band()
+    undecided = 0
     with progress_bar(
         progress, "law of the total", total=model.levels - first, unit=" levels"
     ) as bar:
         for level in range(first, model.levels):
-            moves = _level_moves(model, level, states, values, exact)
+            margin = 0.0 if exact or margins is None else margins(level)
+            moves = _level_moves(model, level, states, values, margin, exact)
+            undecided += moves.undecided
             if not exact:
                 _check_no_underflow(moves.probability, law, level)
                 band.widen(model.move_rounding(level))
             states, law, incoming = _push(model, level, law, moves, values, exact)
             band.widen(_gamma(incoming))
             bar.update(1)
-    return _ended(model, states, law, band, exact)
+    return _ended(model, states, law, band, exact, undecided)
 
 
 def _level_moves(
-    model: LevelModel, level: int, states: np.ndarray, values: LevelValues, exact: bool
+    model: LevelModel,
+    level: int,
+    states: np.ndarray,
+    values: LevelValues,
+    margin: float,
+    exact: bool,
 ) -> LevelMoves:
     """The moves of every state reached on ``level``, batch by batch, checked
-    (:func:`_checked`)."""
+    (:func:`_checked`), the model reading the next level with ``margin``."""
     size = max(1, int(model.batch_rows))
     parts: list[LevelMoves] = []
-
-    def below(rows: np.ndarray) -> Any:
-        return values(level + 1, rows)
-
+    below = NextLevel(lambda rows: values(level + 1, rows), margin)
     for begin in range(0, len(states), size):
         batch = states[begin : begin + size]
         found = _checked(model, model.moves(level, batch, below, exact), len(batch), level, exact)
         parts.append(
-            LevelMoves(found.source + begin, found.target, found.reward, found.probability)
+            LevelMoves(
+                found.source + begin,
+                found.target,
+                found.reward,
+                found.probability,
+                found.undecided,
+            )
         )
+    source, target, reward, probability = (
+        np.concatenate(arrays) for arrays in zip(*(_fields(p) for p in parts), strict=True)
+    )
     return LevelMoves(
-        *(np.concatenate(arrays) for arrays in zip(*(_fields(p) for p in parts), strict=True))
+        source, target, reward, probability, undecided=sum(p.undecided for p in parts)
     )
 
 
@@ -208,7 +236,12 @@ def _checked(
         fair = bool((chances >= 0).all() and (abs(totals - 1) <= 1e-9).all())
     if not fair:
         raise ModelError(f"{where}: a state's chances are not >= 0 summing to 1")
-    return LevelMoves(source, target.astype(np.int64), reward.astype(np.int64), chances)
+    undecided = moves.undecided
+    if isinstance(undecided, bool) or not isinstance(undecided, int | np.integer) or undecided < 0:
+        raise ModelError(f"{where}: the undecided choices must be a whole number >= 0")
+    return LevelMoves(
+        source, target.astype(np.int64), reward.astype(np.int64), chances, int(undecided)
+    )
 
 
 def _check_no_underflow(chances: np.ndarray, law: np.ndarray, level: int) -> None:
@@ -275,7 +308,9 @@ def _trimmed(law: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(law[:, : int(used[-1]) + 1] if len(used) else law[:, :1])
 
 
-def _ended(model: LevelModel, states: np.ndarray, law: np.ndarray, band: _Band, exact: bool) -> Any:
+def _ended(
+    model: LevelModel, states: np.ndarray, law: np.ndarray, band: _Band, exact: bool, undecided: int
+) -> Any:
     """The law of the total: each end state's final value added to its totals, summed."""
     final = final_values(model, states)
     if any(v.denominator != 1 or v < 0 for v in final):
@@ -291,4 +326,4 @@ def _ended(model: LevelModel, states: np.ndarray, law: np.ndarray, band: _Band, 
             {int(x): Fraction(int(total[x].numerator), int(total[x].denominator)) for x in outcomes}
         )
     band.widen(_gamma(len(states)))
-    return CertifiedLaw(outcomes, total[outcomes], band.low, band.high)
+    return CertifiedLaw(outcomes, total[outcomes], band.low, band.high, undecided)

@@ -56,10 +56,30 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["LevelModel", "LevelMoves", "NextValues", "summed_by"]
+__all__ = ["LevelModel", "LevelMoves", "NextLevel", "NextValues", "summed_by"]
 
 #: How a step reads the next level: ``values(next_states)``, one value per row.
 NextValues = Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class NextLevel:
+    """The next level's values as :meth:`LevelModel.moves` reads them: called with rows,
+    like :data:`NextValues`, and carrying the ``margin`` within which the step's own
+    float values do not decide a choice. Each value the step computes is within the
+    level's radius :math:`r` of its exact counterpart, so two options whose floats differ
+    by at most ``margin`` :math:`\\ge 2r` may be in either order, or tied, exactly (0
+    when exact: then equal values are ties, broken as the model documents).
+
+    >>> NextLevel(lambda rows: rows * 2, 0.5)(np.array([1, 2])).tolist()
+    [2, 4]
+    """
+
+    read: NextValues
+    margin: float
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        return self.read(rows)
 
 
 @dataclass(frozen=True)
@@ -67,12 +87,17 @@ class LevelMoves:
     """Where a batch of states moves under the step's own choices: move ``i`` goes from
     row ``source[i]`` of the batch to the next level's state ``target[i]`` with chance
     ``probability[i]``, earning the whole number ``reward[i] >= 0``. A state's chances sum
-    to one; a state with several moves of one target and reward may list them apart."""
+    to one; a state with several moves of one target and reward may list them apart.
+
+    In floats, ``undecided`` counts the choices of the batch between options within the
+    :attr:`NextLevel.margin` of each other, which the model's tie rule decided.
+    """
 
     source: np.ndarray
     target: np.ndarray
     reward: np.ndarray
     probability: np.ndarray
+    undecided: int = 0
 
 
 class LevelModel:
@@ -123,7 +148,10 @@ class LevelModel:
         moves of ``states`` under the choices the step makes from the same ``values``
         (ties broken as the model documents), with float chances (each within the
         relative :meth:`move_rounding` of the exact chance of those choices) or gmpy2
-        rationals. The total reward is the moves' rewards plus the end level's
+        rationals. ``values`` is a :class:`NextLevel`: in floats, options within its
+        ``margin`` of the best may be exactly tied with it, so the model takes the one its
+        tie rule puts first among them (the exact mode's choice, where they are exact
+        ties) and counts such choices (``LevelMoves.undecided``). The total reward is the moves' rewards plus the end level's
         :meth:`final` value, which must then be a whole number >= 0."""
         raise NotImplementedError
 

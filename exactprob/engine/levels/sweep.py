@@ -27,6 +27,7 @@ the values are gmpy2 rationals and the radius is 0.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
@@ -111,14 +112,31 @@ class LevelSolution:
         under the choices the model's :meth:`~exactprob.engine.levels.model.LevelModel.moves`
         make from these values (:mod:`~exactprob.engine.levels.laws`): an exact
         :class:`~exactprob.engine.dist.Dist`, or a
-        :class:`~exactprob.engine.certified.law.CertifiedLaw` when certified."""
+        :class:`~exactprob.engine.certified.law.CertifiedLaw` when certified, holding
+        the law of every choice the floats do not decide (options within :meth:`margin`),
+        so the exact law under any tie rule."""
         from .laws import reward_law
 
         where = self.initial if state is None else state
         level = self.level_of(where)
         return reward_law(
-            self.model, self.values, tuple(where), level, self.method, progress=progress
+            self.model,
+            self.values,
+            tuple(where),
+            level,
+            self.method,
+            margins=self.margin,
+            progress=progress,
         )
+
+    def margin(self, level: int) -> float:
+        """Twice :meth:`radius`, rounded up to a float: two values of ``level`` closer than
+        this may be in either order exactly.
+
+        >>> Fraction(_margin_above(Fraction(1, 3))) >= Fraction(1, 3)
+        True
+        """
+        return _margin_above(2 * self.radius(level))
 
     def policy(self, state: Any = None) -> None:
         """Deprecated since 0.2.0 (always ``None``: the choices of a level model are inside
@@ -345,3 +363,9 @@ def _key_of(model: LevelModel, state: Any) -> int:
         return int(keys_of(model, row)[0])
     except (TypeError, ValueError, OverflowError, ModelError):
         raise ModelError(f"{state!r} is not a state of this level model") from None
+
+
+def _margin_above(bound: Fraction) -> float:
+    r"""The least float :math:`\ge` ``bound``."""
+    nearest = float(bound)
+    return nearest if Fraction(nearest) >= bound else math.nextafter(nearest, math.inf)

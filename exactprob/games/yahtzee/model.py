@@ -44,7 +44,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from ...engine import LevelModel, LevelMoves, NextValues, summed_by
+from ...engine import LevelModel, LevelMoves, NextLevel, NextValues, summed_by
 from ...util.rounding import SAFETY, UNIT_ROUNDOFF
 from .dice import DICE, FACES
 from .rules import (
@@ -63,6 +63,16 @@ __all__ = ["MOST_GAINED", "TurnTables", "YahtzeeLevels"]
 MOST_GAINED = 50 + YAHTZEE_BONUS + UPPER_BONUS
 #: Below every value of a turn (all are >= 0): marks what may not be chosen.
 NOT_ALLOWED = -1
+#: ``SUB_KEEPS[r]``: the keeps of roll ``r`` in the keeps' order (at most 32: five
+#: different dice), then ``len(DICE.keeps)`` (no keep) to fill the row.
+SUB_KEEPS = np.array(
+    [
+        [*np.flatnonzero(inside), *[len(DICE.keeps)] * (32 - int(inside.sum()))]
+        for inside in DICE.keeps_within(np.arange(len(DICE.rolls)))
+    ]
+)
+#: Turn-start states whose keeps are compared at once (64 KB of work each).
+OPEN_ROWS = 256
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,12 @@ def _reachable_totals(faces: tuple[int, ...]) -> list[int]:
 
 class YahtzeeLevels(LevelModel):
     """The turn-start states of a Yahtzee game under ``rules``, level by level."""
+
+    #: Whether the keeps are the values' best, so that in floats the keeps within the
+    #: margin of the best are near ties (:meth:`moves`); a strategy keeping otherwise
+    #: sets it false, and :attr:`fills_by_value` likewise for the categories.
+    keeps_by_value: bool = True
+    fills_by_value: bool = True
 
     def __init__(self, rules: YahtzeeRules | None = None) -> None:
         self.rules = rules or YahtzeeRules()
@@ -212,13 +228,21 @@ class YahtzeeLevels(LevelModel):
         (:meth:`keep_pick`, :meth:`fill_pick`): the chance of each next state and points
         gained. A roll :math:`r` follows keep :math:`k` with :math:`P(r \\mid k)`, so
         the chances of the second and third rolls are :math:`q_{j+1} = W_j C`, with
-        :math:`W_j[k]` the chance of the rolls whose chosen keep is :math:`k`."""
+        :math:`W_j[k]` the chance of the rolls whose chosen keep is :math:`k`.
+
+        In floats, the keeps (or categories) within the values'
+        :attr:`~exactprob.engine.levels.model.NextLevel.margin` of the best may be
+        exactly tied with it: the first of them is taken, as exact mode takes the first
+        of the exactly tied, and the choice is counted as undecided."""
+        margin = values.margin if isinstance(values, NextLevel) and not exact else 0.0
         tables = self.turn(states, values, exact)
         chances = DICE.chances(exact)
         first = np.broadcast_to(chances[0], (len(states), len(DICE.rolls)))
-        second = _rerolled(first, self.keep_pick(tables.keep_first), chances, exact)
-        last = _rerolled(second, self.keep_pick(tables.keep_second), chances, exact)
-        pick = self.fill_pick(tables.filled)
+        keep_first, open_first = self._keeps_within(tables.keep_first, tables.first, margin)
+        keep_second, open_second = self._keeps_within(tables.keep_second, tables.second, margin)
+        second = _rerolled(first, keep_first, chances, exact)
+        last = _rerolled(second, keep_second, chances, exact)
+        pick, open_fills = self._fills_within(tables.filled, margin)
         parts = []
         for j, filling in enumerate(tables.fillings):
             if filling is not None:
@@ -234,7 +258,36 @@ class YahtzeeLevels(LevelModel):
         )
         merged, first_of, into = np.unique(code, return_index=True, return_inverse=True)
         summed = summed_by(into.ravel(), chance, len(merged), exact)
-        return LevelMoves(rows[first_of], after[first_of], gained[first_of], summed)
+        undecided = open_first + open_second + open_fills
+        return LevelMoves(rows[first_of], after[first_of], gained[first_of], summed, undecided)
+
+    def _keeps_within(
+        self, keep_values: np.ndarray, best: np.ndarray, margin: float
+    ) -> tuple[np.ndarray, int]:
+        """The keep taken with each roll ``(n, rolls)``: :meth:`keep_pick`'s, or (a
+        ``margin`` given) the first of the roll's keeps within it of the best ``best``;
+        and how many rolls had more than one keep within it."""
+        if not margin or not self.keeps_by_value:
+            return self.keep_pick(keep_values), 0
+        picked = np.empty(best.shape, dtype=np.int64)
+        undecided = 0
+        padded = np.concatenate([keep_values, np.full((len(best), 1), -np.inf)], axis=1)
+        for at in range(0, len(best), OPEN_ROWS):
+            rows = slice(at, at + OPEN_ROWS)
+            near = padded[rows][:, SUB_KEEPS] >= (best[rows] - margin)[:, :, None]
+            picked[rows] = SUB_KEEPS[np.arange(len(DICE.rolls)), np.argmax(near, axis=2)]
+            undecided += int((near.sum(axis=2) > 1).sum())
+        return picked, undecided
+
+    def _fills_within(self, filled: np.ndarray, margin: float) -> tuple[np.ndarray, int]:
+        """The category filled with each roll ``(n, rolls)``: :meth:`fill_pick`'s, or the
+        first on the card within ``margin`` of the best; and how many rolls had a choice
+        within it."""
+        picked = self.fill_pick(filled)
+        if not margin or not self.fills_by_value:
+            return picked, 0
+        near = (filled >= filled.max(axis=1, keepdims=True) - margin) & (filled != NOT_ALLOWED)
+        return np.argmax(near, axis=1), int((near.sum(axis=1) > 1).sum())
 
     def move_rounding(self, level: int) -> float:
         """:math:`\\gamma_{1700}`: a move's float chance is a sum of products of three

@@ -43,6 +43,13 @@ PERCENTILES = (1, 10, 25, 50, 75, 90, 99)
 #: The most turn-start states solved exactly (about 0.1 s each in rationals); larger
 #: games are certified.
 EXACT_STATES = 2_000
+#: Which optimal player's law is given, in both modes (the JSON's ``tie_rule``).
+TIE_RULE = (
+    "tied keeps go to the first (fewer dice first, then by the sorted dice), tied "
+    "categories to the first on the card; certified, options within the values' margin of "
+    "the best count as tied (undecided_choices), and a game small enough to solve exactly "
+    "has its law solved exactly when there are any"
+)
 
 
 @dataclass(frozen=True)
@@ -107,6 +114,8 @@ class YahtzeeReport(Report):
             payload["simulated"]["greedy"].update(_fields("value", sim.greedy_value))
         if self.law is not None:
             payload["law"] = _law_json(self.law)
+            if self.solution.method != payload["law"]["method"]:
+                payload["law"]["solved_again_exactly"] = True
         if self.strategies is not None:
             optimal = self.solution.value()
             payload["strategies"] = [
@@ -137,7 +146,7 @@ class YahtzeeReport(Report):
             lines.append("  expected score still to come, best options first:")
             lines += [f"    {name:<24} {exact_text(v)}" for name, v in _ranked(self.advice)[:8]]
         if self.law is not None:
-            lines += _law_lines(self.law)
+            lines += _law_lines(self.law, again=kind != "exact" and _exact_law(self.law))
         if self.strategies is not None:
             lines.append(f"simple strategies ({kind}): expected score, and what each gives up")
             optimal = self.solution.value()
@@ -180,9 +189,8 @@ def yahtzee_report(
     method = method_of_exact(exact, method) or "certified"
     model = YahtzeeLevels(rules)
     if method == "exact":
-        states = sum(len(model.states(level)) for level in range(model.levels + 1))
         refuse_more_than(
-            EXACT_STATES, states, "solving this game exactly",
+            EXACT_STATES, _states(model), "solving this game exactly",
             how="solve it certified (without --exact), or choose fewer --categories",
         )  # fmt: skip
     with nullcontext() if cluster is None else cluster_client(cluster) as client:
@@ -212,8 +220,25 @@ def yahtzee_report(
             simulate_games(rules, GreedyPlayer(rules), games, seed, progress=progress),
             greedy,
         )
-    score_law = solution.reward_distribution(progress=progress) if law else None
+    score_law = _score_law(model, solution, progress) if law else None
     return YahtzeeReport(rules, solution, advice, situation, simulated, score_law, values)
+
+
+def _score_law(model: YahtzeeLevels, solution: LevelSolution, progress: bool) -> Any:
+    """The law of the final score under optimal play (:data:`TIE_RULE`): a certified
+    law that met choices its values could not decide is solved again exactly when the
+    game is small enough (:data:`EXACT_STATES`), so that both modes give one law."""
+    found = solution.reward_distribution(progress=progress)
+    if isinstance(found, CertifiedLaw) and found.undecided and _states(model) <= EXACT_STATES:
+        exact = solve(model, "exact", progress=progress)
+        assert isinstance(exact, LevelSolution)
+        return exact.reward_distribution(progress=progress)
+    return found
+
+
+def _states(model: YahtzeeLevels) -> int:
+    """The turn-start states of every level."""
+    return sum(len(model.states(level)) for level in range(model.levels + 1))
 
 
 def _loss(optimal: Any, value: Any) -> Any:
@@ -249,23 +274,43 @@ def _law_json(law: Any) -> dict[str, Any]:
             else _fields("standard_deviation", deviation)
         ),
         "percentiles": {str(p): list(q) for p, q in quantiles.items()},
+        "method": "exact" if exact else "certified",
+        "tie_rule": TIE_RULE,
         **(
             exact_map_fields("probabilities", dict(sorted(law.items())))
             if exact
-            else {"probabilities": law.to_json()["probabilities"]}
+            else {
+                "undecided_choices": law.undecided,
+                "probabilities": law.to_json()["probabilities"],
+            }
         ),
     }
 
 
-def _law_lines(law: Any) -> list[str]:
+def _exact_law(law: Any) -> bool:
+    return not isinstance(law, CertifiedLaw)
+
+
+def _law_lines(law: Any, again: bool = False) -> list[str]:
+    """The law's lines of the text (``again``: a certified game's law solved exactly)."""
     mean, _, deviation, quantiles = _law_summary(law)
     if isinstance(law, CertifiedLaw):
+        near = (
+            f", and first within the values' margin in {law.undecided:,} undecided choices"
+            if law.undecided
+            else ""
+        )
         head = (
-            "the final score, the best option taken by the computed values (certified, each "
-            f"chance within a relative {bound_text(law.relative_error)}):"
+            f"the final score under optimal play (certified; ties to the first keep and "
+            f"category{near}; each chance within a relative {bound_text(law.relative_error)}):"
         )
     else:
-        head = "the final score under optimal play (exact; ties to the first keep and category):"
+        how = (
+            "solved exactly, as the certified values left some choice undecided"
+            if again
+            else "exact"
+        )
+        head = f"the final score under optimal play ({how}; ties to the first keep and category):"
     shown = [
         f"{p}%: {low}" if low == high else f"{p}%: {low}-{high}"
         for p, (low, high) in quantiles.items()
