@@ -155,9 +155,10 @@ def register(sub: Any) -> None:
         action="store_true",
         help="also the law of the final score under optimal play: mean, standard deviation, "
         "percentiles and every score's chance in --json (about 2 more minutes for the full "
-        "game). Tied keeps or categories go to the first listed (--exact); certified, the "
-        "law holds every choice the values cannot tell apart, so it holds the exact law "
-        "(JSON tie_rule and decided)",
+        "game). Tied keeps or categories go to the first (fewer dice first; the first on "
+        "the card); certified, options within the values' margin of the best count as tied, "
+        "and a game small enough for --exact that meets one has its law solved exactly "
+        "(JSON tie_rule, undecided_choices)",
     )
     parser.add_argument(
         "--plot",
