@@ -124,3 +124,28 @@ def test_pig_alone_counts_its_states_before_any_work(capsys, extra, count):
     assert main(["pig", "--solitaire", "--goal", "10000", *extra]) == 2
     err = capsys.readouterr().err
     assert f"has up to {count} states" in err and "--max-states" in err
+
+
+def test_exploring_checks_its_memory_by_transitions_too(monkeypatch):
+    # a few states with very many successors each: the check by states (every 65,536)
+    # never comes, the check by transitions does
+    from exactprob.engine.graph import exploring
+
+    checked: list[str] = []
+    monkeypatch.setattr(exploring, "MEMORY_CHECK_EDGES", 1000)
+    monkeypatch.setattr(exploring, "check_resident", checked.append)
+
+    class Fan:
+        initial = 0
+
+        def outcome(self, state):
+            return state if state >= 1 else None
+
+        def actions(self, state):
+            return ("spread",)
+
+        def transition(self, state, action):
+            return ep.Dist({k: Fraction(1, 5000) for k in range(1, 5001)})
+
+    ep.explore(Fan())
+    assert checked == ["exploring the model (5,000 transitions so far)"]

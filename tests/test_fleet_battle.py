@@ -19,6 +19,7 @@ import pytest
 from cli_runner import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memory_probe import peak_added
 
 from exactprob import explore
 from exactprob.errors import ModelError
@@ -601,3 +602,24 @@ def test_a_battle_with_too_many_transitions_is_refused_at_once(
         and "allowed with --max-states 5,000" in err
         and "pass --max-states 23077 to go on" in err
     )
+
+
+def test_the_memory_estimate_bounds_the_measured_peak() -> None:
+    """battle_bytes, checked before a battle is solved, against the peak resident memory
+    that solving 20 fighters against 20 adds in a fresh process: at least it, at most 3x."""
+    from exactprob.games.fleet_battle import battle_bytes, parse_fleet
+
+    setup = "from exactprob.games.fleet_battle import battle, parse_fleet"
+    work = 'battle(parse_fleet("20 fighter"), parse_fleet("20 fighter"))'
+    measured = peak_added(setup, work)
+    estimate = battle_bytes(parse_fleet("20 fighter"), parse_fleet("20 fighter"))
+    assert measured <= estimate <= 3 * measured
+
+
+def test_a_battle_allowed_its_states_but_not_its_memory_is_refused_at_once(capsys) -> None:
+    # --max-states lets the thousand fighters a side through the state checks; their
+    # million successors a state would not fit (it ran out at 3.7 GB before)
+    argv = ["battle", "--attacker", "1000 fighter", "--defender", "1000 fighter"]
+    status, out, err = run(capsys, *argv, "--max-states", "10000000000")
+    assert (status, out) == (2, "")
+    assert "this battle needs about" in err and err.count("\n") == 1

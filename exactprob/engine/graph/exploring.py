@@ -57,6 +57,9 @@ H = TypeVar("H", bound=Hashable)
 
 #: Exploration checks its memory once every ``MEMORY_CHECK_MASK + 1`` states (65,536).
 MEMORY_CHECK_MASK = 0xFFFF
+#: ... and once every this many transitions, for states with very many (a battle of a
+#: thousand ships has a million successors a state).
+MEMORY_CHECK_EDGES = 1 << 20
 
 #: The exploring bar moves every PROGRESS_MASK + 1 states (a call per state costs a tenth
 #: of a simple model's exploring).
@@ -205,9 +208,13 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
         symbolic = False
         endings = Endings()  # labels, refused together at the end, and seats' payoffs
         s = 0
+        next_check = MEMORY_CHECK_EDGES  # transitions stored when memory is next checked
         while s < len(states):
             state = states[s]
             s += 1
+            if len(targets) >= next_check:
+                check_resident(f"exploring the model ({len(targets):,} transitions so far)")
+                next_check = len(targets) + MEMORY_CHECK_EDGES
             if not s & PROGRESS_MASK:
                 bar.update(PROGRESS_MASK + 1)
                 if not s & MEMORY_CHECK_MASK:

@@ -20,8 +20,15 @@ from ...util.display import Report
 from ...util.fields import field_lines
 from ...util.limits import DEFAULT_MAX_STATES, limit_name, raise_limit, refuse_more_than
 from ...util.numbers import exact_fields
+from ...util.resources import check_memory
 from ...util.text import decimal_text, exact_text
-from .battle import BattleResult, battle, battle_states_bound, battle_transitions_bound
+from .battle import (
+    BattleResult,
+    battle,
+    battle_bytes,
+    battle_states_bound,
+    battle_transitions_bound,
+)
 from .hits import HitOrder
 from .optimal import OptimalResult, optimal_battle
 from .units import Fleet
@@ -112,6 +119,7 @@ def battle_report(
             f"({TRANSITIONS_PER_STATE} per state; 40 fighters against 40 have 2,825,761 and "
             f"take about 20 s); {raise_limit(needed)} to go on"
         )
+    check_memory(battle_bytes(attacker, defender, free_side), "this battle")
     orders = {"attacker_order": attacker_order, "defender_order": defender_order}
     if optimal is None:
         result = battle(attacker, defender, **orders, max_states=max_states)
