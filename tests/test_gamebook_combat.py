@@ -546,3 +546,22 @@ def test_unreadable_files(tmp_path: Path) -> None:
 def test_bad_arguments(call: Any, message: str) -> None:
     with pytest.raises(ModelError, match=re.escape(message)):
         call(crt_of(COIN))
+
+
+def test_a_row_of_like_enemies_fights_each_starting_endurance_once():
+    # Forty enemies of 1000 endurance took minutes, one fight per enemy and per
+    # endurance the hero could have; each fight is now computed once, and the law of
+    # the forty is the law of twenty followed by twenty more from every endurance left.
+    from exactprob.games.gamebook.combat import _fight_to_the_last
+
+    crt = example_crt()
+    _fight_to_the_last.cache_clear()
+    forty = fight_sequence(crt, 16, [(1000, 3)] * 40)
+    assert _fight_to_the_last.cache_info().misses <= 16  # a hero at 1 .. 16 endurance
+    twenty = fight_sequence(crt, 16, [(1000, 3)] * 20)
+    composed: dict[Any, Fraction] = {("lost",): twenty[("lost",)]}
+    for outcome, p in twenty.items():
+        if outcome != ("lost",):
+            for after, q in fight_sequence(crt, outcome[1], [(1000, 3)] * 20).items():
+                composed[after] = composed.get(after, Fraction(0)) + p * q
+    assert dict(forty.items()) == {x: p for x, p in composed.items() if p}

@@ -157,7 +157,7 @@ def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
         (["--attacker", "x", "--defender", "3"], "got 'x'"),
         (["--attacker", "4", "--defender", "0"], "--defender must be a whole number from 1"),
         (["--attacker", "4", "--defender", "-2"], "got '-2'"),
-        (["--attacker", "2000", "--defender", "2000"], "(--max-states 4002000 on the"),
+        (["--attacker", "2000", "--defender", "2000"], "pass --max-states 4002000 to go on"),
         (["--attacker", "\u00b2", "--defender", "3"], "got '\u00b2'"),  # a digit to isdigit()
         (["--attacker", "9" * 5000, "--defender", "3"], "--attacker must be a whole number"),
         (["--attacker", "4", "--defender", "3", "--max-states", "-5"], "--max-states must be"),

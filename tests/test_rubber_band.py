@@ -391,7 +391,7 @@ def test_cli_state_limit_is_one_line(capsys: pytest.CaptureFixture[str]) -> None
         "300",
     ]
     status, _, err = run(capsys, *argv)
-    assert status == 2 and err.count("\n") == 1 and "max_states" in err
+    assert status == 2 and err.count("\n") == 1 and "a larger --max-states" in err
 
 
 def test_steps_too_fine_for_the_levels_are_refused(capsys: pytest.CaptureFixture[str]) -> None:

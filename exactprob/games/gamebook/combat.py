@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, reduce
+from functools import cache, lru_cache, reduce
 from importlib import resources
 from math import lcm
 from pathlib import Path
@@ -473,7 +473,7 @@ def fight_sequence(
     for endurance, ratio in [_enemy(position, pair) for position, pair in enumerate(enemies, 1)]:
         survived: dict[int, Exact] = {}
         for hero, p in alive.items():
-            for outcome, q in fight(crt, hero, endurance, ratio).exact_items():
+            for outcome, q in _fight_to_the_last(crt, hero, endurance, ratio):
                 if outcome == LOST:
                     lost += p * q
                 else:
@@ -482,6 +482,16 @@ def fight_sequence(
     outcomes: dict[Outcome, Exact] = {("won", hero): p for hero, p in alive.items()}
     outcomes[LOST] = lost
     return Dist(outcomes)
+
+
+@lru_cache(maxsize=4096)
+def _fight_to_the_last(
+    crt: CombatResultsTable, hero: int, enemy: int, ratio: int
+) -> tuple[tuple[Outcome, Exact], ...]:
+    """:func:`fight` without evasion, each once: enemies alike (forty hounds of the same
+    strength) meet the hero at the same few endurances, and a long fight costs a tenth
+    of a second and more."""
+    return tuple(fight(crt, hero, enemy, ratio).exact_items())
 
 
 def _enemy(position: int, pair: Sequence[int]) -> tuple[int, int]:
