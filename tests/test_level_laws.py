@@ -82,7 +82,7 @@ class RandomLevels(LevelModel):
         for row, (i, worth) in enumerate(
             zip(states[:, 1], self._worths(level, states, values, exact), strict=True)
         ):
-            cut = max(worth) if exact else max(worth) - values.margin  # no float in exact
+            cut = max(worth) - values.margin  # an exact 0 when exact: no float meets mpq
             near = [a for a, w in enumerate(worth) if w >= cut]
             undecided += len(near) > 1
             best = self.actions[level][i][near[0]]

@@ -93,6 +93,31 @@ def test_the_certified_law_follows_the_exact_tie_rule_where_keeps_tie(categories
     assert found.variance().contains(exact.variance())
 
 
+class KeepAll(YahtzeeLevels):
+    """A player of one's own: keeps all five dice (never rerolls), fills the best."""
+
+    def keep_pick(self, keep_values):
+        from exactprob.games.yahtzee.dice import DICE
+
+        return np.broadcast_to(DICE.roll_as_keep, (len(keep_values), len(DICE.rolls)))
+
+    def keep_choice(self, keep_values):
+        from exactprob.games.yahtzee.dice import DICE
+
+        return keep_values[:, DICE.roll_as_keep]
+
+
+def test_a_player_with_its_own_keeps_keeps_them_in_the_certified_law():
+    # the margin's tie rule is for the values' best keeps; an overriding player's keeps
+    # stand (the certified law followed the best keeps, and excluded the exact mean)
+    rules = YahtzeeRules(categories=("Chance", "Yahtzee"))
+    exact = ep.solve(KeepAll(rules)).reward_distribution()
+    assert exact.mean() == ep.solve(KeepAll(rules)).value()
+    found = ep.solve(KeepAll(rules), method="certified").reward_distribution()
+    assert found.mean().contains(exact.mean())
+    assert all(found.probability(x).contains(p) for x, p in exact.items())
+
+
 @given(st.lists(st.integers(0, 3), min_size=462, max_size=462))
 def test_a_near_tie_goes_to_the_first_keep_within_the_margin(values):
     from exactprob.games.yahtzee.dice import DICE

@@ -17,6 +17,7 @@ Fraction(5, 8)
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import operator
@@ -348,7 +349,7 @@ class Dist(Mapping[T, Any], Generic[T]):
             shown = "another distribution's outcomes" if isinstance(other, Dist) else repr(other)
             raise DistributionError(
                 f"comparing the outcomes with {shown}: an outcome such as "
-                f"{next(iter(self._p))!r} cannot be ordered with it"
+                f"{_unordered(self._p, other)!r} cannot be ordered with it"
             ) from None
 
     def lt(self, other: Any) -> Dist[bool]:
@@ -440,13 +441,12 @@ class Dist(Mapping[T, Any], Generic[T]):
             raise DistributionError("quantiles need rational probabilities, not symbolic ones")
         if is_symbolic(level) or not 0 < level <= 1:
             raise DistributionError(f"quantile level must lie in (0, 1], got {q}")
-        try:
-            sorted(self._p)  # type: ignore[type-var]
-        except TypeError:
+        ordered = self._outcomes()
+        if not _in_one_order(ordered):
             raise DistributionError(
-                f"quantile({q!r}) needs outcomes in an order; outcomes such as "
-                f"{next(iter(self._p))!r} cannot be ordered with the others"
-            ) from None
+                f"quantile({q!r}) needs outcomes in one order; outcomes such as "
+                f"{ordered[0]!r} cannot be ordered with the others"
+            )
         running = _ZERO
         for x in self._outcomes():
             running += self._p[x]
@@ -597,6 +597,36 @@ def _unhashable_outcome(outcome: Any) -> DistributionError:
         f"the outcome {outcome!r} is not hashable (a {type(outcome).__name__}); "
         "use a tuple instead of a list, a frozenset instead of a set"
     )
+
+
+def _in_one_order(ordered: list[Any]) -> bool:
+    """Whether each outcome is below the next (so ``<`` orders them all, as a quantile
+    needs; sets ordered by inclusion, or NaN, are not).
+
+    >>> _in_one_order([1, 2]), _in_one_order([frozenset({2}), frozenset({1})]), _in_one_order(["a", 1])
+    (True, False, False)
+    """
+    try:
+        return all(a < b for a, b in itertools.pairwise(ordered))
+    except TypeError:
+        return False
+
+
+def _unordered(outcomes: Iterable[Any], other: Any) -> Any:
+    """The first of ``outcomes`` that cannot be compared with ``other`` (a value, or every
+    outcome of a distribution).
+
+    >>> _unordered([1, "b"], 2)
+    'b'
+    """
+    others = list(other) if isinstance(other, Dist) else [other]
+    for x in outcomes:
+        try:
+            for y in others:
+                _ = x < y
+        except TypeError:
+            return x
+    return next(iter(outcomes))
 
 
 def _not_numbers(d: Dist[Any]) -> DistributionError:

@@ -61,13 +61,13 @@ class CertifiedLaw:
     sorted ``outcomes``, each the exact probability times a factor in ``[low_factor,
     high_factor]``; its answers are certified enclosures. ``undecided`` counts the choices
     the float values could not decide, which the model's tie rule did
-    (:mod:`~exactprob.engine.levels.laws`)."""
+    (:mod:`~exactprob.engine.levels.laws`; ``None`` when the model does not say)."""
 
     outcomes: np.ndarray
     floats: np.ndarray
     low_factor: Fraction
     high_factor: Fraction
-    undecided: int = 0
+    undecided: int | None = None
 
     def __post_init__(self) -> None:
         outcomes, floats = np.asarray(self.outcomes), np.asarray(self.floats, dtype=np.float64)
@@ -184,7 +184,10 @@ class CertifiedLaw:
                 "relative error at most",
                 f"{float(self.relative_error):.1e}",
             ),
-            ("choices left to the tie rule", f"{self.undecided:,}"),
+            (
+                "choices left to the tie rule",
+                "not said" if self.undecided is None else f"{self.undecided:,}",
+            ),
         ]
         return rows_html("Certified law", rows)
 

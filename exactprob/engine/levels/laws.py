@@ -67,7 +67,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -152,14 +152,14 @@ def reward_law(
     states = np.array([start], dtype=np.int64)
     law = np.array([[mpq(1) if exact else 1.0]], dtype=object if exact else np.float64)
     band = _Band()
-    undecided = 0
+    undecided: int | None = 0  # None once some moves do not say
     with progress_bar(
         progress, "law of the total", total=model.levels - first, unit=" levels"
     ) as bar:
         for level in range(first, model.levels):
-            margin = 0.0 if exact or margins is None else margins(level)
+            margin = 0 if exact or margins is None else margins(level)  # exact: no float
             moves = _level_moves(model, level, states, values, margin, exact)
-            undecided += moves.undecided
+            undecided = _total([undecided, moves.undecided])
             if not exact:
                 _check_no_underflow(moves.probability, law, level)
                 band.widen(model.move_rounding(level))
@@ -198,8 +198,18 @@ def _level_moves(
         np.concatenate(arrays) for arrays in zip(*(_fields(p) for p in parts), strict=True)
     )
     return LevelMoves(
-        source, target, reward, probability, undecided=sum(p.undecided for p in parts)
+        source, target, reward, probability, undecided=_total(p.undecided for p in parts)
     )
+
+
+def _total(counts: Iterable[int | None]) -> int | None:
+    """The sum of ``counts``, or ``None`` when one of them is (a count not given).
+
+    >>> _total([1, 2]), _total([1, None])
+    (3, None)
+    """
+    found = list(counts)
+    return None if None in found else sum(found)  # type: ignore[arg-type]
 
 
 def _fields(moves: LevelMoves) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -236,11 +246,17 @@ def _checked(
         fair = bool((chances >= 0).all() and (abs(totals - 1) <= 1e-9).all())
     if not fair:
         raise ModelError(f"{where}: a state's chances are not >= 0 summing to 1")
-    undecided = moves.undecided
-    if isinstance(undecided, bool) or not isinstance(undecided, int | np.integer) or undecided < 0:
-        raise ModelError(f"{where}: the undecided choices must be a whole number >= 0")
+    undecided = getattr(moves, "undecided", None)
+    if undecided is not None and (
+        isinstance(undecided, bool) or not isinstance(undecided, int | np.integer) or undecided < 0
+    ):
+        raise ModelError(f"{where}: the undecided choices must be a whole number >= 0 or None")
     return LevelMoves(
-        source, target.astype(np.int64), reward.astype(np.int64), chances, int(undecided)
+        source,
+        target.astype(np.int64),
+        reward.astype(np.int64),
+        chances,
+        None if undecided is None else int(undecided),
     )
 
 
@@ -309,7 +325,12 @@ def _trimmed(law: np.ndarray) -> np.ndarray:
 
 
 def _ended(
-    model: LevelModel, states: np.ndarray, law: np.ndarray, band: _Band, exact: bool, undecided: int
+    model: LevelModel,
+    states: np.ndarray,
+    law: np.ndarray,
+    band: _Band,
+    exact: bool,
+    undecided: int | None,
 ) -> Any:
     """The law of the total: each end state's final value added to its totals, summed."""
     final = final_values(model, states)

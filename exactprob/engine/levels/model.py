@@ -68,8 +68,9 @@ class NextLevel:
     like :data:`NextValues`, and carrying the ``margin`` within which the step's own
     float values do not decide a choice. Each value the step computes is within the
     level's radius :math:`r` of its exact counterpart, so two options whose floats differ
-    by at most ``margin`` :math:`\\ge 2r` may be in either order, or tied, exactly (0
-    when exact: then equal values are ties, broken as the model documents).
+    by at most ``margin`` :math:`\\ge 2r` may be in either order, or tied, exactly (the
+    integer 0 when exact, so that no float meets the rationals: then equal values are
+    ties, broken as the model documents).
 
     >>> NextLevel(lambda rows: rows * 2, 0.5)(np.array([1, 2])).tolist()
     [2, 4]
@@ -90,14 +91,15 @@ class LevelMoves:
     to one; a state with several moves of one target and reward may list them apart.
 
     In floats, ``undecided`` counts the choices of the batch between options within the
-    :attr:`NextLevel.margin` of each other, which the model's tie rule decided.
+    :attr:`NextLevel.margin` of each other, which the model's tie rule decided (``None``:
+    the model does not say).
     """
 
     source: np.ndarray
     target: np.ndarray
     reward: np.ndarray
     probability: np.ndarray
-    undecided: int = 0
+    undecided: int | None = None
 
 
 class LevelModel:

@@ -112,9 +112,9 @@ class LevelSolution:
         under the choices the model's :meth:`~exactprob.engine.levels.model.LevelModel.moves`
         make from these values (:mod:`~exactprob.engine.levels.laws`): an exact
         :class:`~exactprob.engine.dist.Dist`, or a
-        :class:`~exactprob.engine.certified.law.CertifiedLaw` when certified, holding
-        the law of every choice the floats do not decide (options within :meth:`margin`),
-        so the exact law under any tie rule."""
+        :class:`~exactprob.engine.certified.law.CertifiedLaw` when certified: the moves
+        read the next level with :meth:`margin`, within which options count as tied and
+        the model's tie rule picks (the choices it counts are the law's ``undecided``)."""
         from .laws import reward_law
 
         where = self.initial if state is None else state

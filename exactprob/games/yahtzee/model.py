@@ -119,12 +119,6 @@ def _reachable_totals(faces: tuple[int, ...]) -> list[int]:
 class YahtzeeLevels(LevelModel):
     """The turn-start states of a Yahtzee game under ``rules``, level by level."""
 
-    #: Whether the keeps are the values' best, so that in floats the keeps within the
-    #: margin of the best are near ties (:meth:`moves`); a strategy keeping otherwise
-    #: sets it false, and :attr:`fills_by_value` likewise for the categories.
-    keeps_by_value: bool = True
-    fills_by_value: bool = True
-
     def __init__(self, rules: YahtzeeRules | None = None) -> None:
         self.rules = rules or YahtzeeRules()
         count = len(self.rules.categories)
@@ -234,7 +228,7 @@ class YahtzeeLevels(LevelModel):
         :attr:`~exactprob.engine.levels.model.NextLevel.margin` of the best may be
         exactly tied with it: the first of them is taken, as exact mode takes the first
         of the exactly tied, and the choice is counted as undecided."""
-        margin = values.margin if isinstance(values, NextLevel) and not exact else 0.0
+        margin = values.margin if isinstance(values, NextLevel) and not exact else 0
         tables = self.turn(states, values, exact)
         chances = DICE.chances(exact)
         first = np.broadcast_to(chances[0], (len(states), len(DICE.rolls)))
@@ -265,9 +259,10 @@ class YahtzeeLevels(LevelModel):
         self, keep_values: np.ndarray, best: np.ndarray, margin: float
     ) -> tuple[np.ndarray, int]:
         """The keep taken with each roll ``(n, rolls)``: :meth:`keep_pick`'s, or (a
-        ``margin`` given) the first of the roll's keeps within it of the best ``best``;
-        and how many rolls had more than one keep within it."""
-        if not margin or not self.keeps_by_value:
+        ``margin`` given, and the keeps the values' best: :meth:`keep_pick` not
+        overridden by a player with other choices) the first of the roll's keeps within it
+        of the best ``best``; and how many rolls had more than one keep within it."""
+        if not margin or type(self).keep_pick is not YahtzeeLevels.keep_pick:
             return self.keep_pick(keep_values), 0
         picked = np.empty(best.shape, dtype=np.int64)
         undecided = 0
@@ -280,11 +275,11 @@ class YahtzeeLevels(LevelModel):
         return picked, undecided
 
     def _fills_within(self, filled: np.ndarray, margin: float) -> tuple[np.ndarray, int]:
-        """The category filled with each roll ``(n, rolls)``: :meth:`fill_pick`'s, or the
-        first on the card within ``margin`` of the best; and how many rolls had a choice
-        within it."""
+        """The category filled with each roll ``(n, rolls)``: :meth:`fill_pick`'s, or (the
+        categories the values' best) the first on the card within ``margin`` of the best;
+        and how many rolls had a choice within it."""
         picked = self.fill_pick(filled)
-        if not margin or not self.fills_by_value:
+        if not margin or type(self).fill_pick is not YahtzeeLevels.fill_pick:
             return picked, 0
         near = (filled >= filled.max(axis=1, keepdims=True) - margin) & (filled != NOT_ALLOWED)
         return np.argmax(near, axis=1), int((near.sum(axis=1) > 1).sum())

@@ -296,7 +296,8 @@ def _law_lines(law: Any, again: bool = False) -> list[str]:
     mean, _, deviation, quantiles = _law_summary(law)
     if isinstance(law, CertifiedLaw):
         near = (
-            f", and first within the values' margin in {law.undecided:,} undecided choices"
+            f"; at {law.undecided:,} choices the first within the values' margin of the best, "
+            "optimal where those are exact ties and within twice the margin otherwise"
             if law.undecided
             else ""
         )

@@ -43,8 +43,6 @@ class GreedyKeeps(YahtzeeLevels):
     """Keeps the dice of the face shown most (the higher face on a tie), whatever the
     values; fills the best category."""
 
-    keeps_by_value = False
-
     @cached_property
     def greedy_keep(self) -> np.ndarray:
         """For each roll, the keep of the dice of its most common face (the higher face
@@ -70,8 +68,6 @@ class GreedyKeeps(YahtzeeLevels):
 class GreedyFills(YahtzeeLevels):
     """Fills the allowed category whose plain score is highest now (the first on the
     card on a tie); keeps the best dice for that."""
-
-    fills_by_value = False
 
     def fill_pick(self, filled: np.ndarray) -> np.ndarray:
         """The allowed category with the highest plain score (the first on the card on a
