@@ -86,7 +86,7 @@ ALWAYS_BASED = {"yahtzee"}
 #: devices, missing folders, and plain names.
 PATH_FLAGS = {"--plot", "--out", "--figures", "--cache"}
 PATHS = [
-    "a" * 300 + ".png", "a" * 300 + "/x.png", "fifo", "link.png", "/dev/zero",
+    "a" * 300 + ".png", "a" * 300 + "/x.png", "new/" + "a" * 300 + "/x.png", "fifo", "link.png", "/dev/zero",
     "/nonexistent/x.csv", "out.png", "figures/",
 ]  # fmt: skip
 VALUES = [

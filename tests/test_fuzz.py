@@ -16,7 +16,7 @@ from exactprob.commands import SUBCOMMANDS
 
 FUZZ = Path(__file__).with_name("fuzz_cli.py")
 #: A name too long for any file system (255 bytes), as a file and as a folder.
-LONG_NAMES = ["a" * 300 + ".png", "a" * 300 + "/x.png"]
+LONG_NAMES = ["a" * 300 + ".png", "a" * 300 + "/x.png", "new/" + "a" * 300 + "/x.png"]
 MEMORY_CAP = 4 * 2**30
 
 
@@ -52,6 +52,6 @@ def test_the_writers_are_found() -> None:
 
 
 @pytest.mark.parametrize("command, flag", _writers())
-@pytest.mark.parametrize("name", LONG_NAMES, ids=["file", "folder"])
+@pytest.mark.parametrize("name", LONG_NAMES, ids=["file", "folder", "in-a-new-folder"])
 def test_every_writer_refuses_a_name_too_long_in_one_line(command, flag, name) -> None:
     assert check([command, *writer_base(command), flag, name]) == 2

@@ -116,23 +116,39 @@ def folder_for(path: Path | None, what: str) -> Iterator[None]:
     if path is None:
         yield
         return
+    made: list[Path] = []
     try:
         path = Path(os.path.normpath(path.absolute()))  # no '..' left to miscount
-        made = [folder for folder in (path, *path.parents) if not folder.exists()]
+        made = [folder for folder in (path, *path.parents) if not _exists(folder)]
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
+        _remove_empty(made)  # a parent made before a name too long, say
         raise WriteError(
             f"{what}: cannot make the directory {shown_path(path)}: {error.strerror}"
         ) from None
     try:
         yield
     except BaseException:
-        for folder in made:  # the deepest first
-            try:
-                folder.rmdir()
-            except OSError:  # not empty: nor are the ones above it
-                break
+        _remove_empty(made)
         raise
+
+
+def _exists(folder: Path) -> bool:
+    """Whether ``folder`` exists (a name too long for the file system does not)."""
+    try:
+        return folder.exists()
+    except OSError:
+        return False
+
+
+def _remove_empty(made: list[Path]) -> None:
+    """Remove the folders of ``made`` (the deepest first) that are empty."""
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (nor are the ones above it), or never made
+            if _exists(folder):
+                break
 
 
 def shown_path(path: Path, width: int = 60) -> str:
