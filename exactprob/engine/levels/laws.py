@@ -68,6 +68,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -185,15 +186,7 @@ def _level_moves(
     for begin in range(0, len(states), size):
         batch = states[begin : begin + size]
         found = _checked(model, model.moves(level, batch, below, exact), len(batch), level, exact)
-        parts.append(
-            LevelMoves(
-                found.source + begin,
-                found.target,
-                found.reward,
-                found.probability,
-                found.undecided,
-            )
-        )
+        parts.append(replace(found, source=found.source + begin))
     source, target, reward, probability = (
         np.concatenate(arrays) for arrays in zip(*(_fields(p) for p in parts), strict=True)
     )

@@ -278,9 +278,8 @@ class YahtzeeLevels(LevelModel):
         """The category filled with each roll ``(n, rolls)``: :meth:`fill_pick`'s, or (the
         categories the values' best) the first on the card within ``margin`` of the best;
         and how many rolls had a choice within it."""
-        picked = self.fill_pick(filled)
         if not margin or type(self).fill_pick is not YahtzeeLevels.fill_pick:
-            return picked, 0
+            return self.fill_pick(filled), 0
         near = (filled >= filled.max(axis=1, keepdims=True) - margin) & (filled != NOT_ALLOWED)
         return np.argmax(near, axis=1), int((near.sum(axis=1) > 1).sum())
 

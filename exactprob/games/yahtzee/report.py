@@ -114,7 +114,7 @@ class YahtzeeReport(Report):
             payload["simulated"]["greedy"].update(_fields("value", sim.greedy_value))
         if self.law is not None:
             payload["law"] = _law_json(self.law)
-            if self.solution.method != payload["law"]["method"]:
+            if self._law_solved_again:
                 payload["law"]["solved_again_exactly"] = True
         if self.strategies is not None:
             optimal = self.solution.value()
@@ -123,6 +123,15 @@ class YahtzeeReport(Report):
                 for name, v in self.strategies.items()
             ]
         return payload
+
+    @property
+    def _law_solved_again(self) -> bool:
+        """Whether the law is exact in a certified solve (:func:`_score_law`)."""
+        return (
+            self.solution.method != "exact"
+            and self.law is not None
+            and not isinstance(self.law, CertifiedLaw)
+        )
 
     def text(self) -> str:
         """The report for people."""
@@ -146,7 +155,7 @@ class YahtzeeReport(Report):
             lines.append("  expected score still to come, best options first:")
             lines += [f"    {name:<24} {exact_text(v)}" for name, v in _ranked(self.advice)[:8]]
         if self.law is not None:
-            lines += _law_lines(self.law, again=kind != "exact" and _exact_law(self.law))
+            lines += _law_lines(self.law, again=self._law_solved_again)
         if self.strategies is not None:
             lines.append(f"simple strategies ({kind}): expected score, and what each gives up")
             optimal = self.solution.value()
@@ -285,10 +294,6 @@ def _law_json(law: Any) -> dict[str, Any]:
             }
         ),
     }
-
-
-def _exact_law(law: Any) -> bool:
-    return not isinstance(law, CertifiedLaw)
 
 
 def _law_lines(law: Any, again: bool = False) -> list[str]:
