@@ -627,8 +627,8 @@ PROFILED = [
         "exactprob.engine.choice_tree.solve_choices, in all",
     ),
     (
-        "exactprob/engine/graph.py",
-        "components_reached",
+        "exactprob/engine/exact/depth_first.py",
+        "run",
         "depth-first search (book's choices included)",
     ),
     ("bench_gamebook.py", "counted_choices", "the book's choices (building Dists)"),
@@ -636,8 +636,8 @@ PROFILED = [
     ("exactprob/engine/dist.py", "map", "Dist.map (in the book's choices)"),
     ("exactprob/engine/dist.py", "bind", "Dist.bind (in the book's choices)"),
     ("exactprob/engine/dist.py", "__new__", "Dist(...), checked (in the book's choices)"),
-    ("exactprob/engine/depth_first.py", "value_alone", "a state's value, on the spot"),
-    ("exactprob/engine/depth_first.py", "value_loop", "components with a loop (engine)"),
+    ("exactprob/engine/exact/depth_first.py", "_value_alone", "a state's value, on the spot"),
+    ("exactprob/engine/exact/depth_first.py", "_value_loop", "components with a loop (engine)"),
     ("exactprob/engine/choice_tree.py", "_tree", "the solution tree"),
 ]
 

@@ -44,9 +44,9 @@ Fraction(12, 5)
 from __future__ import annotations
 
 from array import array
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 from ...errors import ModelError
 from ...util.display import solution_html
@@ -59,13 +59,13 @@ from .._internal.choose import exact_best, float_candidates, share_successors
 from ..array_model import Explorable, one_state_at_a_time
 from ..graph.action_values import model_action_values
 from ..graph.exploring import (
+    MEMORY_CHECK_EDGES,
     MEMORY_CHECK_MASK,
     check_model,
-    checked_actions,
     checked_transition,
-    components_reached,
     explore,
     reward_value,
+    shared_actions_of,
     start_states,
     still_growing,
     terminal_value,
@@ -84,6 +84,8 @@ __all__ = ["DepthFirstSolution", "solve_depth_first"]
 #: bounds about 8 µs a state, and a sum of 1,024-bit ones 30 µs.
 GUIDE_BITS = 256
 _ZERO = mpq(0)
+#: A state's place on Tarjan's stack before its visit, and once its value is known.
+UNVISITED, SOLVED = -1, -2
 
 
 class DepthFirstSolution(PolicyLaws):
@@ -248,50 +250,56 @@ def solve_depth_first(
     check_model(model, needs_initial=starts is None)
     search = _Search(model, max_states, start_states(model, starts))
     with progress_bar(progress, "solving", unit=" states") as bar, paused_garbage_collection():
-        for component in search.components():
-            if len(component) == 1 and not search.returns_to_itself(component[0]):
-                search.value_alone(component[0])
-            else:
-                search.value_loop(component)
-            bar.update(len(component))
+        search.run(bar.update)
     return search.solution()
-
-
-class _Choice(NamedTuple):
-    """One action of an open state: successor ids, their probabilities, its reward."""
-
-    targets: list[int]
-    probs: list[Exact]
-    reward: Exact
-
-
-class _Open(NamedTuple):
-    """An open state's actions (the model's tuple), mover and choices."""
-
-    actions: tuple[Any, ...]
-    player: int
-    choices: list[_Choice]
 
 
 class _Search:
     """The states met so far (integer ids in order of first sight), their values, and
-    Tarjan's search over them."""
+    Tarjan's search over them.
+
+    The open states (visited, their component not yet solved) form Tarjan's stack, in
+    the order of their visits; their actions' transitions are stored flat in that same
+    order (per open state its choices, per choice its edges: successor id and the id of
+    its probability in a table of the distinct ones). Tarjan closes a component only
+    when every state visited after its root is in it or already solved, so a closing
+    component is always the top of the stack and its transitions the tail of the
+    arrays, which are cut back as soon as it is valued. A state's place on the stack is
+    also its discovery index, which the low links compare.
+    """
 
     def __init__(self, model: Any, max_states: int, roots: list[Hashable]) -> None:
         self.model = model
         self.roots = roots
         self.max_states = max_states
         self.player = player_function(model)
+        self.outcome = model.outcome
         self.reward = getattr(model, "reward", None)
+        # Per state id, kept to the end.
         self.states: list[Hashable] = []
         self.index: dict[Hashable, int] = {}
         self.values: list[Exact] = []
-        self.solved = bytearray()  # 1 once the value is known
         self.approx = array("d")
         self.chosen: list[Any] = []
         self.ties: dict[int, tuple[Any, ...]] = {}
-        self.open: dict[int, _Open] = {}
-        self.float_of: dict[Exact, float] = {}
+        self.place = array("i")  # its place on the stack while open, else UNVISITED or SOLVED
+        # Per open state, by place on the stack.
+        self.stack = array("i")  # its id
+        self.low = array("i")  # its low link (a place)
+        self.open_actions: list[tuple[Any, ...]] = []  # the model's tuple
+        self.open_players = bytearray()
+        self.choice_start = array("q", [0])  # its choices: choice_start[p] to [p + 1]
+        # Per choice, then per edge.
+        self.edge_start = array("q", [0])  # its edges: edge_start[c] to [c + 1]
+        self.rewards: list[Exact] = []  # with a reward method only
+        self.targets = array("i")
+        self.prob_ids = array("i")
+        # The distinct probabilities, their floats, and each checked tuple of actions.
+        self.probabilities: list[Exact] = []
+        self.prob_floats = array("d")
+        self.prob_index: dict[Exact, int] = {}
+        self.shared_actions: dict[Any, tuple[Any, ...]] = {}
+        self.next_memory_check = MEMORY_CHECK_EDGES  # edges held when memory is next checked
         # Every value solved so far is a mean of outcomes and rewards already seen, so
         # while none is negative, neither is any value a float dot product reads.
         self.nonnegative = True
@@ -312,11 +320,11 @@ class _Search:
         self.index[state] = s
         self.states.append(state)
         self.chosen.append(None)
-        outcome = self.model.outcome(state)
+        outcome = self.outcome(state)
         if outcome is None:
+            self.place.append(UNVISITED)
             self.values.append(None)
             self.approx.append(0.0)
-            self.solved.append(0)
             return s
         value = terminal_value(state, outcome)
         if isinstance(value, tuple):
@@ -328,18 +336,56 @@ class _Search:
             )
         self.values.append(value)
         self.approx.append(approx(value))
-        self.solved.append(1)
+        self.place.append(SOLVED)
         self.nonnegative = self.nonnegative and value >= 0
         return s
 
-    def visit(self, s: int) -> list[int]:
-        """Ask the model for the actions and transitions of open state ``s``; return
-        its open successors (each once)."""
+    def run(self, solved_count: Callable[[int], object]) -> None:
+        """Tarjan's search from every root, iterative (no recursion limit): each
+        component is valued as soon as it closes, and ``solved_count`` told its size."""
+        place, low, targets = self.place, self.low, self.targets
+        edge_start, choice_start = self.edge_start, self.choice_start
+        unvisited = UNVISITED
+        for root in self.roots:
+            r = self.id_of(root)
+            if place[r] == SOLVED:
+                continue
+            work = array("i", [self.visit(r)])  # places on the stack, depth first
+            next_edge = array("q", [edge_start[choice_start[work[-1]]]])
+            while work:
+                p = work[-1]
+                for e in range(next_edge[-1], edge_start[choice_start[p + 1]]):
+                    q = place[targets[e]]
+                    if q >= 0:  # open: on the stack
+                        low[p] = min(low[p], q)
+                    elif q == unvisited:  # go down
+                        next_edge[-1] = e + 1
+                        q = self.visit(targets[e])
+                        work.append(q)
+                        next_edge.append(edge_start[choice_start[q]])
+                        break
+                else:
+                    work.pop()
+                    next_edge.pop()
+                    if work and low[p] < low[work[-1]]:
+                        low[work[-1]] = low[p]
+                    if low[p] == p:
+                        solved_count(self.close(p))
+
+    def visit(self, s: int) -> int:
+        """Push open state ``s`` on the stack, with the actions and transitions the model
+        gives it; return its place."""
         state = self.states[s]
         model = self.model
-        actions = checked_actions(state, model.actions(state))
-        find = self.index.get
-        choices = []
+        p = len(self.stack)
+        self.place[s] = p
+        self.stack.append(s)
+        self.low.append(p)
+        actions = shared_actions_of(state, model.actions(state), self.shared_actions)
+        self.open_actions.append(actions)
+        self.open_players.append(self.player(state))
+        find, prob_index = self.index.get, self.prob_index
+        targets, prob_ids = self.targets, self.prob_ids
         for action in actions:
             dist = checked_transition(state, action, model.transition)
             if dist.symbolic:
@@ -347,20 +393,67 @@ class _Search:
                     f"transition({state!r}, {action!r}) has symbolic probabilities; "
                     "depth-first mode solves rational models (solve() takes symbolic ones)"
                 )
-            items = dist.exact_items()
-            found = [find(t) for t, _ in items]  # one hash of each state (often slow)
-            targets = [i if i is not None else self.id_of(t) for i, (t, _) in zip(found, items)]
-            probs = [p for _, p in items]
-            choices.append(_Choice(targets, probs, self._reward(state, action)))
-        self.open[s] = _Open(actions, self.player(state), choices)
-        solved = self.solved
-        return [t for t in dict.fromkeys(t for c in choices for t in c.targets) if not solved[t]]
+            for t, prob in dist.exact_items():
+                i = find(t)
+                targets.append(self.id_of(t) if i is None else i)
+                k = prob_index.get(prob)
+                if k is None:
+                    k = prob_index[prob] = len(self.probabilities)
+                    self.probabilities.append(prob)
+                    self.prob_floats.append(approx_probability(prob))
+                prob_ids.append(k)
+            self.edge_start.append(len(targets))
+            if self.reward is not None:
+                self.rewards.append(self._reward(state, action))
+        self.choice_start.append(len(self.edge_start) - 1)
+        if len(targets) >= self.next_memory_check:
+            check_resident(f"solving depth first ({len(targets):,} open transitions)")
+            self.next_memory_check = len(targets) + MEMORY_CHECK_EDGES
+        return p
+
+    def close(self, p: int) -> int:
+        """Value the component of the stack's places ``p`` and up, then drop its
+        transitions; return its size."""
+        top = len(self.stack)
+        if top - p == 1 and not self._returns_to_itself(p):
+            self._value_alone(p)
+        else:
+            self._value_loop(range(top - 1, p - 1, -1))
+        c, e = self.choice_start[p], self.edge_start[self.choice_start[p]]
+        del self.stack[p:], self.low[p:], self.open_actions[p:], self.open_players[p:]
+        del self.choice_start[p + 1 :], self.edge_start[c + 1 :], self.rewards[c:]
+        del self.targets[e:], self.prob_ids[e:]
+        return top - p
+
+    def _choices(self, p: int) -> range:
+        """The choices (in the actions' order) of the open state at place ``p``."""
+        return range(self.choice_start[p], self.choice_start[p + 1])
+
+    def _edges(self, c: int) -> range:
+        """The edges of choice ``c``."""
+        return range(self.edge_start[c], self.edge_start[c + 1])
+
+    def _probs(self, c: int) -> list[Exact]:
+        ids = self.prob_ids[self.edge_start[c] : self.edge_start[c + 1]]
+        return list(map(self.probabilities.__getitem__, ids))
+
+    def _successors(self, c: int) -> array[int]:
+        return self.targets[self.edge_start[c] : self.edge_start[c + 1]]
+
+    def _reward_of(self, c: int) -> Exact:
+        return self.rewards[c] if self.reward is not None else _ZERO
+
+    def _returns_to_itself(self, p: int) -> bool:
+        s = self.stack[p]
+        first, last = (
+            self.edge_start[self.choice_start[p]],
+            self.edge_start[self.choice_start[p + 1]],
+        )
+        return s in self.targets[first:last]
 
     def _reward(self, state: Hashable, action: Any) -> Exact:
-        """The model's exact reward for ``action`` in ``state`` (0 without rewards)."""
-        if self.reward is None:
-            return _ZERO
-        reward = reward_value(state, action, self.reward(state, action))
+        """The model's exact reward for ``action`` in ``state``."""
+        reward = reward_value(state, action, self.reward(state, action))  # type: ignore[misc]
         if is_symbolic(reward):
             raise ModelError(
                 f"reward({state!r}, {action!r}) is symbolic; depth-first mode solves rational "
@@ -369,90 +462,87 @@ class _Search:
         self.nonnegative = self.nonnegative and reward >= 0
         return reward
 
-    def _candidates(self, choices: list[_Choice], player: int) -> list[int]:
-        """The choices the floats cannot prove worse than the float-best one (a reward
-        is one more term, worth it times one)."""
-        approx_values = self.approx
+    def _candidates(self, choices: Sequence[int], player: int) -> list[int]:
+        """The choices (their places in ``choices``) the floats cannot prove worse than
+        the float-best one (a reward is one more term, worth it times one)."""
+        approx_values, prob_floats, prob_ids, targets = (
+            self.approx,
+            self.prob_floats,
+            self.prob_ids,
+            self.targets,
+        )
         floats = []
         for c in choices:
-            probs, values = self._floats(c.probs), [approx_values[t] for t in c.targets]
-            if c.reward:
-                probs.append(approx_probability(c.reward))
+            edges = self._edges(c)
+            probs = [prob_floats[prob_ids[e]] for e in edges]
+            values = [approx_values[targets[e]] for e in edges]
+            reward = self._reward_of(c)
+            if reward:
+                probs.append(approx_probability(reward))
                 values.append(1.0)
             floats.append(float_dot(probs, values, self.nonnegative))
         return float_candidates(floats, player)
 
-    def _floats(self, probs: list[Exact]) -> list[float]:
-        floats = self.float_of
-        for p in probs:
-            if p not in floats:
-                floats[p] = approx_probability(p)
-        return [floats[p] for p in probs]
-
-    def components(self) -> Iterator[list[int]]:
-        """The open states' strongly connected components, each as soon as it is
-        complete (:func:`~exactprob.engine.graph.exploring.components_reached`); a state is solved once
-        it has a value."""
-        return components_reached(
-            [self.id_of(state) for state in self.roots], self.visit, self.solved.__getitem__
-        )
-
-    def returns_to_itself(self, s: int) -> bool:
-        return any(s in c.targets for c in self.open[s].choices)
-
-    def value_alone(self, s: int) -> None:
-        """An open state whose successors are all solved: its value, choice and ties."""
-        actions, player, choices = self.open.pop(s)
+    def _value_alone(self, p: int) -> None:
+        """The open state at place ``p``, whose successors are all solved: its value,
+        choice and ties."""
+        s, actions, player = self.stack[p], self.open_actions[p], self.open_players[p]
+        choices = self._choices(p)
         values = self.values
         k = 0
         if len(choices) > 1:
-            guide = self.long_values and not share_successors([c.targets for c in choices])
+            guide = self.long_values and not share_successors(
+                [self._successors(c) for c in choices]
+            )
             ks = self._candidates(choices, player) if guide else range(len(choices))
             if len(ks) > 1:
-                rows = [(choices[k].probs, choices[k].targets) for k in ks]
-                rewards = [choices[k].reward for k in ks]
+                rows = [(self._probs(choices[k]), self._successors(choices[k])) for k in ks]
+                rewards = [self._reward_of(choices[k]) for k in ks]
                 best, tied = exact_best(rows, values, player, rewards)
                 if len(tied) > 1:
                     self.ties[s] = tuple(actions[ks[j]] for j in tied)
                 self._set(s, best, actions[ks[tied[0]]])
                 return
             k = ks[0]
-        self._set(s, _dot(choices[k], values), actions[k])
+        c = choices[k]
+        dot = rational_dot(self._probs(c), map(values.__getitem__, self._successors(c)))
+        reward = self._reward_of(c)
+        self._set(s, dot + reward if reward else dot, actions[k])
 
-    def value_loop(self, component: list[int]) -> None:
-        """A component with a loop: solved by :func:`~exactprob.engine.exact.solving.solve_graph` on
-        its own graph, its exits terminal with their known values."""
-        G = self._component_graph(component)
-        solution = solve_graph(G)
-        for s in component:
+    def _value_loop(self, places: Sequence[int]) -> None:
+        """A component with a loop (its open states at ``places``): solved by
+        :func:`~exactprob.engine.exact.solving.solve_graph` on its own graph, its exits
+        terminal with their known values."""
+        solution = solve_graph(self._component_graph(places))
+        for p in places:
+            s = self.stack[p]
             state = self.states[s]
             self._set(s, mpq(solution.value(state)), solution.policy(state))
             ties = solution.ties(state)
             if len(ties) > 1:
                 self.ties[s] = ties
-            del self.open[s]
 
-    def _component_graph(self, component: list[int]) -> StateGraph:
+    def _component_graph(self, places: Sequence[int]) -> StateGraph:
         """The component's states (its first is the initial state) and its exits, as a
         :class:`StateGraph` whose exits are terminal states worth their values."""
         G = StateGraph()
         local: dict[int, int] = {}
         exits: list[int] = []
-        prob_index: dict[Exact, int] = {}
-        for s in component:
-            local[s] = len(local)
-        for s in component:
-            entry = self.open[s]
+        prob_index: dict[int, int] = {}  # the search's probability id -> the graph's
+        for p in places:
+            local[self.stack[p]] = len(local)
+        for p in places:
             G.outcomes.append(None)
-            G.players.append(entry.player)
-            G.actions.append(entry.actions)
-            for c in entry.choices:
-                for t, p in zip(c.targets, c.probs):
+            G.players.append(self.open_players[p])
+            G.actions.append(self.open_actions[p])
+            for c in self._choices(p):
+                for e in self._edges(c):
+                    t = self.targets[e]
                     if t not in local:
                         local[t] = len(local)
                         exits.append(t)
                     G.targets.append(local[t])
-                    G.prob_ids.append(prob_index.setdefault(p, len(prob_index)))
+                    G.prob_ids.append(prob_index.setdefault(self.prob_ids[e], len(prob_index)))
                 G.edge_start.append(len(G.targets))
             G.choice_start.append(len(G.edge_start) - 1)
         for t in exits:
@@ -462,15 +552,15 @@ class _Search:
             G.choice_start.append(len(G.edge_start) - 1)
         G.states = [self.states[s] for s in local]
         G.index = {self.states[s]: i for s, i in local.items()}
-        G.probabilities.extend(prob_index)
+        G.probabilities.extend(self.probabilities[k] for k in prob_index)
         if self.reward is not None:
-            G.rewards = [c.reward for s in component for c in self.open[s].choices]
+            G.rewards = [self.rewards[c] for p in places for c in self._choices(p)]
         return G
 
     def _set(self, s: int, value: Exact, action: Any) -> None:
         self.values[s] = value
         self.approx[s] = approx(value)
-        self.solved[s] = 1
+        self.place[s] = SOLVED
         self.chosen[s] = action
         if not self.long_values:
             self.long_values = value.denominator.bit_length() >= GUIDE_BITS
@@ -479,10 +569,3 @@ class _Search:
         return DepthFirstSolution(
             self.model, self.states, self.index, self.values, self.chosen, self.ties
         )
-
-
-def _dot(choice: _Choice, values: Sequence[Exact]) -> Exact:
-    r""":math:`r + \sum_t P(t)\, V(t)` over the choice's edges and its reward, exactly
-    (one reduction: :func:`~exactprob.util.numbers.rational_dot`)."""
-    dot = rational_dot(choice.probs, map(values.__getitem__, choice.targets))
-    return dot + choice.reward if choice.reward else dot

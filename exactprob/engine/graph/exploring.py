@@ -226,14 +226,7 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
                 actions_list.append(())
                 choice_start.append(len(edge_start) - 1)
                 continue
-            listed = actions_of(state)
-            try:
-                actions = shared_actions.get(listed) if type(listed) is tuple else None
-            except TypeError:  # an unhashable action: checked_actions says so
-                actions = None
-            if actions is None:
-                actions = checked_actions(state, listed)
-                actions = shared_actions.setdefault(actions, actions)
+            actions = shared_actions_of(state, actions_of(state), shared_actions)
             outcomes.append(None)
             players.append(player(state))
             actions_list.append(actions)
@@ -395,6 +388,27 @@ def checked_actions(state: Hashable, listed: Iterable[Any]) -> tuple[Any, ...]:
         )
     if len(actions) > 1 and len(set(actions)) != len(actions):
         raise ModelError(f"actions({state!r}) repeats an action: {actions!r}")
+    return actions
+
+
+def shared_actions_of(
+    state: Hashable, listed: Iterable[Any], shared: dict[Any, tuple[Any, ...]]
+) -> tuple[Any, ...]:
+    """:func:`checked_actions`, each distinct tuple checked once and then shared through
+    ``shared`` (a model that returns the same tuple for most states gets one object).
+
+    >>> shared = {}
+    >>> first = shared_actions_of("s", ("roll", "hold"), shared)
+    >>> shared_actions_of("t", ("roll", "hold"), shared) is first
+    True
+    """
+    try:
+        actions = shared.get(listed) if type(listed) is tuple else None
+    except TypeError:  # an unhashable action: checked_actions says so
+        actions = None
+    if actions is None:
+        actions = checked_actions(state, listed)
+        actions = shared.setdefault(actions, actions)
     return actions
 
 
