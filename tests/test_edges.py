@@ -1,7 +1,7 @@
 """Small edges of the API and the command line, each answered or refused in the project's
 own one line: comparisons and quantiles of outcomes that cannot be ordered, a mover
 given as a float, a first passage into a set with states never reached, a round robin
-with a match-up that never ends, a whole number too long for a flag, a comparison of
+with a match-up that never ends (exact or certified), a whole number too long for a flag, a comparison of
 dice too large to compute."""
 
 from __future__ import annotations
@@ -99,6 +99,19 @@ def test_a_match_up_that_never_ends_is_one_cell_and_the_others_are_answered(caps
     assert "first_player_win" in cells["optimal", "optimal"]
     assert main([*argv, "--players", "hold-at-3,optimal"]) == 0
     assert "never ends" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("mode", ["--exact", "--certified"])
+def test_a_fowl_play_match_up_that_never_ends_is_found_by_both_modes(capsys, mode):
+    # Eight chickens make at most 8 points in a turn: from 1 point or less against the
+    # goal of 10, hold-at-60 busts every turn, so against itself the game never ends
+    # there. The certified mode finds it by play_off's exact test, as the exact mode does.
+    argv = ["fowl-play", "--chickens", "8", "--wolves", "2", "--goal", "10", mode]
+    assert main([*argv, "--players", "hold-at-60,hold-at-3", "--json"]) == 0
+    cells = {(m["first"], m["second"]): m for m in json.loads(capsys.readouterr().out)["matchups"]}
+    assert "forever" in cells["hold-at-60", "hold-at-60"]["never_ends"]
+    assert "first_player_win_decimal" in cells["hold-at-3", "hold-at-3"]
+    assert "never_ends" not in cells["hold-at-60", "hold-at-3"]
 
 
 def test_a_flag_number_too_long_names_the_cap(capsys):

@@ -30,7 +30,8 @@ Fraction(6, 7)
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections import defaultdict
+from collections.abc import Hashable, Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -55,9 +56,10 @@ from ..solving.components import (
     solve_resets,
 )
 
-__all__ = ["Matchup", "play_off"]
+__all__ = ["Matchup", "check_ends", "play_off"]
 
 BOTH = (1, 0)  # in a cycle, each side's bust starts the other side's turn
+_ZERO = mpq(0)
 
 
 class Matchup(SolvedRace[Fraction]):
@@ -96,6 +98,37 @@ def play_off(
                     starts[m].update(values)
             bar.update()
     return Matchup(game, starts)
+
+
+def check_ends(
+    game: Jeopardy,
+    first: PolicyTable,
+    second: PolicyTable,
+    scores: Iterable[tuple[int, int]],
+) -> None:
+    """Raise :func:`play_off`'s :class:`~exactprob.errors.NonTerminationError` when, from
+    one of ``scores`` (the first player's ``(a, b)``), the two players can pass the turn
+    back and forth forever. The test is :func:`play_off`'s, exact: the cycle's reset
+    values solve a singular system. Its matrix is the chance of each side's turn ending
+    in a bust, which does not depend on what a hold is worth, so the holds read 0 here.
+
+    Eight chickens cannot make 9 or 10 points in a turn, so a player that never holds
+    busts every turn from 1 point or less:
+
+    >>> from exactprob.games.jeopardy.policies import hold_at, policy_table
+    >>> from exactprob.games.jeopardy.rules import FowlPlay
+    >>> game = FowlPlay(chickens=8, wolves=2, goal=10)
+    >>> never, once = policy_table(game, hold_at(60)), policy_table(game, hold_at(1))
+    >>> check_ends(game, never, once, [(1, 0)])  # the second holds: the game ends
+    >>> check_ends(game, never, never, [(3, 4), (1, 0)])
+    Traceback (most recent call last):
+    ...
+    exactprob.errors.NonTerminationError: from scores 1 and 0 the two players can pass the turn back and forth forever: neither ever holds nor reaches the goal
+    """
+    tables = (check_table(game, first).holds, check_table(game, second).holds)
+    nothing: Starts = defaultdict(lambda: _ZERO)
+    for a, b in scores:
+        _cycle_values(game, [(a, b), (b, a)], tables, (nothing, nothing))
 
 
 def _cycle_values(

@@ -75,6 +75,14 @@ class CertifiedMatchup(SolvedRace[Enclosure]):
         w, c = deck
         return Enclosure(float(self.low[a, b, w, c]), float(self.high[a, b, w, c]))
 
+    def unsettled_starts(self) -> list[tuple[int, int]]:
+        """The scores ``(a, b)`` whose fresh turn start is enclosed in all of
+        :math:`[0, 1]`. A match-up that never ends shows there: where neither side's
+        turn can end but in a bust, the sweep never moves their bounds. The converse need
+        not hold, so such scores are a place to look, not a verdict."""
+        fresh = np.nonzero((self.low[:, :, 0, 0] <= 0) & (self.high[:, :, 0, 0] >= 1))
+        return [(int(a), int(b)) for a, b in zip(*fresh)]
+
     play = "two fixed players"
 
 
