@@ -310,8 +310,10 @@ class _Search:
     def id_of(self, state: Hashable) -> int:
         """The id of ``state``, given (and its outcome asked) on first sight."""
         s = self.index.get(state)
-        if s is not None:
-            return s
+        return self.new_id(state) if s is None else s
+
+    def new_id(self, state: Hashable) -> int:
+        """Give ``state``, not met before, the next id, and ask for its outcome."""
         s = len(self.states)
         if s >= self.max_states:
             raise still_growing(self.states, self.max_states)
@@ -395,7 +397,7 @@ class _Search:
                 )
             for t, prob in dist.exact_items():
                 i = find(t)
-                targets.append(self.id_of(t) if i is None else i)
+                targets.append(self.new_id(t) if i is None else i)
                 k = prob_index.get(prob)
                 if k is None:
                     k = prob_index[prob] = len(self.probabilities)
