@@ -10,7 +10,9 @@ model at many values of the parameter and look: each solve is exact, but the bre
 are only known to the grid's spacing. For each model this measures, in the same run, the
 piecewise solve (``ep.solve`` of the symbolic model: every piece, every exact breakpoint)
 against one exact solve at a single rational point and against a sweep of 100 such
-points, and checks that the sweep's values are the piecewise values at those points.
+points, and checks that the sweep's values are the piecewise values at those points; and
+the derivation of the piecewise answer (``solution.derivation().latex()``: every piece's
+equations and margins) against the piecewise solve.
 Models: push your luck to ``n`` points (roll for a point with chance p or hold; 2n - 1
 pieces) and red and black to ``goal`` (a cyclic model with choices; 3 pieces).
 
@@ -55,8 +57,10 @@ def timed(work: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def measure(name: str, make: Callable[[Any], Any]) -> list[str]:
-    """One row: states, pieces, breakpoints shown, and the three timings."""
+    """One row: states, pieces, breakpoints shown, the three timings, and the derivation
+    of the piecewise answer (its LaTeX) against its solve."""
     piecewise_time, solved = timed(lambda: ep.solve(make(P)))
+    derivation_time, _ = timed(lambda: solved.derivation().latex())
     point_time, _ = timed(lambda: ep.solve(make(Fraction(1, 3))))
     sweep_time, sweep = timed(lambda: [ep.solve(make(t)).value() for t in GRID])
     same = all(
@@ -76,6 +80,8 @@ def measure(name: str, make: Callable[[Any], Any]) -> list[str]:
         fmt_time(point_time),
         fmt_time(sweep_time),
         fmt_ratio(piecewise_time, sweep_time),
+        fmt_time(derivation_time),
+        fmt_ratio(derivation_time, piecewise_time),
         "equal" if same else "DIFFERENT",
     ]
 
@@ -161,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = [measure(f"push your luck to {n}", lambda p, n=n: PushYourLuck(n, p)) for n in pushes]
     rows += [measure(f"red and black to {g}", lambda p, g=g: RedAndBlack(g, p)) for g in goals]
     header = ["model", "states", "pieces", "breakpoints", "piecewise", "one point"]
-    header += ["100 points", "piecewise / 100 points", "sweep values"]
+    header += ["100 points", "piecewise / 100 points", "derivation", "derivation / piecewise"]
+    header += ["sweep values"]
     sections = table(header, rows)
     try:
         import stormpy  # noqa: F401

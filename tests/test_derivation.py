@@ -207,6 +207,55 @@ def test_every_numbered_state_is_in_the_legend(p, limit):
     assert used and all(f"{i}: (" in text for i in used)
 
 
+class RewardedDuel:
+    """Two players with rewards in p: player 0 at 'a' (x: 1 and on to 'b' with chance p;
+    y: p and stop), player 1 at 'b' (x: 2p and back to 'a' half the time; y: 1/3)."""
+
+    initial = "a"
+    P = sympy.Symbol("p")
+
+    def outcome(self, s):
+        return 0 if s == "end" else None
+
+    def player(self, s):
+        return 1 if s == "b" else 0
+
+    def actions(self, s):
+        return ("x", "y")
+
+    def transition(self, s, a):
+        if a == "y":
+            return ep.Dist({"end": 1})
+        if s == "a":
+            return ep.Dist({"b": self.P, "end": 1 - self.P})
+        return ep.Dist({"a": F(1, 2), "end": F(1, 2)})
+
+    def reward(self, s, a):
+        return {("a", "x"): 1, ("a", "y"): self.P, ("b", "x"): 2 * self.P}.get((s, a), F(1, 3))
+
+
+def test_piecewise_margins_are_sympys_simplified_differences():
+    """Each margin shown, worked out in FLINT rational functions, is what sympy's simplify
+    makes of V(s) - Q(s, a) written from the transitions and rewards (the mover's sign)."""
+    solution = ep.solve(RewardedDuel())
+    text = solution.derivation().markdown()
+    model, checked = RewardedDuel(), 0
+    for piece in solution.pieces:
+        for s in ("a", "b"):
+            for a in model.actions(s):
+                if a in piece.ties(s):
+                    continue
+                q = sympy.sympify(model.reward(s, a)) + sum(
+                    sympy.sympify(prob) * piece.value(t)
+                    for t, prob in model.transition(s, a).items()
+                )
+                sign = 1 if model.player(s) == 0 else -1
+                margin = sympy.factor(sympy.simplify(sign * (piece.value(s) - q)))
+                assert f"Q(\\text{{'{s}'}}, \\text{{{a}}}) &= {sympy.latex(margin)}" in text
+                checked += 1
+    assert checked == 2  # one margin a state on the one piece
+
+
 def test_push_your_luck_margins_are_the_one_step_gains():
     """At k points rolling once more gains p(k + 1) - k; with the best play after it the
     margin of holding over rolling below p = 1/2, at k = 1, is 1 - 2p."""

@@ -100,9 +100,9 @@ class Field:
             import sympy
 
             if self.univariate:
-                from .univariate import to_sympy_field
+                from .univariate import factored
 
-                x = to_sympy_field(self.domain, x)
+                return factored(x, self.symbols[0])
             return sympy.factor(self.domain.to_sympy(x))
         return to_fraction(x)
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from flint import fmpq, fmpq_poly
 
-__all__ = ["RationalFunction", "from_sympy_field", "to_sympy_field"]
+__all__ = ["RationalFunction", "factored", "from_sympy_field", "to_sympy_field"]
 
 _ONE = fmpq_poly([1])
 
@@ -186,3 +186,31 @@ def to_sympy_field(K: Any, x: RationalFunction) -> Any:
     numer = ring.from_list([ring.domain(int(c) // common) for c in reversed(num.coeffs())])
     denom = ring.from_list([ring.domain(int(c) // common) for c in reversed(den.coeffs())])
     return K.field.raw_new(numer, denom)
+
+
+def factored(x: RationalFunction, symbol: Any) -> Any:
+    r"""``x`` as a function of ``symbol`` in the form ``sympy.factor`` gives: a rational
+    coefficient times the irreducible factors of the integer numerator and denominator
+    (primitive, leading coefficient positive), each to its power. The factors are
+    FLINT's, so sympy never brings a long expression over one denominator (its
+    ``together``), which took most of a piecewise derivation's time.
+
+    >>> from sympy import Symbol, factor
+    >>> p = Symbol("p")
+    >>> x = RationalFunction.of(fmpq_poly([3, -2]), fmpq_poly([0, 0, 3]))  # (3 - 2p) / 3p^2
+    >>> factored(x, p), factored(x, p) == factor((3 - 2 * p) / (3 * p**2))
+    (-(2*p - 3)/(3*p**2), True)
+    """
+    from sympy import Integer, Mul, Poly, Rational
+    from sympy.core.mul import _keep_coeff
+
+    if x.num.is_zero():
+        return Integer(0)
+    coeff, powers = Rational(1), []
+    for poly, sign in ((x.num, 1), (x.den, -1)):
+        content, factors = poly.numer().factor()
+        coeff *= Rational(int(content), int(poly.denom())) ** sign
+        for factor, power in factors:
+            ints = [int(c) for c in reversed(factor.coeffs())]
+            powers.append(Poly(ints, symbol).as_expr() ** (power * sign))
+    return _keep_coeff(coeff, Mul(*powers))

@@ -465,15 +465,12 @@ def _describe_piece(
             ]
         )
     lines = []
-    for s in (s for s in shown if len(G.actions[s]) > 1):
-        v = piece.value_of_id(s)
+    for s in (s for s in shown if len(G.actions[s]) > 1 and not where.point):
         tied = piece.tied_of_id(s)
         for k, action in enumerate(G.actions[s]):
             if k in tied:
                 continue
-            q = _action_expr(G, s, k, piece)
-            sign = 1 if G.players[s] == 0 else -1
-            margin = sympy.factor(sympy.simplify(sign * (v - q)))
+            margin = _margin(G, s, k, piece)
             lines.append(
                 f"V({name.text(s)}) - Q({name.text(s)}, {_text(action)}) &= {sympy.latex(margin)}"
             )
@@ -574,13 +571,20 @@ def _coefficient(p: Any) -> str:
     return f"\\left({text}\\right)" if is_symbolic(p) and ("+" in text or "-" in text) else text
 
 
-def _action_expr(G: StateGraph, s: int, k: int, piece: Any) -> Any:
-    """``Q(s, a)`` on a piece as a sympy expression."""
+def _margin(G: StateGraph, s: int, k: int, piece: Any) -> Any:
+    r"""How much better the mover's chosen play is than action ``k`` of state ``s`` on an
+    interval piece, :math:`\pm\bigl(V(s) - Q(s, a_k)\bigr)`, computed in the piece's
+    field (rational functions of the parameter in FLINT, where the sum is cancelled as it
+    is formed) and factored once as a sympy expression. Simplifying the sympy sum
+    instead took most of a derivation's time."""
+    field, values = piece.field, piece.values
     c = G.choice_start[s] + k
-    total = to_sympy(G.rewards[c]) if G.rewards is not None else 0
-    for t, p in G.choice_edges(c):
-        total += to_sympy(p) * piece.value_of_id(t)
-    return total
+    edges = list(G.choice_edges(c))
+    q = field.dot([field.convert(p) for _, p in edges], [values[t] for t, _ in edges])
+    if G.rewards is not None:
+        q = q + field.convert(G.rewards[c])
+    margin = values[s] - q
+    return field.public(margin if G.players[s] == 0 else -margin)
 
 
 def _text(action: Any) -> str:
