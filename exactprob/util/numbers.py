@@ -58,6 +58,7 @@ __all__ = [
 
 mpq = gmpy2.mpq
 _MPQ_ZERO = mpq(0)
+_MPQ_TYPE = type(_MPQ_ZERO)
 #: The most digits a number written as a decimal may have, its exponent counted (Python
 #: itself reads at most 4,300 digits into an integer).
 MAX_INPUT_DIGITS = 4000
@@ -94,12 +95,19 @@ def exact(x: object) -> Exact:
     ...
     exactprob.errors.InexactError: float 0.1 is not the number it prints (in binary it is 3602879701896397/2**55); pass an exact value such as '1/10' (a float is taken only when it prints its exact value, as 0.5 does)
     """
+    kind = type(x)  # the common kinds first, by exact type (a model gives one per edge)
+    if kind is _MPQ_TYPE:
+        return x
+    if kind is Fraction:
+        return mpq(x.numerator, x.denominator)
+    if kind is str:
+        return _parse_string(x)
+    if kind is int:
+        return mpq(x)
     if isinstance(x, bool):
         raise InexactError(f"expected a number, got the boolean {x!r}")
     if isinstance(x, int):
         return mpq(x)
-    if type(x) is type(mpq(0)):
-        return x
     if isinstance(x, Rational):
         return mpq(int(x.numerator), int(x.denominator))
     if isinstance(x, str):
