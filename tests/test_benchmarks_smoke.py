@@ -137,6 +137,13 @@ def test_long_answers_benchmark_quick_runs(tmp_path: Path) -> None:
     assert "DIFFERENT" not in text  # a peer that answers (in time) gives the same value
 
 
+def test_refusal_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_refusal.py", tmp_path)
+    # exits with a message when a method solves the endless line instead of refusing it
+    assert "refused at 200,000 states" in text
+    assert all(f"| {method} " in text for method in ("exact", "depth-first", "certified"))
+
+
 def test_parameters_benchmark_quick_runs(tmp_path: Path) -> None:
     text = quick_report("bench_parameters.py", tmp_path)
     # exits 1 when a point solve's value differs from the piecewise value there; three
