@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from sympy.polys.domains import QQ
 
 from exactprob.engine._internal.linear import solve_linear, symbolic_field
-from exactprob.engine._internal.univariate import from_sympy_field, to_sympy_field
+from exactprob.engine._internal.univariate import factored, from_sympy_field, to_sympy_field
 
 P = sympy.Symbol("p")
 K = QQ.frac_field(P)
@@ -83,3 +83,27 @@ def test_a_one_symbol_chain_is_solved_in_flint():
     r = (1 - P) / P
     for i, value in enumerate(x, start=1):
         assert sympy.cancel(field.public(value[0]) - (1 - r**i) / (1 - r**6)) == 0
+
+
+@st.composite
+def products(draw):
+    """A rational function built as a product of small factors to powers, so that
+    factoring has repeated and several factors to find."""
+    factors = draw(st.lists(st.tuples(coefficients, st.integers(-3, 3)), max_size=4))
+    value = sympy.Rational(draw(st.integers(-12, 12)) or 1, draw(st.integers(1, 12)))
+    for cs, power in factors:
+        base = polynomial(cs)
+        if base != 0:
+            value *= base**power
+    return K.from_sympy(sympy.cancel(value))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(rational_functions(), products()))
+def test_factored_is_sympys_factor(x):
+    """The FLINT factorisation comes back as the very expression sympy.factor makes (equal
+    as sympy compares trees, and printed alike)."""
+    expected = sympy.factor(K.to_sympy(x))
+    got = factored(from_sympy_field(x), P)
+    assert got == expected and str(got) == str(expected)
+    assert sympy.latex(got) == sympy.latex(expected)

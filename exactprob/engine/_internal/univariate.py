@@ -202,7 +202,6 @@ def factored(x: RationalFunction, symbol: Any) -> Any:
     (-(2*p - 3)/(3*p**2), True)
     """
     from sympy import Integer, Mul, Poly, Rational
-    from sympy.core.mul import _keep_coeff
 
     if x.num.is_zero():
         return Integer(0)
@@ -213,4 +212,15 @@ def factored(x: RationalFunction, symbol: Any) -> Any:
         for factor, power in factors:
             ints = [int(c) for c in reversed(factor.coeffs())]
             powers.append(Poly(ints, symbol).as_expr() ** (power * sign))
-    return _keep_coeff(coeff, Mul(*powers))
+    product = Mul(*powers)
+    if product == 1 or coeff == 1:
+        return coeff * product
+    if coeff == -1:
+        return -product
+    # sympy.factor keeps the coefficient outside a sum or a product of factors (a
+    # Number times a sum would otherwise be multiplied out)
+    if product.is_Add:
+        return Mul(coeff, product, evaluate=False)
+    if product.is_Mul:
+        return Mul(coeff, *product.args, evaluate=False)
+    return coeff * product
