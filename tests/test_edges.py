@@ -114,6 +114,25 @@ def test_a_fowl_play_match_up_that_never_ends_is_found_by_both_modes(capsys, mod
     assert "never_ends" not in cells["hold-at-60", "hold-at-3"]
 
 
+def test_an_enclosure_leaves_the_starts_that_never_end_unsettled():
+    """The second net under the up-front test: where play never ends the sweep cannot move
+    the bounds off [0, 1], and the exact test finds the cycle among those starts."""
+    from exactprob.errors import NonTerminationError
+    from exactprob.games.jeopardy.players.matchup import check_ends, passing_scores
+    from exactprob.games.jeopardy.policies import hold_at, policy_table
+    from exactprob.games.jeopardy.rules import FowlPlay
+    from exactprob.games.jeopardy.solving.certified import enclose_matchup
+
+    game = FowlPlay(chickens=8, wolves=2, goal=10)
+    never = policy_table(game, hold_at(60))
+    unsettled = enclose_matchup(game, never, never).unsettled_starts()
+    assert set(passing_scores(game, never, never)) <= set(unsettled)
+    with pytest.raises(NonTerminationError, match="pass the turn back and forth"):
+        check_ends(game, never, never, unsettled)
+    once = policy_table(game, hold_at(1))
+    check_ends(game, never, once, enclose_matchup(game, never, once).unsettled_starts())
+
+
 def test_a_flag_number_too_long_names_the_cap(capsys):
     with pytest.raises(SystemExit, match="2"):  # argparse's refusal
         main(["pig", "--goal", "10", "--max-states", "9" * 40])

@@ -56,7 +56,7 @@ from ..solving.components import (
     solve_resets,
 )
 
-__all__ = ["Matchup", "check_ends", "play_off"]
+__all__ = ["Matchup", "check_ends", "passing_scores", "play_off"]
 
 BOTH = (1, 0)  # in a cycle, each side's bust starts the other side's turn
 _ZERO = mpq(0)
@@ -129,6 +129,28 @@ def check_ends(
     nothing: Starts = defaultdict(lambda: _ZERO)
     for a, b in scores:
         _cycle_values(game, [(a, b), (b, a)], tables, (nothing, nothing))
+
+
+def passing_scores(
+    game: Jeopardy, first: PolicyTable, second: PolicyTable
+) -> list[tuple[int, int]]:
+    """The scores ``(a, b)`` (the first player's) from which neither player could reach
+    the goal in one turn of all the chickens, and where neither table holds at any turn
+    total: where a match-up most plainly can pass the turn back and forth forever, the
+    cheap places for :func:`check_ends` to test before anything is enclosed.
+
+    >>> from exactprob.games.jeopardy.policies import hold_at, policy_table
+    >>> from exactprob.games.jeopardy.rules import FowlPlay
+    >>> game = FowlPlay(chickens=8, wolves=2, goal=10)
+    >>> never, once = policy_table(game, hold_at(60)), policy_table(game, hold_at(1))
+    >>> passing_scores(game, never, never), passing_scores(game, never, once)
+    ([(0, 0), (0, 1), (1, 0), (1, 1)], [])
+    """
+    below = max(0, game.goal - game.chickens)  # from these, a turn cannot reach the goal
+    holds = (check_table(game, first).holds, check_table(game, second).holds)
+    never = [~table[:below, :below, 1:].reshape(below, below, -1).any(axis=2) for table in holds]
+    both = never[0] & never[1].T  # the second player's turn is at (b, a)
+    return [(int(a), int(b)) for a, b in zip(*np.nonzero(both))]
 
 
 def _cycle_values(

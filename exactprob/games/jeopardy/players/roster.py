@@ -54,7 +54,7 @@ from ..rules import FowlPlay, Jeopardy, Pig
 from ..solving.certified import enclose_matchup
 from .best_response import best_response
 from .learned import fit_network, fit_tree
-from .matchup import check_ends, play_off
+from .matchup import check_ends, passing_scores, play_off
 
 __all__ = [
     "BEST_RESPONSE",
@@ -172,6 +172,7 @@ class NeverEnds:
 def _first_player_win(game: Jeopardy, first: Player, second: Player, exact: bool, komi: int) -> Win:
     if exact or not isinstance(game, FowlPlay):
         return play_off(game, first.table, second.table).first_player_win(komi)
+    check_ends(game, first.table, second.table, passing_scores(game, first.table, second.table))
     enclosed = enclose_matchup(game, first.table, second.table)
     check_ends(game, first.table, second.table, enclosed.unsettled_starts())
     return enclosed.first_player_win(komi)
