@@ -95,14 +95,14 @@ def exact(x: object) -> Exact:
     ...
     exactprob.errors.InexactError: float 0.1 is not the number it prints (in binary it is 3602879701896397/2**55); pass an exact value such as '1/10' (a float is taken only when it prints its exact value, as 0.5 does)
     """
-    kind = type(x)  # the common kinds first, by exact type (a model gives one per edge)
-    if kind is _MPQ_TYPE:
+    # the common kinds first, by exact type: a model gives one per edge
+    if type(x) is _MPQ_TYPE:
         return x
-    if kind is Fraction:
+    if type(x) is Fraction:
         return mpq(x.numerator, x.denominator)
-    if kind is str:
+    if type(x) is str:
         return _parse_string(x)
-    if kind is int:
+    if type(x) is int:
         return mpq(x)
     if isinstance(x, bool):
         raise InexactError(f"expected a number, got the boolean {x!r}")

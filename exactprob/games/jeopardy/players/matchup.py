@@ -43,7 +43,7 @@ from ....util.numbers import to_fraction
 from ....util.progress import progress_bar
 from ..fairness import SolvedRace
 from ..policies import PolicyTable, check_table, deck_cards
-from ..rules import Jeopardy, Pig
+from ..rules import FowlPlay, Jeopardy, Pig
 from ..solving.components import (
     Form,
     Starts,
@@ -132,7 +132,7 @@ def check_ends(
 
 
 def passing_scores(
-    game: Jeopardy, first: PolicyTable, second: PolicyTable
+    game: FowlPlay, first: PolicyTable, second: PolicyTable
 ) -> list[tuple[int, int]]:
     """The scores ``(a, b)`` (the first player's) from which neither player could reach
     the goal in one turn of all the chickens, and where neither table holds at any turn
