@@ -1,6 +1,7 @@
 """exactprob.engine._internal.order: the solve order from scipy's compiled component search, checked
 against networkx (components, condensation order, acyclic subgraphs) and against the
-pure-Python Tarjan search it falls back to."""
+pure-Python Tarjan search it falls back to, which also orders small graphs (no scipy to
+load for them)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,16 @@ from exactprob.engine._internal.order import (
     strong_components,
     tarjan_components,
 )
+
+
+@pytest.fixture(autouse=True, params=["scipy", "small graphs in Python"])
+def small_graph(request, monkeypatch):
+    """Every test twice: with scipy's search for every graph (no graph counted small),
+    and with the default, under which these small graphs go through Tarjan's search in
+    Python (no scipy to load)."""
+    if request.param == "scipy":
+        monkeypatch.setattr(order_module, "SMALL_GRAPH", 0)
+    return request.param
 
 
 class Multigraph:
@@ -98,7 +109,7 @@ def test_labels_out_of_order_fall_back_to_tarjan(model):
         mock.patch.object(order_module, "tarjan_components", tarjan),
     ):
         order, ends = component_order(G)
-    assert tarjan.called == (len(G) > 1)
+    assert tarjan.called == (len(G) > 1 and order_module.SMALL_GRAPH == 0)
     assert_solve_order(G, [order[a:b].tolist() for a, b in pairwise(ends.tolist())])
 
 

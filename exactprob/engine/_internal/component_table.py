@@ -26,7 +26,7 @@ array([5, 6, 0, 1, 2])
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from functools import cache
 from typing import Any
 
@@ -34,6 +34,7 @@ import numpy as np
 
 __all__ = [
     "FEEDBACK_LIMIT",
+    "SMALL_GRAPH",
     "ComponentTable",
     "GraphArrays",
     "choice_sums",
@@ -46,6 +47,10 @@ __all__ = [
 #: triangular solve costs :math:`|N|^2` operations per right-hand side, a sparse one
 #: more per call, but in proportion to the moves).
 DENSE_LIMIT = 400
+#: Graphs of at most this many states are solved without scipy's BLAS controls and
+#: ordered by Tarjan's algorithm in Python (:mod:`.order`): a first solve in a process
+#: then does not load scipy (0.2 s) for a few milliseconds of work.
+SMALL_GRAPH = 200
 #: Components whose feedback set has more states than this are evaluated by one sparse
 #: LU of the whole instead (the block elimination holds :math:`|N| \times |F|` floats
 #: and makes :math:`|F| + 1` triangular solves).
@@ -63,9 +68,13 @@ def _blas() -> Any:
     return ThreadpoolController()
 
 
-def one_blas_thread() -> AbstractContextManager[Any]:
+def one_blas_thread(states: int | None = None) -> AbstractContextManager[Any]:
     """A context in which BLAS uses one thread: the component matrices are small, and
-    threads waiting for a busy core cost more than they save."""
+    threads waiting for a busy core cost more than they save. A graph of at most
+    :data:`SMALL_GRAPH` ``states`` gets no context: its matrices are too small for BLAS to
+    thread, and finding scipy's BLAS would load it (a tenth of a second) for nothing."""
+    if states is not None and states <= SMALL_GRAPH:
+        return nullcontext()
     context: AbstractContextManager[Any] = _blas().limit(limits=1, user_api="blas")
     return context
 

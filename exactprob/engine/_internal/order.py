@@ -29,13 +29,13 @@ edge; where the check fails, the pure-Python :func:`tarjan_components` and
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise
 
 import numpy as np
 
 from ..graph.state_graph import StateGraph
-from .component_table import ranges
+from .component_table import SMALL_GRAPH, ranges
 
 __all__ = [
     "NARROW",
@@ -275,6 +275,11 @@ def _sinks_first(
     components sinks first, or ``None`` if scipy's labels do not (checked on every edge).
     The matrix is made canonical first: with a repeated edge (two actions, or two
     outcomes of one action, with one successor) scipy 1.17's search never returned."""
+    if n <= SMALL_GRAPH:  # Tarjan's emission order is sinks first; no scipy to load
+        labels = np.empty(n, dtype=np.int64)
+        for label, component in enumerate(_tarjan(n, targets.tolist(), first_edge.tolist())):
+            labels[component] = label
+        return labels
     from scipy.sparse import csr_matrix  # loaded on first use (0.2 s)
     from scipy.sparse.csgraph import connected_components
 
@@ -311,10 +316,13 @@ def tarjan_components(G: StateGraph) -> Iterator[list[int]]:
     [[3], [2, 1, 0]]
     """
     n = len(G)
-    targets = G.targets
-    edge_start = G.edge_start
-    cs = G.choice_start
-    first_edge = [edge_start[cs[s]] for s in range(n + 1)]
+    edge_start, cs = G.edge_start, G.choice_start
+    return _tarjan(n, G.targets, [edge_start[cs[s]] for s in range(n + 1)])
+
+
+def _tarjan(n: int, targets: Sequence[int], first_edge: Sequence[int]) -> Iterator[list[int]]:
+    """:func:`tarjan_components` of the graph of ``n`` states whose state ``s`` moves to
+    ``targets[first_edge[s]:first_edge[s + 1]]``."""
     order = [-1] * n  # discovery index, -1 while unseen
     low = [0] * n
     done = bytearray(n)  # 1 once the state's component is emitted

@@ -325,7 +325,7 @@ def enclose_graph(G: StateGraph, *, progress: bool = False) -> CertifiedSolution
         raise ModelError(
             "certified mode needs rational probabilities and rewards; solve symbolic models"
         )
-    with paused_garbage_collection(), one_blas_thread(), np.errstate(all="ignore"):
+    with paused_garbage_collection(), one_blas_thread(len(G)), np.errstate(all="ignore"):
         return _Encloser(V, G, progress).run()
 
 

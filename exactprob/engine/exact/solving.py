@@ -181,7 +181,7 @@ def solve_graph(G: StateGraph, *, progress: bool = False) -> Solution:
     """
     if G.seats:
         raise seats_refused("solve_graph")
-    with paused_garbage_collection(), one_blas_thread():
+    with paused_garbage_collection(), one_blas_thread(len(G)):
         return _Solver(G, progress).run()
 
 
