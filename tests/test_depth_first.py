@@ -194,6 +194,15 @@ def test_a_model_that_never_ends_is_refused_within_exact_modes_memory():
     assert depth_first_peak <= 1.5 * refusal_peak("exact", 50_000)
 
 
+def test_several_starts_come_first_in_the_states_as_in_exact_mode():
+    # a ruin walk to 6 from 3 and from 1: both starts before anything the search finds
+    model = GamblersRuin(F(1, 3), 6, 3)
+    mine, theirs = (solve(model, method=m, starts=[3, 1]) for m in ("depth-first", "exact"))
+    assert list(mine.states)[:2] == [3, 1] == list(theirs.states)[:2]
+    assert sorted(mine.states) == sorted(theirs.states) == list(range(7))
+    assert all(mine.value(s) == theirs.value(s) for s in theirs.states)
+
+
 def test_bad_models_get_the_engines_messages():
     no_action = TableModel("s", {}, {"s": (0, {})})
     with pytest.raises(ModelError, match="is empty"):

@@ -133,6 +133,33 @@ def test_an_enclosure_leaves_the_starts_that_never_end_unsettled():
     check_ends(game, never, once, enclose_matchup(game, never, once).unsettled_starts())
 
 
+def test_a_loop_of_busts_that_meets_a_player_away_from_the_fresh_deck_is_found():
+    """With two wolves and both players busting, one side always starts on a fresh deck
+    and the other never does: a player that banks only on a fresh deck, against one that
+    never banks, loops forever through the other decks. The certified round robin finds
+    it as the exact one does, naming the same scores."""
+    from exactprob.games.jeopardy.players.roster import NeverEnds, Player, round_robin
+    from exactprob.games.jeopardy.policies import hold_at, policy_table
+    from exactprob.games.jeopardy.rules import FowlPlay
+
+    game = FowlPlay(chickens=1, wolves=2, goal=2)
+    fresh_only = policy_table(game, lambda a, b, k, w, c: (k >= 1) & (w == 0))
+    players = [
+        Player("fresh-only", fresh_only, 1),
+        Player("never", policy_table(game, hold_at(60)), 1),
+    ]
+    exact, certified = (round_robin(game, players, mode) for mode in (True, False))
+    assert isinstance(exact["fresh-only", "never"], NeverEnds)
+    assert certified["fresh-only", "never"] == exact["fresh-only", "never"]
+
+
+def test_goals_within_one_turn_of_chickens_have_no_passing_scores(capsys):
+    # every score can reach the goal in one turn: nothing to test before enclosing
+    argv = ["fowl-play", "--chickens", "6", "--wolves", "2", "--goal", "5", "--certified"]
+    assert main([*argv, "--players", "hold-at-2,hold-at-3"]) == 0
+    assert "never ends" not in capsys.readouterr().out
+
+
 def test_a_flag_number_too_long_names_the_cap(capsys):
     with pytest.raises(SystemExit, match="2"):  # argparse's refusal
         main(["pig", "--goal", "10", "--max-states", "9" * 40])

@@ -264,8 +264,9 @@ class _Search:
     its probability in a table of the distinct ones). Tarjan closes a component only
     when every state visited after its root is in it or already solved, so a closing
     component is always the top of the stack and its transitions the tail of the
-    arrays, which are cut back as soon as it is valued. A state's place on the stack is
-    also its discovery index, which the low links compare.
+    arrays, which are cut back as soon as it is valued. Places are reused once a
+    component closes, but among the states on the stack they are in the order of
+    discovery, and the low links only ever compare states on the stack.
     """
 
     def __init__(self, model: Any, max_states: int, roots: list[Hashable]) -> None:
@@ -348,8 +349,7 @@ class _Search:
         place, low, targets = self.place, self.low, self.targets
         edge_start, choice_start = self.edge_start, self.choice_start
         unvisited = UNVISITED
-        for root in self.roots:
-            r = self.id_of(root)
+        for r in [self.id_of(root) for root in self.roots]:  # the starts first, in order
             if place[r] == SOLVED:
                 continue
             work = array("i", [self.visit(r)])  # places on the stack, depth first
@@ -454,8 +454,10 @@ class _Search:
         return s in self.targets[first:last]
 
     def _reward(self, state: Hashable, action: Any) -> Exact:
-        """The model's exact reward for ``action`` in ``state``."""
-        reward = reward_value(state, action, self.reward(state, action))  # type: ignore[misc]
+        """The model's exact reward for ``action`` in ``state`` (0 without rewards)."""
+        if self.reward is None:
+            return _ZERO
+        reward = reward_value(state, action, self.reward(state, action))
         if is_symbolic(reward):
             raise ModelError(
                 f"reward({state!r}, {action!r}) is symbolic; depth-first mode solves rational "

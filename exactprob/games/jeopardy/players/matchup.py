@@ -120,14 +120,15 @@ def check_ends(
     >>> game = FowlPlay(chickens=8, wolves=2, goal=10)
     >>> never, once = policy_table(game, hold_at(60)), policy_table(game, hold_at(1))
     >>> check_ends(game, never, once, [(1, 0)])  # the second holds: the game ends
-    >>> check_ends(game, never, never, [(3, 4), (1, 0)])
+    >>> check_ends(game, never, never, [(3, 4), (0, 0), (1, 0)])
     Traceback (most recent call last):
     ...
     exactprob.errors.NonTerminationError: from scores 1 and 0 the two players can pass the turn back and forth forever: neither ever holds nor reaches the goal
     """
     tables = (check_table(game, first).holds, check_table(game, second).holds)
     nothing: Starts = defaultdict(lambda: _ZERO)
-    for a, b in scores:
+    # in play_off's order (highest score sum first), so that both name the same scores
+    for a, b in sorted(scores, key=lambda ab: (-sum(ab), min(ab), ab[0] > ab[1])):
         _cycle_values(game, [(a, b), (b, a)], tables, (nothing, nothing))
 
 
@@ -146,7 +147,9 @@ def passing_scores(
     >>> passing_scores(game, never, never), passing_scores(game, never, once)
     ([(0, 0), (0, 1), (1, 0), (1, 1)], [])
     """
-    below = max(0, game.goal - game.chickens)  # from these, a turn cannot reach the goal
+    below = game.goal - game.chickens  # from these, a turn cannot reach the goal
+    if below <= 0:
+        return []
     holds = (check_table(game, first).holds, check_table(game, second).holds)
     never = [~table[:below, :below, 1:].reshape(below, below, -1).any(axis=2) for table in holds]
     both = never[0] & never[1].T  # the second player's turn is at (b, a)

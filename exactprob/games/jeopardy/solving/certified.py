@@ -76,12 +76,14 @@ class CertifiedMatchup(SolvedRace[Enclosure]):
         return Enclosure(float(self.low[a, b, w, c]), float(self.high[a, b, w, c]))
 
     def unsettled_starts(self) -> list[tuple[int, int]]:
-        """The scores ``(a, b)`` whose fresh turn start is enclosed in all of
-        :math:`[0, 1]`. A match-up that never ends shows there: where neither side's
-        turn can end but in a bust, the sweep never moves their bounds. The converse need
-        not hold, so such scores are a place to look, not a verdict."""
-        fresh = np.nonzero((self.low[:, :, 0, 0] <= 0) & (self.high[:, :, 0, 0] >= 1))
-        return [(int(a), int(b)) for a, b in zip(*fresh)]
+        """The scores ``(a, b)`` where some turn start of the first player, at any deck,
+        is enclosed in all of :math:`[0, 1]`. A match-up that never ends shows there:
+        where play can only pass the turn, the sweep never moves the bounds of the turn
+        starts it passes through (the deck carries over, so a loop of busts may meet the
+        first player at other decks than the fresh one). The converse need not hold, so
+        such scores are a place to look, not a verdict."""
+        stuck = ((self.low <= 0) & (self.high >= 1)).any(axis=(2, 3))
+        return [(int(a), int(b)) for a, b in zip(*np.nonzero(stuck))]
 
     play = "two fixed players"
 
