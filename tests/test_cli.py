@@ -296,30 +296,21 @@ def test_start_up_imports_no_heavy_library(code: str) -> None:
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
-FIRST_SOLVE = """
-import sys
-import exactprob as ep
-
-class Race:  # three rolls, each of a coin or a die: heads and sixes count; no cycles
-    initial = (0, 0)
-    def outcome(self, s): return s[1] if s[0] == 3 else None
-    def actions(self, s): return ("coin", "die")
-    def transition(self, s, a):
-        n = ep.Dist({0: "1/2", 1: "1/2"}) if a == "coin" else ep.die(6).map(lambda x: x // 6)
-        return n.map(lambda x: (s[0] + 1, s[1] + x))
-
-for method in ("exact", "certified", "depth-first"):
-    ep.solve(Race(), method=method)
-print(sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv[1:])))
-"""
-
-
 def test_a_first_solve_of_a_small_model_imports_no_heavy_library() -> None:
     """A small graph is ordered by Tarjan's search in Python and solved without scipy's
     BLAS controls: loading scipy would cost the first solve in a process 0.2 s, a hundred
-    times the work."""
+    times the work. The model is the start-up benchmark's, solved by every method."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from bench_startup import FIRST_SOLVE
+
+    probe = FIRST_SOLVE + (
+        "import sys\n"
+        "for method in ('certified', 'depth-first'):\n"
+        "    ep.solve(Race(), method=method)\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(sys.argv[1:])))\n"
+    )
     done = subprocess.run(
-        [sys.executable, "-c", FIRST_SOLVE, *HEAVY], capture_output=True, text=True, check=True
+        [sys.executable, "-c", probe, *HEAVY], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
