@@ -464,8 +464,8 @@ def _describe_piece(
                 for s in inner
             ]
         )
-    lines = []
-    for s in (s for s in shown if len(G.actions[s]) > 1 and not where.point):
+    lines = []  # the margins, on an interval only (a point's ties say it all)
+    for s in () if where.point else (s for s in shown if len(G.actions[s]) > 1):
         tied = piece.tied_of_id(s)
         for k, action in enumerate(G.actions[s]):
             if k in tied:
@@ -484,7 +484,7 @@ def _describe_piece(
         Math(sympy.latex(piece.value_of_id(0))),
         ".",
     )
-    if lines and not where.point:
+    if lines:
         doc.paragraph(
             "The margins of the chosen actions over the others, positive on the whole piece:"
         )

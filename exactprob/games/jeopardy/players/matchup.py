@@ -151,7 +151,7 @@ def passing_scores(
     if below <= 0:
         return []
     holds = (check_table(game, first).holds, check_table(game, second).holds)
-    never = [~table[:below, :below, 1:].reshape(below, below, -1).any(axis=2) for table in holds]
+    never = [~table[:below, :below, 1:].any(axis=(2, 3, 4)) for table in holds]
     both = never[0] & never[1].T  # the second player's turn is at (b, a)
     return [(int(a), int(b)) for a, b in zip(*np.nonzero(both))]
 
