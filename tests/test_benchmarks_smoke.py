@@ -144,6 +144,12 @@ def test_refusal_benchmark_quick_runs(tmp_path: Path) -> None:
     assert all(f"| {method} " in text for method in ("exact", "depth-first", "certified"))
 
 
+def test_best_response_benchmark_quick_runs(tmp_path: Path) -> None:
+    text = quick_report("bench_best_response.py", tmp_path)
+    # exits 1 when the race's cycles and the engine give different tables
+    assert text.count("| yes |") == 2 and "DIFFERENT" not in text
+
+
 def test_parameters_benchmark_quick_runs(tmp_path: Path) -> None:
     text = quick_report("bench_parameters.py", tmp_path)
     # exits 1 when a point solve's value differs from the piecewise value there; three

@@ -10,10 +10,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from exactprob.errors import ModelError, StateLimitError
 from exactprob.games.jeopardy import FOWL_PLAY, FowlPlay, Pig
-from exactprob.games.jeopardy.players.best_response import best_response
+from exactprob.games.jeopardy.players.best_response import best_response, engine_response
 from exactprob.games.jeopardy.players.matchup import play_off
 from exactprob.games.jeopardy.players.roster import player_named
 from exactprob.games.jeopardy.policies import (
@@ -25,6 +27,7 @@ from exactprob.games.jeopardy.policies import (
     risk_balancing,
 )
 from exactprob.games.jeopardy.solving.certified import enclose_matchup, enclose_race
+from exactprob.games.jeopardy.solving.response import respond
 from exactprob.games.jeopardy.solving.solver import solve_race
 from tests.cli_runner import run
 
@@ -58,6 +61,43 @@ def test_the_best_response_beats_every_table_moving_first_or_second(game, oppone
     assert len(tables) == 2**9
     assert first == max(play_off(game, t, fixed).first_player_win(komi) for t in tables)
     assert second == min(play_off(game, fixed, t).first_player_win(komi) for t in tables)
+
+
+SMALL_GAMES = [Pig(goal=goal, sides=sides) for goal in (3, 6, 9) for sides in (3, 4, 6)] + [
+    FowlPlay(chickens=c, wolves=w, goal=g)
+    for c, w, g in [(3, 1, 4), (4, 2, 5), (6, 3, 5), (8, 2, 10)]
+]
+
+
+@given(
+    game=st.sampled_from(SMALL_GAMES),
+    holding=st.sampled_from([0.0, 0.1, 0.5, 0.9]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_race_cycles_respond_as_the_engine_does(game, holding: float, seed: int) -> None:
+    """The game's own cycles and the generic engine, against a random player (each choice
+    holding with chance ``holding``; at 0, in Fowl Play, a player that can pass the turn
+    forever): the same table at every state, exact ties (which hold) included."""
+    rng = np.random.default_rng(seed)
+    holds = policy_table(game, hold_at(game.goal + 1)).holds.copy()
+    choices = choice_states(game)
+    holds[choices] = rng.random(int(choices.sum())) < holding
+    opponent, fill = PolicyTable(holds), policy_table(game, hold_at(2))
+    cycles = respond(game, opponent, fill)
+    assert np.array_equal(cycles.holds, engine_response(game, opponent, fill).holds)
+
+
+def test_a_response_to_a_player_that_never_banks_banks_on_a_tie() -> None:
+    """Against a player that never banks and cannot reach 4 with three chickens, any bank
+    wins for sure, and so does drawing on (a bust only hands over a turn that must bust
+    back): draw and hold tie at 1. The response banks; drawing everywhere would pass the
+    turn back and forth forever (the cycle's system singular)."""
+    game = FowlPlay(chickens=3, wolves=1, goal=4)
+    never = policy_table(game, hold_at(99))
+    response = respond(game, never, fill=never)
+    assert response.holds[0, 0, 1, 0, 1] and response.holds[0, 0, 3, 0, 3]
+    assert np.array_equal(response.holds, engine_response(game, never, fill=never).holds)
+    assert play_off(game, response, never).first_player_win() == 1
 
 
 @pytest.mark.parametrize(

@@ -10,13 +10,16 @@ more against others. Neller and Presser's
 first against hold at 20 and 50.83% moving second.
 
 With the opponent's choices fixed the game is a Markov decision process for one player.
-Exactly, it is solved by the generic engine (:func:`exactprob.solve`) on
-:class:`~.rules.JeopardyModel`'s states, the opponent's choices restricted to its table's,
-from every turn start at once, so that the response is defined wherever a game can go;
-certified, by the game's own interval sweep with one side maximising
-(:func:`.certified.enclose_best_response`), which takes the full Fowl Play. The response
-is then a :class:`~exactprob.games.jeopardy.policies.PolicyTable` like any other player, and its match-ups are
-valued by :func:`.matchup.play_off` (exact) or :func:`.certified.enclose_matchup`.
+Exactly, it is solved one turn-start cycle at a time by the game's own policy iteration
+(:func:`.response.respond`). The generic engine solves it too (:func:`engine_response`),
+on :class:`~.rules.JeopardyModel`'s states with the opponent's choices restricted to its
+table's, from every turn start at once; the two give the same table on every game small
+enough for the engine (``tests/test_jeopardy_best_response.py``). Certified, by the game's
+own interval sweep with one side maximising (:func:`.certified.enclose_best_response`),
+which takes the full Fowl Play. The response is then a
+:class:`~exactprob.games.jeopardy.policies.PolicyTable` like any other player, and its
+match-ups are valued by :func:`.matchup.play_off` (exact) or
+:func:`.certified.enclose_matchup`.
 
 >>> from exactprob.games.jeopardy.players.matchup import play_off
 >>> from exactprob.games.jeopardy.policies import hold_at, policy_table
@@ -40,8 +43,9 @@ from ....util.limits import DEFAULT_MAX_STATES, check_max_states, raise_limit, r
 from ..policies import PolicyTable, check_table, deck_cards
 from ..rules import FowlPlay, Jeopardy, JeopardyModel
 from ..solving.certified import enclose_best_response
+from ..solving.response import respond
 
-__all__ = ["best_response", "check_response_size"]
+__all__ = ["best_response", "check_response_size", "engine_response"]
 
 _EVERYWHERE = "every turn start"
 
@@ -122,21 +126,37 @@ def best_response(
     max_states: int = DEFAULT_MAX_STATES,
     progress: bool = False,
 ) -> PolicyTable:
-    """The best response to ``opponent`` as a policy table. Exact (``exact``): the
-    engine compares every choice in rationals (an exact tie holds, as the optimal table
-    does), and where no game against ``opponent`` can go (a turn total of 1 in Pig) the
-    table copies ``fill``. Certified (Fowl Play): the game's own interval sweep
-    (:func:`.certified.enclose_best_response`), with the choices the enclosures cannot
-    separate marked ``undecided``; it takes the full game in seconds. An exact response
-    goes through twice the game's non-terminal states (both movers), refused up front past
-    ``max_states``; ``progress`` shows the engine's bars (Pig to 100: 1,010,000 states,
-    about 30 s)."""
+    """The best response to ``opponent`` as a policy table. Exact (``exact``): every
+    choice compared in rationals (an exact tie holds, as the optimal table does), and where
+    no game against ``opponent`` can go (a turn total of 1 in Pig) the table copies
+    ``fill``; refused up front past ``max_states`` (twice the game's non-terminal states,
+    both movers, as the engine would go through). Certified (Fowl Play): the game's own
+    interval sweep (:func:`.certified.enclose_best_response`), with the choices the
+    enclosures cannot separate marked ``undecided``; it takes the full game in seconds.
+    ``progress`` shows bars (Pig to 100: about as long as the optimal race)."""
     check_table(game, opponent, "opponent table")
     check_table(game, fill, "fill table")
     if not exact:
         if not isinstance(game, FowlPlay):
             raise ModelError("a certified best response is for Fowl Play; Pig's is exact")
         return enclose_best_response(game, opponent)
+    check_response_size(game, max_states)
+    return respond(game, opponent, fill, progress)
+
+
+def engine_response(
+    game: Jeopardy,
+    opponent: PolicyTable,
+    fill: PolicyTable,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+) -> PolicyTable:
+    """The exact best response by the generic engine (:func:`exactprob.solve`) on the game
+    against ``opponent`` from every turn start at once, as :func:`best_response` makes it:
+    the choices where draw and hold tie exactly hold, and the states the engine does not
+    reach copy ``fill``. The check of the game's own cycles (:func:`.response.respond`),
+    and slower: Pig to 100 in about four times as long."""
     check_response_size(game, max_states)
     from .... import solve  # the engine, loaded when a response is asked for
 

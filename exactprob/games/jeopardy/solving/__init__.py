@@ -2,7 +2,9 @@
 :func:`exactprob.solve`'s methods for the race's models.
 
 * :mod:`.components`: one score component as affine forms in its unknowns;
+* :mod:`.iteration`: exact policy iteration on one cycle of turn starts;
 * :mod:`.solver`: exact optimal play, one turn-start cycle at a time, at every komi;
+* :mod:`.response`: the exact best response to a fixed player, the same way;
 * :mod:`.seats`: the same among three to six seats, each playing for itself;
 * :mod:`.certified`: certified enclosures by interval value iteration (Fowl Play);
 * :mod:`.fast_paths`: the two registered as the engine's methods.

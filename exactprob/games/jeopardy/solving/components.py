@@ -33,7 +33,7 @@ The reset states' own forms then give a linear system of one or two equations.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,13 +104,16 @@ def component_forms(
     unit: Callable[[Any], Any],
     decide: Decide,
     partner: Sequence[int] | None = None,
+    known: Mapping[int, dict[Hashable, list[Form]]] | None = None,
 ) -> Forms:
     """Every state's form, deck by deck (in ``game.decks()`` order), turn totals from high
     to low. ``hold_value(s, a + k, deck)`` is the known value of holding on side ``s``,
     ``unit`` converts probabilities to the number type, ``decide(s, deck, k, draw form,
     hold)`` returns the form chosen where there is a choice (``None``: always draw), and
     ``partner[s]`` is the side whose turn a bust on side ``s`` starts (default: the side
-    with the scores swapped)."""
+    with the scores swapped). ``known[s]`` are side ``s``'s forms from an earlier call,
+    taken as they are (no visits): in a one-deck game a side's forms read no other side's,
+    so a side whose choices are fixed has the same forms in every call."""
     n = len(sides)
     other_side = partners(sides) if partner is None else partner
     zero = unit(0)
@@ -120,6 +123,9 @@ def component_forms(
     for deck in game.decks():
         draws = [(unit(p), gain, after) for p, gain, after in game.draws(deck)]
         for s, (a, b) in enumerate(sides):
+            if known and s in known:
+                table[s][deck] = known[s][deck]
+                continue
             room = goal - a
             top = min(game.max_turn_total(deck), room - 1)
             column: list[Form] = [[]] * (top + 1)

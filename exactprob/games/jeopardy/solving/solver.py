@@ -1,15 +1,9 @@
 r"""Exact optimal play of a jeopardy game, one score component at a time.
 
 Components :math:`\{i, j\}` are taken from the highest score sum down (holding always
-raises the sum, so its value is known by then). In each component:
-
-1. *policy iteration in floats*: choose greedily at the current reset values, compute
-   the affine forms (:mod:`.components`), solve for the reset values, repeat until the
-   choices stop changing;
-2. *the same choices in exact arithmetic*: the forms and the reset values as rationals;
-3. *exact verification*: every state's draw and hold values at the exact reset values;
-   a choice that is not optimal is switched and step 2 repeats. When none is, the exact
-   values satisfy every optimality equation of the component.
+raises the sum, so its value is known by then). Each is one cycle of turn starts, both
+sides choosing, valued by exact policy iteration (:mod:`.iteration`) on its affine forms
+(:mod:`.components`).
 
 The verified values satisfy every optimality equation exactly; :doc:`/jeopardy` says why
 they are the equations' only solution (proved for Pig, enclosed for Fowl Play).
@@ -33,28 +27,13 @@ from gmpy2 import mpq
 
 from ....util.numbers import to_fraction
 from ....util.progress import progress_bar
-from ....util.rounding import UNIT_ROUNDOFF
 from ..fairness import SolvedRace
 from ..policies import PolicyTable, deck_cards, hold_thresholds, table_shape
 from ..rules import Jeopardy
-from .components import (
-    Decide,
-    Form,
-    Forms,
-    Point,
-    Starts,
-    at,
-    component_forms,
-    components_in_order,
-    held,
-    reach_forms,
-    sides_of,
-    solve_resets,
-)
+from .components import Forms, Point, Starts, at, components_in_order, sides_of
+from .iteration import CycleIteration, greedy_at
 
 __all__ = ["Component", "JeopardySolution", "solve_race"]
-
-MAX_ROUNDS = 50
 
 
 class JeopardySolution(SolvedRace[Fraction]):
@@ -122,16 +101,12 @@ def solve_race(game: Jeopardy, progress: bool = False) -> JeopardySolution:
     return JeopardySolution(game, starts)
 
 
-Choices = dict[tuple[int, Hashable, int], bool]
-"""Whether the mover holds, by ``(side, deck, turn total)``."""
-
-
-class Component:
+class Component(CycleIteration):
     r"""One score component :math:`\{i, j\}` of the optimal solve, every higher one known:
     exact turn-start values in ``starts`` (``gmpy2.mpq``) and the same as floats in
-    ``floats``. :meth:`solve` values it (the module's three steps); once it is solved,
-    :meth:`choose` and :meth:`state` read its optimal choices back (:meth:`state` reads
-    ``starts`` alone, so ``floats`` may then be empty).
+    ``floats``. :meth:`solve` values it (policy iteration, :mod:`.iteration`, every side
+    choosing); once it is solved, :meth:`choose` and :meth:`state` read its optimal choices
+    back (:meth:`state` reads ``starts`` alone, so ``floats`` may then be empty).
 
     >>> from exactprob.games.jeopardy.rules import Pig
     >>> values = Component(Pig(goal=2), 1, 1, {}, {}).solve()
@@ -147,37 +122,33 @@ class Component:
         starts: Starts,
         floats: dict[tuple[int, int, Hashable], float],
     ) -> None:
-        self.game = game
-        self.sides = sides_of(i, j)
+        super().__init__(game, sides_of(i, j))
         self.starts, self.floats = starts, floats
 
     def solve(self) -> Starts:
         """Exact turn-start values ``{(a, b, deck): value}`` of the component."""
-        choices = self._float_policy()
-        for _ in range(MAX_ROUNDS):
-            values, point = self._exact_values(choices)
-            verdict = self._float_verdict(choices, point)
-            if verdict is None:
-                return values
-            if isinstance(verdict, str):  # "undecided"
-                return self._exact_solution(choices)
-            choices = verdict
-        raise RuntimeError(
-            f"policy iteration did not settle in {MAX_ROUNDS} rounds"
-        )  # pragma: no cover
+        values, _ = self.iterate()
+        return {key: value for side in values for key, value in side.items()}
+
+    def exact_hold(self, s: int, banked: int, deck: Hashable) -> Any:
+        """The exact value of holding: the opponent's turn start after the bank."""
+        return 1 - self.starts[self.sides[s][1], banked, deck]
+
+    def float_hold(self, s: int, banked: int, deck: Hashable) -> float:
+        return 1 - self.floats[self.sides[s][1], banked, deck]
 
     def choose(self, holds: np.ndarray) -> None:
         """Write where the solved component's optimal mover holds into ``holds`` (a
         policy table's array); an exact tie holds.
 
         The choices are made in floats at the solution's reset values and kept where draw
-        and hold differ by more than the rounding bound of the solve (:meth:`_tolerance`:
-        a maximum errs no more than its arguments); when any is closer, all are compared
-        exactly."""
+        and hold differ by more than the rounding bound of the solve
+        (:meth:`~.iteration.CycleIteration.tolerance`: a maximum errs no more than its
+        arguments); when any is closer, all are compared exactly."""
         sides = self.sides
         point = [self.floats[a, b, self.game.fresh] for a, b in sides]
-        forms = self._float_forms(greedy_at(point))
-        tolerance = self._tolerance(forms)
+        forms = self.float_forms(greedy_at(point))
+        tolerance = self.tolerance(forms)
         close = False
         for s, deck, k, draw, hold in forms.visits:
             margin = hold - at(draw, point)
@@ -205,120 +176,9 @@ class Component:
             name for name, v in ((game.draw_word, draw), ("hold", hold)) if v == best
         )
 
-    def _float_policy(self) -> Choices:
-        """Policy iteration in floats: the choices at the float fixed point."""
-        point = [0.5] * len(self.sides)
-        previous: Choices | None = None
-        for _ in range(MAX_ROUNDS):
-            choices: Choices = {}
-            forms = self._float_forms(greedy_at(point, choices))
-            point = solve_resets(forms, self.game.fresh)
-            if choices == previous:
-                break
-            previous = choices
-        return choices
-
-    def _float_verdict(self, choices: Choices, point: Point) -> Choices | str | None:
-        r"""Check ``choices`` against their own values in floats with a rigorous error
-        bound (:meth:`_tolerance`). Returns ``None`` when every choice is best,
-        ``"undecided"`` when some comparison is too close to call, else better choices."""
-        forms = self._float_forms(_follow(choices))
-        x = [float(v) for v in point]
-        tolerance = self._tolerance(forms)
-        better = {}
-        for s, deck, k, draw, hold in forms.visits:
-            margin = hold - at(draw, x)
-            if abs(margin) <= tolerance:
-                return "undecided"
-            better[s, deck, k] = margin > 0
-        return None if better == choices else better
-
-    def _tolerance(self, forms: Forms) -> float:
-        r"""The rounding bound of a float pass over ``forms``.
-
-        Every quantity lies in :math:`[0, 1]`; a state's value is a sum of at most
-        :math:`m` terms :math:`p\,v` or :math:`p\,(1 - v)`, each adding at most :math:`4u`
-        of rounding (:math:`u = 2^{-53}`) to the error of its successors, so after
-        :math:`N` states every value is within :math:`4(m + 2) N u` of exact. A choice is
-        decided when draw and hold differ by more than twice that.
-        """
-        game = self.game
-        draws = max(len(game.draws(deck)) for deck in game.decks())
-        states = sum(len(column) for side in forms.table for column in side.values())
-        return 8 * (draws + 2) * (states + 2) * UNIT_ROUNDOFF
-
-    def _exact_values(self, choices: Choices) -> tuple[Starts, Point]:
-        """Exact turn-start values and reset values under ``choices``."""
-        game, sides = self.game, self.sides
-        if len(game.decks()) == 1:
-            fresh = game.fresh
-            forms = reach_forms(game, sides, self._exact_hold, lambda s, k: choices[s, fresh, k])
-            point = solve_resets(forms, fresh)
-            return {(a, b, fresh): x for (a, b), x in zip(sides, point)}, point
-        forms = self._exact_forms(_follow(choices))
-        point = solve_resets(forms, game.fresh)
-        return self._start_values(forms, point), point
-
-    def _exact_solution(self, choices: Choices) -> Starts:
-        """Exact values with ``choices`` corrected by exact comparisons until none improves
-        (the path for exact ties and comparisons too close for floats)."""
-        for _ in range(MAX_ROUNDS):
-            forms = self._exact_forms(_follow(choices))
-            point = solve_resets(forms, self.game.fresh)
-            margins = {(s, d, k): hold - at(draw, point) for s, d, k, draw, hold in forms.visits}
-            better = {
-                key: margin > 0 if margin else choices[key] for key, margin in margins.items()
-            }
-            if better == choices:
-                return self._start_values(forms, point)
-            choices = better
-        raise RuntimeError(
-            f"policy iteration did not settle in {MAX_ROUNDS} rounds"
-        )  # pragma: no cover
-
-    def _float_forms(self, decide: Decide) -> Forms:
-        floats, sides = self.floats, self.sides
-
-        def hold(s: int, banked: int, deck: Hashable) -> float:
-            return 1 - floats[sides[s][1], banked, deck]
-
-        return component_forms(self.game, sides, hold, float, decide)
-
-    def _exact_forms(self, decide: Decide) -> Forms:
-        return component_forms(self.game, self.sides, self._exact_hold, mpq, decide)
-
-    def _exact_hold(self, s: int, banked: int, deck: Hashable) -> Any:
-        """The exact value of holding: the opponent's turn start after the bank."""
-        return 1 - self.starts[self.sides[s][1], banked, deck]
-
     def _solved_forms(self) -> tuple[Point, Forms]:
         """The solved component's exact reset values, and its exact forms with every
-        choice made greedily at them (an exact tie draws, as :func:`greedy_at` does)."""
+        choice made greedily at them (an exact tie draws, as :func:`.iteration.greedy_at`
+        does)."""
         point = [self.starts[a, b, self.game.fresh] for a, b in self.sides]
-        return point, self._exact_forms(greedy_at(point))
-
-    def _start_values(self, forms: Forms, point: Point) -> Starts:
-        """Every turn-start value ``(a, b, deck)`` of the component at the reset values."""
-        return {
-            (a, b, deck): at(column[0], point)
-            for s, (a, b) in enumerate(self.sides)
-            for deck, column in forms.table[s].items()
-        }
-
-
-def greedy_at(point: Point, record: Choices | None = None) -> Decide:
-    """A ``decide`` that holds where holding beats drawing at the reset values ``point``,
-    noting each choice in ``record``."""
-
-    def greedy(s: int, deck: Hashable, k: int, form: Form, hold: Any) -> Form:
-        holds = hold > at(form, point)
-        if record is not None:
-            record[s, deck, k] = holds
-        return held(hold, form) if holds else form
-
-    return greedy
-
-
-def _follow(choices: Choices) -> Decide:
-    """A ``decide`` that makes ``choices``."""
-    return lambda s, deck, k, form, hold: held(hold, form) if choices[s, deck, k] else form
+        return point, self.exact_forms(greedy_at(point))
