@@ -44,6 +44,30 @@ class Race:
 ep.solve(Race())
 """
 
+#: A small model with cycles, solved once: Pig to 4 for two players (32 states; a roll of
+#: 1 passes the turn back with the scores as they were).
+FIRST_CYCLIC_SOLVE = """
+import exactprob as ep
+
+class Pig:
+    initial = (0, 0, 0, 0)
+    def outcome(self, s): return (1 if s[1] == 0 else 0) if s[0] == 2 else None
+    def player(self, s): return s[0]
+    def actions(self, s): return ("roll",) if s[3] == 0 else ("roll", "hold")
+    def transition(self, s, a):
+        m, x, y, k = s
+        if a == "hold":
+            return ep.Dist({(1, x + k, y, 0) if m == 0 else (0, x, y + k, 0): 1})
+        mine = x if m == 0 else y
+        def roll(r):
+            if r == 1:
+                return (1 - m, x, y, 0)
+            return (2, m, 0, 0) if mine + k + r >= 4 else (m, x, y, k + r)
+        return ep.die(6).map(roll)
+
+ep.solve(Pig())
+"""
+
 #: (what a user runs, command line, goal in seconds or None).
 CASES: list[tuple[str, list[str], float | None]] = [
     ("Python alone (peer)", [sys.executable, "-c", "pass"], None),
@@ -52,6 +76,11 @@ CASES: list[tuple[str, list[str], float | None]] = [
     (
         "import exactprob and a first solve (24 states)",
         [sys.executable, "-c", f"exec({FIRST_SOLVE!r})"],
+        None,
+    ),
+    (
+        "import exactprob and a first solve with cycles (32 states)",
+        [sys.executable, "-c", f"exec({FIRST_CYCLIC_SOLVE!r})"],
         None,
     ),
     ("exactprob --version", [*CLI, "--version"], 0.3),

@@ -174,6 +174,8 @@ class ComponentTable:
         self.inside = self.edge_local >= 0
         self.sign = 1.0 - 2.0 * arrays.players[states]
         self.order = order
+        # in a small graph, scipy is not loaded for the triangular solves (_Blocks)
+        self.small_graph = len(arrays.local) <= SMALL_GRAPH
         self._kept: _Factors | None = None  # the last policy evaluated, factored
 
     @property
@@ -274,10 +276,11 @@ class _Blocks:
     (unit lower triangular, the elimination order's) dense up to :data:`DENSE_LIMIT`
     states, else sparse; ``NF``, ``FN`` and ``FF`` dense (the feedback set is small)."""
 
-    __slots__ = ("FF", "FN", "NF", "NN")
+    __slots__ = ("FF", "FN", "NF", "NN", "small_graph")
 
     def __init__(self, table: ComponentTable, policy: np.ndarray) -> None:
         k, n = table.n_acyclic, table.n
+        self.small_graph = table.small_graph
         self.NN: Any
         if k <= DENSE_LIMIT:  # one dense matrix, and its blocks as views
             rows, columns, probs = table._policy_entries(policy)
@@ -306,17 +309,24 @@ class _Blocks:
 
     def solve_acyclic(self, right: np.ndarray) -> np.ndarray:
         """:math:`A_{NN}^{-1}` ``right``: a triangular solve, dense (LAPACK's) or sparse
-        (SuperLU's)."""
-        from scipy.linalg import solve_triangular
-        from scipy.sparse.linalg import spsolve_triangular
-
+        (SuperLU's). In a graph of at most :data:`SMALL_GRAPH` states by numpy's LU,
+        which loads no scipy (a tenth of a second on a first solve, for microseconds of
+        work): every entry below the unit diagonal is a probability's negative, at most
+        1 in size, so partial pivoting keeps the diagonal (LAPACK takes the first of
+        equal pivots) and the LU is forward substitution."""
         if right.shape[0] == 0:
             return right
         if isinstance(self.NN, np.ndarray):
+            if self.small_graph:
+                return np.linalg.solve(self.NN, right)
+            from scipy.linalg import solve_triangular
+
             solved: np.ndarray = solve_triangular(
                 self.NN, right, lower=True, unit_diagonal=True, check_finite=False
             )
             return solved
+        from scipy.sparse.linalg import spsolve_triangular
+
         x = spsolve_triangular(self.NN, right, lower=True, unit_diagonal=True, overwrite_b=True)
         return np.asarray(x, dtype=np.float64)
 

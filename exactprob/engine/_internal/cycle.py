@@ -26,7 +26,7 @@ import numpy as np
 from ...errors import NonTerminationError
 from ...util.numbers import Exact, mpq
 from ..graph.state_graph import StateGraph
-from .component_table import ranges
+from .component_table import SMALL_GRAPH, ranges
 from .linear import solve_linear
 
 __all__ = [
@@ -252,12 +252,10 @@ def graph_elimination_order(G: StateGraph, component: list[int]) -> tuple[list[i
     :math:`p(v) \le p(u) < \mathrm{end}(v)`; their targets are :math:`F`, and sorting by
     (end, then later position first) is the post-order. The result is checked move by
     move (each state of the acyclic part after every one it moves to); should the
-    search not be a depth-first one, :func:`local_elimination_order` is used instead.
-    (Example in the module docstring.)
+    search not be a depth-first one, or the component have at most
+    :data:`~.component_table.SMALL_GRAPH` states (no scipy to load for it),
+    :func:`local_elimination_order` is used instead. (Example in the module docstring.)
     """
-    from scipy.sparse import csr_array
-    from scipy.sparse.csgraph import depth_first_order
-
     ids = np.sort(np.asarray(component, dtype=np.int64))
     n = len(ids)
     choice_start = np.frombuffer(G.choice_start, dtype=np.int64)
@@ -268,6 +266,27 @@ def graph_elimination_order(G: StateGraph, component: list[int]) -> tuple[list[i
     inside = ids[local] == targets
     source = np.repeat(np.arange(n), last - first)[inside]
     target = local[inside]
+    if n > SMALL_GRAPH:
+        ordered = _depth_first_elimination_order(n, source, target)
+        if ordered is not None:
+            order, acyclic = ordered
+            return ids[order].tolist(), acyclic
+    cuts = np.searchsorted(source, np.arange(1, n)).tolist()
+    listed = target.tolist()
+    inner = [listed[a:b] for a, b in zip([0, *cuts], [*cuts, len(listed)])]
+    fallback, acyclic = local_elimination_order(inner)
+    return ids[fallback].tolist(), acyclic
+
+
+def _depth_first_elimination_order(
+    n: int, source: np.ndarray, target: np.ndarray
+) -> tuple[np.ndarray, int] | None:
+    """:func:`graph_elimination_order`'s search in compiled code on the moves
+    ``source -> target`` among ``n`` local states: the order and the size of its acyclic
+    part, or ``None`` when the search's order fails the check."""
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import depth_first_order
+
     root = int(np.argmax(np.bincount(target, minlength=n)))
     moves = csr_array((np.ones(len(source)), (source, target)), shape=(n, n))
     preorder, parent = depth_first_order(moves, root, directed=True, return_predecessors=True)
@@ -288,12 +307,8 @@ def graph_elimination_order(G: StateGraph, component: list[int]) -> tuple[list[i
         acyclic = n - int(feedback.sum())
         check = ~feedback[target]
         if np.all(rank[target[check]] < rank[source[check]]):
-            return ids[order].tolist(), acyclic
-    cuts = np.searchsorted(source, np.arange(1, n)).tolist()
-    listed = target.tolist()
-    inner = [listed[a:b] for a, b in zip([0, *cuts], [*cuts, len(listed)])]
-    fallback, acyclic = local_elimination_order(inner)
-    return ids[fallback].tolist(), acyclic
+            return order, acyclic
+    return None
 
 
 def subtree_ends(parent_position: np.ndarray) -> np.ndarray:
