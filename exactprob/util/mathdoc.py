@@ -30,6 +30,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
+from .latex_printer import latex_expression
 from .numbers import decimal_string, is_symbolic, to_public
 
 __all__ = ["Document", "Math", "latex_number", "latex_text", "math_text"]
@@ -250,9 +251,7 @@ def latex_number(value: Any, max_digits: int | None = MAX_DIGITS) -> str:
     if isinstance(value, tuple):
         return "\\left(" + ", ".join(latex_number(v, max_digits) for v in value) + "\\right)"
     if is_symbolic(value):
-        import sympy
-
-        return str(sympy.latex(value))
+        return latex_expression(value)
     q = Fraction(to_public(value))
     numerator, denominator = abs(q.numerator), q.denominator
     sign = "-" if q < 0 else ""

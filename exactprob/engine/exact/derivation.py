@@ -34,11 +34,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol
 
 import numpy as np
 
 from ...errors import UsageError
+from ...util.latex_printer import latex_expression
 from ...util.mathdoc import Document, Math, latex_number, math_text
 from ...util.numbers import is_symbolic, to_fraction, to_sympy
 from ...util.text import count_text
@@ -448,8 +450,6 @@ def _verdict(
 def _describe_piece(
     doc: Document, solution: Pieces, piece: Any, shown: list[int], name: StateNames
 ) -> None:
-    import sympy
-
     G = solution.graph
     where = piece.where
     doc.heading(Math(where.latex()))
@@ -465,14 +465,15 @@ def _describe_piece(
             ]
         )
     lines = []  # the margins, on an interval only (a point's ties say it all)
+    convert = cache(piece.field.convert)  # a model's few chances, each converted once
     for s in () if where.point else (s for s in shown if len(G.actions[s]) > 1):
         tied = piece.tied_of_id(s)
         for k, action in enumerate(G.actions[s]):
             if k in tied:
                 continue
-            margin = _margin(G, s, k, piece)
+            margin = _margin(G, s, k, piece, convert)
             lines.append(
-                f"V({name.text(s)}) - Q({name.text(s)}, {_text(action)}) &= {sympy.latex(margin)}"
+                f"V({name.text(s)}) - Q({name.text(s)}, {_text(action)}) &= {latex_expression(margin)}"
             )
     chosen = "; ".join(
         f"in {G.states[s]!r}, {' or '.join(_word(G.actions[s][k]) for k in piece.tied_of_id(s))}"
@@ -481,7 +482,7 @@ def _describe_piece(
     )
     doc.paragraph(
         f"Optimal play: {chosen}; the value at the start is ",
-        Math(sympy.latex(piece.value_of_id(0))),
+        Math(latex_expression(piece.value_of_id(0))),
         ".",
     )
     if lines:
@@ -503,7 +504,7 @@ def _describe_point(doc: Document, piece: Any) -> None:
         x.approx(6)
         doc.paragraph(
             "A breakpoint: the root of ",
-            Math(f"{sympy.latex(f)} = 0"),
+            Math(f"{latex_expression(f)} = 0"),
             " in ",
             Math(f"({latex_number(x.low)}, {latex_number(x.high)})"),
             "; the actions whose margin vanishes there tie.",
@@ -571,18 +572,19 @@ def _coefficient(p: Any) -> str:
     return f"\\left({text}\\right)" if is_symbolic(p) and ("+" in text or "-" in text) else text
 
 
-def _margin(G: StateGraph, s: int, k: int, piece: Any) -> Any:
+def _margin(G: StateGraph, s: int, k: int, piece: Any, convert: Callable[[Any], Any]) -> Any:
     r"""How much better the mover's chosen play is than action ``k`` of state ``s`` on an
     interval piece, :math:`\pm\bigl(V(s) - Q(s, a_k)\bigr)`, computed in the piece's
     field (rational functions of the parameter in FLINT, where the sum is cancelled as it
     is formed) and factored once as a sympy expression. Simplifying the sympy sum
-    instead took most of a derivation's time."""
+    instead took most of a derivation's time. ``convert`` puts a chance or a reward into
+    the field."""
     field, values = piece.field, piece.values
     c = G.choice_start[s] + k
     edges = list(G.choice_edges(c))
-    q = field.dot([field.convert(p) for _, p in edges], [values[t] for t, _ in edges])
+    q = field.dot([convert(p) for _, p in edges], [values[t] for t, _ in edges])
     if G.rewards is not None:
-        q = q + field.convert(G.rewards[c])
+        q = q + convert(G.rewards[c])
     margin = values[s] - q
     return field.public(margin if G.players[s] == 0 else -margin)
 
