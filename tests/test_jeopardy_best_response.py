@@ -65,8 +65,8 @@ def test_the_best_response_beats_every_table_moving_first_or_second(game, oppone
 
 SMALL_GAMES = [Pig(goal=goal, sides=sides) for goal in (3, 6, 9) for sides in (3, 4, 6)] + [
     FowlPlay(chickens=c, wolves=w, goal=g)
-    for c, w, g in [(3, 1, 4), (4, 2, 5), (6, 3, 5), (8, 2, 10)]
-]
+    for c, w, g in [(3, 1, 4), (4, 2, 5), (6, 3, 5), (8, 2, 10), (1, 1, 5), (2, 1, 7), (3, 1, 9)]
+]  # the last three: few chickens, far goals, where a random player passes the turn forever
 
 
 @given(
@@ -98,6 +98,21 @@ def test_a_response_to_a_player_that_never_banks_banks_on_a_tie() -> None:
     assert response.holds[0, 0, 1, 0, 1] and response.holds[0, 0, 3, 0, 3]
     assert np.array_equal(response.holds, engine_response(game, never, fill=never).holds)
     assert play_off(game, response, never).first_player_win() == 1
+
+
+def test_a_response_whose_first_choices_would_loop_starts_by_banking() -> None:
+    """One chicken, a goal of 4: an opponent that banks everywhere but at (2, 0) can
+    pass the turn forever there. Choosing greedily at made-up values first (each turn
+    start worth 1/2) would draw everywhere at the responder's (0, 2), where banking is
+    worth less than 1/2, and the cycle's system would be singular; banking everywhere
+    first, the response banks there, as the engine's does."""
+    game = FowlPlay(chickens=1, wolves=1, goal=4)
+    holds = policy_table(game, hold_at(1)).holds.copy()
+    holds[2, 0, 1] = False
+    opponent, fill = PolicyTable(holds), policy_table(game, hold_at(1))
+    response = best_response(game, opponent, fill, exact=True)
+    assert response.holds[0, 2, 1, 0, :].all()
+    assert np.array_equal(response.holds, engine_response(game, opponent, fill).holds)
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ responder moves, the opponent's where the opponent does.
 
 Policy iteration starts from banking at every turn total, which ends each cycle (a turn
 from a fresh deck banks unless it busts at once), and changes a choice only where the
-other is strictly better (:func:`.iteration.greedy_at`). Such a change never closes a
+other is strictly better (:class:`.iteration.CycleIteration`, :func:`.iteration.greedy_at`). Such a change never closes a
 loop that nothing leaves: on a closed class of the new play, the old values :math:`V` would
 satisfy :math:`V \le PV` with a strict inequality at the changed state, which the class's
 stationary law :math:`\mu` forbids (:math:`\mu V < \mu P V = \mu V`). So every cycle's
