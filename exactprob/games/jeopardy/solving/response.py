@@ -12,13 +12,14 @@ responder moves, the opponent's where the opponent does.
 
 Policy iteration starts from banking at every turn total, which ends each cycle (a turn
 from a fresh deck banks unless it busts at once), and changes a choice only where the
-other is strictly better (:class:`.iteration.CycleIteration`, :func:`.iteration.greedy_at`). Such a change never closes a
-loop that nothing leaves: on a closed class of the new play, the old values :math:`V` would
-satisfy :math:`V \le PV` with a strict inequality at the changed state, which the class's
-stationary law :math:`\mu` forbids (:math:`\mu V < \mu P V = \mu V`). So every cycle's
-system stays regular, and its solution is what the play achieves; verified optimal, it is
-the best value (achieved, so at most the least solution of the optimality equations, and at
-least it). Where draw and hold are then exactly level, the response holds (the rule of the
+other is strictly better (:class:`.iteration.CycleIteration`,
+:func:`.iteration.greedy_at`). Such a change never closes a loop that nothing leaves: on
+a closed class of the new play, the old values :math:`V` would satisfy :math:`V \le PV`
+with a strict inequality at the changed state, which the class's stationary law
+:math:`\mu` forbids (:math:`\mu V < \mu P V = \mu V`). So every cycle's system stays
+regular, and its solution is what the play achieves; verified optimal, it is the best
+value (achieved, so at most the least solution of the optimality equations, and at least
+it). Where draw and hold are then exactly level, the response holds (the rule of the
 optimal table).
 
 Pig to 3, against a player who holds at 1: with 2 in the turn at 0 against 0, a roll of 2
