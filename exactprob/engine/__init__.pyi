@@ -14,7 +14,7 @@ from .dist import Dist, bernoulli, binomial, dice, die, draw, hypergeometric, un
 from .enclosure import Enclosure
 from .exact import DepthFirstSolution, Solution, derivation_of, fixed_policy, solve_graph
 from .fast_path import ExactFastPath, FastPathResult
-from .graph import explore, paused_garbage_collection
+from .graph import StateGraph, explore, paused_garbage_collection
 from .levels import (
     LevelModel,
     LevelMoves,
@@ -65,6 +65,7 @@ __all__ = [
     "Solved",
     "SolvedLaws",
     "SolvedPlay",
+    "StateGraph",
     "Tree",
     "agrees_with",
     "bernoulli",

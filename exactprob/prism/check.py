@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..engine import Enclosure, solve, stationary
+from ..engine import Enclosure, enclose_graph, solve, solve_graph, stationary
 from ..errors import ModelError, UsageError
 from ..util.numbers import is_symbolic, mpq, to_fraction
+from ..util.progress import shows_progress
 from .expressions import Scope, compile_expression, expand
-from .questions import STEPS, ChainModel, QuestionModel, RewardQuestionModel
+from .questions import STEPS, ChainModel, QuestionModel, RewardQuestionModel, question_graph
 from .space import StateSpace
 from .syntax import (
     Expr,
@@ -44,6 +45,9 @@ __all__ = ["FILTERS", "Answer", "answer", "probability_question", "reward_questi
 #: The operators ``filter`` takes.
 FILTERS = ("min", "max", "sum", "avg", "count", "forall", "exists", "first", "state")
 _METHODS = ("exact", "certified", "depth-first")
+#: The methods that solve the question's graph as read off the space (depth-first mode
+#: asks the question model for its moves, keeping no graph).
+_BY_GRAPH: dict[str, Callable[..., Any]] = {"exact": solve_graph, "certified": enclose_graph}
 _OPS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
 
@@ -292,10 +296,17 @@ def _solve(
     one run of the engine from all of them."""
     space, terminal = model.space, model.terminal
     values: dict[int, Any] = {i: to_fraction(terminal[i]) for i in positions if i in terminal}
-    starts = [space.states[i] for i in positions if i not in terminal]
+    starts = [i for i in positions if i not in terminal]
     if not starts:
         return Answer(values)
-    solution = solve(model, method, starts=starts, **options)  # type: ignore[call-overload]
+    solution: Any
+    if method in _BY_GRAPH and not options.keys() - {"progress"}:
+        # the graph read off the space: the question model's moves are not asked again
+        graph = question_graph(model, starts)
+        solution = _BY_GRAPH[method](graph, progress=shows_progress(options.get("progress")))
+    else:
+        first = [space.states[i] for i in starts]
+        solution = solve(model, method, starts=first, **options)  # type: ignore[call-overload]
     for i in positions:
         if i not in terminal:
             values[i] = solution.value(space.states[i])

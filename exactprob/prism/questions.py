@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import Dist
-from ..util.numbers import mpq
+from ..engine import Dist, StateGraph
+from ..util.numbers import exact, is_symbolic, mpq
 from .space import StateSpace
 
-__all__ = ["STEPS", "ChainModel", "QuestionModel", "RewardQuestionModel"]
+__all__ = ["STEPS", "ChainModel", "QuestionModel", "RewardQuestionModel", "question_graph"]
 
 #: The reward structure of Storm's ``T=?``: 1 for every step.
 STEPS = "(steps)"
@@ -69,14 +69,27 @@ class QuestionModel:
         return 1 if self.minimise else 0
 
     def _moves(self, i: int) -> list[tuple[str, list[tuple[int, Any]]]]:
-        """The moves played in state ``i``: those within ``allowed``, less a move that
-        stays put surely where another is left (it never helps: the graph already made
-        terminal every state where staying forever decides the value)."""
-        moves = self.space.moves[i]
-        if self.allowed is not None:
-            moves = [(name, d) for name, d in moves if all(t in self.allowed for t, _ in d)]
-        moving = [(name, d) for name, d in moves if d != [(i, _ONE)]]
-        return moving or moves
+        """The moves played in state ``i``, as :meth:`played` chooses them."""
+        space = self.space
+        first = space.choice_start[i]
+        return [
+            (space.move_names[i][c - first], list(space.choice_edges(c))) for c in self.played(i)
+        ]
+
+    def played(self, i: int) -> list[int]:
+        """The choices (of the space's columns) played in state ``i``: those within
+        ``allowed``, less a move that stays put surely where another is left (it never
+        helps: the graph already made terminal every state where staying forever
+        decides the value)."""
+        space, allowed = self.space, self.allowed
+        es, targets = space.edge_start, space.targets
+        choices = list(range(space.choice_start[i], space.choice_start[i + 1]))
+        if allowed is not None:
+            choices = [
+                c for c in choices if all(targets[e] in allowed for e in range(es[c], es[c + 1]))
+            ]
+        moving = [c for c in choices if es[c + 1] - es[c] != 1 or targets[es[c]] != i]
+        return moving or choices
 
 
 class RewardQuestionModel(QuestionModel):
@@ -100,3 +113,73 @@ class ChainModel(QuestionModel):
 
     def __init__(self, space: StateSpace) -> None:
         super().__init__(space, {})
+
+
+def question_graph(model: QuestionModel, starts: Sequence[int]) -> StateGraph:
+    """The state graph of ``model`` from the states at positions ``starts``, read off the
+    space's columns: the graph ``explore(model, starts=...)`` builds, state for state,
+    choice for choice and edge for edge (the same breadth-first order), without asking
+    the model for each state's moves again.
+
+    >>> from exactprob.prism import loads
+    >>> from exactprob import explore
+    >>> prism = loads("dtmc module m x : [0..2] init 0; [] x=0 -> 0.3:(x'=1) + 0.7:(x'=2);"
+    ...               " [] x>0 -> true; endmodule")
+    >>> model = QuestionModel(prism.space, {1: mpq(1), 2: mpq(0)})
+    >>> G = question_graph(model, [0])
+    >>> (list(G.states), G.outcomes, list(G.targets), G.probabilities)
+    ([(0,), (1,), (2,)], [None, mpq(1,1), mpq(0,1)], [1, 2], [mpq(3,10), mpq(7,10)])
+    >>> H = explore(model, starts=[(0,)])
+    >>> (list(H.states), H.outcomes, list(H.targets)) == (list(G.states), G.outcomes, list(G.targets))
+    True
+    """
+    space, terminal = model.space, model.terminal
+    names, choice_first = space.move_names, space.choice_start
+    edge_start, targets, prob_ids = space.edge_start, space.targets, space.prob_ids
+    reward = model.reward if isinstance(model, RewardQuestionModel) else None
+    player = 1 if model.minimise else 0
+    G = StateGraph()
+    order = list(dict.fromkeys(starts))
+    new = {s: i for i, s in enumerate(order)}
+    prob_new: dict[int, int] = {}
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+    rewards: list[Any] | None = None if reward is None else []
+    G.rewards = rewards
+    k = 0
+    while k < len(order):
+        s = order[k]
+        k += 1
+        value = terminal.get(s)
+        if value is not None:
+            G.outcomes.append(exact(value))
+            G.players.append(0)
+            G.actions.append(())
+            G.choice_start.append(len(G.edge_start) - 1)
+            continue
+        played = model.played(s)
+        actions = tuple(names[s][c - choice_first[s]] for c in played)
+        G.outcomes.append(None)
+        G.players.append(player)
+        G.actions.append(shared.setdefault(actions, actions))
+        for c, action in zip(played, actions, strict=True):
+            for e in range(edge_start[c], edge_start[c + 1]):
+                t = targets[e]
+                i = new.get(t)
+                if i is None:
+                    i = new[t] = len(order)
+                    order.append(t)
+                pid = prob_new.get(prob_ids[e])
+                if pid is None:
+                    pid = prob_new[prob_ids[e]] = len(prob_new)
+                G.targets.append(i)
+                G.prob_ids.append(pid)
+            G.edge_start.append(len(G.targets))
+            if rewards is not None:
+                assert reward is not None
+                rewards.append(exact(reward(space.states[s], action)))
+        G.choice_start.append(len(G.edge_start) - 1)
+    G.probabilities = [space.probabilities[p] for p in prob_new]
+    G.symbolic = any(is_symbolic(p) for p in G.probabilities)
+    G.states = [space.states[s] for s in order]
+    G.index = {state: i for i, state in enumerate(G.states)}
+    return G

@@ -3,6 +3,12 @@ property asks first (which states reach the target with probability 0 or 1, unde
 or every choice), answered exactly from the graph alone as model checkers do
 (Baier and Katoen, *Principles of Model Checking*, 2008, algorithms 45-47).
 
+The moves are kept in flat columns, as the engine's state graph keeps them: state ``s``
+owns the choices ``choice_start[s] .. choice_start[s + 1] - 1``, choice ``c`` the edges
+``edge_start[c] .. edge_start[c + 1] - 1``, edge ``e`` goes to ``targets[e]`` with
+probability ``probabilities[prob_ids[e]]``. Each graph question is one pass over the
+edges backward, with a counter per choice where the question is "every choice".
+
 >>> from exactprob.prism.syntax import parse_model
 >>> from exactprob.prism.program import PrismProgram
 >>> program = PrismProgram(parse_model('''mdp
@@ -19,14 +25,18 @@ or every choice), answered exactly from the graph alone as model checkers do
 ([0, 1], [0, 2])
 >>> sorted(space.sure_some(target)), sorted(space.sure_every(target))
 ([1], [1])
+>>> space.moves[0]
+[('go', [(1, mpq(1,2)), (2, mpq(1,2))]), ('stay', [(0, mpq(1,1))])]
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..util.limits import DEFAULT_MAX_STATES, too_many_states
+from ..util.numbers import exact
 from ..util.progress import progress_bar, shows_progress
 from .program import PrismProgram
 
@@ -38,44 +48,82 @@ DEADLOCK = "(deadlock)"
 
 class StateSpace:
     """The reachable states (``states``, by position ``index``), the initial ones
-    (``initial``, positions) and each state's moves: ``moves[i]`` a list of ``(name,
-    [(target position, probability)])``."""
+    (``initial``, positions), each state's move names (``move_names[s]``, a tuple) and
+    the moves in flat columns (see the module's text); ``moves[s]`` gives them as a list
+    of ``(name, [(target position, probability)])``."""
 
     def __init__(self, program: PrismProgram) -> None:
         self.program = program
         self.states: list[tuple[Any, ...]] = []
         self.index: dict[tuple[Any, ...], int] = {}
-        self.moves: list[list[tuple[str, list[tuple[int, Any]]]]] = []
         self.initial: list[int] = []
         self.deadlocks: list[int] = []
-        self._before: list[list[int]] | None = None
+        self.move_names: list[tuple[str, ...]] = []
+        self.choice_start = array("q", [0])
+        self.edge_start = array("q", [0])
+        self.targets = array("i")
+        self.prob_ids = array("i")
+        self.probabilities: list[Any] = []
+        self._before: tuple[list[int], list[int], list[int]] | None = None
+        self._moves: list[list[tuple[str, list[tuple[int, Any]]]]] | None = None
 
     def __len__(self) -> int:
         return len(self.states)
+
+    @property
+    def moves(self) -> list[list[tuple[str, list[tuple[int, Any]]]]]:
+        """Each state's moves, ``(name, [(target position, probability)])``."""
+        if self._moves is None:
+            cs = self.choice_start
+            self._moves = [
+                [
+                    (name, list(self.choice_edges(c)))
+                    for name, c in zip(names, range(cs[s], cs[s + 1]), strict=True)
+                ]
+                for s, names in enumerate(self.move_names)
+            ]
+        return self._moves
+
+    def choice_edges(self, c: int) -> Iterator[tuple[int, Any]]:
+        """``(target position, probability)`` of every edge of choice ``c``."""
+        probabilities, targets, ids = self.probabilities, self.targets, self.prob_ids
+        for e in range(self.edge_start[c], self.edge_start[c + 1]):
+            yield targets[e], probabilities[ids[e]]
 
     def holds(self, condition: Callable[[tuple[Any, ...]], Any]) -> set[int]:
         """The states where ``condition`` is true."""
         return {i for i, s in enumerate(self.states) if condition(s)}
 
-    def predecessors(self) -> list[list[int]]:
-        """Each state's predecessors (by any move), found once."""
+    def _edges_into(self) -> tuple[list[int], list[int], list[int]]:
+        """The edges backward, found once: ``(start, choice, owner)``, where the edges
+        into state ``t`` are ``start[t] .. start[t + 1] - 1``, each giving the choice it
+        belongs to and that choice's state."""
         if self._before is None:
-            before: list[list[int]] = [[] for _ in self.states]
-            for s, moves in enumerate(self.moves):
-                for _, dist in moves:
-                    for t, _ in dist:
-                        before[t].append(s)
-            self._before = before
+            n, cs, es = len(self.states), self.choice_start, self.edge_start
+            owner = [s for s in range(n) for _ in range(cs[s + 1] - cs[s])]
+            edge_choice = [c for c in range(len(es) - 1) for _ in range(es[c + 1] - es[c])]
+            count = [0] * (n + 1)
+            for t in self.targets:
+                count[t + 1] += 1
+            for t in range(n):
+                count[t + 1] += count[t]
+            place = count[:-1]
+            choice = [0] * len(self.targets)
+            for e, t in enumerate(self.targets):
+                choice[place[t]] = edge_choice[e]
+                place[t] += 1
+            self._before = (count, choice, owner)
         return self._before
 
-    def _backward(self, seeds: Iterable[int], joins: Callable[[int], bool]) -> set[int]:
+    def _backward(self, seeds: set[int], joins: Callable[[int], bool]) -> set[int]:
         """The states that reach ``seeds`` backward through states for which ``joins``."""
-        before = self.predecessors()
+        start, choice, owner = self._edges_into()
         found = set(seeds)
         stack = list(found)
         while stack:
             t = stack.pop()
-            for s in before[t]:
+            for e in range(start[t], start[t + 1]):
+                s = owner[choice[e]]
                 if s not in found and joins(s):
                     found.add(s)
                     stack.append(s)
@@ -88,26 +136,30 @@ class StateSpace:
 
     def avoid_some(self, target: set[int], through: set[int] | None = None) -> set[int]:
         """States where some choice keeps the probability of reaching ``target`` (through
-        ``through``) at 0: the least probability is 0. A state leaves the set when every
-        move may leave it; its predecessors are then looked at again."""
-        before = self.predecessors()
-        stay = set(range(len(self.states))) - target
-
-        def escapes(s: int) -> bool:
-            return not any(all(t in stay for t, _ in dist) for _, dist in self.moves[s])
-
-        waiting = [s for s in stay if (through is None or s in through) and escapes(s)]
-        while waiting:
-            s = waiting.pop()
-            if s not in stay:
-                continue
-            stay.discard(s)
-            waiting.extend(
-                r
-                for r in before[s]
-                if r in stay and (through is None or r in through) and escapes(r)
-            )
-        return stay
+        ``through``) at 0: the least probability is 0. Its complement is found backward
+        from the target: a state joins when every one of its choices has an edge into
+        the states found (a counter per state of the choices not yet hit)."""
+        start, choice, owner = self._edges_into()
+        cs = self.choice_start
+        open_choices = [cs[s + 1] - cs[s] for s in range(len(self.states))]
+        hit = bytearray(len(self.edge_start) - 1)
+        forced = set(target)
+        stack = list(forced)
+        while stack:
+            t = stack.pop()
+            for e in range(start[t], start[t + 1]):
+                c = choice[e]
+                if hit[c]:
+                    continue
+                hit[c] = 1
+                s = owner[c]
+                if s in forced or (through is not None and s not in through):
+                    continue
+                open_choices[s] -= 1
+                if not open_choices[s]:
+                    forced.add(s)
+                    stack.append(s)
+        return set(range(len(self.states))) - forced
 
     def sure_every(self, target: set[int], through: set[int] | None = None) -> set[int]:
         """States from which every choice reaches ``target`` with probability 1 (the
@@ -124,57 +176,80 @@ class StateSpace:
         the set and comes nearer the target. The candidates shrink until the states that
         reach the target by such moves are all of them; a move that once leaves the
         candidates leaves them for good, so it is dropped."""
-        before = self.predecessors()
-        keep = set(range(len(self.states)))
-        live = [[{t for t, _ in dist} for _, dist in moves] for moves in self.moves]
+        start, choice, owner = self._edges_into()
+        n = len(self.states)
+        keep = bytearray(b"\x01") * n
+        live = bytearray(b"\x01") * (len(self.edge_start) - 1)
+        kept = n
         while True:
-            reached = set(target) & keep
-            stack = list(reached)
+            reached = bytearray(n)
+            stack = [t for t in target if keep[t]]
+            for t in stack:
+                reached[t] = 1
+            count = len(stack)
             while stack:
                 t = stack.pop()
-                for s in before[t]:
-                    if s in reached or s not in keep or (through is not None and s not in through):
+                for e in range(start[t], start[t + 1]):
+                    c = choice[e]
+                    s = owner[c]
+                    if reached[s] or not live[c] or not keep[s]:
                         continue
-                    if any(t in successors for successors in live[s]):
-                        reached.add(s)
-                        stack.append(s)
-            if reached == keep:
-                return reached
-            dropped = keep - reached
-            keep = reached
-            for s in {s for r in dropped for s in before[r] if s in keep}:
-                live[s] = [m for m in live[s] if m.isdisjoint(dropped)]
+                    if through is not None and s not in through:
+                        continue
+                    reached[s] = 1
+                    count += 1
+                    stack.append(s)
+            if count == kept:
+                return {s for s in range(n) if reached[s]}
+            for d in range(n):
+                if keep[d] and not reached[d]:
+                    for e in range(start[d], start[d + 1]):
+                        live[choice[e]] = 0
+            keep, kept = reached, count
 
 
 def explore_space(
     program: PrismProgram, *, max_states: int = DEFAULT_MAX_STATES, progress: bool | None = None
 ) -> StateSpace:
     """Every state reachable from the initial states, with its moves (a state with none
-    gets PRISM's self-loop, :data:`DEADLOCK`)."""
+    gets PRISM's self-loop, :data:`DEADLOCK`); each distinct probability is stored once,
+    as the engine's exact number (a parameter's expression stays a sympy one)."""
     space = StateSpace(program)
-    index = space.index
+    index, states = space.index, space.states
+    targets, prob_ids, probabilities = space.targets, space.prob_ids, space.probabilities
+    prob_index: dict[Any, int] = {}
+    shared_names: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def position(state: tuple[Any, ...]) -> int:
         i = index.get(state)
         if i is None:
-            i = index[state] = len(space.states)
+            i = index[state] = len(states)
             if i >= max_states:
                 raise too_many_states("the PRISM model", max_states)
-            space.states.append(state)
+            states.append(state)
         return i
 
     space.initial = [position(s) for s in program.initial_states()]
     with progress_bar(shows_progress(progress), "building", unit=" states") as bar:
         done = 0
-        while done < len(space.states):
-            state = space.states[done]
+        while done < len(states):
+            state = states[done]
             moves = program.moves(state)
             if not moves:
                 space.deadlocks.append(done)
                 moves = [(DEADLOCK, {state: 1})]
-            space.moves.append(
-                [(name, [(position(t), p) for t, p in dist.items()]) for name, dist in moves]
-            )
+            names = tuple(name for name, _ in moves)
+            space.move_names.append(shared_names.setdefault(names, names))
+            for _, dist in moves:
+                for t, p in dist.items():
+                    pid = prob_index.get(p)
+                    if pid is None:
+                        pid = prob_index[p] = len(probabilities)
+                        probabilities.append(exact(p))
+                    targets.append(position(t))
+                    prob_ids.append(pid)
+                space.edge_start.append(len(targets))
+            space.choice_start.append(len(space.edge_start) - 1)
             done += 1
             bar.update()
     return space

@@ -1,0 +1,93 @@
+"""Random PRISM programs for hypothesis (:func:`programs`): one to three modules reading
+each other's variables (the last perhaps a renamed copy of the first, whose formula then
+reads the copy's variables), synchronising on shared action labels, with guards that
+overlap, updates with exact probabilities, state and transition rewards, and deadlocks;
+with reachability (F, U), its optima, and rewards until a target as properties."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> tuple[str, str, list[str]]:
+    """``(model type, PRISM text, properties)``."""
+    kind = draw(st.sampled_from(["dtmc", "mdp"]))
+    modules = draw(st.integers(1, 3))
+    # the last module may be a renamed copy of the first (then a formula over the first
+    # module's variables reads the copy's own in the copy)
+    copied = modules >= 2 and draw(st.booleans())
+    variables: list[tuple[str, int | None]] = []  # name, top (None: a bool)
+    owned: list[list[tuple[str, int | None]]] = []
+    for m in range(modules):
+        if copied and m == modules - 1:
+            mine = [(f"{name[0]}{m}", top) for name, top in owned[0]]
+        else:
+            mine = [(f"x{m}", draw(st.integers(1, 3)))]
+            if draw(st.booleans()):
+                mine.append((f"b{m}", None))
+        owned.append(mine)
+        variables.extend(mine)
+
+    def condition() -> str:
+        parts = [atom_of(variables, draw) for _ in range(draw(st.integers(1, 2)))]
+        return f" {draw(st.sampled_from(['&', '|']))} ".join(parts)
+
+    def assignment(name: str, top: int | None) -> str:
+        if top is None:
+            return f"({name}'={draw(st.sampled_from(['true', 'false', f'!{name}']))})"
+        value = draw(
+            st.sampled_from(
+                [str(draw(st.integers(0, top))), f"min({top},{name}+1)", f"max(0,{name}-1)"]
+            )
+        )
+        return f"({name}'={value})"
+
+    lines = [kind, f"formula own = {atom_of(owned[0], draw)};"]
+    used: set[str] = {""}
+    for m, mine in enumerate(owned):
+        if copied and m == modules - 1:
+            renames = ", ".join(f"{a}={b}" for (a, _), (b, _) in zip(owned[0], mine, strict=True))
+            lines.append(f"module m{m} = m0 [{renames}] endmodule")
+            continue
+        lines.append(f"module m{m}")
+        for name, top in mine:
+            lines.append(
+                f"  {name} : bool init false;" if top is None else f"  {name} : [0..{top}] init 0;"
+            )
+        for _ in range(draw(st.integers(1, 3))):
+            action = draw(st.sampled_from(["", "", "a", "b"]))
+            used.add(action)
+            weights = [draw(st.integers(1, 4)) for _ in range(draw(st.integers(1, 3)))]
+            updates = []
+            for w in weights:
+                chosen = draw(
+                    st.lists(st.sampled_from(mine), min_size=0, max_size=len(mine), unique=True)
+                )
+                writes = "&".join(assignment(n, t) for n, t in chosen) or "true"
+                updates.append(f"{w}/{sum(weights)}:{writes}")
+            guard = f"own & ({condition()})" if m == 0 and draw(st.booleans()) else condition()
+            lines.append(f"  [{action}] {guard} -> {' + '.join(updates)};")
+        lines.append("endmodule")
+    lines.append('rewards "r"')
+    lines.append(f"  {condition()} : {draw(st.sampled_from(['1', '2', '1/2']))};")
+    lines.append(f"  [{draw(st.sampled_from(sorted(used)))}] {condition()} : 3;")
+    lines.append("endrewards")
+    # Storm's full build keeps labels, not the expressions of a property: name them
+    lines.append(f'label "target" = {condition()};')
+    lines.append(f'label "left" = {condition()};')
+    optima = ["max", "min"] if kind == "mdp" else [""]
+    properties = []
+    for optimum in optima:
+        properties.append(f'P{optimum}=? [F "target"]')
+        properties.append(f'P{optimum}=? ["left" U "target"]')
+        properties.append(f'R{{"r"}}{optimum}=? [F "target"]')
+    return kind, "\n".join(lines), properties
+
+
+def atom_of(variables: list[tuple[str, int | None]], draw: st.DrawFn) -> str:
+    """A comparison of one of ``variables`` with a value in its range."""
+    name, top = draw(st.sampled_from(variables))
+    if top is None:
+        return name if draw(st.booleans()) else f"!{name}"
+    return f"{name}{draw(st.sampled_from(['=', '<', '>=', '!=']))}{draw(st.integers(0, top))}"
