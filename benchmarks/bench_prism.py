@@ -44,13 +44,15 @@ SCALED = [
     ("zeroconf", {"N": "1000", "K": "2", "reset": "false"}),
 ]
 QUICK_BENCHMARKS = ("brp", "consensus", "haddad-monmege")
-#: A tiny MDP with a cycle, which each side checks before the clock starts (the imports
-#: of a first check, the cyclic solver's among them).
+#: A small MDP with a cycle, which each side checks before the clock starts: the imports
+#: of a first check, the cyclic solver's among them (its 301 states are over the engine's
+#: small-graph limit, so scipy is loaded too).
 WARM_UP = (
-    "mdp module m x : [0..2] init 0; [a] x<2 -> 1/2:(x'=x+1) + 1/2:(x'=0); [b] x<2 -> true; "
-    "endmodule"
+    "mdp module m x : [0..301] init 0; "
+    "[a] x<300 -> 1/2:(x'=x+1) + 1/4:(x'=0) + 1/4:(x'=301); "
+    "[b] x<300 -> 1/3:(x'=x+1) + 2/3:(x'=301); endmodule"
 )
-WARM_UP_PROPERTY = "Pmax=? [F x=2]"
+WARM_UP_PROPERTY = "Pmax=? [F x=300]"
 
 
 def _instance(benchmark: str) -> dict[str, object]:
