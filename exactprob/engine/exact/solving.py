@@ -80,8 +80,6 @@ _ZERO = mpq(0)
 #: states together, each counted once (each costs a pass over the component); others
 #: are eliminated.
 REACH_LIMIT = 32
-#: Largest cyclic component given a float table (dense matrices of its size).
-TABLE_LIMIT = 1500
 
 
 def solve_model(
@@ -413,9 +411,11 @@ class _Solver:
         return table.policy_dict(guess.policy)
 
     def _table(self, cycle: Cycle) -> ComponentTable | None:
-        """The component's float table, when floats guide and it is small enough."""
+        """The component's float table, when floats guide (its arrays grow with the
+        component's moves; a float solve of a large one is one sparse LU, as the exact
+        solve's own float guide makes)."""
         arrays = self.system.arrays
-        if arrays is None or len(cycle.component) > TABLE_LIMIT:
+        if arrays is None:
             return None
         return ComponentTable(arrays, cycle.component, len(cycle.feedback))
 
