@@ -47,9 +47,11 @@ from .syntax import (
 
 __all__ = [
     "Compiled",
+    "OutOfBounds",
     "Scope",
     "compile_enabled",
     "compile_expression",
+    "compile_updates",
     "constant_value",
     "expand",
     "names_in",
@@ -315,6 +317,73 @@ def compile_enabled(guards: list[Compiled]) -> Callable[[tuple[Any, ...]], list[
     exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
     enabled: Callable[[tuple[Any, ...]], list[int]] = namespace["enabled"]
     return enabled
+
+
+class OutOfBounds(Exception):
+    """Raised by a function of :func:`compile_updates` when a check fails: the caller
+    then works the command out again one expression at a time, to say what failed."""
+
+
+def _merged(source: str, j: int) -> str:
+    """A compiled expression's source with its constants renamed ``_k{j}``."""
+    return source.replace("_k[", f"_k{j}[")
+
+
+def compile_updates(
+    updates: list[tuple[Compiled | None, list[tuple[int, Compiled]]]],
+    bounds: list[tuple[Any, Any] | None],
+) -> Callable[[tuple[Any, ...]], tuple[tuple[Any, tuple[Any, ...]], ...]]:
+    """One function of the state that gives a command's updates as ``(probability, next
+    state)`` pairs, every expression written out in one body. ``updates``: each
+    update's probability (``None`` for 1) and its ``(position, value)`` assignments;
+    ``bounds[i]``: the range of an int variable (``None`` for a bool). It raises
+    :class:`OutOfBounds` when a probability is outside [0, 1], the probabilities do not
+    sum to 1, or an int is given a value that is not a whole number of its range.
+
+    >>> scope = Scope(variables={"x": (0, "int")})
+    >>> up = compile_expression(Binary("+", Name("x"), Number(1)), scope, "")
+    >>> half = compile_expression(Number(mpq(1, 2)), scope, "")
+    >>> step = compile_updates([(half, [(0, up)]), (half, [])], [(0, 2)])
+    >>> step((1,))
+    ((mpq(1,2), (2,)), (mpq(1,2), (1,)))
+    >>> step((2,))
+    Traceback (most recent call last):
+    ...
+    exactprob.prism.expressions.OutOfBounds
+    """
+    namespace: dict[str, Any] = {**_HELPERS, "_Out": OutOfBounds, "_one": mpq(1)}
+    lines = ["def updates(s):"]
+    pairs = []
+    count = 0
+    for u, (probability, assignments) in enumerate(updates):
+        if probability is None:
+            lines.append(f"    p{u} = _one")
+        else:
+            namespace[f"_k{count}"] = probability.constants
+            lines.append(f"    p{u} = {_merged(probability.source, count)}")
+            lines.append(f"    if not 0 <= p{u} <= 1: raise _Out")
+            count += 1
+        after = [f"s[{i}]" for i in range(len(bounds))]
+        for position, value in assignments:
+            namespace[f"_k{count}"] = value.constants
+            name = f"a{u}_{position}"
+            lines.append(f"    {name} = {_merged(value.source, count)}")
+            count += 1
+            limits = bounds[position]
+            if limits is not None:
+                low, high = limits
+                lines.append(
+                    f"    if type({name}) is not int or not {low} <= {name} <= {high}: raise _Out"
+                )
+            after[position] = name
+        pairs.append(f"(p{u}, ({''.join(f'{a}, ' for a in after)}))")
+    if any(probability is not None for probability, _ in updates):
+        lines.append(f"    if {' + '.join(f'p{u}' for u in range(len(updates)))} != 1: raise _Out")
+    lines.append(f"    return ({', '.join(pairs)},)")
+    exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
+    function: Callable[[tuple[Any, ...]], tuple[tuple[Any, tuple[Any, ...]], ...]]
+    function = namespace["updates"]
+    return function
 
 
 def constant_value(expr: Expr, scope: Scope, what: str) -> tuple[str, Any]:

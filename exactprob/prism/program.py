@@ -32,9 +32,11 @@ from ..errors import ConstantError, ModelError, UsageError
 from ..util.numbers import is_symbolic, mpq, parse_fraction, to_sympy
 from .expressions import (
     Compiled,
+    OutOfBounds,
     Scope,
     compile_enabled,
     compile_expression,
+    compile_updates,
     constant_value,
     expand,
     names_in,
@@ -97,6 +99,11 @@ class _Command:
     updates: tuple[_Update, ...]
 
     @property
+    def writes(self) -> tuple[tuple[int, ...], ...]:
+        """The positions each update assigns."""
+        return tuple(tuple(i for i, _ in u.assignments) for u in self.updates)
+
+    @property
     def where(self) -> str:
         return f"module {self.module}, line {self.line}"
 
@@ -107,6 +114,13 @@ class _Reward:
     action: str | None
     guard: Compiled
     value: Compiled
+
+
+#: For each command after the first of a move, the positions each of its updates assigns.
+_Overlays = tuple[tuple[tuple[int, ...], ...], ...]
+#: A move: its name, the commands it takes, and their overlays (``None`` when two of
+#: them may write one variable).
+_Pick = tuple[str, list[_Command], _Overlays | None]
 
 
 class PrismProgram:
@@ -172,6 +186,17 @@ class PrismProgram:
         )
         self._alphabet = _alphabets(self.commands)
         self._enabled = compile_enabled([c.guard for c in self.commands])
+        self._picked: dict[tuple[int, ...], list[_Pick]] = {}
+        # each command's updates in one function (numbers only: a parameter's sympy
+        # expressions go one at a time, where each step is checked)
+        bounds = [None if kind == "bool" else (low, high) for _, kind, low, high in self.variables]
+        self._updates = {
+            id(c): compile_updates(
+                [(u.probability, list(u.assignments)) for u in c.updates], bounds
+            )
+            for c in self.commands
+            if not self.parameters
+        }
 
     def compile(self, expr: Expr, what: str) -> Compiled:
         """``expr`` compiled over this program's variables."""
@@ -199,11 +224,9 @@ class PrismProgram:
     def moves(self, state: tuple[Any, ...]) -> list[tuple[str, dict[tuple[Any, ...], Any]]]:
         """The moves of ``state``: ``(name, {next state: probability})``; in a DTMC one
         move, ``"step"``, the enabled moves merged; ``[]`` in a deadlock."""
-        moves = self._picks(state)
-        named = _move_names(moves)
         result = [
-            (name, self._product(commands, state))
-            for name, (_, commands) in zip(named, moves, strict=True)
+            (name, self._product(commands, overlays, state))
+            for name, commands, overlays in self._picks(state)
         ]
         if self.model_type == "dtmc" and result:
             if len(result) == 1:
@@ -216,13 +239,29 @@ class PrismProgram:
             return [("step", merged)]
         return result
 
-    def _picks(self, state: tuple[Any, ...]) -> list[tuple[str, list[_Command]]]:
-        """The moves of ``state`` as the commands each takes: every enabled unlabelled
-        command alone, and for each action every way of picking one enabled command of
-        each module that synchronises on it (``""`` labels an unlabelled move)."""
+    def _picks(self, state: tuple[Any, ...]) -> list[_Pick]:
+        """The moves of ``state``, each by its name (:func:`_move_names`) with the
+        commands it takes and their :func:`_overlays`; worked out once for each set of
+        enabled commands."""
+        enabled = self._enabled_commands(state)
+        key = tuple(map(id, enabled))
+        picks = self._picked.get(key)
+        if picks is None:
+            moves = self._picks_of(enabled)
+            picks = self._picked[key] = [
+                (name, commands, _overlays(commands))
+                for name, (_, commands) in zip(_move_names(moves), moves, strict=True)
+            ]
+        return picks
+
+    def _picks_of(self, enabled: list[_Command]) -> list[tuple[str, list[_Command]]]:
+        """The moves that the ``enabled`` commands make, as the commands each takes:
+        every enabled unlabelled command alone, and for each action every way of
+        picking one enabled command of each module that synchronises on it (``""``
+        labels an unlabelled move)."""
         moves: list[tuple[str, list[_Command]]] = []
         synchronising: dict[str, dict[str, list[_Command]]] = {}
-        for c in self._enabled_commands(state):
+        for c in enabled:
             if c.action is None:
                 moves.append(("", [c]))
             else:
@@ -246,7 +285,7 @@ class PrismProgram:
         if not transition:
             return total
         if self.model_type == "dtmc":  # the mean over the moves merged into one
-            actions = [action for action, _ in self._picks(state)]
+            actions = [commands[0].action or "" for _, commands, _ in self._picks(state)]
             earned = sum(
                 (self.reward_value(r, state) for a in actions for r in transition if r.action == a),
                 self._zero,
@@ -287,11 +326,16 @@ class PrismProgram:
             ) from None
 
     def _product(
-        self, commands: list[_Command], state: tuple[Any, ...]
+        self, commands: list[_Command], overlays: _Overlays | None, state: tuple[Any, ...]
     ) -> dict[tuple[Any, ...], Any]:
-        """The distribution of the commands' updates taken together."""
+        """The distribution of the commands' updates taken together (by their compiled
+        updates where it can, :meth:`_compiled_product`; else one assignment at a time,
+        which names what failed)."""
+        dist = self._compiled_product(commands, overlays, state)
+        if dist:
+            return dist
         branches = [self._branches(c, state) for c in commands]
-        dist: dict[tuple[Any, ...], Any] = {}
+        dist = {}
         for combination in itertools.product(*branches):
             p = self._one
             after = list(state)
@@ -311,11 +355,64 @@ class PrismProgram:
                 dist[target] = dist.get(target, 0) + p
         return dist
 
+    def _compiled_product(
+        self, commands: list[_Command], overlays: _Overlays | None, state: tuple[Any, ...]
+    ) -> dict[tuple[Any, ...], Any] | None:
+        """:meth:`_product` from each command's compiled updates: the first command's
+        next state with the variables each other one writes laid over it; ``None``
+        where a command has no compiled updates, one fails a check, or two of the
+        commands write one variable."""
+        results = []
+        for command in commands:
+            found = self._compiled(command, state)
+            if found is None:
+                return None
+            results.append(found)
+        dist: dict[tuple[Any, ...], Any] = {}
+        if len(results) == 1:
+            for p, target in results[0]:
+                if p:
+                    dist[target] = dist.get(target, 0) + p
+            return dist
+        if overlays is None:
+            return None
+        for combination in itertools.product(*(list(enumerate(r)) for r in results)):
+            (_, (p, target)), *others = combination
+            after = list(target)
+            for (u, (q, other)), positions in zip(others, overlays, strict=True):
+                p = p * q
+                for i in positions[u]:
+                    after[i] = other[i]
+            if p:
+                key = tuple(after)
+                dist[key] = dist.get(key, 0) + p
+        return dist
+
+    def _compiled(
+        self, command: _Command, state: tuple[Any, ...]
+    ) -> tuple[tuple[Any, tuple[Any, ...]], ...] | None:
+        """The command's updates in ``state`` as ``(probability, next state)``, by its
+        compiled function; ``None`` where there is none or a check fails (then
+        :meth:`_branches` finds what failed)."""
+        updates = self._updates.get(id(command))
+        if updates is None:
+            return None
+        try:
+            return updates(state)
+        except (OutOfBounds, ArithmeticError, TypeError, ValueError, ModelError):
+            return None
+
     def _branches(
         self, command: _Command, state: tuple[Any, ...]
     ) -> list[tuple[Any, list[tuple[int, Any]]]]:
         """The command's updates in ``state``: ``(probability, [(position, value)])``,
         checked (probabilities in [0, 1] summing to 1, values within range)."""
+        compiled = self._compiled(command, state)
+        if compiled is not None:
+            return [
+                (p, [(i, target[i]) for i, _ in update.assignments])
+                for (p, target), update in zip(compiled, command.updates, strict=True)
+            ]
         branches = []
         total = self._zero
         try:
@@ -371,6 +468,16 @@ class PrismProgram:
                 raise ModelError(f"{what}: a reward is 'guard : number;'")
             items.append(_Reward(item.transition, item.action, guard, value))
         return items
+
+
+def _overlays(commands: list[_Command]) -> _Overlays | None:
+    """For synchronising ``commands``, the positions each update of the second and later
+    commands assigns (laid over the first's next state); ``None`` when two of the
+    commands may write one variable."""
+    touched = [{i for u in c.updates for i, _ in u.assignments} for c in commands]
+    if any(not a.isdisjoint(b) for a, b in itertools.combinations(touched, 2)):
+        return None
+    return tuple(c.writes for c in commands[1:])
 
 
 def _move_names(moves: list[tuple[str, list[_Command]]]) -> list[str]:
