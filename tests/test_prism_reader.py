@@ -144,6 +144,19 @@ endmodule""")
             "dtmc module m x : [0..1] init 0; [] true -> 0.5:(x'=1); endmodule",
             "the probabilities of the updates sum to 1/2, not 1, in state (x=0)",
         ),
+        (
+            "dtmc module m x : [0..1] init 0; [] true -> 3/2:(x'=1) + -1/2:(x'=0); endmodule",
+            "module m, line 1: the probability 3/2 is not within [0, 1], in state (x=0)",
+        ),
+        (
+            "dtmc module m x : [0..3] init 0; [] true -> (x'=(x+1)/2); endmodule",
+            "module m, line 1: the update sets the int x to 1/2, in state (x=0)",
+        ),
+        (
+            "dtmc global g : [0..1] init 0; module m x : [0..1] init 0; [a] x=0 -> (g'=1); "
+            "endmodule module n y : [0..1] init 0; [a] y=0 -> (g'=0); endmodule",
+            "g is written by two synchronising commands, in state (g=0, x=0, y=0)",
+        ),
         ("dtmc module m x : int init 0; endmodule", "an unbounded variable"),
         (
             "dtmc module m x : [0..1] init 0; [] x -> true; endmodule",
@@ -156,6 +169,17 @@ def test_bad_models_are_refused_in_one_line(text: str, message: str) -> None:
         prism.loads(text).check("P=? [F x=1]")
     assert message in str(refused.value)
     assert "\n" not in str(refused.value)
+
+
+def test_a_whole_number_from_a_division_is_an_int_value() -> None:
+    # (x+2)/2 is a rational in PRISM's arithmetic; where it is whole it sets the int x
+    model = prism.loads(
+        "dtmc module m x : [0..4] init 1; [] x=1 -> 1/2:(x'=(x+3)/2) + 1/2:(x'=0); "
+        "[] x!=1 -> true; endmodule"
+    )
+    assert model.check("P=? [F x=2]").value == Fraction(1, 2)
+    assert model.space.states == [(1,), (2,), (0,)]
+    assert all(type(x) is int for (x,) in model.space.states)
 
 
 def test_an_undefined_constant_names_itself_in_the_callers_words(
