@@ -16,6 +16,7 @@ from models import SideBySide, TableModel, policy_values
 from scipy.sparse import csgraph
 
 from exactprob.engine._internal import component_table
+from exactprob.engine._internal.choose import float_candidates
 from exactprob.engine._internal.component_table import ComponentTable, GraphArrays
 from exactprob.engine._internal.cycle import (
     Cycle,
@@ -27,6 +28,7 @@ from exactprob.engine._internal.order import strong_components
 from exactprob.engine.certified.solving import _Batch
 from exactprob.engine.exact.system import ExactSystem, field_of
 from exactprob.engine.graph import explore
+from exactprob.util.rounding import float_dot
 
 
 @st.composite
@@ -226,3 +228,32 @@ def test_a_batch_of_components_evaluated_as_one(dense_limit, examples):
         doubled = table.evaluate(choices, table.exit_values(2 * outside))
     assert np.allclose(x, expected, rtol=1e-12, atol=1e-12)
     assert np.allclose(doubled, 2 * expected, rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    loops(),
+    st.lists(st.sampled_from([0.0, 0.25, 1 / 3, 0.5, 1.0]), min_size=24, max_size=24),
+    st.lists(st.sampled_from([0, 1]), min_size=24, max_size=24),
+)
+def test_candidates_for_the_whole_table_are_each_states_float_candidates(example, values, movers):
+    # the values come from a few repeated numbers, so that actions tie in floats; each
+    # state is the maximiser's or the minimiser's
+    model, _ = example
+    nodes = {s: (movers[s[1]], actions) for s, (_, actions) in model.nodes.items()}
+    G, table = table_of(TableModel(model.initial, model.terminals, nodes))
+    x = np.array(values[: table.n])
+    outside = outside_floats(G)
+    found = table.candidates(outside, x)
+    local = dict(zip(table.order, x.tolist()))
+    for i, s in enumerate(table.order):
+        floats = [
+            float_dot(
+                [float(p) for _, p in G.choice_edges(c)],
+                [local.get(t, outside[t]) for t, _ in G.choice_edges(c)],
+            )
+            for c in range(G.choice_start[s], G.choice_start[s + 1])
+        ]
+        first = table.first[i]
+        mask = found[first : first + len(floats)]
+        assert [k for k, kept in enumerate(mask) if kept] == float_candidates(floats, G.players[s])

@@ -153,8 +153,10 @@ endmodule""")
             "module m, line 1: the update sets the int x to 1/2, in state (x=0)",
         ),
         (
-            "dtmc global g : [0..1] init 0; module m x : [0..1] init 0; [a] x=0 -> (g'=1); "
-            "endmodule module n y : [0..1] init 0; [a] y=0 -> (g'=0); endmodule",
+            (
+                "dtmc global g : [0..1] init 0; module m x : [0..1] init 0; [a] x=0 -> (g'=1); "
+                "endmodule module n y : [0..1] init 0; [a] y=0 -> (g'=0); endmodule"
+            ),
             "g is written by two synchronising commands, in state (g=0, x=0, y=0)",
         ),
         ("dtmc module m x : int init 0; endmodule", "an unbounded variable"),

@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from ...util.rounding import error_bounds
+
 __all__ = [
     "FEEDBACK_LIMIT",
     "SMALL_GRAPH",
@@ -203,6 +205,27 @@ class ComponentTable:
         """Every choice's float value :math:`\\sum p\\,v` from the edge values, and the
         sum of its absolute terms."""
         return choice_sums(self.edge_prob * values, self.edge_choice, self.n_choices)
+
+    def candidates(self, outside: np.ndarray, x: np.ndarray) -> list[bool] | None:
+        """For every choice, whether the floats leave it a candidate for its state's
+        best: the float-best choice of each state, and each choice that the floats
+        cannot prove worse (:func:`~exactprob.engine._internal.choose.float_candidates`
+        for all states at once); ``outside`` and ``x`` are float values of the exact
+        ones, outside (global) and inside (local). ``None`` when a value is not finite.
+
+        The sums run in another order than a Python loop's, which the bound allows: it
+        holds for any order of summation.
+        """
+        q, magnitude = self.action_values(self.edge_values(outside, x))
+        if not np.all(np.isfinite(q)):
+            return None
+        error = error_bounds(self.edge_counts, magnitude)
+        signed = q * self.sign[self.owner]
+        _, best = first_maxima(signed, self.first[:-1], self.owner)
+        best_of_owner = best[self.owner]
+        worse = signed[best_of_owner] - signed > (error + error[best_of_owner]) * 1.001
+        chosen: list[bool] = (~worse | (np.arange(self.n_choices) == best_of_owner)).tolist()
+        return chosen
 
     def _policy_entries(self, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rows, columns and probabilities of the entries of :math:`P^\\pi_{SS}`."""

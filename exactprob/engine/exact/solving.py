@@ -384,11 +384,11 @@ class _Solver:
         outer = [s for s in deciders if G.players[s] == 0]
         if inner and outer:
             while True:
-                local = self._best_response(cycle, policy, inner)
-                if not self._improve(cycle, policy, outer, local):
+                local = self._best_response(cycle, table, policy, inner)
+                if not self._improve(cycle, table, policy, outer, local):
                     break
         else:
-            local = self._best_response(cycle, policy, deciders)
+            local = self._best_response(cycle, table, policy, deciders)
         for s, v in zip(cycle.component, local):
             self._set(s, v)
         for s in deciders:
@@ -464,29 +464,48 @@ class _Solver:
         return True
 
     def _best_response(
-        self, cycle: Cycle, policy: dict[int, int], deciders: list[int]
+        self,
+        cycle: Cycle,
+        table: ComponentTable | None,
+        policy: dict[int, int],
+        deciders: list[int],
     ) -> list[Exact]:
         """Policy iteration for the ``deciders`` (all of one player) with the rest fixed;
         updates ``policy`` in place and returns the component's values under it."""
         while True:
             local = cycle.values(policy, self.values, self.progress)
-            if not self._improve(cycle, policy, deciders, local):
+            if not self._improve(cycle, table, policy, deciders, local):
                 return local
 
     def _improve(
-        self, cycle: Cycle, policy: dict[int, int], deciders: list[int], local: list[Exact]
+        self,
+        cycle: Cycle,
+        table: ComponentTable | None,
+        policy: dict[int, int],
+        deciders: list[int],
+        local: list[Exact],
     ) -> bool:
         """Switch each decider to a strictly better action, if any; report whether any
-        did. Actions the floats prove worse than the current one are not valued exactly."""
+        did. Actions the floats prove worse than the current one are not valued exactly
+        (screened for the whole component at once where it has a table)."""
         if not deciders:
             return False
         values = _Overlay(self.values, cycle.position, local)
-        approx_values = _Overlay(self.approx, cycle.position, [approx(v) for v in local])
+        floats = [approx(v) for v in local]
+        approx_values = _Overlay(self.approx, cycle.position, floats)
+        screened = None
+        if table is not None:
+            assert self.approx_array is not None
+            screened = table.candidates(self.approx_array, np.asarray(floats))
         cs = self.G.choice_start
         changed = False
         for s in deciders:
             sign = 1 if self.G.players[s] == 0 else -1
-            ks = self._candidates(s, approx_values)
+            if screened is None:
+                ks = self._candidates(s, approx_values)
+            else:
+                first = int(table.first[cycle.position[s]])  # type: ignore[union-attr]
+                ks = [k for k in range(cs[s + 1] - cs[s]) if screened[first + k]]
             if ks == [policy[s]]:
                 continue
             current = self.system.q(cs[s] + policy[s], values)
