@@ -159,6 +159,14 @@ endmodule""")
             ),
             "g is written by two synchronising commands, in state (g=0, x=0, y=0)",
         ),
+        (
+            "dtmc\nmodule m\n  x : [0..1] init 0;\n  [] true -> (x'=x+1);\nendmodule",
+            "module m, line 4: the update sets x to 2, outside its range [0..1], in state (x=1)",
+        ),
+        (
+            "dtmc\nmodule m\n  x : [0..1] init 2;\nendmodule",
+            "line 3, variable x: the initial value 2 is not a whole number in [0..1]",
+        ),
         ("dtmc module m x : int init 0; endmodule", "an unbounded variable"),
         (
             "dtmc module m x : [0..1] init 0; [] x -> true; endmodule",

@@ -472,21 +472,16 @@ class _Tree(lark.Transformer[Token, Any]):
     def init(self, expr: Expr) -> tuple[str, Expr]:
         return ("init", expr)
 
-    @v_args(inline=True, meta=True)
     def range_variable(
-        self, meta: Any, name: Token, low: Expr, high: Expr, init: Expr | None = None
+        self, name: Token, low: Expr, high: Expr, init: Expr | None = None
     ) -> Variable:
-        return Variable(str(name), "int", low, high, init, meta.line)
+        return Variable(str(name), "int", low, high, init, _line(name))
 
-    @v_args(inline=True, meta=True)
-    def bool_variable(self, meta: Any, name: Token, init: Expr | None = None) -> Variable:
-        return Variable(str(name), "bool", None, None, init, meta.line)
+    def bool_variable(self, name: Token, init: Expr | None = None) -> Variable:
+        return Variable(str(name), "bool", None, None, init, _line(name))
 
-    @v_args(inline=True, meta=True)
-    def unbounded_variable(
-        self, meta: Any, name: Token, kind: Token, init: Expr | None = None
-    ) -> Variable:
-        return Variable(str(name), f"unbounded {kind}", None, None, init, meta.line)
+    def unbounded_variable(self, name: Token, kind: Token, init: Expr | None = None) -> Variable:
+        return Variable(str(name), f"unbounded {kind}", None, None, init, _line(name))
 
     def assignment(self, name: Token, expr: Expr) -> tuple[str, Expr]:
         return (str(name), expr)
@@ -508,10 +503,9 @@ class _Tree(lark.Transformer[Token, Any]):
     def updates(self, *updates: Update) -> tuple[Update, ...]:
         return updates
 
-    @v_args(inline=True, meta=True)
-    def command(self, meta: Any, *parts: Any) -> Command:
+    def command(self, opening: Token, *parts: Any) -> Command:
         action = str(parts[0]) if len(parts) == 3 else None
-        return Command(action, parts[-2], parts[-1], meta.line)
+        return Command(action, parts[-2], parts[-1], _line(opening))
 
     def module(self, name: Token, *body: Variable | Command) -> tuple[str, Module]:
         variables = tuple(b for b in body if isinstance(b, Variable))
@@ -524,11 +518,8 @@ class _Tree(lark.Transformer[Token, Any]):
     def renames(self, *pairs: tuple[str, str]) -> tuple[tuple[str, str], ...]:
         return pairs
 
-    @v_args(inline=True, meta=True)
-    def renamed_module(
-        self, meta: Any, name: Token, base: Token, renames: Any
-    ) -> tuple[str, RenamedModule]:
-        return ("module", RenamedModule(str(name), str(base), renames, meta.line))
+    def renamed_module(self, name: Token, base: Token, renames: Any) -> tuple[str, RenamedModule]:
+        return ("module", RenamedModule(str(name), str(base), renames, _line(name)))
 
     def state_reward(self, guard: Expr, value: Expr) -> RewardItem:
         return RewardItem(False, None, guard, value)
@@ -541,19 +532,6 @@ class _Tree(lark.Transformer[Token, Any]):
         name = _unquote(parts[0]) if parts and isinstance(parts[0], Token) else None
         items = tuple(p for p in parts if isinstance(p, RewardItem))
         return ("rewards", RewardStructure(name, items))
-
-    @v_args(inline=True, meta=True)
-    def property(self, meta: Any, expr: Expr) -> tuple[str, tuple[None, Expr, Any]]:
-        return ("property", (None, expr, meta))
-
-    @v_args(inline=True, meta=True)
-    def named_property(
-        self, meta: Any, name: Token, expr: Expr
-    ) -> tuple[str, tuple[str, Expr, Any]]:
-        return ("property", (_unquote(name), expr, meta))
-
-    def properties(self, *items: Any) -> list[Any]:
-        return list(items)
 
     def model(self, *declarations: tuple[str, Any]) -> ModelSyntax:
         tree = ModelSyntax()
@@ -577,6 +555,30 @@ class _Tree(lark.Transformer[Token, Any]):
             else:
                 tree.unsupported.append(item)
         return tree
+
+
+@v_args(inline=True)
+class _PropertiesTree(_Tree):
+    """The tree of a properties file: each property keeps where it stands in the text
+    (its ``meta``), to be shown as written."""
+
+    @v_args(inline=True, meta=True)
+    def property(self, meta: Any, expr: Expr) -> tuple[str, tuple[None, Expr, Any]]:
+        return ("property", (None, expr, meta))
+
+    @v_args(inline=True, meta=True)
+    def named_property(
+        self, meta: Any, name: Token, expr: Expr
+    ) -> tuple[str, tuple[str, Expr, Any]]:
+        return ("property", (_unquote(name), expr, meta))
+
+    def properties(self, *items: Any) -> list[Any]:
+        return list(items)
+
+
+def _line(token: Token) -> int:
+    """The line a token starts on."""
+    return int(token.line or 0)
 
 
 _TOKEN_TEXT = {
@@ -606,14 +608,20 @@ def _expected(parser: lark.Lark, names: set[str]) -> str:
 
 @functools.cache
 def _parser(start: str) -> lark.Lark:
+    """The LALR(1) parser from ``start``: a model's applies its tree's rules as it reads
+    (no parse tree is built); a properties file's keeps positions, for each property's
+    text, and is turned into its tree after."""
     grammar = (files("exactprob.prism") / "grammar.lark").read_text()
+    if start == "model":
+        return lark.Lark(grammar, start=start, parser="lalr", transformer=_Tree())
     return lark.Lark(grammar, start=start, parser="lalr", propagate_positions=True)
 
 
 def _parse(text: str, start: str, source: str) -> Any:
     parser = _parser(start)
     try:
-        return _Tree().transform(parser.parse(text))
+        tree = parser.parse(text)
+        return tree if start == "model" else _PropertiesTree().transform(tree)
     except lark.exceptions.UnexpectedInput as error:
         where = f"PRISM syntax{source}, line {error.line}, column {error.column}"
         if isinstance(error, lark.exceptions.UnexpectedToken):
