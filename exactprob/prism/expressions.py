@@ -49,6 +49,8 @@ __all__ = [
     "Compiled",
     "OutOfBounds",
     "Scope",
+    "UpdateFunction",
+    "Updates",
     "compile_enabled",
     "compile_expression",
     "compile_updates",
@@ -74,21 +76,26 @@ class Scope:
 
 
 class Compiled:
-    """An expression as a function of the state, with its type (``kind``)."""
+    """An expression as a function of the state (``function``, made from its Python
+    ``source`` on first use: most expressions are only written into the functions of
+    :func:`compile_enabled` and :func:`compile_updates`), with its type (``kind``)."""
 
-    __slots__ = ("constants", "function", "kind", "source")
+    __slots__ = ("_function", "constants", "kind", "namespace", "source")
 
-    def __init__(
-        self,
-        function: Callable[[tuple[Any, ...]], Any],
-        kind: str,
-        source: str,
-        constants: list[Any] | None = None,
-    ) -> None:
-        self.function = function
+    def __init__(self, kind: str, source: str, namespace: dict[str, Any]) -> None:
         self.kind = kind
         self.source = source
-        self.constants = constants or []
+        self.namespace = namespace
+        self.constants: list[Any] = namespace["_k"]
+        self._function: Callable[[tuple[Any, ...]], Any] | None = None
+
+    @property
+    def function(self) -> Callable[[tuple[Any, ...]], Any]:
+        """The expression as a Python function of the state."""
+        if self._function is None:
+            # the source is written from the syntax tree (:class:`_Writer`)
+            self._function = eval(f"lambda s: {self.source}", self.namespace)
+        return self._function
 
     def __call__(self, state: tuple[Any, ...]) -> Any:
         return self.function(state)
@@ -294,8 +301,7 @@ def compile_expression(expr: Expr, scope: Scope, what: str) -> Compiled:
     if any(is_symbolic(c) for c in writer.constants):
         namespace["_k"] = [c if isinstance(c, bool) else to_sympy(c) for c in writer.constants]
         namespace["_div"] = _symbolic_div
-    function = eval(f"lambda s: {source}", namespace)
-    return Compiled(function, kind, source, namespace["_k"])
+    return Compiled(kind, source, namespace)
 
 
 def compile_enabled(guards: list[Compiled]) -> Callable[[tuple[Any, ...]], list[int]]:
@@ -329,21 +335,27 @@ def _merged(source: str, j: int) -> str:
     return source.replace("_k[", f"_k{j}[")
 
 
+#: A command's updates: each one's probability (``None`` for 1) and its ``(position,
+#: value)`` assignments.
+Updates = list[tuple[Compiled | None, list[tuple[int, Compiled]]]]
+#: A compiled command: the state to its ``(probability, next state)`` pairs.
+UpdateFunction = Callable[[tuple[Any, ...]], tuple[tuple[Any, tuple[Any, ...]], ...]]
+
+
 def compile_updates(
-    updates: list[tuple[Compiled | None, list[tuple[int, Compiled]]]],
-    bounds: list[tuple[Any, Any] | None],
-) -> Callable[[tuple[Any, ...]], tuple[tuple[Any, tuple[Any, ...]], ...]]:
-    """One function of the state that gives a command's updates as ``(probability, next
-    state)`` pairs, every expression written out in one body. ``updates``: each
-    update's probability (``None`` for 1) and its ``(position, value)`` assignments;
-    ``bounds[i]``: the range of an int variable (``None`` for a bool). It raises
-    :class:`OutOfBounds` when a probability is outside [0, 1], the probabilities do not
-    sum to 1, or an int is given a value that is not a whole number of its range.
+    commands: list[Updates], bounds: list[tuple[Any, Any] | None]
+) -> list[UpdateFunction]:
+    """For each command, one function of the state that gives its updates as
+    ``(probability, next state)`` pairs, every expression written out in one body (all
+    the commands' functions made in one go). ``bounds[i]``: the range of an int variable
+    (``None`` for a bool). A function raises :class:`OutOfBounds` when a probability is
+    outside [0, 1], the probabilities do not sum to 1, or an int is given a value that
+    is not a whole number of its range.
 
     >>> scope = Scope(variables={"x": (0, "int")})
     >>> up = compile_expression(Binary("+", Name("x"), Number(1)), scope, "")
     >>> half = compile_expression(Number(mpq(1, 2)), scope, "")
-    >>> step = compile_updates([(half, [(0, up)]), (half, [])], [(0, 2)])
+    >>> [step] = compile_updates([[(half, [(0, up)]), (half, [])]], [(0, 2)])
     >>> step((1,))
     ((mpq(1,2), (2,)), (mpq(1,2), (1,)))
     >>> step((2,))
@@ -352,38 +364,43 @@ def compile_updates(
     exactprob.prism.expressions.OutOfBounds
     """
     namespace: dict[str, Any] = {**_HELPERS, "_Out": OutOfBounds, "_one": mpq(1)}
-    lines = ["def updates(s):"]
-    pairs = []
+    lines: list[str] = []
     count = 0
-    for u, (probability, assignments) in enumerate(updates):
-        if probability is None:
-            lines.append(f"    p{u} = _one")
-        else:
-            namespace[f"_k{count}"] = probability.constants
-            lines.append(f"    p{u} = {_merged(probability.source, count)}")
-            lines.append(f"    if not 0 <= p{u} <= 1: raise _Out")
-            count += 1
-        after = [f"s[{i}]" for i in range(len(bounds))]
-        for position, value in assignments:
-            namespace[f"_k{count}"] = value.constants
-            name = f"a{u}_{position}"
-            lines.append(f"    {name} = {_merged(value.source, count)}")
-            count += 1
-            limits = bounds[position]
-            if limits is not None:
-                low, high = limits
-                lines.append(
-                    f"    if type({name}) is not int or not {low} <= {name} <= {high}: raise _Out"
-                )
-            after[position] = name
-        pairs.append(f"(p{u}, ({''.join(f'{a}, ' for a in after)}))")
-    if any(probability is not None for probability, _ in updates):
-        lines.append(f"    if {' + '.join(f'p{u}' for u in range(len(updates)))} != 1: raise _Out")
-    lines.append(f"    return ({', '.join(pairs)},)")
+
+    def written(expr: Compiled) -> str:
+        nonlocal count
+        namespace[f"_k{count}"] = expr.constants
+        count += 1
+        return _merged(expr.source, count - 1)
+
+    for j, updates in enumerate(commands):
+        lines.append(f"def updates{j}(s):")
+        pairs = []
+        for u, (probability, assignments) in enumerate(updates):
+            if probability is None:
+                lines.append(f"    p{u} = _one")
+            else:
+                lines.append(f"    p{u} = {written(probability)}")
+                lines.append(f"    if not 0 <= p{u} <= 1: raise _Out")
+            after = [f"s[{i}]" for i in range(len(bounds))]
+            for position, value in assignments:
+                name = f"a{u}_{position}"
+                lines.append(f"    {name} = {written(value)}")
+                limits = bounds[position]
+                if limits is not None:
+                    low, high = limits
+                    lines.append(
+                        f"    if type({name}) is not int or not {low} <= {name} <= {high}: raise _Out"
+                    )
+                after[position] = name
+            pairs.append(f"(p{u}, ({''.join(f'{a}, ' for a in after)}))")
+        if any(probability is not None for probability, _ in updates):
+            lines.append(
+                f"    if {' + '.join(f'p{u}' for u in range(len(updates)))} != 1: raise _Out"
+            )
+        lines.append(f"    return ({', '.join(pairs)},)")
     exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
-    function: Callable[[tuple[Any, ...]], tuple[tuple[Any, tuple[Any, ...]], ...]]
-    function = namespace["updates"]
-    return function
+    return [namespace[f"updates{j}"] for j in range(len(commands))]
 
 
 def constant_value(expr: Expr, scope: Scope, what: str) -> tuple[str, Any]:

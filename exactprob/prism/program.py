@@ -34,6 +34,7 @@ from .expressions import (
     Compiled,
     OutOfBounds,
     Scope,
+    UpdateFunction,
     compile_enabled,
     compile_expression,
     compile_updates,
@@ -187,16 +188,12 @@ class PrismProgram:
         self._alphabet = _alphabets(self.commands)
         self._enabled = compile_enabled([c.guard for c in self.commands])
         self._picked: dict[tuple[int, ...], list[_Pick]] = {}
-        # each command's updates in one function (numbers only: a parameter's sympy
-        # expressions go one at a time, where each step is checked)
-        bounds = [None if kind == "bool" else (low, high) for _, kind, low, high in self.variables]
-        self._updates = {
-            id(c): compile_updates(
-                [(u.probability, list(u.assignments)) for u in c.updates], bounds
-            )
-            for c in self.commands
-            if not self.parameters
-        }
+        # each command's updates in one function, made when the command is first taken
+        # (numbers only: a parameter's sympy expressions go one at a time, each checked)
+        self._bounds = [
+            None if kind == "bool" else (low, high) for _, kind, low, high in self.variables
+        ]
+        self._updates: dict[int, UpdateFunction] = {}
 
     def compile(self, expr: Expr, what: str) -> Compiled:
         """``expr`` compiled over this program's variables."""
@@ -394,9 +391,12 @@ class PrismProgram:
         """The command's updates in ``state`` as ``(probability, next state)``, by its
         compiled function; ``None`` where there is none or a check fails (then
         :meth:`_branches` finds what failed)."""
+        if self.parameters:
+            return None
         updates = self._updates.get(id(command))
         if updates is None:
-            return None
+            compiled = [(u.probability, list(u.assignments)) for u in command.updates]
+            updates = self._updates[id(command)] = compile_updates([compiled], self._bounds)[0]
         try:
             return updates(state)
         except (OutOfBounds, ArithmeticError, TypeError, ValueError, ModelError):
