@@ -173,20 +173,23 @@ class StateSpace:
     def sure_some(self, target: set[int], through: set[int] | None = None) -> set[int]:
         """States from which some choice reaches ``target`` with probability 1 (the
         largest probability is 1): the greatest set from which some move stays within
-        the set and comes nearer the target. The candidates shrink until the states that
-        reach the target by such moves are all of them; a move that once leaves the
-        candidates leaves them for good, so it is dropped."""
+        the set and comes nearer the target. Each round keeps the states that reach the
+        target by moves within the candidates; the others leave, and with them every
+        move into them, and every state (off the target) left without a move, until no
+        more leave."""
         start, choice, owner = self._edges_into()
-        n = len(self.states)
+        n, cs = len(self.states), self.choice_start
         keep = bytearray(b"\x01") * n
         live = bytearray(b"\x01") * (len(self.edge_start) - 1)
-        kept = n
+        moves = [cs[s + 1] - cs[s] for s in range(n)]
+        goal = bytearray(n)
+        for t in target:
+            goal[t] = 1
         while True:
             reached = bytearray(n)
             stack = [t for t in target if keep[t]]
             for t in stack:
                 reached[t] = 1
-            count = len(stack)
             while stack:
                 t = stack.pop()
                 for e in range(start[t], start[t + 1]):
@@ -197,15 +200,24 @@ class StateSpace:
                     if through is not None and s not in through:
                         continue
                     reached[s] = 1
-                    count += 1
                     stack.append(s)
-            if count == kept:
-                return {s for s in range(n) if reached[s]}
-            for d in range(n):
-                if keep[d] and not reached[d]:
-                    for e in range(start[d], start[d + 1]):
-                        live[choice[e]] = 0
-            keep, kept = reached, count
+            leaving = [d for d in range(n) if keep[d] and not reached[d]]
+            if not leaving:
+                return {s for s in range(n) if keep[s]}
+            for d in leaving:
+                keep[d] = 0
+            while leaving:
+                d = leaving.pop()
+                for e in range(start[d], start[d + 1]):
+                    c = choice[e]
+                    if not live[c]:
+                        continue
+                    live[c] = 0
+                    s = owner[c]
+                    moves[s] -= 1
+                    if not moves[s] and keep[s] and not goal[s]:
+                        keep[s] = 0
+                        leaving.append(s)
 
 
 def explore_space(
