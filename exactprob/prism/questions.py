@@ -13,12 +13,16 @@ equations, which is the optimum (for a reward, the rewards are non-negative).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ..engine import Dist, StateGraph
+from ..util.arrays import ranges
 from ..util.numbers import exact, is_symbolic, mpq
-from .space import StateSpace
+from .space import Columns, StateSpace
 
 __all__ = ["STEPS", "ChainModel", "QuestionModel", "RewardQuestionModel", "question_graph"]
 
@@ -118,8 +122,11 @@ class ChainModel(QuestionModel):
 def question_graph(model: QuestionModel, starts: Sequence[int]) -> StateGraph:
     """The state graph of ``model`` from the states at positions ``starts``, read off the
     space's columns: the graph ``explore(model, starts=...)`` builds, state for state,
-    choice for choice and edge for edge (the same breadth-first order), without asking
-    the model for each state's moves again.
+    choice for choice and edge for edge, without asking the model for each state's
+    moves again. The breadth-first search goes a level at a time in numpy: each level's
+    new states are its edges' targets not seen before, in the order first met, which
+    is the order a queue would take them in. The graph shares the space's list of
+    distinct probabilities.
 
     >>> from exactprob.prism import loads
     >>> from exactprob import explore
@@ -127,59 +134,102 @@ def question_graph(model: QuestionModel, starts: Sequence[int]) -> StateGraph:
     ...               " [] x>0 -> true; endmodule")
     >>> model = QuestionModel(prism.space, {1: mpq(1), 2: mpq(0)})
     >>> G = question_graph(model, [0])
-    >>> (list(G.states), G.outcomes, list(G.targets), G.probabilities)
-    ([(0,), (1,), (2,)], [None, mpq(1,1), mpq(0,1)], [1, 2], [mpq(3,10), mpq(7,10)])
+    >>> (list(G.states), G.outcomes, list(G.targets))
+    ([(0,), (1,), (2,)], [None, mpq(1,1), mpq(0,1)], [1, 2])
     >>> H = explore(model, starts=[(0,)])
     >>> (list(H.states), H.outcomes, list(H.targets)) == (list(G.states), G.outcomes, list(G.targets))
     True
     """
-    space, terminal = model.space, model.terminal
-    names, choice_first = space.move_names, space.choice_start
-    edge_start, targets, prob_ids = space.edge_start, space.targets, space.prob_ids
-    reward = model.reward if isinstance(model, RewardQuestionModel) else None
-    player = 1 if model.minimise else 0
+    space = model.space
+    columns = space.columns()
+    n = len(space)
+    ending = np.zeros(n, dtype=bool)
+    ending[list(model.terminal)] = True
+    played = _played(model, columns, ending)
+    played_count = np.bincount(columns.owner[played], minlength=n)
+    first_played = np.concatenate(([0], np.cumsum(played_count)))
+    edge_start, targets = columns.edge_start, columns.targets
+
+    def edges_of(states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The choices played in ``states`` and their edges, in order."""
+        choices = played[ranges(first_played[states], played_count[states])]
+        return choices, ranges(edge_start[choices], edge_start[choices + 1] - edge_start[choices])
+
+    new_id = np.full(n, -1, dtype=np.int64)
+    order = np.fromiter(dict.fromkeys(starts), dtype=np.int64)
+    new_id[order] = np.arange(len(order))
+    levels, level = [order], order
+    count = len(order)
+    while len(level):
+        reached = targets[edges_of(level)[1]]
+        unseen = reached[new_id[reached] < 0]
+        found, first = np.unique(unseen, return_index=True)
+        level = found[np.argsort(first)]
+        new_id[level] = np.arange(count, count + len(level))
+        count += len(level)
+        levels.append(level)
+    order = np.concatenate(levels)
+    choices, edges = edges_of(order)
+    counts = played_count[order]
     G = StateGraph()
-    order = list(dict.fromkeys(starts))
-    new = {s: i for i, s in enumerate(order)}
-    prob_new: dict[int, int] = {}
-    shared: dict[tuple[str, ...], tuple[str, ...]] = {}
-    rewards: list[Any] | None = None if reward is None else []
-    G.rewards = rewards
-    k = 0
-    while k < len(order):
-        s = order[k]
-        k += 1
-        value = terminal.get(s)
-        if value is not None:
-            G.outcomes.append(exact(value))
-            G.players.append(0)
-            G.actions.append(())
-            G.choice_start.append(len(G.edge_start) - 1)
-            continue
-        played = model.played(s)
-        actions = tuple(names[s][c - choice_first[s]] for c in played)
-        G.outcomes.append(None)
-        G.players.append(player)
-        G.actions.append(shared.setdefault(actions, actions))
-        for c, action in zip(played, actions, strict=True):
-            for e in range(edge_start[c], edge_start[c + 1]):
-                t = targets[e]
-                i = new.get(t)
-                if i is None:
-                    i = new[t] = len(order)
-                    order.append(t)
-                pid = prob_new.get(prob_ids[e])
-                if pid is None:
-                    pid = prob_new[prob_ids[e]] = len(prob_new)
-                G.targets.append(i)
-                G.prob_ids.append(pid)
-            G.edge_start.append(len(G.targets))
-            if rewards is not None:
-                assert reward is not None
-                rewards.append(exact(reward(space.states[s], action)))
-        G.choice_start.append(len(G.edge_start) - 1)
-    G.probabilities = [space.probabilities[p] for p in prob_new]
-    G.symbolic = any(is_symbolic(p) for p in G.probabilities)
-    G.states = [space.states[s] for s in order]
+    G.choice_start = array("q", np.concatenate(([0], np.cumsum(counts))).tobytes())
+    ends = np.cumsum(edge_start[choices + 1] - edge_start[choices])
+    G.edge_start = array("q", np.concatenate(([0], ends)).tobytes())
+    G.targets = array("i", new_id[targets[edges]].astype(np.int32).tobytes())
+    G.prob_ids = array("i", columns.prob_ids[edges].tobytes())
+    G.probabilities = space.probabilities
+    G.symbolic = any(is_symbolic(space.probabilities[p]) for p in set(G.prob_ids))
+    positions = order.tolist()
+    G.states = [space.states[s] for s in positions]
     G.index = {state: i for i, state in enumerate(G.states)}
+    terminal = model.terminal
+    G.outcomes = [None if s not in terminal else exact(terminal[s]) for s in positions]
+    G.players = bytearray(~ending[order]) if model.minimise else bytearray(len(order))
+    G.actions = _actions(space, played, first_played, positions)
+    if isinstance(model, RewardQuestionModel):
+        owner = columns.owner[choices].tolist()
+        chosen_names = [space.choice_name(c) for c in choices.tolist()]
+        G.rewards = [
+            exact(model.reward(space.states[s], name))
+            for s, name in zip(owner, chosen_names, strict=True)
+        ]
     return G
+
+
+def _played(model: QuestionModel, columns: Columns, ending: np.ndarray) -> np.ndarray:
+    """The choices :meth:`QuestionModel.played` plays, for every state that is not
+    terminal at once (in the space's order)."""
+    owner, edge_start, targets = columns.owner, columns.edge_start, columns.targets
+    n_choices = len(owner)
+    ok = ~ending[owner]
+    if model.allowed is not None:
+        inside = np.zeros(len(ending), dtype=bool)
+        inside[list(model.allowed)] = True
+        outside_edges = np.flatnonzero(~inside[targets])
+        ok &= np.bincount(columns.edge_choice[outside_edges], minlength=n_choices) == 0
+    sizes = np.diff(edge_start)
+    stays = (sizes == 1) & (targets[edge_start[:-1]] == owner)
+    moving = ok & ~stays
+    some_move = np.bincount(owner[moving], minlength=len(ending)) > 0
+    return np.flatnonzero(moving | (ok & ~some_move[owner]))
+
+
+def _actions(
+    space: StateSpace, played: np.ndarray, first_played: np.ndarray, positions: list[int]
+) -> list[tuple[str, ...]]:
+    """Each state's actions: its move names, or those of the moves played where some
+    are not."""
+    counts = np.diff(first_played).tolist()
+    every = np.diff(np.frombuffer(space.choice_start, dtype=np.int64)).tolist()
+    names, starts = space.move_names, first_played.tolist()
+    played_list = played.tolist()
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+    actions = []
+    for s in positions:
+        if counts[s] == every[s]:
+            actions.append(names[s])
+            continue
+        first = space.choice_start[s]
+        chosen = tuple(names[s][c - first] for c in played_list[starts[s] : starts[s + 1]])
+        actions.append(shared.setdefault(chosen, chosen))
+    return actions

@@ -33,17 +33,33 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from ..util.limits import DEFAULT_MAX_STATES, too_many_states
 from ..util.numbers import exact
 from ..util.progress import progress_bar, shows_progress
 from .program import PrismProgram
 
-__all__ = ["DEADLOCK", "StateSpace", "explore_space"]
+__all__ = ["DEADLOCK", "Columns", "StateSpace", "explore_space"]
 
 #: The name of the move PRISM adds to a state with none: it stays.
 DEADLOCK = "(deadlock)"
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A space's moves as numpy arrays: ``edge_start``, ``targets`` and ``prob_ids`` as
+    in :class:`StateSpace`, ``owner[c]`` the state of choice ``c`` and
+    ``edge_choice[e]`` the choice of edge ``e``."""
+
+    edge_start: np.ndarray
+    targets: np.ndarray
+    prob_ids: np.ndarray
+    owner: np.ndarray
+    edge_choice: np.ndarray
 
 
 class StateSpace:
@@ -66,6 +82,7 @@ class StateSpace:
         self.probabilities: list[Any] = []
         self._before: tuple[list[int], list[int], list[int]] | None = None
         self._moves: list[list[tuple[str, list[tuple[int, Any]]]]] | None = None
+        self._columns: Columns | None = None
 
     def __len__(self) -> int:
         return len(self.states)
@@ -89,6 +106,26 @@ class StateSpace:
         probabilities, targets, ids = self.probabilities, self.targets, self.prob_ids
         for e in range(self.edge_start[c], self.edge_start[c + 1]):
             yield targets[e], probabilities[ids[e]]
+
+    def columns(self) -> Columns:
+        """The columns as numpy arrays (made once), with each choice's state and each
+        edge's choice."""
+        if self._columns is None:
+            cs = np.frombuffer(self.choice_start, dtype=np.int64)
+            es = np.frombuffer(self.edge_start, dtype=np.int64)
+            self._columns = Columns(
+                edge_start=es,
+                targets=np.frombuffer(self.targets, dtype=np.int32).astype(np.int64),
+                prob_ids=np.frombuffer(self.prob_ids, dtype=np.int32),
+                owner=np.repeat(np.arange(len(self.states)), np.diff(cs)),
+                edge_choice=np.repeat(np.arange(len(es) - 1), np.diff(es)),
+            )
+        return self._columns
+
+    def choice_name(self, c: int) -> str:
+        """The name of the move that choice ``c`` is."""
+        s = int(self.columns().owner[c])
+        return self.move_names[s][c - self.choice_start[s]]
 
     def holds(self, condition: Callable[[tuple[Any, ...]], Any]) -> set[int]:
         """The states where ``condition`` is true."""

@@ -62,9 +62,9 @@ import numpy as np
 from gmpy2 import mpq, mpz
 
 from ...errors import NonTerminationError
+from ...util.arrays import ranges
 from ...util.numbers import Exact, integer_weights
 from ..graph.state_graph import StateGraph
-from .component_table import ranges
 from .order import NARROW, edge_ends, longest_path_levels
 
 __all__ = ["Levels", "SweptValues", "peel", "stays_forever", "sweep"]

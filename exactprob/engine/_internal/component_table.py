@@ -18,10 +18,6 @@ Under a policy :math:`\pi`, with :math:`A = I - P^\pi_{SS}` in that order,
 a sparse triangular solve with :math:`|F| + 1` right-hand sides (its cost grows with
 the component's moves, not with :math:`|N|^2`) and a dense :math:`|F| \times |F|` one,
 instead of a solve of the whole component.
-
->>> import numpy as np
->>> ranges(np.array([5, 0]), np.array([2, 3]))
-array([5, 6, 0, 1, 2])
 """
 
 from __future__ import annotations
@@ -32,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ...util.arrays import ranges
 from ...util.rounding import error_bounds
 
 __all__ = [
@@ -42,7 +39,6 @@ __all__ = [
     "choice_sums",
     "first_maxima",
     "one_blas_thread",
-    "ranges",
 ]
 
 #: Acyclic parts of at most this many states are held as a dense matrix (a dense
@@ -79,13 +75,6 @@ def one_blas_thread(states: int | None = None) -> AbstractContextManager[Any]:
         return nullcontext()
     context: AbstractContextManager[Any] = _blas().limit(limits=1, user_api="blas")
     return context
-
-
-def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """The concatenated integer ranges ``starts[i] .. starts[i] + counts[i] - 1``."""
-    total = int(counts.sum())
-    offsets = np.cumsum(counts) - counts
-    return np.repeat(starts - offsets, counts) + np.arange(total)
 
 
 def choice_sums(

@@ -24,9 +24,10 @@ from typing import Any, NoReturn, TypeVar
 import numpy as np
 
 from ...errors import NonTerminationError
+from ...util.arrays import ranges
 from ...util.numbers import Exact, mpq
 from ..graph.state_graph import StateGraph
-from .component_table import SMALL_GRAPH, ranges
+from .component_table import SMALL_GRAPH
 from .linear import solve_linear
 
 __all__ = [

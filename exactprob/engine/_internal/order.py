@@ -34,8 +34,9 @@ from itertools import pairwise
 
 import numpy as np
 
+from ...util.arrays import ranges
 from ..graph.state_graph import StateGraph
-from .component_table import SMALL_GRAPH, ranges
+from .component_table import SMALL_GRAPH
 
 __all__ = [
     "NARROW",

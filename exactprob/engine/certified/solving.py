@@ -84,6 +84,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...errors import ModelError, NonTerminationError
+from ...util.arrays import ranges
 from ...util.display import solution_html
 from ...util.limits import DEFAULT_MAX_STATES
 from ...util.numbers import mpq
@@ -95,7 +96,6 @@ from .._internal.component_table import (
     GraphArrays,
     first_maxima,
     one_blas_thread,
-    ranges,
 )
 from .._internal.cycle import LONG_RUN_HINT, Cycle, graph_elimination_order
 from .._internal.float_guide import FloatStrategy, float_guess, float_strategy

@@ -309,6 +309,19 @@ class _Solver:
         best, tied = best_of(numerators, self.G.players[s])
         self._store(s, mpq(best, denominator), tuple(ks[k] for k in tied))
 
+    def _ties_in_cycle(self, s: int, candidates: list[int], chosen: int) -> None:
+        """A decider of a solved cycle, whose value (under its policy's ``chosen``
+        action) is set: the actions tied with it, found exactly among the
+        ``candidates`` the floats leave; none to value when ``chosen`` is the only one."""
+        c0 = self.G.choice_start[s]
+        ks = [k for k in candidates if not self._stays(c0 + k, s)]
+        if ks == [chosen]:
+            self.choice[s] = chosen
+            return
+        numerators, denominator = self.system.numerators([c0 + k for k in ks], self.values)
+        best, tied = best_of(numerators, self.G.players[s])
+        self._store(s, mpq(best, denominator), tuple(ks[k] for k in tied))
+
     def _stays(self, c: int, s: int) -> bool:
         """Whether every move of choice ``c`` of state ``s`` goes back to ``s``, directly
         or through a run of pass-through states leading to it
@@ -391,8 +404,18 @@ class _Solver:
             local = self._best_response(cycle, table, policy, deciders)
         for s, v in zip(cycle.component, local):
             self._set(s, v)
+        screened = None
+        if table is not None:
+            assert self.approx_array is not None
+            inside = np.array([self.approx[s] for s in cycle.component])
+            screened = table.candidates(self.approx_array, inside)
         for s in deciders:
-            self._decide(s)
+            if screened is None:
+                self._decide(s)
+            else:
+                first = int(table.first[cycle.position[s]])  # type: ignore[union-attr]
+                kept = [k for k in range(cs[s + 1] - cs[s]) if screened[first + k]]
+                self._ties_in_cycle(s, kept, policy[s])
         # Inside a cycle, greedy choices among tied actions can cycle forever (two states
         # each "waiting" for the other); the policy iteration's own choice terminates.
         for s in component:
