@@ -19,6 +19,7 @@ exactprob.errors.ModelError: a guard: '&' needs booleans, got int and bool
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -47,13 +48,14 @@ from .syntax import (
 
 __all__ = [
     "Compiled",
+    "MoveFunction",
     "OutOfBounds",
     "Scope",
-    "UpdateFunction",
     "Updates",
     "compile_enabled",
     "compile_expression",
-    "compile_updates",
+    "compile_move",
+    "conjuncts",
     "constant_value",
     "expand",
     "names_in",
@@ -78,7 +80,7 @@ class Scope:
 class Compiled:
     """An expression as a function of the state (``function``, made from its Python
     ``source`` on first use: most expressions are only written into the functions of
-    :func:`compile_enabled` and :func:`compile_updates`), with its type (``kind``)."""
+    :func:`compile_enabled` and :func:`compile_move`), with its type (``kind``)."""
 
     __slots__ = ("_function", "constants", "kind", "namespace", "source")
 
@@ -163,13 +165,20 @@ class _Writer:
         self.scope = scope
         self.what = what
         self.constants: list[Any] = []
+        self._known: dict[tuple[type, Any], int] = {}  # a constant written before
 
     def fail(self, message: str) -> ModelError:
         return ModelError(f"{self.what}: {message}")
 
     def constant(self, value: Any) -> str:
-        self.constants.append(value)
-        return f"_k[{len(self.constants) - 1}]"
+        """The source of a constant: one entry of ``_k`` per distinct value (of one
+        type), so that equal expressions are written alike."""
+        key = (type(value), value)
+        j = self._known.get(key)
+        if j is None:
+            j = self._known[key] = len(self.constants)
+            self.constants.append(value)
+        return f"_k[{j}]"
 
     def write(self, expr: Expr) -> tuple[str, str]:
         """``(source, kind)`` of ``expr``."""
@@ -304,25 +313,71 @@ def compile_expression(expr: Expr, scope: Scope, what: str) -> Compiled:
     return Compiled(kind, source, namespace)
 
 
-def compile_enabled(guards: list[Compiled]) -> Callable[[tuple[Any, ...]], list[int]]:
-    """One function of the state that lists the positions of the ``guards`` that hold:
-    the guards written out in one body, so that a state costs one call, not one per
-    guard.
+def compile_enabled(guards: list[Expr], scope: Scope) -> Callable[[tuple[Any, ...]], list[int]]:
+    """One function of the state that lists the positions of the ``guards`` (boolean
+    expressions, checked before) that hold, in order. The guards are written out in one
+    body as a decision tree over their conjuncts: a conjunct that several guards share
+    is tested once, with those guards inside (a guard such as ``phase=1 & n<N`` among
+    many with ``phase=1``). A guard that cannot be evaluated raises; the caller then
+    tests the guards one at a time, in order, to say which.
 
-    >>> scope = Scope(variables={"x": (0, "int")})
-    >>> guards = [compile_expression(Binary(op, Name("x"), Number(1)), scope, "") for op in ("<", ">=")]
-    >>> compile_enabled(guards)((0,)), compile_enabled(guards)((5,))
-    ([0], [1])
+    >>> scope = Scope(variables={"x": (0, "int"), "y": (1, "int")})
+    >>> x_is = [Binary("=", Name("x"), Number(v)) for v in (0, 1)]
+    >>> guards = [Binary("&", x_is[0], Binary("<", Name("y"), Number(2))), x_is[0], x_is[1]]
+    >>> enabled = compile_enabled(guards, scope)
+    >>> enabled((0, 0)), enabled((0, 5)), enabled((1, 0))
+    ([0, 1], [1], [2])
     """
-    namespace: dict[str, Any] = dict(_HELPERS)
+    writer = _Writer(scope, "a guard")
+    parts = [[writer.write(c)[0] for c in conjuncts(g)] for g in guards]
+    namespace: dict[str, Any] = {"_k": writer.constants, **_HELPERS}
+    if any(is_symbolic(c) for c in writer.constants):  # a guard may not read a parameter
+        namespace["_k"] = [c if isinstance(c, bool) else to_sympy(c) for c in writer.constants]
     lines = ["def enabled(s):", "    e = []"]
-    for j, guard in enumerate(guards):
-        namespace[f"_k{j}"] = guard.constants
-        lines.append(f"    if {guard.source.replace('_k[', f'_k{j}[')}: e.append({j})")
+    lines += _decisions(list(enumerate(parts)), 1)
+    lines.append("    e.sort()" if len(guards) > 1 else "    pass")
     lines.append("    return e")
     exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
     enabled: Callable[[tuple[Any, ...]], list[int]] = namespace["enabled"]
     return enabled
+
+
+#: The deepest nesting of tests in :func:`compile_enabled` (Python allows 20 blocks).
+_DEEPEST = 12
+
+
+def _decisions(guards: list[tuple[int, list[str]]], depth: int) -> list[str]:
+    """Lines that append each guard's number when all its conjuncts hold: the conjunct
+    most guards share (the first met, on a tie) tested once around them, and so on."""
+    pad = "    " * depth
+    lines = []
+    while guards:
+        counts: dict[str, int] = {}
+        for _, parts in guards:
+            for part in dict.fromkeys(parts):
+                counts[part] = counts.get(part, 0) + 1
+        shared = max(counts, key=counts.__getitem__, default=None)
+        if shared is None or counts[shared] < 2 or depth >= _DEEPEST:
+            for j, parts in guards:
+                test = f"if {' and '.join(parts)}: " if parts else ""
+                lines.append(f"{pad}{test}e.append({j})")
+            break
+        inside = [(j, [p for p in parts if p != shared]) for j, parts in guards if shared in parts]
+        guards = [(j, parts) for j, parts in guards if shared not in parts]
+        lines.append(f"{pad}if {shared}:")
+        lines += _decisions(inside, depth + 1)
+    return lines
+
+
+def conjuncts(expr: Expr) -> list[Expr]:
+    """The parts of ``expr`` joined by ``&`` (``[expr]`` when it is no conjunction).
+
+    >>> conjuncts(Binary("&", Binary("&", Name("a"), Name("b")), Name("c")))
+    [Name(name='a'), Name(name='b'), Name(name='c')]
+    """
+    if isinstance(expr, Binary) and expr.op == "&":
+        return conjuncts(expr.left) + conjuncts(expr.right)
+    return [expr]
 
 
 class OutOfBounds(Exception):
@@ -338,33 +393,42 @@ def _merged(source: str, j: int) -> str:
 #: A command's updates: each one's probability (``None`` for 1) and its ``(position,
 #: value)`` assignments.
 Updates = list[tuple[Compiled | None, list[tuple[int, Compiled]]]]
-#: A compiled command: the state to its ``(probability, next state)`` pairs.
-UpdateFunction = Callable[[tuple[Any, ...]], tuple[tuple[Any, tuple[Any, ...]], ...]]
+#: A compiled move: the state to its ``(probability, next state)`` pairs.
+MoveFunction = Callable[[tuple[Any, ...]], tuple[tuple[Any, tuple[Any, ...]], ...]]
 
 
-def compile_updates(
+def compile_move(
     commands: list[Updates], bounds: list[tuple[Any, Any] | None]
-) -> list[UpdateFunction]:
-    """For each command, one function of the state that gives its updates as
-    ``(probability, next state)`` pairs, every expression written out in one body (all
-    the commands' functions made in one go). ``bounds[i]``: the range of an int variable
-    (``None`` for a bool). A function raises :class:`OutOfBounds` when a probability is
-    outside [0, 1], the probabilities do not sum to 1, or an int is given a value that
-    is not a whole number of its range.
+) -> MoveFunction | None:
+    """One function of the state that gives the move of the ``commands`` taken
+    together (one, or several that synchronise) as ``(probability, next state)``
+    pairs, one per way of picking an update of each, every expression written out in
+    one body. ``bounds[i]``: the range of an int variable (``None`` for a bool).
+    ``None`` when two of the commands may write one variable (the caller then goes one
+    assignment at a time and says where). The function raises :class:`OutOfBounds`
+    when a probability is outside [0, 1], a command's probabilities do not sum to 1,
+    or an int is given a value that is not a whole number of its range.
 
-    >>> scope = Scope(variables={"x": (0, "int")})
+    >>> scope = Scope(variables={"x": (0, "int"), "y": (1, "int")})
     >>> up = compile_expression(Binary("+", Name("x"), Number(1)), scope, "")
     >>> half = compile_expression(Number(mpq(1, 2)), scope, "")
-    >>> [step] = compile_updates([[(half, [(0, up)]), (half, [])]], [(0, 2)])
-    >>> step((1,))
-    ((mpq(1,2), (2,)), (mpq(1,2), (1,)))
-    >>> step((2,))
+    >>> step = compile_move([[(half, [(0, up)]), (half, [])]], [(0, 2), (0, 2)])
+    >>> step((1, 0))
+    ((mpq(1,2), (2, 0)), (mpq(1,2), (1, 0)))
+    >>> step((2, 0))
     Traceback (most recent call last):
     ...
     exactprob.prism.expressions.OutOfBounds
+    >>> other = compile_expression(Number(2), scope, "")
+    >>> both = compile_move([[(half, [(0, up)]), (half, [])], [(None, [(1, other)])]], [(0, 2), (0, 2)])
+    >>> both((0, 0))
+    ((mpq(1,2), (1, 2)), (mpq(1,2), (0, 2)))
     """
+    writes = [{i for _, assignments in updates for i, _ in assignments} for updates in commands]
+    if sum(map(len, writes)) != len(set().union(*writes)):
+        return None
     namespace: dict[str, Any] = {**_HELPERS, "_Out": OutOfBounds, "_one": mpq(1)}
-    lines: list[str] = []
+    lines = ["def move(s):"]
     count = 0
 
     def written(expr: Compiled) -> str:
@@ -374,33 +438,36 @@ def compile_updates(
         return _merged(expr.source, count - 1)
 
     for j, updates in enumerate(commands):
-        lines.append(f"def updates{j}(s):")
-        pairs = []
         for u, (probability, assignments) in enumerate(updates):
             if probability is None:
-                lines.append(f"    p{u} = _one")
+                lines.append(f"    p{j}_{u} = _one")
             else:
-                lines.append(f"    p{u} = {written(probability)}")
-                lines.append(f"    if not 0 <= p{u} <= 1: raise _Out")
-            after = [f"s[{i}]" for i in range(len(bounds))]
+                lines.append(f"    p{j}_{u} = {written(probability)}")
+                lines.append(f"    if not 0 <= p{j}_{u} <= 1: raise _Out")
             for position, value in assignments:
-                name = f"a{u}_{position}"
+                name = f"a{j}_{u}_{position}"
                 lines.append(f"    {name} = {written(value)}")
                 limits = bounds[position]
                 if limits is not None:
-                    low, high = limits
                     lines.append(
-                        f"    if type({name}) is not int or not {low} <= {name} <= {high}: raise _Out"
+                        f"    if type({name}) is not int or not "
+                        f"{limits[0]} <= {name} <= {limits[1]}: raise _Out"
                     )
-                after[position] = name
-            pairs.append(f"(p{u}, ({''.join(f'{a}, ' for a in after)}))")
         if any(probability is not None for probability, _ in updates):
-            lines.append(
-                f"    if {' + '.join(f'p{u}' for u in range(len(updates)))} != 1: raise _Out"
-            )
-        lines.append(f"    return ({', '.join(pairs)},)")
+            total = " + ".join(f"p{j}_{u}" for u in range(len(updates)))
+            lines.append(f"    if {total} != 1: raise _Out")
+    pairs = []
+    for picked in itertools.product(*(range(len(updates)) for updates in commands)):
+        after = [f"s[{i}]" for i in range(len(bounds))]
+        for j, u in enumerate(picked):
+            for position, _ in commands[j][u][1]:
+                after[position] = f"a{j}_{u}_{position}"
+        product = " * ".join(f"p{j}_{u}" for j, u in enumerate(picked))
+        pairs.append(f"({product}, ({''.join(f'{a}, ' for a in after)}))")
+    lines.append(f"    return ({', '.join(pairs)},)")
     exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
-    return [namespace[f"updates{j}"] for j in range(len(commands))]
+    function: MoveFunction = namespace["move"]
+    return function
 
 
 def constant_value(expr: Expr, scope: Scope, what: str) -> tuple[str, Any]:

@@ -32,12 +32,12 @@ from ..errors import ConstantError, ModelError, UsageError
 from ..util.numbers import is_symbolic, mpq, parse_fraction, to_sympy
 from .expressions import (
     Compiled,
+    MoveFunction,
     OutOfBounds,
     Scope,
-    UpdateFunction,
     compile_enabled,
     compile_expression,
-    compile_updates,
+    compile_move,
     constant_value,
     expand,
     names_in,
@@ -98,11 +98,7 @@ class _Command:
     action: str | None
     guard: Compiled
     updates: tuple[_Update, ...]
-
-    @property
-    def writes(self) -> tuple[tuple[int, ...], ...]:
-        """The positions each update assigns."""
-        return tuple(tuple(i for i, _ in u.assignments) for u in self.updates)
+    guard_expr: Expr
 
     @property
     def where(self) -> str:
@@ -115,13 +111,6 @@ class _Reward:
     action: str | None
     guard: Compiled
     value: Compiled
-
-
-#: For each command after the first of a move, the positions each of its updates assigns.
-_Overlays = tuple[tuple[tuple[int, ...], ...], ...]
-#: A move: its name, the commands it takes, and their overlays (``None`` when two of
-#: them may write one variable).
-_Pick = tuple[str, list[_Command], _Overlays | None]
 
 
 class PrismProgram:
@@ -186,14 +175,14 @@ class PrismProgram:
             else self.compile(expand(syntax.init, formulas), "init ... endinit")
         )
         self._alphabet = _alphabets(self.commands)
-        self._enabled = compile_enabled([c.guard for c in self.commands])
-        self._picked: dict[tuple[int, ...], list[_Pick]] = {}
-        # each command's updates in one function, made when the command is first taken
+        self._enabled = compile_enabled([c.guard_expr for c in self.commands], self.scope)
+        self._picked: dict[tuple[int, ...], list[tuple[str, list[_Command]]]] = {}
+        # each move's updates in one function, made when the move is first taken
         # (numbers only: a parameter's sympy expressions go one at a time, each checked)
         self._bounds = [
             None if kind == "bool" else (low, high) for _, kind, low, high in self.variables
         ]
-        self._updates: dict[int, UpdateFunction] = {}
+        self._moves: dict[tuple[int, ...], MoveFunction | None] = {}
 
     def compile(self, expr: Expr, what: str) -> Compiled:
         """``expr`` compiled over this program's variables."""
@@ -221,10 +210,7 @@ class PrismProgram:
     def moves(self, state: tuple[Any, ...]) -> list[tuple[str, dict[tuple[Any, ...], Any]]]:
         """The moves of ``state``: ``(name, {next state: probability})``; in a DTMC one
         move, ``"step"``, the enabled moves merged; ``[]`` in a deadlock."""
-        result = [
-            (name, self._product(commands, overlays, state))
-            for name, commands, overlays in self._picks(state)
-        ]
+        result = [(name, self._product(commands, state)) for name, commands in self._picks(state)]
         if self.model_type == "dtmc" and result:
             if len(result) == 1:
                 return [("step", result[0][1])]
@@ -236,17 +222,16 @@ class PrismProgram:
             return [("step", merged)]
         return result
 
-    def _picks(self, state: tuple[Any, ...]) -> list[_Pick]:
+    def _picks(self, state: tuple[Any, ...]) -> list[tuple[str, list[_Command]]]:
         """The moves of ``state``, each by its name (:func:`_move_names`) with the
-        commands it takes and their :func:`_overlays`; worked out once for each set of
-        enabled commands."""
+        commands it takes; worked out once for each set of enabled commands."""
         enabled = self._enabled_commands(state)
         key = tuple(map(id, enabled))
         picks = self._picked.get(key)
         if picks is None:
             moves = self._picks_of(enabled)
             picks = self._picked[key] = [
-                (name, commands, _overlays(commands))
+                (name, commands)
                 for name, (_, commands) in zip(_move_names(moves), moves, strict=True)
             ]
         return picks
@@ -282,7 +267,7 @@ class PrismProgram:
         if not transition:
             return total
         if self.model_type == "dtmc":  # the mean over the moves merged into one
-            actions = [commands[0].action or "" for _, commands, _ in self._picks(state)]
+            actions = [commands[0].action or "" for _, commands in self._picks(state)]
             earned = sum(
                 (self.reward_value(r, state) for a in actions for r in transition if r.action == a),
                 self._zero,
@@ -323,13 +308,18 @@ class PrismProgram:
             ) from None
 
     def _product(
-        self, commands: list[_Command], overlays: _Overlays | None, state: tuple[Any, ...]
+        self, commands: list[_Command], state: tuple[Any, ...]
     ) -> dict[tuple[Any, ...], Any]:
-        """The distribution of the commands' updates taken together (by their compiled
-        updates where it can, :meth:`_compiled_product`; else one assignment at a time,
-        which names what failed)."""
-        dist = self._compiled_product(commands, overlays, state)
-        if dist:
+        """The distribution of the commands' updates taken together: by the move's
+        compiled function (:func:`~exactprob.prism.expressions.compile_move`) where it
+        has one and its checks pass, else one assignment at a time, which names what
+        failed."""
+        compiled = self._compiled(commands, state)
+        if compiled is not None:
+            dist: dict[tuple[Any, ...], Any] = {}
+            for p, target in compiled:
+                if p:
+                    dist[target] = dist.get(target, 0) + p
             return dist
         branches = [self._branches(c, state) for c in commands]
         dist = {}
@@ -352,53 +342,24 @@ class PrismProgram:
                 dist[target] = dist.get(target, 0) + p
         return dist
 
-    def _compiled_product(
-        self, commands: list[_Command], overlays: _Overlays | None, state: tuple[Any, ...]
-    ) -> dict[tuple[Any, ...], Any] | None:
-        """:meth:`_product` from each command's compiled updates: the first command's
-        next state with the variables each other one writes laid over it; ``None``
-        where a command has no compiled updates, one fails a check, or two of the
-        commands write one variable."""
-        results = []
-        for command in commands:
-            found = self._compiled(command, state)
-            if found is None:
-                return None
-            results.append(found)
-        dist: dict[tuple[Any, ...], Any] = {}
-        if len(results) == 1:
-            for p, target in results[0]:
-                if p:
-                    dist[target] = dist.get(target, 0) + p
-            return dist
-        if overlays is None:
-            return None
-        for combination in itertools.product(*(list(enumerate(r)) for r in results)):
-            (_, (p, target)), *others = combination
-            after = list(target)
-            for (u, (q, other)), positions in zip(others, overlays, strict=True):
-                p = p * q
-                for i in positions[u]:
-                    after[i] = other[i]
-            if p:
-                key = tuple(after)
-                dist[key] = dist.get(key, 0) + p
-        return dist
-
     def _compiled(
-        self, command: _Command, state: tuple[Any, ...]
+        self, commands: list[_Command], state: tuple[Any, ...]
     ) -> tuple[tuple[Any, tuple[Any, ...]], ...] | None:
-        """The command's updates in ``state`` as ``(probability, next state)``, by its
-        compiled function; ``None`` where there is none or a check fails (then
-        :meth:`_branches` finds what failed)."""
+        """The move of ``commands`` in ``state`` by its compiled function, made on first
+        use; ``None`` with a parameter, where two commands may write one variable, or
+        where a check fails."""
         if self.parameters:
             return None
-        updates = self._updates.get(id(command))
-        if updates is None:
-            compiled = [(u.probability, list(u.assignments)) for u in command.updates]
-            updates = self._updates[id(command)] = compile_updates([compiled], self._bounds)[0]
+        key = tuple(map(id, commands))
+        if key in self._moves:
+            move = self._moves[key]
+        else:
+            updates = [[(u.probability, list(u.assignments)) for u in c.updates] for c in commands]
+            move = self._moves[key] = compile_move(updates, self._bounds)
+        if move is None:
+            return None
         try:
-            return updates(state)
+            return move(state)
         except (OutOfBounds, ArithmeticError, TypeError, ValueError, ModelError):
             return None
 
@@ -407,12 +368,6 @@ class PrismProgram:
     ) -> list[tuple[Any, list[tuple[int, Any]]]]:
         """The command's updates in ``state``: ``(probability, [(position, value)])``,
         checked (probabilities in [0, 1] summing to 1, values within range)."""
-        compiled = self._compiled(command, state)
-        if compiled is not None:
-            return [
-                (p, [(i, target[i]) for i, _ in update.assignments])
-                for (p, target), update in zip(compiled, command.updates, strict=True)
-            ]
         branches = []
         total = self._zero
         try:
@@ -468,16 +423,6 @@ class PrismProgram:
                 raise ModelError(f"{what}: a reward is 'guard : number;'")
             items.append(_Reward(item.transition, item.action, guard, value))
         return items
-
-
-def _overlays(commands: list[_Command]) -> _Overlays | None:
-    """For synchronising ``commands``, the positions each update of the second and later
-    commands assigns (laid over the first's next state); ``None`` when two of the
-    commands may write one variable."""
-    touched = [{i for u in c.updates for i, _ in u.assignments} for c in commands]
-    if any(not a.isdisjoint(b) for a, b in itertools.combinations(touched, 2)):
-        return None
-    return tuple(c.writes for c in commands[1:])
 
 
 def _move_names(moves: list[tuple[str, list[_Command]]]) -> list[str]:
@@ -678,7 +623,8 @@ def _command(
     formulas: Mapping[str, Expr],
 ) -> _Command:
     where = f"module {module}, line {command.line}"
-    guard = program.compile(expand(command.guard, formulas), where)
+    guard_expr = expand(command.guard, formulas)
+    guard = program.compile(guard_expr, where)
     if guard.kind != "bool":
         raise ModelError(f"{where}: the guard is a {guard.kind}, not a boolean")
     updates = []
@@ -702,7 +648,7 @@ def _command(
                 raise ModelError(f"{where}: {name} is a {kind} but is given a {value.kind}")
             assignments.append((position, value))
         updates.append(_Update(probability, tuple(assignments)))
-    return _Command(module, command.line, command.action, guard, tuple(updates))
+    return _Command(module, command.line, command.action, guard, tuple(updates), guard_expr)
 
 
 def _initial_expression(
