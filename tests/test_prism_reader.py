@@ -425,3 +425,39 @@ rewards x=1 : p/3; [a] true : p; endrewards""",
     earned = model.program.move_rewards(None, (1,), "step")
     assert not earned.atoms(sympy.Float)
     assert sympy.simplify(earned - sympy.Rational(5, 6) * sympy.Symbol("p")) == 0
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("x=1 : -2;", "the reward structure gives -2 in state (x=1): rewards must be >= 0"),
+        (
+            "[go] x=1 : 1 - x*2;",
+            "the reward structure gives -1 in state (x=1): rewards must be >= 0",
+        ),
+        ("true : 1/(1-x);", "a reward: division by zero, in state (x=1)"),
+    ],
+)
+def test_a_negative_or_undefined_reward_is_refused_with_its_state(item: str, message: str) -> None:
+    model = prism.loads(
+        "mdp module m x : [0..2] init 0; [go] x<2 -> (x'=x+1); [] x=2 -> true; endmodule "
+        f'rewards "r" true : 1; {item} endrewards'
+    )
+    with pytest.raises(ModelError) as refused:
+        model.check("Rmax=? [F x=2]")
+    assert message in str(refused.value)
+
+
+def test_rewards_sum_their_items_and_a_chains_merged_moves_average_theirs() -> None:
+    # by hand: Rmax from x=0 is 1 + 3 (state) + 2 (the go move from x=0); 1 + 3 from x=1
+    mdp = prism.loads(
+        "mdp module m x : [0..2] init 0; [go] x<2 -> (x'=x+1); [] x=2 -> true; endmodule "
+        'rewards "r" true : 1; x<2 : 3; [go] x=0 : 2; [] x=0 : 100; endrewards'
+    )
+    assert mdp.check('R{"r"}max=? [F x=2]').value == 4 + 2 + 4
+    # a chain whose two commands are merged: the transition rewards' mean, 1/2 of 6
+    chain = prism.loads(
+        "dtmc module m x : [0..1] init 0; [a] x=0 -> (x'=1); [b] x=0 -> (x'=1); endmodule "
+        'rewards "r" [a] true : 6; endrewards'
+    )
+    assert chain.check('R{"r"}=? [F x=1]').value == 3

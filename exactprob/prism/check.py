@@ -263,15 +263,12 @@ def _check_rewards(space: StateSpace, structure: str | None) -> None:
     its probabilities are taken as positive)."""
     program = space.program
     for state in space.states:
-        for item in program.rewards[structure]:
-            if not item.guard(state):
-                continue
-            value = program.reward_value(item, state)
-            if not is_symbolic(value) and value < 0:
-                raise ModelError(
-                    f"the reward structure gives {value} in state "
-                    f"{program.state_text(state)}: rewards must be >= 0"
-                )
+        value = program.lowest_reward(structure, state)
+        if value is not None and value < 0:
+            raise ModelError(
+                f"the reward structure gives {value} in state "
+                f"{program.state_text(state)}: rewards must be >= 0"
+            )
 
 
 def _steady(space: StateSpace, expr: SteadyOperator, positions: list[int], method: str) -> Answer:

@@ -50,11 +50,14 @@ __all__ = [
     "Compiled",
     "MoveFunction",
     "OutOfBounds",
+    "RewardFunction",
     "Scope",
     "Updates",
     "compile_enabled",
     "compile_expression",
+    "compile_lowest_reward",
     "compile_move",
+    "compile_rewards",
     "conjuncts",
     "constant_value",
     "expand",
@@ -468,6 +471,75 @@ def compile_move(
     exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
     function: MoveFunction = namespace["move"]
     return function
+
+
+#: A compiled reward structure: the state to its state rewards' sum and each action's
+#: transition rewards' sum (the actions with an item whose guard holds).
+RewardFunction = Callable[[tuple[Any, ...]], tuple[Any, dict[str, Any]]]
+
+
+def compile_rewards(items: list[tuple[str | None, Compiled, Compiled]]) -> RewardFunction:
+    """One function of the state that sums a reward structure's ``items``: each is
+    ``(action, guard, value)``, ``action`` ``None`` for a state reward and the label
+    (``""`` for none) for a transition reward.
+
+    >>> scope = Scope(variables={"x": (0, "int")})
+    >>> x = compile_expression(Name("x"), scope, "")
+    >>> low = compile_expression(Binary("<", Name("x"), Number(2)), scope, "")
+    >>> rewards = compile_rewards([(None, low, x), (None, low, x), ("go", low, x)])
+    >>> rewards((1,)), rewards((3,))
+    ((mpq(2,1), {'go': mpq(1,1)}), (mpq(0,1), {}))
+    """
+    namespace: dict[str, Any] = {**_HELPERS, "_zero": mpq(0)}
+    lines = ["def rewards(s):", "    t = _zero", "    d = {}"]
+    for action, test, amount in _reward_items(items, namespace):
+        if action is None:
+            lines.append(f"    if {test}: t = t + {amount}")
+        else:
+            lines.append(f"    if {test}: d[{action!r}] = d.get({action!r}, _zero) + {amount}")
+    lines.append("    return t, d")
+    exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
+    function: RewardFunction = namespace["rewards"]
+    return function
+
+
+def compile_lowest_reward(
+    items: list[tuple[str | None, Compiled, Compiled]],
+) -> Callable[[tuple[Any, ...]], Any]:
+    """One function of the state that gives the least value of the reward ``items``
+    (as :func:`compile_rewards` takes them) whose guards hold, ``None`` if none does.
+
+    >>> scope = Scope(variables={"x": (0, "int")})
+    >>> x = compile_expression(Name("x"), scope, "")
+    >>> minus = compile_expression(Unary("-", Name("x")), scope, "")
+    >>> low = compile_expression(Binary("<", Name("x"), Number(2)), scope, "")
+    >>> lowest = compile_lowest_reward([(None, low, x), ("go", low, minus)])
+    >>> lowest((1,)), lowest((3,))
+    (-1, None)
+    """
+    namespace: dict[str, Any] = dict(_HELPERS)
+    lines = ["def lowest(s):", "    low = None"]
+    for _, test, amount in _reward_items(items, namespace):
+        lines.append(f"    if {test}:")
+        lines.append(f"        v = {amount}")
+        lines.append("        if low is None or v < low: low = v")
+    lines.append("    return low")
+    exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
+    function: Callable[[tuple[Any, ...]], Any] = namespace["lowest"]
+    return function
+
+
+def _reward_items(
+    items: list[tuple[str | None, Compiled, Compiled]], namespace: dict[str, Any]
+) -> list[tuple[str | None, str, str]]:
+    """Each reward item's action, guard source and value source, their constants
+    entered in ``namespace``."""
+    written = []
+    for j, (action, guard, value) in enumerate(items):
+        namespace[f"_g{j}"], namespace[f"_v{j}"] = guard.constants, value.constants
+        test = guard.source.replace("_k[", f"_g{j}[")
+        written.append((action, test, value.source.replace("_k[", f"_v{j}[")))
+    return written
 
 
 def constant_value(expr: Expr, scope: Scope, what: str) -> tuple[str, Any]:

@@ -24,7 +24,7 @@ deadlock fix; :attr:`~exactprob.prism.space.StateSpace.deadlocks` lists them).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,10 +34,13 @@ from .expressions import (
     Compiled,
     MoveFunction,
     OutOfBounds,
+    RewardFunction,
     Scope,
     compile_enabled,
     compile_expression,
+    compile_lowest_reward,
     compile_move,
+    compile_rewards,
     constant_value,
     expand,
     names_in,
@@ -183,6 +186,8 @@ class PrismProgram:
             None if kind == "bool" else (low, high) for _, kind, low, high in self.variables
         ]
         self._moves: dict[tuple[int, ...], MoveFunction | None] = {}
+        self._reward_sums: dict[str | None, RewardFunction] = {}
+        self._lowest_rewards: dict[str | None, Callable[[tuple[Any, ...]], Any]] = {}
 
     def compile(self, expr: Expr, what: str) -> Compiled:
         """``expr`` compiled over this program's variables."""
@@ -258,6 +263,16 @@ class PrismProgram:
     def move_rewards(self, structure: str | None, state: tuple[Any, ...], move: str) -> Any:
         """The reward of taking ``move`` in ``state``: the state rewards plus the move's
         transition rewards (in a DTMC, the mean over the moves merged)."""
+        summed = self._summed_rewards(structure, state)
+        if summed is not None:
+            total, earned_by = summed
+            if not earned_by:
+                return total
+            if self.model_type == "dtmc":  # the mean over the moves merged into one
+                actions = [commands[0].action or "" for _, commands in self._picks(state)]
+                earned = sum((earned_by.get(a, self._zero) for a in actions), self._zero)
+                return total + earned / len(actions) if actions else total
+            return total + earned_by.get(move.split("(")[0], self._zero)
         items = self.rewards[structure]
         total = sum(
             (self.reward_value(r, state) for r in items if not r.transition and r.guard(state)),
@@ -277,6 +292,45 @@ class PrismProgram:
         return total + sum(
             (self.reward_value(r, state) for r in transition if r.action == action), self._zero
         )
+
+    def _summed_rewards(
+        self, structure: str | None, state: tuple[Any, ...]
+    ) -> tuple[Any, dict[str, Any]] | None:
+        """The structure's state rewards summed in ``state`` and its transition rewards
+        summed by action, by its compiled function (made on first use); ``None`` with a
+        parameter or where an item fails (then each item is worked out alone, and the
+        one that fails is named)."""
+        if self.parameters:
+            return None
+        summed = self._reward_sums.get(structure)
+        if summed is None:
+            summed = self._reward_sums[structure] = compile_rewards(self._reward_items(structure))
+        try:
+            return summed(state)
+        except (ArithmeticError, TypeError, ValueError, ModelError):
+            return None
+
+    def lowest_reward(self, structure: str | None, state: tuple[Any, ...]) -> Any:
+        """The least value among the structure's items whose guards hold in ``state``
+        (``None`` if none does); one that depends on a parameter counts as 0."""
+        if not self.parameters:
+            lowest = self._lowest_rewards.get(structure)
+            if lowest is None:
+                lowest = self._lowest_rewards[structure] = compile_lowest_reward(
+                    self._reward_items(structure)
+                )
+            try:
+                return lowest(state)
+            except (ArithmeticError, TypeError, ValueError, ModelError):
+                pass  # each item alone, to name the one that fails
+        values = [self.reward_value(r, state) for r in self.rewards[structure] if r.guard(state)]
+        return min((0 if is_symbolic(v) else v for v in values), default=None)
+
+    def _reward_items(self, structure: str | None) -> list[tuple[str | None, Compiled, Compiled]]:
+        """The structure's items as :func:`compile_rewards` takes them."""
+        return [
+            (r.action if r.transition else None, r.guard, r.value) for r in self.rewards[structure]
+        ]
 
     def reward_value(self, item: _Reward, state: tuple[Any, ...]) -> Any:
         """One reward item's value in ``state``, an error naming the state if it fails."""
