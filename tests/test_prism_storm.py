@@ -15,12 +15,15 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from prism_programs import programs
 
 from exactprob import prism
+from exactprob.prism import program as program_module
 
 stormpy = pytest.importorskip("stormpy")
 
@@ -46,12 +49,16 @@ def storm_values(path: str, prop: str) -> dict[tuple[Any, ...], Fraction | float
     return found
 
 
-def check_against_storm(tmp_path_factory: Any, case: Any) -> None:
-    """Every property of the random program ``case``, in every state, ours and Storm's."""
+def check_against_storm(tmp_path_factory: Any, case: Any, compile_after: int) -> None:
+    """Every property of the random program ``case``, in every state, ours and Storm's;
+    the reader compiles a move once it was taken ``compile_after`` times (0: at once, so
+    that the compiled moves of these small programs are checked too)."""
     _, text, properties = case
     path = tmp_path_factory.mktemp("prism") / "random.prism"
     path.write_text(text)
-    model = prism.load(path)
+    with patch.object(program_module, "COMPILE_AFTER", compile_after):
+        model = prism.load(path)
+        assert len(model.space) > 0  # built here, with compile_after
     names = model.program.names
     for prop in properties:
         ours = model.values(prop)
@@ -67,16 +74,20 @@ def check_against_storm(tmp_path_factory: Any, case: Any) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(programs())
-def test_random_programs_agree_with_storm_in_every_state(tmp_path_factory: Any, case: Any) -> None:
-    check_against_storm(tmp_path_factory, case)
+@given(programs(), st.sampled_from([0, 10**9]))
+def test_random_programs_agree_with_storm_in_every_state(
+    tmp_path_factory: Any, case: Any, compile_after: int
+) -> None:
+    check_against_storm(tmp_path_factory, case, compile_after)
 
 
 @pytest.mark.slow
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(programs())
-def test_many_more_random_programs_agree_with_storm(tmp_path_factory: Any, case: Any) -> None:
-    check_against_storm(tmp_path_factory, case)
+@given(programs(), st.sampled_from([0, 10**9]))
+def test_many_more_random_programs_agree_with_storm(
+    tmp_path_factory: Any, case: Any, compile_after: int
+) -> None:
+    check_against_storm(tmp_path_factory, case, compile_after)
 
 
 PARAMETRIC = """dtmc

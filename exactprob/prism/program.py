@@ -116,6 +116,10 @@ class _Reward:
     value: Compiled
 
 
+#: A move is compiled into one function once it has been taken this many times.
+COMPILE_AFTER = 16
+
+
 class PrismProgram:
     """A model file with its constants given (``constants``: name -> value, as
     :func:`read_constant` reads them): its variables, initial states, labels, reward
@@ -185,7 +189,8 @@ class PrismProgram:
         self._bounds = [
             None if kind == "bool" else (low, high) for _, kind, low, high in self.variables
         ]
-        self._moves: dict[tuple[int, ...], MoveFunction | None] = {}
+        # each move's function once made (None: it has none), else how often it was taken
+        self._moves: dict[tuple[int, ...], MoveFunction | int | None] = {}
         self._reward_sums: dict[str | None, RewardFunction] = {}
         self._lowest_rewards: dict[str | None, Callable[[tuple[Any, ...]], Any]] = {}
 
@@ -399,21 +404,25 @@ class PrismProgram:
     def _compiled(
         self, commands: list[_Command], state: tuple[Any, ...]
     ) -> tuple[tuple[Any, tuple[Any, ...]], ...] | None:
-        """The move of ``commands`` in ``state`` by its compiled function, made on first
-        use; ``None`` with a parameter, where two commands may write one variable, or
-        where a check fails."""
+        """The move of ``commands`` in ``state`` by its compiled function, made once the
+        move has been taken :data:`COMPILE_AFTER` times (writing one out costs about as
+        much as taking it that many times the slow way: herman's products are each
+        taken twice); ``None`` before, with a parameter, where two commands may write
+        one variable, or where a check fails."""
         if self.parameters:
             return None
         key = tuple(map(id, commands))
-        if key in self._moves:
-            move = self._moves[key]
-        else:
+        known = self._moves.get(key, 0)
+        if isinstance(known, int):
+            if known < COMPILE_AFTER:
+                self._moves[key] = known + 1
+                return None
             updates = [[(u.probability, list(u.assignments)) for u in c.updates] for c in commands]
-            move = self._moves[key] = compile_move(updates, self._bounds)
-        if move is None:
+            known = self._moves[key] = compile_move(updates, self._bounds)
+        if known is None:
             return None
         try:
-            return move(state)
+            return known(state)
         except (OutOfBounds, ArithmeticError, TypeError, ValueError, ModelError):
             return None
 
