@@ -47,9 +47,9 @@ from .syntax import (
 )
 
 __all__ = [
+    "EVALUATION_ERRORS",
     "Compiled",
     "MoveFunction",
-    "OutOfBounds",
     "RewardFunction",
     "Scope",
     "Updates",
@@ -383,9 +383,9 @@ def conjuncts(expr: Expr) -> list[Expr]:
     return [expr]
 
 
-class OutOfBounds(Exception):
-    """Raised by a function of :func:`compile_updates` when a check fails: the caller
-    then works the command out again one expression at a time, to say what failed."""
+#: What evaluating an expression of a model can raise (a division by zero, a parameter
+#: compared, an irrational power, a negative divisor of mod).
+EVALUATION_ERRORS = (ArithmeticError, TypeError, ValueError, ModelError)
 
 
 def _merged(source: str, j: int) -> str:
@@ -396,8 +396,9 @@ def _merged(source: str, j: int) -> str:
 #: A command's updates: each one's probability (``None`` for 1) and its ``(position,
 #: value)`` assignments.
 Updates = list[tuple[Compiled | None, list[tuple[int, Compiled]]]]
-#: A compiled move: the state to its ``(probability, next state)`` pairs.
-MoveFunction = Callable[[tuple[Any, ...]], tuple[tuple[Any, tuple[Any, ...]], ...]]
+#: A compiled move: the state to its ``(probability, next state)`` pairs (``None`` where
+#: a check fails).
+MoveFunction = Callable[[tuple[Any, ...]], tuple[tuple[Any, tuple[Any, ...]], ...] | None]
 
 
 def compile_move(
@@ -407,10 +408,11 @@ def compile_move(
     together (one, or several that synchronise) as ``(probability, next state)``
     pairs, one per way of picking an update of each, every expression written out in
     one body. ``bounds[i]``: the range of an int variable (``None`` for a bool).
-    ``None`` when two of the commands may write one variable (the caller then goes one
-    assignment at a time and says where). The function raises :class:`OutOfBounds`
-    when a probability is outside [0, 1], a command's probabilities do not sum to 1,
-    or an int is given a value that is not a whole number of its range.
+    ``None`` when two of the commands may write one variable. The function gives
+    ``None`` when a probability is outside [0, 1], a command's probabilities do not sum
+    to 1, an int is given a value that is not a whole number of its range, or an
+    expression cannot be evaluated: the caller then goes one assignment at a time and
+    says what failed.
 
     >>> scope = Scope(variables={"x": (0, "int"), "y": (1, "int")})
     >>> up = compile_expression(Binary("+", Name("x"), Number(1)), scope, "")
@@ -418,10 +420,8 @@ def compile_move(
     >>> step = compile_move([[(half, [(0, up)]), (half, [])]], [(0, 2), (0, 2)])
     >>> step((1, 0))
     ((mpq(1,2), (2, 0)), (mpq(1,2), (1, 0)))
-    >>> step((2, 0))
-    Traceback (most recent call last):
-    ...
-    exactprob.prism.expressions.OutOfBounds
+    >>> step((2, 0)) is None
+    True
     >>> other = compile_expression(Number(2), scope, "")
     >>> both = compile_move([[(half, [(0, up)]), (half, [])], [(None, [(1, other)])]], [(0, 2), (0, 2)])
     >>> both((0, 0))
@@ -430,8 +430,8 @@ def compile_move(
     writes = [{i for _, assignments in updates for i, _ in assignments} for updates in commands]
     if sum(map(len, writes)) != len(set().union(*writes)):
         return None
-    namespace: dict[str, Any] = {**_HELPERS, "_Out": OutOfBounds, "_one": mpq(1)}
-    lines = ["def move(s):"]
+    namespace: dict[str, Any] = {**_HELPERS, "_one": mpq(1), "_Failed": EVALUATION_ERRORS}
+    lines = ["def move(s):", "  try:"]
     count = 0
 
     def written(expr: Compiled) -> str:
@@ -446,7 +446,7 @@ def compile_move(
                 lines.append(f"    p{j}_{u} = _one")
             else:
                 lines.append(f"    p{j}_{u} = {written(probability)}")
-                lines.append(f"    if not 0 <= p{j}_{u} <= 1: raise _Out")
+                lines.append(f"    if not 0 <= p{j}_{u} <= 1: return None")
             for position, value in assignments:
                 name = f"a{j}_{u}_{position}"
                 lines.append(f"    {name} = {written(value)}")
@@ -454,11 +454,11 @@ def compile_move(
                 if limits is not None:
                     lines.append(
                         f"    if type({name}) is not int or not "
-                        f"{limits[0]} <= {name} <= {limits[1]}: raise _Out"
+                        f"{limits[0]} <= {name} <= {limits[1]}: return None"
                     )
         if any(probability is not None for probability, _ in updates):
             total = " + ".join(f"p{j}_{u}" for u in range(len(updates)))
-            lines.append(f"    if {total} != 1: raise _Out")
+            lines.append(f"    if {total} != 1: return None")
     pairs = []
     for picked in itertools.product(*(range(len(updates)) for updates in commands)):
         after = [f"s[{i}]" for i in range(len(bounds))]
@@ -468,6 +468,8 @@ def compile_move(
         product = " * ".join(f"p{j}_{u}" for j, u in enumerate(picked))
         pairs.append(f"({product}, ({''.join(f'{a}, ' for a in after)}))")
     lines.append(f"    return ({', '.join(pairs)},)")
+    lines.append("  except _Failed:")
+    lines.append("    return None")
     exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
     function: MoveFunction = namespace["move"]
     return function

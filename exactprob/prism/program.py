@@ -31,9 +31,9 @@ from typing import Any
 from ..errors import ConstantError, ModelError, UsageError
 from ..util.numbers import is_symbolic, mpq, parse_fraction, to_sympy
 from .expressions import (
+    EVALUATION_ERRORS,
     Compiled,
     MoveFunction,
-    OutOfBounds,
     RewardFunction,
     Scope,
     compile_enabled,
@@ -312,7 +312,7 @@ class PrismProgram:
             summed = self._reward_sums[structure] = compile_rewards(self._reward_items(structure))
         try:
             return summed(state)
-        except (ArithmeticError, TypeError, ValueError, ModelError):
+        except EVALUATION_ERRORS:
             return None
 
     def lowest_reward(self, structure: str | None, state: tuple[Any, ...]) -> Any:
@@ -326,7 +326,7 @@ class PrismProgram:
                 )
             try:
                 return lowest(state)
-            except (ArithmeticError, TypeError, ValueError, ModelError):
+            except EVALUATION_ERRORS:
                 pass  # each item alone, to name the one that fails
         values = [self.reward_value(r, state) for r in self.rewards[structure] if r.guard(state)]
         return min((0 if is_symbolic(v) else v for v in values), default=None)
@@ -419,12 +419,7 @@ class PrismProgram:
                 return None
             updates = [[(u.probability, list(u.assignments)) for u in c.updates] for c in commands]
             known = self._moves[key] = compile_move(updates, self._bounds)
-        if known is None:
-            return None
-        try:
-            return known(state)
-        except (OutOfBounds, ArithmeticError, TypeError, ValueError, ModelError):
-            return None
+        return None if known is None else known(state)
 
     def _branches(
         self, command: _Command, state: tuple[Any, ...]
