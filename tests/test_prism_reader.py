@@ -461,3 +461,26 @@ def test_rewards_sum_their_items_and_a_chains_merged_moves_average_theirs() -> N
         'rewards "r" [a] true : 6; endrewards'
     )
     assert chain.check('R{"r"}=? [F x=1]').value == 3
+
+
+def test_the_built_in_label_deadlock_holds_where_no_command_is_enabled() -> None:
+    # x=2 has no command (it stays, by PRISM's fix); x=1 loops by its own command
+    model = prism.loads(
+        "dtmc module m x : [0..2] init 0; [] x=0 -> 1/4:(x'=1) + 3/4:(x'=2); [] x=1 -> true; "
+        "endmodule"
+    )
+    assert model.check('P=? [F "deadlock"]').value == Fraction(3, 4)
+    assert model.check('filter(count, "deadlock")').value == 1
+    assert model.check('P=? [G !"deadlock"]').value == Fraction(1, 4)
+
+
+@pytest.mark.parametrize(
+    "prop", ["Pmax=? [F G x=1]", 'Pmin=? [G F "up"]', "Pmax=? [(F x=1) & (G x<2)]"]
+)
+def test_ltl_path_formulas_are_refused_by_name(prop: str) -> None:
+    model = prism.loads(
+        "mdp module m x : [0..2] init 0; [a] x<2 -> 1/2:(x'=x+1) + 1/2:(x'=0); [] x=2 -> true; "
+        'endmodule label "up" = x=2;'
+    )
+    with pytest.raises(UsageError, match=r"^LTL path formulas \(several temporal operators"):
+        model.check(prop)

@@ -27,7 +27,7 @@ from ..engine import Enclosure, enclose_graph, solve, solve_graph, stationary
 from ..errors import ModelError, UsageError
 from ..util.numbers import is_symbolic, mpq, to_fraction
 from ..util.progress import shows_progress
-from .expressions import Scope, compile_expression, expand
+from .expressions import Scope, StateSet, compile_expression, expand
 from .questions import STEPS, ChainModel, QuestionModel, RewardQuestionModel, question_graph
 from .space import StateSpace
 from .syntax import (
@@ -64,7 +64,9 @@ class Answer:
 def _condition(space: StateSpace, expr: Expr, what: str) -> set[int]:
     """The states where the state formula ``expr`` holds (``what`` names it in errors)."""
     program = space.program
-    scope = Scope(program.constants, program.scope.variables, program.label_exprs)
+    deadlocks = StateSet(frozenset(space.states[i] for i in space.deadlocks))
+    labels = {"deadlock": deadlocks, **program.label_exprs}
+    scope = Scope(program.constants, program.scope.variables, labels)
     compiled = compile_expression(expand(expr, program.formulas), scope, what)
     if compiled.kind != "bool":
         raise ModelError(f"{what}: a state formula must be a boolean, got {compiled.kind}")

@@ -52,6 +52,7 @@ __all__ = [
     "MoveFunction",
     "RewardFunction",
     "Scope",
+    "StateSet",
     "Updates",
     "compile_enabled",
     "compile_expression",
@@ -70,14 +71,23 @@ _ORDER = {"<", "<=", ">", ">="}
 _LOGIC = {"&": "and", "|": "or"}
 
 
+@dataclass(frozen=True)
+class StateSet:
+    """A label given by its states, not by an expression (PRISM's built-in
+    ``"deadlock"``, known once the states are explored)."""
+
+    states: frozenset[tuple[Any, ...]]
+
+
 @dataclass
 class Scope:
     """What names mean: constants (``name -> (kind, value)``), variables (``name ->
-    (position in the state, kind)``) and labels (``name -> expression``, in properties)."""
+    (position in the state, kind)``) and labels (``name -> expression`` or a
+    :class:`StateSet`, in properties)."""
 
     constants: Mapping[str, tuple[str, Any]] = field(default_factory=dict)
     variables: Mapping[str, tuple[int, str]] = field(default_factory=dict)
-    labels: Mapping[str, Expr] = field(default_factory=dict)
+    labels: Mapping[str, Expr | StateSet] = field(default_factory=dict)
 
 
 class Compiled:
@@ -195,7 +205,10 @@ class _Writer:
         if isinstance(expr, LabelRef):
             if expr.name not in self.scope.labels:
                 raise self.fail(f'no label "{expr.name}" is defined')
-            return self.write(self.scope.labels[expr.name])
+            label = self.scope.labels[expr.name]
+            if isinstance(label, StateSet):
+                return f"(s in {self.constant(label.states)})", "bool"
+            return self.write(label)
         if isinstance(expr, Unary):
             return self.unary(expr)
         if isinstance(expr, Binary):

@@ -686,12 +686,32 @@ def _statement_by_statement(text: str, where: str) -> PropertiesSyntax:
             named = re.match(r'\s*"([^"]*)"\s*:', written)
             name = named.group(1) if named else None
             shown = written[named.end() :].strip() if named else written
-            tree.properties.append(Property(name, None, shown.rstrip(";"), str(error)))
+            if _nests_temporal_operators(shown):
+                ltl = Unsupported("LTL path formulas (several temporal operators, as in F G a)")
+                tree.properties.append(Property(name, ltl, shown.rstrip(";")))
+            else:
+                tree.properties.append(Property(name, None, shown.rstrip(";"), str(error)))
             continue
         tree.constants += part.constants
         tree.labels.update(part.labels)
         tree.properties += part.properties
     return tree
+
+
+#: The temporal operators of a path formula; PRISM reserves these names.
+_TEMPORAL = re.compile(r'(?<![\w"])[FGXUW](?![\w"])')
+
+
+def _nests_temporal_operators(written: str) -> bool:
+    """Whether a property the grammar cannot read has two temporal operators within one
+    operator's brackets: an LTL path formula, as ``P=? [F G a]`` or ``P=? [(F a) & (G b)]``
+    (labels in quotes are left out).
+
+    >>> _nests_temporal_operators('Pmax=? [ G F "up" ]'), _nests_temporal_operators("P=? [F x=1 )")
+    (True, False)
+    """
+    inside = re.sub(r'"[^"]*"', "", written[written.find("[") + 1 : written.rfind("]")])
+    return len(_TEMPORAL.findall(inside)) >= 2
 
 
 def _statements(text: str) -> list[str]:
