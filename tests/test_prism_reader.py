@@ -484,3 +484,26 @@ def test_ltl_path_formulas_are_refused_by_name(prop: str) -> None:
     )
     with pytest.raises(UsageError, match=r"^LTL path formulas \(several temporal operators"):
         model.check(prop)
+
+
+def test_an_mdp_with_a_parameter_answers_piece_by_piece(tmp_path: Path, capsys: Any) -> None:
+    # by hand: bold wins with p, timid with 1/2; the best of the two switches at p = 1/2
+    path = tmp_path / "pick.prism"
+    path.write_text(
+        "mdp const double p; module m x : [0..2] init 0; [bold] x=0 -> p:(x'=1) + 1-p:(x'=2);"
+        " [timid] x=0 -> 1/2:(x'=1) + 1/2:(x'=2); [] x>0 -> true; endmodule"
+    )
+    assert (
+        main(["prism", str(path), "--parameter", "p", "--property", "Pmax=? [F x=1]", "--json"])
+        == 0
+    )
+    value = json.loads(capsys.readouterr().out)["properties"][0]["value"]
+    assert (
+        value
+        == "Piecewise((1/2, (p > 0) & (p < 1/2)), (1/2, Eq(p, 1/2)), (p, (p > 1/2) & (p < 1)))"
+    )
+    with pytest.raises(UsageError, match="an MDP takes one parameter"):
+        prism.loads(
+            "mdp const double p; const double q; module m x : [0..1] init 0; endmodule",
+            parameters=["p", "q"],
+        )

@@ -118,3 +118,48 @@ def test_a_parametric_chain_gives_storms_rational_function(tmp_path: Any, prop: 
     theirs = sympy.sympify(str(result.get_value(model.initial_states[0])).replace("^", "**"))
     assert sympy.cancel(ours - theirs.subs("p", sympy.Symbol("p"))) == 0
     assert sympy.Symbol("p") in ours.free_symbols
+
+
+PARAMETRIC_MDP = """mdp
+const double p;
+module m
+  x : [0..4] init 0;
+  [safe]  x=0 -> 1/2:(x'=1) + 1/2:(x'=4);
+  [risky] x=0 -> p:(x'=2) + 1-p:(x'=4);
+  [back]  x=2 -> 1/3:(x'=0) + 2/3:(x'=1);
+  [push]  x=2 -> p:(x'=1) + 1-p:(x'=3);
+  [] x=1 | x=3 | x=4 -> true;
+endmodule
+rewards "r"  x=0 : 2;  [risky] true : 1;  [push] true : p;  endrewards
+"""
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        "Pmax=? [F x=1]",
+        "Pmin=? [F x=1]",
+        'R{"r"}max=? [F x!=0 & x!=2]',
+        'R{"r"}min=? [F x!=0 & x!=2]',
+    ],
+)
+def test_a_parametric_mdp_gives_storms_value_at_every_point_tried(tmp_path: Any, prop: str) -> None:
+    # the best play changes with p: the piecewise answer, read at each point, is Storm's
+    # exact value for the model with that p (the points straddle the breakpoints)
+    import sympy
+
+    path = tmp_path / "choose.prism"
+    path.write_text(PARAMETRIC_MDP)
+    ours = prism.load(path, parameters=["p"]).check(prop).value
+    p = sympy.Symbol("p")
+    for point in ("1/10", "1/3", "1/2", "3/5", "2/3", "3/4", "9/10"):
+        program = stormpy.parse_prism_program(str(path))
+        formula = stormpy.parse_properties(prop, program)
+        program, formula = stormpy.instantiate_constants(program, f"p={point}", formula)
+        model = stormpy.build_model[stormpy.Rational](program, formula)
+        result = stormpy.model_checking(
+            model, formula[0], only_initial_states=True, environment=stormpy.environments.exact()
+        )
+        theirs = Fraction(str(result.get_value(model.initial_states[0])))
+        value = ours.subs(p, sympy.Rational(point)) if isinstance(ours, sympy.Basic) else ours
+        assert Fraction(str(value)) == theirs, (prop, point, ours)

@@ -135,7 +135,8 @@ def register(sub: Any) -> None:
         action="append",
         metavar="NAME",
         help="keep an undefined double constant as a symbol: a DTMC's values become rational "
-        "functions of it; repeat the flag for more",
+        "functions of it (repeat the flag for more); an MDP's, with one parameter, a "
+        "piecewise function, one piece per interval where one play is best",
     )
     parser.add_argument(
         "--method",

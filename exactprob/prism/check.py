@@ -299,7 +299,8 @@ def _solve(
     if not starts:
         return Answer(values)
     solution: Any
-    if method in _BY_GRAPH and not options.keys() - {"progress"}:
+    piecewise = space.program.parameters and space.program.model_type == "mdp"
+    if method in _BY_GRAPH and not options.keys() - {"progress"} and not piecewise:
         # the graph read off the space: the question model's moves are not asked again
         graph = question_graph(model, starts)
         solution = _BY_GRAPH[method](graph, progress=shows_progress(options.get("progress")))

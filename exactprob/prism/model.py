@@ -130,9 +130,9 @@ class PrismModel:
         #: declares (:meth:`check_constants_used` refuses them)
         self.unused = set(self.given) - set(self.program.constants)
         self._model_constants = set(self.program.constants)
-        if parameters and self.program.model_type == "mdp":
+        if len(parameters) > 1 and self.program.model_type == "mdp":
             raise UsageError(
-                "parameters are read in DTMCs only (an MDP's best play changes with them)"
+                "an MDP takes one parameter: its best play is found piece by piece in it"
             )
         self.max_states = check_max_states(max_states)
         self.progress = progress
