@@ -16,6 +16,8 @@ import exactprob as ep
 from exactprob import prism
 from exactprob.cli import main
 from exactprob.errors import ConstantError, ModelError, UsageError
+from exactprob.prism.expressions import Scope, compile_expression, compile_move
+from exactprob.prism.syntax import Binary, Call, Name, Number
 
 SYNC = """dtmc
 module A  a : [0..2] init 0;
@@ -431,6 +433,7 @@ rewards x=1 : p/3; [a] true : p; endrewards""",
     ("item", "message"),
     [
         ("x=1 : -2;", "the reward structure gives -2 in state (x=1): rewards must be >= 0"),
+        ("x=1 : -1; x=1 : -7;", "the reward structure gives -1 in state (x=1)"),  # the first
         (
             "[go] x=1 : 1 - x*2;",
             "the reward structure gives -1 in state (x=1): rewards must be >= 0",
@@ -506,4 +509,36 @@ def test_an_mdp_with_a_parameter_answers_piece_by_piece(tmp_path: Path, capsys: 
         prism.loads(
             "mdp const double p; const double q; module m x : [0..1] init 0; endmodule",
             parameters=["p", "q"],
+        )
+
+
+def test_a_question_that_meets_no_parameter_is_solved_in_rationals() -> None:
+    # the graph of P=? [F x=1] never reaches x=1's parametric move: its numbers are
+    # rational, and so is the answer (1/2 + 1/6 of it again, and 1/3 of the rest never)
+    model = prism.loads(
+        "dtmc const double p; module m x : [0..3] init 0;"
+        " [] x=0 -> 1/2:(x'=1) + 1/3:(x'=2) + 1/6:(x'=0);"
+        " [] x=1 -> p:(x'=3) + (1-p):(x'=0); [] x=2 -> 1/3:(x'=3) + 2/3:(x'=2);"
+        " [] x=3 -> true; endmodule",
+        parameters=["p"],
+    )
+    assert model.check("P=? [F x=1]").value == Fraction(3, 5)
+    certified = model.check("P=? [F x=1]", method="certified").value
+    assert certified.low <= Fraction(3, 5) <= certified.high
+
+
+def test_a_move_is_compiled_with_whole_numbers_of_any_type_and_not_with_a_double_write() -> None:
+    scope = Scope(variables={"x": (0, "int")})
+    x = Name("x")
+    floor_up = compile_expression(
+        Call("floor", (Binary("/", Binary("+", x, Number(3)), Number(2)),)), scope, ""
+    )
+    move = compile_move([[(None, [(0, floor_up)])]], [(0, 5)])
+    assert move is not None and move((1,)) == ((1, (2,)),)
+    assert type(move((1,))[0][1][0]) is int
+    twice = compile_move([[(None, [(0, floor_up), (0, floor_up)])]], [(0, 5)])
+    assert twice is None  # the step-by-step way refuses it by name
+    with pytest.raises(ModelError, match="line 1: an update gives x two values"):
+        prism.loads("dtmc module m x : [0..3] init 0; [] x=0 -> (x'=1)&(x'=2); endmodule").check(
+            "P=? [F x=1]"
         )

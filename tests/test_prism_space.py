@@ -91,7 +91,8 @@ def same_graph(G: Any, H: Any) -> None:
     assert G.outcomes == H.outcomes and G.players == H.players and G.actions == H.actions
     assert list(G.choice_start) == list(H.choice_start) and list(G.edge_start) == list(H.edge_start)
     assert list(G.targets) == list(H.targets)
-    assert [G.probabilities[i] for i in G.prob_ids] == [H.probabilities[i] for i in H.prob_ids]
+    assert G.probabilities == H.probabilities  # the distinct ones, in the order first met
+    assert list(G.prob_ids) == list(H.prob_ids)
     assert G.rewards == H.rewards and G.symbolic == H.symbolic
 
 
@@ -114,3 +115,19 @@ def test_a_questions_graph_is_the_engines_exploration_of_its_model(case: Any) ->
             continue
         explored = explore(question, starts=[space.states[i] for i in starts])
         same_graph(question_graph(question, starts), explored)
+
+
+def test_a_questions_graph_keeps_only_the_probabilities_it_meets() -> None:
+    # x=1's move reads the parameter; the graph from x=0 to the target x=1 stops there
+    model = prism.loads(
+        "dtmc const double p; module m x : [0..3] init 0;"
+        " [] x=0 -> 1/2:(x'=1) + 1/3:(x'=2) + 1/6:(x'=0);"
+        " [] x=1 -> p:(x'=3) + (1-p):(x'=0); [] x=2 -> 1/3:(x'=3) + 2/3:(x'=2);"
+        " [] x=3 -> true; endmodule",
+        parameters=["p"],
+    )
+    expr = model.properties("P=? [F x=1]")[0].expr
+    question = probability_question(model.space, expr)[0]
+    graph = question_graph(question, [0])
+    same_graph(graph, explore(question, starts=[model.space.states[0]]))
+    assert not graph.symbolic

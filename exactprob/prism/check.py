@@ -265,8 +265,8 @@ def _check_rewards(space: StateSpace, structure: str | None) -> None:
     its probabilities are taken as positive)."""
     program = space.program
     for state in space.states:
-        value = program.lowest_reward(structure, state)
-        if value is not None and value < 0:
+        value = program.negative_reward(structure, state)
+        if value is not None:
             raise ModelError(
                 f"the reward structure gives {value} in state "
                 f"{program.state_text(state)}: rewards must be >= 0"

@@ -56,8 +56,8 @@ __all__ = [
     "Updates",
     "compile_enabled",
     "compile_expression",
-    "compile_lowest_reward",
     "compile_move",
+    "compile_negative_reward",
     "compile_rewards",
     "conjuncts",
     "constant_value",
@@ -358,7 +358,8 @@ def compile_enabled(guards: list[Expr], scope: Scope) -> Callable[[tuple[Any, ..
     return enabled
 
 
-#: The deepest nesting of tests in :func:`compile_enabled` (Python allows 20 blocks).
+#: The deepest nesting of tests in :func:`compile_enabled` (past it, the guards left are
+#: tested flat: a generated function stays readable in a traceback).
 _DEEPEST = 12
 
 
@@ -399,6 +400,18 @@ def conjuncts(expr: Expr) -> list[Expr]:
 #: What evaluating an expression of a model can raise (a division by zero, a parameter
 #: compared, an irrational power, a negative divisor of mod).
 EVALUATION_ERRORS = (ArithmeticError, TypeError, ValueError, ModelError)
+
+
+def _whole(value: Any) -> int | None:
+    """``value`` as an ``int`` when it is a whole number (a gmpy2 integer, or a rational
+    whose denominator is 1), else ``None``.
+
+    >>> _whole(mpq(4, 2)), _whole(mpq(1, 2)), _whole(True)
+    (2, None, None)
+    """
+    if isinstance(value, bool) or getattr(value, "denominator", None) != 1:
+        return None
+    return int(value)
 
 
 def _merged(source: str, j: int) -> str:
@@ -443,7 +456,14 @@ def compile_move(
     writes = [{i for _, assignments in updates for i, _ in assignments} for updates in commands]
     if sum(map(len, writes)) != len(set().union(*writes)):
         return None
-    namespace: dict[str, Any] = {**_HELPERS, "_one": mpq(1), "_Failed": EVALUATION_ERRORS}
+    if any(len({i for i, _ in a}) < len(a) for updates in commands for _, a in updates):
+        return None  # an update that writes a variable twice
+    namespace: dict[str, Any] = {
+        **_HELPERS,
+        "_one": mpq(1),
+        "_Failed": EVALUATION_ERRORS,
+        "_whole": _whole,
+    }
     lines = ["def move(s):", "  try:"]
     count = 0
 
@@ -464,10 +484,11 @@ def compile_move(
                 name = f"a{j}_{u}_{position}"
                 lines.append(f"    {name} = {written(value)}")
                 limits = bounds[position]
-                if limits is not None:
+                if limits is not None:  # an int: floor() and x*2/2 give other whole types
+                    lines.append(f"    if type({name}) is not int: {name} = _whole({name})")
                     lines.append(
-                        f"    if type({name}) is not int or not "
-                        f"{limits[0]} <= {name} <= {limits[1]}: return None"
+                        f"    if {name} is None or not {limits[0]} <= {name} <= {limits[1]}: "
+                        "return None"
                     )
         if any(probability is not None for probability, _ in updates):
             total = " + ".join(f"p{j}_{u}" for u in range(len(updates)))
@@ -518,29 +539,30 @@ def compile_rewards(items: list[tuple[str | None, Compiled, Compiled]]) -> Rewar
     return function
 
 
-def compile_lowest_reward(
+def compile_negative_reward(
     items: list[tuple[str | None, Compiled, Compiled]],
 ) -> Callable[[tuple[Any, ...]], Any]:
-    """One function of the state that gives the least value of the reward ``items``
-    (as :func:`compile_rewards` takes them) whose guards hold, ``None`` if none does.
+    """One function of the state that gives the value of the first of the reward
+    ``items`` (as :func:`compile_rewards` takes them) whose guard holds and whose value
+    is negative, ``None`` if there is none.
 
     >>> scope = Scope(variables={"x": (0, "int")})
     >>> x = compile_expression(Name("x"), scope, "")
     >>> minus = compile_expression(Unary("-", Name("x")), scope, "")
     >>> low = compile_expression(Binary("<", Name("x"), Number(2)), scope, "")
-    >>> lowest = compile_lowest_reward([(None, low, x), ("go", low, minus)])
-    >>> lowest((1,)), lowest((3,))
-    (-1, None)
+    >>> negative = compile_negative_reward([(None, low, x), ("go", low, minus)])
+    >>> negative((1,)), negative((0,)), negative((3,))
+    (-1, None, None)
     """
     namespace: dict[str, Any] = dict(_HELPERS)
-    lines = ["def lowest(s):", "    low = None"]
+    lines = ["def negative(s):"]
     for _, test, amount in _reward_items(items, namespace):
         lines.append(f"    if {test}:")
         lines.append(f"        v = {amount}")
-        lines.append("        if low is None or v < low: low = v")
-    lines.append("    return low")
+        lines.append("        if v < 0: return v")
+    lines.append("    return None")
     exec("\n".join(lines), namespace)  # noqa: S102 - written from the trees
-    function: Callable[[tuple[Any, ...]], Any] = namespace["lowest"]
+    function: Callable[[tuple[Any, ...]], Any] = namespace["negative"]
     return function
 
 

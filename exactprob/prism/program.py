@@ -38,8 +38,8 @@ from .expressions import (
     Scope,
     compile_enabled,
     compile_expression,
-    compile_lowest_reward,
     compile_move,
+    compile_negative_reward,
     compile_rewards,
     constant_value,
     expand,
@@ -192,7 +192,7 @@ class PrismProgram:
         # each move's function once made (None: it has none), else how often it was taken
         self._moves: dict[tuple[int, ...], MoveFunction | int | None] = {}
         self._reward_sums: dict[str | None, RewardFunction] = {}
-        self._lowest_rewards: dict[str | None, Callable[[tuple[Any, ...]], Any]] = {}
+        self._negative_rewards: dict[str | None, Callable[[tuple[Any, ...]], Any]] = {}
 
     def compile(self, expr: Expr, what: str) -> Compiled:
         """``expr`` compiled over this program's variables."""
@@ -315,21 +315,26 @@ class PrismProgram:
         except EVALUATION_ERRORS:
             return None
 
-    def lowest_reward(self, structure: str | None, state: tuple[Any, ...]) -> Any:
-        """The least value among the structure's items whose guards hold in ``state``
-        (``None`` if none does); one that depends on a parameter counts as 0."""
+    def negative_reward(self, structure: str | None, state: tuple[Any, ...]) -> Any:
+        """The value of the structure's first item whose guard holds in ``state`` and
+        whose value is negative (``None`` if none is; a value that depends on a parameter
+        is taken as positive)."""
         if not self.parameters:
-            lowest = self._lowest_rewards.get(structure)
-            if lowest is None:
-                lowest = self._lowest_rewards[structure] = compile_lowest_reward(
+            negative = self._negative_rewards.get(structure)
+            if negative is None:
+                negative = self._negative_rewards[structure] = compile_negative_reward(
                     self._reward_items(structure)
                 )
             try:
-                return lowest(state)
+                return negative(state)
             except EVALUATION_ERRORS:
                 pass  # each item alone, to name the one that fails
-        values = [self.reward_value(r, state) for r in self.rewards[structure] if r.guard(state)]
-        return min((0 if is_symbolic(v) else v for v in values), default=None)
+        for item in self.rewards[structure]:
+            if item.guard(state):
+                value = self.reward_value(item, state)
+                if not is_symbolic(value) and value < 0:
+                    return value
+        return None
 
     def _reward_items(self, structure: str | None) -> list[tuple[str | None, Compiled, Compiled]]:
         """The structure's items as :func:`compile_rewards` takes them."""
@@ -692,7 +697,7 @@ def _command(
             probability = program.compile(expand(update.probability, formulas), where)
             if probability.kind == "bool":
                 raise ModelError(f"{where}: a probability must be a number")
-        assignments = []
+        assignments: list[tuple[int, Compiled]] = []
         for name, expr in update.assignments:
             if name not in program.scope.variables:
                 raise ModelError(f"{where}: {name} is not a variable")
@@ -701,6 +706,8 @@ def _command(
                     f"{where}: module {module} cannot write {name}, a variable of module {owner[name]}"
                 )
             position, kind = program.scope.variables[name]
+            if any(position == written for written, _ in assignments):
+                raise ModelError(f"{where}: an update gives {name} two values")
             value = program.compile(expand(expr, formulas), where)
             if (kind == "bool") != (value.kind == "bool"):
                 raise ModelError(f"{where}: {name} is a {kind} but is given a {value.kind}")

@@ -125,8 +125,7 @@ def question_graph(model: QuestionModel, starts: Sequence[int]) -> StateGraph:
     choice for choice and edge for edge, without asking the model for each state's
     moves again. The breadth-first search goes a level at a time in numpy: each level's
     new states are its edges' targets not seen before, in the order first met, which
-    is the order a queue would take them in. The graph shares the space's list of
-    distinct probabilities.
+    is the order a queue would take them in.
 
     >>> from exactprob.prism import loads
     >>> from exactprob import explore
@@ -176,9 +175,14 @@ def question_graph(model: QuestionModel, starts: Sequence[int]) -> StateGraph:
     ends = np.cumsum(edge_start[choices + 1] - edge_start[choices])
     G.edge_start = array("q", np.concatenate(([0], ends)).tobytes())
     G.targets = array("i", new_id[targets[edges]].astype(np.int32).tobytes())
-    G.prob_ids = array("i", columns.prob_ids[edges].tobytes())
-    G.probabilities = space.probabilities
-    G.symbolic = any(is_symbolic(space.probabilities[p]) for p in set(G.prob_ids))
+    used = columns.prob_ids[edges]
+    distinct, first_use = np.unique(used, return_index=True)
+    kept = distinct[np.argsort(first_use)]  # the probabilities in the order first met
+    renumbered = np.zeros(len(space.probabilities), dtype=np.int32)
+    renumbered[kept] = np.arange(len(kept))
+    G.prob_ids = array("i", renumbered[used].tobytes())
+    G.probabilities = [space.probabilities[p] for p in kept.tolist()]
+    G.symbolic = any(is_symbolic(p) for p in G.probabilities)
     positions = order.tolist()
     G.states = [space.states[s] for s in positions]
     G.index = {state: i for i, state in enumerate(G.states)}

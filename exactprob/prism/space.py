@@ -136,20 +136,12 @@ class StateSpace:
         into state ``t`` are ``start[t] .. start[t + 1] - 1``, each giving the choice it
         belongs to and that choice's state."""
         if self._before is None:
-            n, cs, es = len(self.states), self.choice_start, self.edge_start
-            owner = [s for s in range(n) for _ in range(cs[s + 1] - cs[s])]
-            edge_choice = [c for c in range(len(es) - 1) for _ in range(es[c + 1] - es[c])]
-            count = [0] * (n + 1)
-            for t in self.targets:
-                count[t + 1] += 1
-            for t in range(n):
-                count[t + 1] += count[t]
-            place = count[:-1]
-            choice = [0] * len(self.targets)
-            for e, t in enumerate(self.targets):
-                choice[place[t]] = edge_choice[e]
-                place[t] += 1
-            self._before = (count, choice, owner)
+            columns = self.columns()
+            by_target = np.argsort(columns.targets, kind="stable")
+            into = np.bincount(columns.targets, minlength=len(self.states))
+            start = np.concatenate(([0], np.cumsum(into)))
+            choice = columns.edge_choice[by_target]
+            self._before = (start.tolist(), choice.tolist(), columns.owner.tolist())
         return self._before
 
     def _backward(self, seeds: set[int], joins: Callable[[int], bool]) -> set[int]:

@@ -199,8 +199,10 @@ class ComponentTable:
         """For every choice, whether the floats leave it a candidate for its state's
         best: the float-best choice of each state, and each choice that the floats
         cannot prove worse (:func:`~exactprob.engine._internal.choose.float_candidates`
-        for all states at once); ``outside`` and ``x`` are float values of the exact
-        ones, outside (global) and inside (local). ``None`` when a value is not finite.
+        for all states at once, with the bound from the terms' absolute values, never
+        the tighter one for values known to be at least 0); ``outside`` and ``x`` are
+        float values of the exact ones, outside (global) and inside (local). ``None``
+        when a value is not finite.
 
         The sums run in another order than a Python loop's, which the bound allows: it
         holds for any order of summation.
