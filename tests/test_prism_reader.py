@@ -217,7 +217,7 @@ def test_a_property_out_of_scope_gets_its_line_and_the_others_their_values(
         "prism",
         str(path),
         "--property",
-        "P=? [F<=3 x=2]",
+        "P=? [F>=3 x=2]",
         "--property",
         "P=? [F x=2]",
         "--json",
@@ -244,20 +244,50 @@ def test_mdp_properties_need_an_optimum() -> None:
         )
 
 
-def test_bounded_paths_are_refused_never_answered_as_unbounded() -> None:
-    # G<=1 x=0 from a coin that leaves 0 with 1/2 is 1/2; the unbounded G gives 0
+def test_paths_within_a_number_of_steps_by_hand() -> None:
+    # a coin that leaves 0 with 1/2 each step: within k steps it has left with 1 - 1/2^k,
+    # and stayed with 1/2^k; the unbounded G gives 0. K is a properties file's constant.
+    model = prism.loads(
+        "dtmc module m x : [0..1] init 0; [] x=0 -> 1/2:true + 1/2:(x'=1); endmodule"
+    )
+    assert model.check("P=? [G<=1 x=0]").value == Fraction(1, 2)
+    assert model.check("P=? [G<=3 x=0]").value == Fraction(1, 8)
+    assert model.check("P=? [F<=3 x=1]").value == Fraction(7, 8)
+    assert model.check("P=? [F<3 x=1]").value == Fraction(3, 4)
+    assert model.check("P=? [F<=0 x=1]").value == 0
+    assert model.check("P=? [x=0 W<=2 x=1]").value == 1
+    assert model.check("P=? [G x=0]").value == 0
+    found = model.properties("const int K = 2; P=? [F<=K x=1];")
+    assert model.check(found[0]).value == Fraction(3, 4)
+
+
+def test_rewards_within_a_number_of_steps_by_hand() -> None:
+    # C<=k: the first k moves' rewards. From 0 the chain earns 1 a step until it leaves
+    # (with 1/2 a step), so 1 + 1/2 + 1/4 within 3; a state without a command earns
+    # nothing (as Storm counts it), whatever its state reward
+    model = prism.loads(
+        "dtmc module m x : [0..2] init 0; [] x=0 -> 1/2:true + 1/2:(x'=1); [] x=1 -> (x'=2);"
+        ' endmodule rewards "r" x=0 : 1; x=2 : 5; endrewards'
+    )
+    assert model.check('R{"r"}=? [C<=3]').value == Fraction(7, 4)
+    assert model.check('R{"r"}=? [C<=0]').value == 0
+    assert model.values('R{"r"}=? [C<=3]')[(2,)] == 0
+
+
+def test_other_bounds_are_refused_never_answered_as_unbounded() -> None:
     model = prism.loads(
         "dtmc module m x : [0..1] init 0; [] x=0 -> 1/2:true + 1/2:(x'=1); endmodule"
     )
     for text, kind in [
-        ("P=? [G<=1 x=0]", "time-bounded G"),
-        ("P=? [x=0 W<=1 x=1]", "time-bounded W"),
-        ("P=? [F<=K x=1]", "time-bounded F"),
-        ('P=? [F^{rew{"r"}<=3} x=1]', "reward-bounded F"),
+        ("P=? [G>=1 x=0]", "time-bounded G path formulas are not answered"),
+        ("P=? [F[1,3] x=1]", "time-bounded F path formulas are not answered"),
+        ('P=? [F^{rew{"r"}<=3} x=1]', "reward-bounded F path formulas are not answered"),
+        ("R=? [I=3]", r"R\[I\] reward properties are not answered"),
+        ("R=? [C]", r"R\[total \(C without a bound\)\] reward properties are not answered"),
+        ("P=? [F<=K x=1]", "a time bound: 'K' is not a constant"),
     ]:
-        with pytest.raises(UsageError, match=f"^{kind} path formulas are not answered"):
+        with pytest.raises((UsageError, ModelError), match=kind):
             model.check(text)
-    assert model.check("P=? [G x=0]").value == 0
 
 
 def test_a_properties_file_answers_what_it_can_and_its_own_constants_take_values(

@@ -27,7 +27,7 @@ from ..engine import Enclosure, enclose_graph, solve, solve_graph, stationary
 from ..errors import ModelError, UsageError
 from ..util.numbers import is_symbolic, mpq, to_fraction
 from ..util.progress import shows_progress
-from .expressions import Scope, StateSet, compile_expression, expand
+from .expressions import Scope, StateSet, compile_expression, constant_value, expand
 from .questions import STEPS, ChainModel, QuestionModel, RewardQuestionModel, question_graph
 from .space import StateSpace
 from .syntax import (
@@ -163,6 +163,7 @@ def probability_question(
     if complement:
         optimum = {"max": "min", "min": "max", None: None}[optimum]
     minimise = optimum == "min"
+    bounded = expr.path.steps is not None
     if minimise:
         zero = space.avoid_some(target, through)
         one = space.sure_every(target, through)
@@ -170,8 +171,9 @@ def probability_question(
         zero = set(range(len(space))) - space.reach_some(target, through)
         one = space.sure_some(target, through) if optimum else space.sure_every(target, through)
     terminal = {i: mpq(0) for i in zero}
-    terminal.update({i: mpq(1) for i in one})
-    return QuestionModel(space, terminal, minimise=minimise), complement
+    # within a bound only the target is reached for sure: a sure state may need more steps
+    terminal.update({i: mpq(1) for i in (target if bounded else one)})
+    return QuestionModel(space, terminal, minimise=minimise, every_move=bounded), complement
 
 
 def _probability(
@@ -184,7 +186,7 @@ def _probability(
     if expr.path.kind == "X":
         return _next(space, expr.path, positions, _optimum(space, expr, "a probability"))
     model, complement = probability_question(space, expr)
-    found = _solve(model, positions, method, options)
+    found = _solve(model, positions, method, options, _steps(space, expr.path))
     if complement:
         found.values = {i: _one_minus(v) for i, v in found.values.items()}
     return found
@@ -218,12 +220,19 @@ def reward_question(
     """The engine model of ``R [F b]``, and the states where the reward is finite (the
     target is reached surely: under every choice for ``Rmax``, under some for ``Rmin``,
     whose model then plays only the moves that keep it sure)."""
-    if expr.path.kind != "F":
-        raise UsageError(f"R[{expr.path.kind}] reward properties are not answered (R[F ...] only)")
+    if expr.path.kind not in ("F", "C"):
+        raise UsageError(
+            f"R[{expr.path.kind}] reward properties are not answered (R[F ...] and R[C<=k] only)"
+        )
     structure = STEPS if expr.steps else _structure(space.program.rewards, expr.structure)
     if structure != STEPS:
         _check_rewards(space, structure)
     optimum = _optimum(space, expr, "a reward")
+    if expr.path.kind == "C":  # every state plays on: the reward of its first k moves
+        every = set(range(len(space)))
+        return RewardQuestionModel(
+            space, {}, structure, minimise=optimum == "min", every_move=True
+        ), every
     target = _condition(space, expr.path.right, "F")
     sure = space.sure_some(target) if optimum == "min" else space.sure_every(target)
     model = RewardQuestionModel(
@@ -255,7 +264,8 @@ def _reward(
     options: dict[str, Any],
 ) -> Answer:
     model, sure = reward_question(space, expr)
-    found = _solve(model, [i for i in positions if i in sure], method, options)
+    steps = _steps(space, expr.path)
+    found = _solve(model, [i for i in positions if i in sure], method, options, steps)
     found.values.update({i: math.inf for i in positions if i not in sure})
     return found
 
@@ -288,11 +298,27 @@ def _steady(space: StateSpace, expr: SteadyOperator, positions: list[int], metho
     )
 
 
+def _steps(space: StateSpace, path: Path) -> int | None:
+    """The most steps a bounded path may take (``k`` of ``F<=k``), ``None`` unbounded."""
+    if path.steps is None:
+        return None
+    program = space.program
+    kind, steps = constant_value(path.steps, Scope(program.constants), "a time bound")
+    if kind != "int" or steps < 0:
+        raise UsageError(f"a time bound must be a whole number of steps, at least 0; got {steps}")
+    return int(steps)
+
+
 def _solve(
-    model: QuestionModel, positions: list[int], method: str, options: dict[str, Any]
+    model: QuestionModel,
+    positions: list[int],
+    method: str,
+    options: dict[str, Any],
+    steps: int | None = None,
 ) -> Answer:
     """The model's values at ``positions``: terminal ones read off, the rest solved in
-    one run of the engine from all of them."""
+    one run of the engine from all of them (within ``steps`` moves, when given: the
+    engine's horizon, where a move past it ends play with 0)."""
     space, terminal = model.space, model.terminal
     values: dict[int, Any] = {i: to_fraction(terminal[i]) for i in positions if i in terminal}
     starts = [i for i in positions if i not in terminal]
@@ -300,16 +326,20 @@ def _solve(
         return Answer(values)
     solution: Any
     piecewise = space.program.parameters and space.program.model_type == "mdp"
-    if method in _BY_GRAPH and not options.keys() - {"progress"} and not piecewise:
+    by_graph = method in _BY_GRAPH and not options.keys() - {"progress"}
+    if by_graph and not piecewise and steps is None:
         # the graph read off the space: the question model's moves are not asked again
         graph = question_graph(model, starts)
         solution = _BY_GRAPH[method](graph, progress=shows_progress(options.get("progress")))
     else:
         first = [space.states[i] for i in starts]
+        if steps is not None:
+            options = {**options, "horizon": steps}
         solution = solve(model, method, starts=first, **options)  # type: ignore[call-overload]
     for i in positions:
         if i not in terminal:
-            values[i] = solution.value(space.states[i])
+            state = space.states[i]
+            values[i] = solution.value(state if steps is None else (state, steps))
     return Answer(values, solution)
 
 

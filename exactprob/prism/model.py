@@ -230,6 +230,10 @@ class PrismModel:
         Fraction(3, 10)
         """
         _, expr = self._one(prop)
+        if isinstance(expr, ProbabilityOperator | RewardOperator) and expr.path.steps is not None:
+            raise UsageError(
+                "a question model is made for unbounded properties; check() answers a bound"
+            )
         if isinstance(expr, ProbabilityOperator) and expr.path.kind in ("F", "U"):
             return probability_question(self.space, expr)[0]
         if isinstance(expr, RewardOperator):

@@ -22,20 +22,21 @@ import numpy as np
 from ..engine import Dist, StateGraph
 from ..util.arrays import ranges
 from ..util.numbers import exact, is_symbolic, mpq
-from .space import Columns, StateSpace
+from .space import DEADLOCK, Columns, StateSpace
 
 __all__ = ["STEPS", "ChainModel", "QuestionModel", "RewardQuestionModel", "question_graph"]
 
 #: The reward structure of Storm's ``T=?``: 1 for every step.
 STEPS = "(steps)"
 
-_ONE = mpq(1)
+_ONE, _ZERO = mpq(1), mpq(0)
 
 
 class QuestionModel:
     """The model of one question over a :class:`StateSpace`: ``terminal`` maps a
     position to its exact outcome; ``minimise`` makes the mover player 1; ``allowed``,
-    when given, keeps only the moves whose targets all lie in it."""
+    when given, keeps only the moves whose targets all lie in it; ``every_move`` keeps
+    a move that stays put surely, which counts within a bound on the steps."""
 
     def __init__(
         self,
@@ -44,11 +45,13 @@ class QuestionModel:
         *,
         minimise: bool = False,
         allowed: set[int] | None = None,
+        every_move: bool = False,
     ) -> None:
         self.space = space
         self.terminal = terminal
         self.minimise = minimise
         self.allowed = allowed
+        self.every_move = every_move
         self.initial = space.states[space.initial[0]]
         self.expected_states = len(space)
         self._dists: dict[tuple[int, str], Dist[Any]] = {}
@@ -84,7 +87,7 @@ class QuestionModel:
         """The choices (of the space's columns) played in state ``i``: those within
         ``allowed``, less a move that stays put surely where another is left (it never
         helps: the graph already made terminal every state where staying forever
-        decides the value)."""
+        decides the value), unless ``every_move`` (within a bound, staying counts)."""
         space, allowed = self.space, self.allowed
         es, targets = space.edge_start, space.targets
         choices = list(range(space.choice_start[i], space.choice_start[i + 1]))
@@ -92,6 +95,8 @@ class QuestionModel:
             choices = [
                 c for c in choices if all(targets[e] in allowed for e in range(es[c], es[c + 1]))
             ]
+        if self.every_move:
+            return choices
         moving = [c for c in choices if es[c + 1] - es[c] != 1 or targets[es[c]] != i]
         return moving or choices
 
@@ -107,6 +112,10 @@ class RewardQuestionModel(QuestionModel):
         self.structure = structure
 
     def reward(self, state: tuple[Any, ...], action: str) -> Any:
+        """The move's reward; a state without an enabled command earns none on the move
+        PRISM adds there (as Storm counts it: ``R=? [C<=k]`` is 0 from such a state)."""
+        if action == DEADLOCK:
+            return _ZERO
         if self.structure == STEPS:
             return _ONE
         return self.space.program.move_rewards(self.structure, state, action)
@@ -213,7 +222,7 @@ def _played(model: QuestionModel, columns: Columns, ending: np.ndarray) -> np.nd
         ok &= np.bincount(columns.edge_choice[outside_edges], minlength=n_choices) == 0
     sizes = np.diff(edge_start)
     stays = (sizes == 1) & (targets[edge_start[:-1]] == owner)
-    moving = ok & ~stays
+    moving = ok & ~stays if not model.every_move else ok
     some_move = np.bincount(owner[moving], minlength=len(ending)) > 0
     return np.flatnonzero(moving | (ok & ~some_move[owner]))
 

@@ -126,12 +126,16 @@ class Call:
 
 @dataclass(frozen=True)
 class Path:
-    """A path formula: ``kind`` is ``"F"``, ``"U"`` (``left U right``), or a kind the
-    reader names when it refuses it (``"G"``, ``"X"``, ``"W"``, a time bound)."""
+    """A path formula: ``kind`` is ``"F"``, ``"U"`` (``left U right``), ``"G"``, ``"W"``,
+    ``"X"``, ``"C"`` (a reward's cumulative ``C<=k``), or a kind the reader names when it
+    refuses it (a lower or interval time bound, a reward bound, ``C`` alone, ``I``,
+    ``S``). ``steps``: the most steps it may take, for ``F<=k`` (``k``) or ``F<k``
+    (``k - 1``), an expression of constants; ``None`` when unbounded."""
 
     kind: str
     left: Expr | None
     right: Expr
+    steps: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -336,12 +340,29 @@ def _bound(token: Token) -> tuple[str | None, tuple[str, Any] | None]:
     return optimum, (relation, _number(text[len(relation) :]))
 
 
-def _bounded(kind: str, parts: tuple[Any, ...]) -> str:
-    """A path's kind, marked when it carries a bound (``F<=10``, ``F^{rew{"r"}<=5}``),
-    which the reader refuses by that name."""
+def _bounded(kind: str, left: Expr | None, parts: tuple[Any, ...]) -> Path:
+    """A path of ``kind`` with its bound, if any: ``<=k`` and ``<k`` give its ``steps``;
+    another bound marks the kind (``F>=10``, ``F[2,5]``, ``F^{rew{"r"}<=5}``), which the
+    reader refuses by that name."""
     if len(parts) == 1:
-        return kind
-    return ("reward-bounded " if str(parts[0]).startswith("^") else "time-bounded ") + kind
+        return Path(kind, left, parts[0])
+    bound = "".join(str(parts[0]).split())
+    if bound.startswith("<"):
+        inclusive = bound.startswith("<=")
+        limit = _bound_value(bound[2 if inclusive else 1 :])
+        steps = limit if inclusive else Binary("-", limit, Number(1))
+        return Path(kind, left, parts[-1], steps)
+    marked = "reward-bounded " if bound.startswith("^") else "time-bounded "
+    return Path(marked + kind, left, parts[-1])
+
+
+def _bound_value(text: str) -> Expr:
+    """A time bound's number or constant (``10``, ``K``)."""
+    if text.isdigit():
+        return Number(int(text))
+    if not text.isidentifier():
+        raise ModelError(f"a time bound must be a whole number or a constant, not {text!r}")
+    return Name(text)
 
 
 @v_args(inline=True)
@@ -394,19 +415,19 @@ class _Tree(lark.Transformer[Token, Any]):
 
     # properties
     def eventually(self, *parts: Any) -> Path:
-        return Path(_bounded("F", parts), None, parts[-1])
+        return _bounded("F", None, parts)
 
     def globally(self, *parts: Any) -> Path:
-        return Path(_bounded("G", parts), None, parts[-1])
+        return _bounded("G", None, parts)
 
     def next_(self, target: Expr) -> Path:
         return Path("X", None, target)
 
     def until(self, left: Expr, *parts: Any) -> Path:
-        return Path(_bounded("U", parts), left, parts[-1])
+        return _bounded("U", left, parts)
 
     def weak_until(self, left: Expr, *parts: Any) -> Path:
-        return Path(_bounded("W", parts), left, parts[-1])
+        return _bounded("W", left, parts)
 
     def state_path(self, target: Expr) -> Path:
         return Path("state formula", None, target)
@@ -415,7 +436,10 @@ class _Tree(lark.Transformer[Token, Any]):
         return Path("F", None, target)
 
     def cumulative(self, *bound: Any) -> Path:
-        return Path("C", None, Boolean(True))
+        if not bound:
+            return Path("total (C without a bound)", None, Boolean(True))
+        path = _bounded("C", None, (*bound, Boolean(True)))
+        return path if path.steps is not None else Path("C with that bound", None, Boolean(True))
 
     def instantaneous(self, bound: Any) -> Path:
         return Path("I", None, Boolean(True))
