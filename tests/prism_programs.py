@@ -3,8 +3,8 @@ each other's variables (the last perhaps a renamed copy of the first, whose form
 reads the copy's variables), synchronising on shared action labels, with guards that
 overlap, updates with exact probabilities, state and transition rewards, and deadlocks;
 with reachability (F, U; also within a number of steps), its optima, rewards until a
-target or within a number of steps (C<=k), and reaching a deadlock (PRISM's built-in
-label) as properties."""
+target, within a number of steps (C<=k) or in the long run (S), the long-run share
+of time in a label, and reaching a deadlock (PRISM's built-in label) as properties."""
 
 from __future__ import annotations
 
@@ -87,6 +87,8 @@ def programs(draw: st.DrawFn) -> tuple[str, str, list[str]]:
         properties.append(f'P{optimum}=? [F<=3 "target"]')  # within a number of steps
         properties.append(f'P{optimum}=? ["left" U<2 "target"]')
         properties.append(f'R{{"r"}}{optimum}=? [C<=3]')
+        properties.append(f'S{optimum}=? ["target"]')  # the long run
+        properties.append(f'R{{"r"}}{optimum}=? [S]')
     properties.append(f'P{optima[0]}=? [F "deadlock"]')  # PRISM's built-in label
     return kind, "\n".join(lines), properties
 

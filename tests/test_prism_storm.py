@@ -13,12 +13,13 @@ its optima, and rewards until a target.
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from typing import Any
 from unittest.mock import patch
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from prism_programs import programs
 
@@ -36,7 +37,9 @@ def storm_values(path: str, prop: str) -> dict[tuple[Any, ...], Fraction | float
     model = stormpy.build_model[stormpy.Rational](
         program, options=stormpy.BuilderOptions(build_full=True)
     )
-    formula = stormpy.parse_properties(prop, program)[0]
+    # Storm writes the long run LRA where PRISM writes S
+    storm_prop = re.sub(r"^S(max|min)?=", r"LRA\1=", prop).replace("[S]", "[LRA]")
+    formula = stormpy.parse_properties(storm_prop, program)[0]
     result = stormpy.model_checking(
         model, formula, only_initial_states=False, environment=stormpy.environments.exact()
     )
@@ -73,8 +76,28 @@ def check_against_storm(tmp_path_factory: Any, case: Any, compile_after: int) ->
             assert value == theirs[state], (text, prop, state)
 
 
+#: Found by the random programs: the float guess for Rmin took a cycle of zero cost
+#: that never ends, and policy iteration started from it (the engine now keeps of a guess
+#: only what ends play).
+ZERO_COST_CYCLE = (
+    "mdp",
+    (
+        "mdp\nmodule m0\n  x0 : [0..3] init 0;\n  b0 : bool init false;\n"
+        "  [a] b0 & b0 -> 1/2:(x0'=min(3,x0+1))&(b0'=false) + 1/2:true;\n"
+        "  [] x1=0 | !b0 -> 1/3:true + 1/3:(x0'=min(3,x0+1))&(b0'=true) + 1/3:(x0'=2);\n"
+        "  [] b0 -> 1/2:(x0'=0) + 1/2:(x0'=0);\nendmodule\n"
+        "module m1\n  x1 : [0..1] init 0;\n  [] x0=0 -> 1/1:true;\nendmodule\n"
+        "module m2 = m0 [x0=x2, b0=b2] endmodule\n"
+        'rewards "r"\n  x0=0 : 1;\n  [] x0=0 : 3;\nendrewards\n'
+        'label "target" = x2=0 & !b0;\nlabel "left" = !b0;'
+    ),
+    ['Rmin=? [F "target"]', 'Rmax=? [F "target"]'],
+)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(programs(), st.sampled_from([0, 10**9]))
+@example(ZERO_COST_CYCLE, 10**9)
 def test_random_programs_agree_with_storm_in_every_state(
     tmp_path_factory: Any, case: Any, compile_after: int
 ) -> None:

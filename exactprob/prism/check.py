@@ -28,7 +28,7 @@ from ..errors import ModelError, UsageError
 from ..util.numbers import is_symbolic, mpq, to_fraction
 from ..util.progress import shows_progress
 from .expressions import Scope, StateSet, compile_expression, constant_value, expand
-from .questions import STEPS, ChainModel, QuestionModel, RewardQuestionModel, question_graph
+from .questions import STEPS, LongRunModel, QuestionModel, RewardQuestionModel, question_graph
 from .space import StateSpace
 from .syntax import (
     Expr,
@@ -222,7 +222,8 @@ def reward_question(
     whose model then plays only the moves that keep it sure)."""
     if expr.path.kind not in ("F", "C"):
         raise UsageError(
-            f"R[{expr.path.kind}] reward properties are not answered (R[F ...] and R[C<=k] only)"
+            f"R[{expr.path.kind}] reward properties are not answered "
+            "(R[F ...], R[C<=k] and R[S] only)"
         )
     structure = STEPS if expr.steps else _structure(space.program.rewards, expr.structure)
     if structure != STEPS:
@@ -263,6 +264,13 @@ def _reward(
     method: str,
     options: dict[str, Any],
 ) -> Answer:
+    if expr.path.kind == "S":  # the long-run average reward per move
+        structure = STEPS if expr.steps else _structure(space.program.rewards, expr.structure)
+        if structure != STEPS:
+            _check_rewards(space, structure)
+        optimum = _optimum(space, expr, "a reward")
+        rewarded = RewardQuestionModel(space, {}, structure)
+        return _long_run(space, positions, method, optimum, rewarded.reward)
     model, sure = reward_question(space, expr)
     steps = _steps(space, expr.path)
     found = _solve(model, [i for i in positions if i in sure], method, options, steps)
@@ -284,18 +292,27 @@ def _check_rewards(space: StateSpace, structure: str | None) -> None:
 
 
 def _steady(space: StateSpace, expr: SteadyOperator, positions: list[int], method: str) -> Answer:
-    if space.program.model_type != "dtmc":
-        raise UsageError("S=? (the long run) is answered for DTMCs only")
-    if method != "exact":
-        raise UsageError("S=? (the long run) is answered exactly only: method='exact'")
+    """``S=? [b]``: the long-run share of time in ``b``, the best one in an MDP."""
     shown = {space.states[i] for i in _condition(space, expr.state, "S")}
-    run = stationary(ChainModel(space), starts=[space.states[i] for i in positions])
-    return Answer(
-        {
-            i: run.long_run_average(lambda s: 1 if s in shown else 0, space.states[i])
-            for i in positions
-        }
-    )
+    optimum = _optimum(space, expr, "the long run (S)")
+    return _long_run(space, positions, method, optimum, lambda s, _: 1 if s in shown else 0)
+
+
+def _long_run(
+    space: StateSpace,
+    positions: list[int],
+    method: str,
+    optimum: str | None,
+    earned: Callable[[tuple[Any, ...], str], Any],
+) -> Answer:
+    """The long-run average of ``earned(state, move)`` per move from ``positions``; in an
+    MDP the most (or least) any play gives, by the engine's exact multichain policy
+    iteration (:func:`exactprob.stationary`)."""
+    if method != "exact":
+        raise UsageError("the long run (S) is answered exactly only: method='exact'")
+    model = LongRunModel(space, earned, minimise=optimum == "min")
+    run = stationary(model, starts=[space.states[i] for i in positions])
+    return Answer({i: run.long_run_average(None, space.states[i]) for i in positions})
 
 
 def _steps(space: StateSpace, path: Path) -> int | None:

@@ -14,7 +14,7 @@ equations, which is the optimum (for a reward, the rewards are non-negative).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,7 +24,7 @@ from ..util.arrays import ranges
 from ..util.numbers import exact, is_symbolic, mpq
 from .space import DEADLOCK, Columns, StateSpace
 
-__all__ = ["STEPS", "ChainModel", "QuestionModel", "RewardQuestionModel", "question_graph"]
+__all__ = ["STEPS", "LongRunModel", "QuestionModel", "RewardQuestionModel", "question_graph"]
 
 #: The reward structure of Storm's ``T=?``: 1 for every step.
 STEPS = "(steps)"
@@ -121,11 +121,23 @@ class RewardQuestionModel(QuestionModel):
         return self.space.program.move_rewards(self.structure, state, action)
 
 
-class ChainModel(QuestionModel):
-    """The DTMC itself, with no terminal state: for its long run (``ep.stationary``)."""
+class LongRunModel(QuestionModel):
+    """The model itself, with no terminal state and every move, each earning
+    ``earned(state, move)``: for its long run (``ep.stationary``), played best in an
+    MDP (the mover minimises with ``minimise``)."""
 
-    def __init__(self, space: StateSpace) -> None:
-        super().__init__(space, {})
+    def __init__(
+        self,
+        space: StateSpace,
+        earned: Callable[[tuple[Any, ...], str], Any],
+        *,
+        minimise: bool = False,
+    ) -> None:
+        super().__init__(space, {}, minimise=minimise, every_move=True)
+        self.earned = earned
+
+    def reward(self, state: tuple[Any, ...], action: str) -> Any:
+        return self.earned(state, action)
 
 
 def question_graph(model: QuestionModel, starts: Sequence[int]) -> StateGraph:

@@ -391,8 +391,12 @@ class _Solver:
         try:
             if self._by_reach(cycle, table, policy, deciders):
                 return
-        except NonTerminationError:  # a guess that does not terminate: keep what can be kept
-            policy = cycle.terminating_start(policy)
+        except NonTerminationError:
+            pass
+        # policy iteration starts from a policy that ends play: the float guess where it
+        # does, else as much of it as keeps play ending (the floats can take a cycle that
+        # never ends, of zero cost, for the best)
+        policy = cycle.terminating_start(policy)
         inner = [s for s in deciders if G.players[s] == 1]
         outer = [s for s in deciders if G.players[s] == 0]
         if inner and outer:
@@ -423,8 +427,8 @@ class _Solver:
 
     def _start(self, cycle: Cycle, table: ComponentTable | None) -> dict[int, int]:
         """The policy to start from: the float strategy's guess (:func:`float_guess`),
-        else a terminating policy. A guess may not terminate; the exact solve finds that
-        out (:meth:`_cyclic`)."""
+        else a terminating policy. A guess may not terminate: :meth:`_cyclic` keeps of it
+        what ends play."""
         if table is None:
             return cycle.terminating_start({})
         assert self.approx_array is not None
