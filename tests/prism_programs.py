@@ -99,3 +99,13 @@ def atom_of(variables: list[tuple[str, int | None]], draw: st.DrawFn) -> str:
     if top is None:
         return name if draw(st.booleans()) else f"!{name}"
     return f"{name}{draw(st.sampled_from(['=', '<', '>=', '!=']))}{draw(st.integers(0, top))}"
+
+
+#: A chain with one parametric move, at x=1: a question that stops at x=1 meets only
+#: rational numbers.
+ONE_PARAMETRIC_MOVE = (
+    "dtmc const double p; module m x : [0..3] init 0;"
+    " [] x=0 -> 1/2:(x'=1) + 1/3:(x'=2) + 1/6:(x'=0);"
+    " [] x=1 -> p:(x'=3) + (1-p):(x'=0); [] x=2 -> 1/3:(x'=3) + 2/3:(x'=2);"
+    " [] x=3 -> true; endmodule"
+)

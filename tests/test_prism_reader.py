@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prism_programs import ONE_PARAMETRIC_MOVE
 
 import exactprob as ep
 from exactprob import prism
@@ -545,13 +546,7 @@ def test_an_mdp_with_a_parameter_answers_piece_by_piece(tmp_path: Path, capsys: 
 def test_a_question_that_meets_no_parameter_is_solved_in_rationals() -> None:
     # the graph of P=? [F x=1] never reaches x=1's parametric move: its numbers are
     # rational, and so is the answer (1/2 + 1/6 of it again, and 1/3 of the rest never)
-    model = prism.loads(
-        "dtmc const double p; module m x : [0..3] init 0;"
-        " [] x=0 -> 1/2:(x'=1) + 1/3:(x'=2) + 1/6:(x'=0);"
-        " [] x=1 -> p:(x'=3) + (1-p):(x'=0); [] x=2 -> 1/3:(x'=3) + 2/3:(x'=2);"
-        " [] x=3 -> true; endmodule",
-        parameters=["p"],
-    )
+    model = prism.loads(ONE_PARAMETRIC_MOVE, parameters=["p"])
     assert model.check("P=? [F x=1]").value == Fraction(3, 5)
     certified = model.check("P=? [F x=1]", method="certified").value
     assert certified.low <= Fraction(3, 5) <= certified.high

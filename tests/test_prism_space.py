@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
-from prism_programs import programs
+from prism_programs import ONE_PARAMETRIC_MOVE, programs
 
 from exactprob import explore, prism
 from exactprob.prism.check import probability_question, reward_question
@@ -121,13 +121,7 @@ def test_a_questions_graph_is_the_engines_exploration_of_its_model(case: Any) ->
 
 def test_a_questions_graph_keeps_only_the_probabilities_it_meets() -> None:
     # x=1's move reads the parameter; the graph from x=0 to the target x=1 stops there
-    model = prism.loads(
-        "dtmc const double p; module m x : [0..3] init 0;"
-        " [] x=0 -> 1/2:(x'=1) + 1/3:(x'=2) + 1/6:(x'=0);"
-        " [] x=1 -> p:(x'=3) + (1-p):(x'=0); [] x=2 -> 1/3:(x'=3) + 2/3:(x'=2);"
-        " [] x=3 -> true; endmodule",
-        parameters=["p"],
-    )
+    model = prism.loads(ONE_PARAMETRIC_MOVE, parameters=["p"])
     expr = model.properties("P=? [F x=1]")[0].expr
     question = probability_question(model.space, expr)[0]
     graph = question_graph(question, [0])
