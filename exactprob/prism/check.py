@@ -9,7 +9,11 @@
 * ``R{"r"}=? [F b]``: the reward gathered until ``b``, infinite from a state that may
   miss ``b`` (PRISM's rule); under ``Rmin`` only the moves that still reach ``b`` surely
   are played.
-* ``S=? [a]`` in a DTMC: the long-run share of time in ``a`` (:func:`exactprob.stationary`).
+* Within ``k`` steps (``F<=k``, ``U<=k``, ``G<=k``, ``W<=k``, ``R [C<=k]``): the same
+  question, less the states sure to reach the target, solved within the engine's horizon
+  of ``k`` moves (a move past it ends play with 0).
+* ``S=? [a]`` and ``R{"r"}=? [S]``: the long-run share of time in ``a`` and the long-run
+  average reward, the best play's in an MDP (:func:`exactprob.stationary`).
 * ``P>=p [...]`` and the other bounds: the value compared exactly, a truth value.
 * ``filter(op, prop, states)``: ``op`` over the states reached that satisfy ``states``.
 """
