@@ -184,8 +184,9 @@ class PrismProgram:
         self._alphabet = _alphabets(self.commands)
         self._enabled = compile_enabled([c.guard_expr for c in self.commands], self.scope)
         self._picked: dict[tuple[int, ...], list[tuple[str, list[_Command]]]] = {}
-        # each move's updates in one function, made when the move is first taken
-        # (numbers only: a parameter's sympy expressions go one at a time, each checked)
+        # each move's updates in one function, made once the move has been taken
+        # COMPILE_AFTER times (numbers only: a parameter's sympy expressions go one at a
+        # time, each checked)
         self._bounds = [
             None if kind == "bool" else (low, high) for _, kind, low, high in self.variables
         ]
