@@ -16,7 +16,7 @@ from prism_programs import ONE_PARAMETRIC_MOVE
 import exactprob as ep
 from exactprob import prism
 from exactprob.cli import main
-from exactprob.errors import ConstantError, ModelError, UsageError
+from exactprob.errors import ConstantError, ModelError, StateLimitError, UsageError
 from exactprob.prism.expressions import Scope, compile_expression, compile_move
 from exactprob.prism.syntax import Binary, Call, Name, Number
 
@@ -567,3 +567,29 @@ def test_a_move_is_compiled_with_whole_numbers_of_any_type_and_not_with_a_double
         prism.loads("dtmc module m x : [0..3] init 0; [] x=0 -> (x'=1)&(x'=2); endmodule").check(
             "P=? [F x=1]"
         )
+
+
+@pytest.mark.filterwarnings("error")
+def test_a_float_guess_that_never_ends_warns_nothing() -> None:
+    # the first action walks forever among 201 states (a float solve of that policy is
+    # singular); leaving ends each step with 1/2, so the least expected steps are 2
+    model = prism.loads(
+        "mdp module m x : [0..201] init 0;"
+        " [walk] x<200 -> 1/2:(x'=x+1) + 1/2:(x'=max(0,x-1));"
+        " [walk] x=200 -> 1/2:(x'=199) + 1/2:(x'=200);"
+        " [leave] x<=200 -> 1/2:(x'=201) + 1/2:(x'=x);"
+        " endmodule rewards true : 1; endrewards"
+    )
+    assert model.check("Rmin=? [F x=201]").value == 2
+
+
+def test_a_bound_over_the_state_limit_says_what_is_counted() -> None:
+    model = prism.loads(
+        "dtmc module m x : [0..9] init 0; [] x<9 -> 1/2:(x'=x+1) + 1/2:(x'=0); endmodule",
+        max_states=50,
+    )
+    assert model.check("P=? [F<=3 x=9]").value == 0  # 10 states times 4 step counts
+    with pytest.raises(
+        StateLimitError, match=r"^within 30 steps each of the 10 states .* max_states=310"
+    ):
+        model.check("P=? [F<=30 x=9]")

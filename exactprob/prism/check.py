@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine import Enclosure, enclose_graph, solve, solve_graph, stationary
-from ..errors import ModelError, UsageError
+from ..errors import ModelError, StateLimitError, UsageError
 from ..util.numbers import is_symbolic, mpq, to_fraction
 from ..util.progress import shows_progress
 from .expressions import Scope, StateSet, compile_expression, constant_value, expand
@@ -354,14 +354,34 @@ def _solve(
         solution = _BY_GRAPH[method](graph, progress=shows_progress(options.get("progress")))
     else:
         first = [space.states[i] for i in starts]
-        if steps is not None:
-            options = {**options, "horizon": steps}
-        solution = solve(model, method, starts=first, **options)  # type: ignore[call-overload]
+        if steps is None:
+            solution = solve(model, method, starts=first, **options)  # type: ignore[call-overload]
+        else:
+            solution = _solve_within(model, method, first, options, steps)
     for i in positions:
         if i not in terminal:
             state = space.states[i]
             values[i] = solution.value(state if steps is None else (state, steps))
     return Answer(values, solution)
+
+
+def _solve_within(
+    model: QuestionModel, method: str, starts: list[Any], options: dict[str, Any], steps: int
+) -> Any:
+    """The engine's solve of ``model`` within ``steps`` moves, under the space's state
+    limit: each state is paired with the steps left, up to ``steps + 1`` of it."""
+    limit = options.get("max_states", model.space.max_states)
+    try:
+        return solve(  # type: ignore[call-overload]
+            model, method, starts=starts, **{**options, "horizon": steps, "max_states": limit}
+        )
+    except StateLimitError:
+        most = len(model.space) * (steps + 1)
+        raise StateLimitError(
+            f"within {steps} steps each of the {len(model.space):,} states is paired with "
+            f"the steps left: more than the limit of {limit:,} states; pass max_states={most} "
+            f"(--max-states {most}) to go on"
+        ) from None
 
 
 def _filter(

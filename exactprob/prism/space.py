@@ -83,6 +83,8 @@ class StateSpace:
         self._before: tuple[list[int], list[int], list[int]] | None = None
         self._moves: list[list[tuple[str, list[tuple[int, Any]]]]] | None = None
         self._columns: Columns | None = None
+        #: the most states a question may explore (the limit the space was built under)
+        self.max_states = DEFAULT_MAX_STATES
 
     def __len__(self) -> int:
         return len(self.states)
@@ -256,6 +258,7 @@ def explore_space(
     gets PRISM's self-loop, :data:`DEADLOCK`); each distinct probability is stored once,
     as the engine's exact number (a parameter's expression stays a sympy one)."""
     space = StateSpace(program)
+    space.max_states = max_states
     index, states = space.index, space.states
     targets, prob_ids, probabilities = space.targets, space.prob_ids, space.probabilities
     prob_index: dict[Any, int] = {}

@@ -22,6 +22,7 @@ instead of a solve of the whole component.
 
 from __future__ import annotations
 
+import warnings
 from contextlib import AbstractContextManager, nullcontext
 from functools import cache
 from typing import Any
@@ -248,13 +249,17 @@ class ComponentTable:
         return self._factors(policy).solve(b)
 
     def _evaluate_sparse(self, policy: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """:meth:`evaluate` by scipy's sparse LU (SuperLU) on :math:`I - P^\\pi_{SS}`."""
+        """:meth:`evaluate` by scipy's sparse LU (SuperLU) on :math:`I - P^\\pi_{SS}`; a
+        policy that stays in the component forever makes it singular, and the values
+        not finite (the callers check), with no warning on stderr."""
         from scipy.sparse import csc_array
-        from scipy.sparse.linalg import spsolve
+        from scipy.sparse.linalg import MatrixRankWarning, spsolve
 
         rows, columns, entries = self._matrix_entries(policy)
         A = csc_array((entries, (rows, columns)), shape=(self.n, self.n))
-        return np.asarray(spsolve(A, b), dtype=np.float64)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MatrixRankWarning)
+            return np.asarray(spsolve(A, b), dtype=np.float64)
 
     def evaluate_acyclic(
         self, policy: np.ndarray, exit_value: np.ndarray, x_feedback: np.ndarray
