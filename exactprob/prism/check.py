@@ -229,10 +229,7 @@ def reward_question(
             f"R[{expr.path.kind}] reward properties are not answered "
             "(R[F ...], R[C<=k] and R[S] only)"
         )
-    structure = STEPS if expr.steps else _structure(space.program.rewards, expr.structure)
-    if structure != STEPS:
-        _check_rewards(space, structure)
-    optimum = _optimum(space, expr, "a reward")
+    structure, optimum = _reward_structure(space, expr)
     if expr.path.kind == "C":  # every state plays on: the reward of its first k moves
         every = set(range(len(space)))
         return RewardQuestionModel(
@@ -248,6 +245,15 @@ def reward_question(
         allowed=sure if optimum == "min" else None,
     )
     return model, sure
+
+
+def _reward_structure(space: StateSpace, expr: RewardOperator) -> tuple[str | None, str | None]:
+    """The reward structure ``expr`` asks for (checked to give no negative reward) and
+    its optimum in an MDP."""
+    structure = STEPS if expr.steps else _structure(space.program.rewards, expr.structure)
+    if structure != STEPS:
+        _check_rewards(space, structure)
+    return structure, _optimum(space, expr, "a reward")
 
 
 def _structure(rewards: dict[str | None, Any], asked: str | None) -> str | None:
@@ -269,10 +275,7 @@ def _reward(
     options: dict[str, Any],
 ) -> Answer:
     if expr.path.kind == "S":  # the long-run average reward per move
-        structure = STEPS if expr.steps else _structure(space.program.rewards, expr.structure)
-        if structure != STEPS:
-            _check_rewards(space, structure)
-        optimum = _optimum(space, expr, "a reward")
+        structure, optimum = _reward_structure(space, expr)
         rewarded = RewardQuestionModel(space, {}, structure)
         return _long_run(space, positions, method, optimum, rewarded.reward)
     model, sure = reward_question(space, expr)

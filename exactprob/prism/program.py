@@ -269,52 +269,43 @@ class PrismProgram:
     def move_rewards(self, structure: str | None, state: tuple[Any, ...], move: str) -> Any:
         """The reward of taking ``move`` in ``state``: the state rewards plus the move's
         transition rewards (in a DTMC, the mean over the moves merged)."""
-        summed = self._summed_rewards(structure, state)
-        if summed is not None:
-            total, earned_by = summed
-            if not earned_by:
-                return total
-            if self.model_type == "dtmc":  # the mean over the moves merged into one
-                actions = [commands[0].action or "" for _, commands in self._picks(state)]
-                earned = sum((earned_by.get(a, self._zero) for a in actions), self._zero)
-                return total + earned / len(actions) if actions else total
-            return total + earned_by.get(move.split("(")[0], self._zero)
-        items = self.rewards[structure]
-        total = sum(
-            (self.reward_value(r, state) for r in items if not r.transition and r.guard(state)),
-            self._zero,
-        )
-        transition = [r for r in items if r.transition and r.guard(state)]
-        if not transition:
+        total, earned_by = self._summed_rewards(structure, state)
+        if not earned_by:
             return total
         if self.model_type == "dtmc":  # the mean over the moves merged into one
             actions = [commands[0].action or "" for _, commands in self._picks(state)]
-            earned = sum(
-                (self.reward_value(r, state) for a in actions for r in transition if r.action == a),
-                self._zero,
-            )
+            earned = sum((earned_by.get(a, self._zero) for a in actions), self._zero)
             return total + earned / len(actions) if actions else total
-        action = move.split("(")[0]
-        return total + sum(
-            (self.reward_value(r, state) for r in transition if r.action == action), self._zero
-        )
+        return total + earned_by.get(move.split("(")[0], self._zero)
 
     def _summed_rewards(
         self, structure: str | None, state: tuple[Any, ...]
-    ) -> tuple[Any, dict[str, Any]] | None:
-        """The structure's state rewards summed in ``state`` and its transition rewards
-        summed by action, by its compiled function (made on first use); ``None`` with a
-        parameter or where an item fails (then each item is worked out alone, and the
-        one that fails is named)."""
-        if self.parameters:
-            return None
-        summed = self._reward_sums.get(structure)
-        if summed is None:
-            summed = self._reward_sums[structure] = compile_rewards(self._reward_items(structure))
-        try:
-            return summed(state)
-        except EVALUATION_ERRORS:
-            return None
+    ) -> tuple[Any, dict[str, Any]]:
+        """The structure's state rewards summed in ``state``, and its transition rewards
+        summed by action (the actions with an item whose guard holds): by its compiled
+        function (made on first use), else, with a parameter or where an item fails,
+        each item alone (:meth:`reward_value` names the state of one that fails)."""
+        if not self.parameters:
+            summed = self._reward_sums.get(structure)
+            if summed is None:
+                summed = self._reward_sums[structure] = compile_rewards(
+                    self._reward_items(structure)
+                )
+            try:
+                return summed(state)
+            except EVALUATION_ERRORS:
+                pass
+        total: Any = self._zero
+        earned_by: dict[str, Any] = {}
+        for item in self.rewards[structure]:
+            if item.guard(state):
+                value = self.reward_value(item, state)
+                if not item.transition:
+                    total = total + value
+                else:
+                    action = item.action or ""
+                    earned_by[action] = earned_by.get(action, self._zero) + value
+        return total, earned_by
 
     def negative_reward(self, structure: str | None, state: tuple[Any, ...]) -> Any:
         """The value of the structure's first item whose guard holds in ``state`` and

@@ -212,11 +212,10 @@ def question_graph(model: QuestionModel, starts: Sequence[int]) -> StateGraph:
     G.players = bytearray(~ending[order]) if model.minimise else bytearray(len(order))
     G.actions = _actions(space, played, first_played, positions)
     if isinstance(model, RewardQuestionModel):
-        owner = columns.owner[choices].tolist()
-        chosen_names = [space.choice_name(c) for c in choices.tolist()]
+        names, first_choice = space.move_names, space.choice_start
         G.rewards = [
-            exact(model.reward(space.states[s], name))
-            for s, name in zip(owner, chosen_names, strict=True)
+            exact(model.reward(space.states[s], names[s][c - first_choice[s]]))
+            for s, c in zip(columns.owner[choices].tolist(), choices.tolist(), strict=True)
         ]
     return G
 

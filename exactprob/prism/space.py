@@ -124,11 +124,6 @@ class StateSpace:
             )
         return self._columns
 
-    def choice_name(self, c: int) -> str:
-        """The name of the move that choice ``c`` is."""
-        s = int(self.columns().owner[c])
-        return self.move_names[s][c - self.choice_start[s]]
-
     def holds(self, condition: Callable[[tuple[Any, ...]], Any]) -> set[int]:
         """The states where ``condition`` is true."""
         return {i for i, s in enumerate(self.states) if condition(s)}
