@@ -18,7 +18,7 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from models import TableModel, check_optimal, cyclic_games, reachable
+from models import RewardTable, TableModel, check_optimal, cyclic_games, reachable
 
 import exactprob as ep
 from exactprob import ModelError, NonTerminationError, UsageError
@@ -33,23 +33,54 @@ class SeatTable(TableModel):
     seats."""
 
 
+class PayingSeatTable(SeatTable):
+    """A :class:`SeatTable` whose moves pay each seat: ``paid`` is ``{(state, action):
+    a tuple of rewards}``."""
+
+    def __init__(self, initial, terminals, nodes, paid):
+        super().__init__(initial, terminals, nodes)
+        self.paid = paid
+
+    def reward(self, s, a):
+        return self.paid[s, a]
+
+    def __repr__(self):
+        return (
+            f"PayingSeatTable({self.initial!r}, {self.terminals!r}, {self.nodes!r}, {self.paid!r})"
+        )
+
+
+def paid(game, s, a):
+    """What the move by ``a`` from ``s`` pays each seat, as fractions (zeros unless paid)."""
+    seats = len(next(iter(game.terminals.values())))
+    return tuple(map(F, getattr(game, "paid", {}).get((s, a), (0,) * seats)))
+
+
 @st.composite
 def seat_games(draw, acyclic=False):
     """2-4 seats; <= 5 states ``("S", i)`` with 1-3 actions each (sometimes a copy of
     another, or one that pays the mover the same and the others differently, for ties);
     every action may end at once (so every profile ends); three terminals with payoffs
-    0-3. ``acyclic``: a state moves only to higher states."""
+    0-3; in half the games, each move pays each seat -2 to 2 on the way. ``acyclic``: a
+    state moves only to higher states."""
     seats = draw(st.integers(2, 4))
     payoff = st.tuples(*[st.integers(0, 3)] * seats)
     terminals = {("T", i): draw(payoff) for i in range(3)}
     n = draw(st.integers(1, 5))
+    paying = draw(st.booleans())
+    rewards = {}
     nodes = {}
     for i in range(n):
         later = [("S", j) for j in range(n) if not acyclic or j > i]
         acts: dict = {}
         for a in range(draw(st.integers(1, 3))):
+            if paying:
+                rewards[("S", i), f"a{a}"] = draw(st.tuples(*[st.integers(-2, 2)] * seats))
             if acts and draw(st.integers(0, 3)) == 0:
-                acts[f"a{a}"] = dict(acts[draw(st.sampled_from(sorted(acts)))])
+                copied = draw(st.sampled_from(sorted(acts)))
+                acts[f"a{a}"] = dict(acts[copied])
+                if paying:
+                    rewards[("S", i), f"a{a}"] = rewards[("S", i), copied]
                 continue
             inner = draw(st.lists(st.sampled_from(later), max_size=2, unique=True)) if later else []
             ends = draw(
@@ -61,13 +92,15 @@ def seat_games(draw, acyclic=False):
             )
             acts[f"a{a}"] = {t: F(w, sum(weights)) for t, w in zip(targets, weights)}
         nodes[("S", i)] = (draw(st.integers(0, seats - 1)), acts)
+    if paying:
+        return PayingSeatTable(("S", 0), terminals, nodes, rewards)
     return SeatTable(("S", 0), terminals, nodes)
 
 
 def profile_values(game, profile, states):
     """Every state's payoffs under ``profile`` (``{state: actions}``, each of the
-    actions as likely), solved in sympy: :math:`(I - P) V = B`, one column per seat;
-    ``None`` where play need not end."""
+    actions as likely), solved in sympy: :math:`(I - P) V = B`, one column per seat,
+    :math:`B` the rewards and the moves to endings; ``None`` where play need not end."""
     inner = sorted((s for s in states if s in game.nodes), key=repr)
     pos = {s: i for i, s in enumerate(inner)}
     seats = len(next(iter(game.terminals.values())))
@@ -75,6 +108,9 @@ def profile_values(game, profile, states):
     for s in inner:
         A[pos[s], pos[s]] += 1
         share = sympy.Rational(1, len(profile[s]))
+        for a in profile[s]:
+            for j, r in enumerate(paid(game, s, a)):
+                B[pos[s], j] += share * sympy.Rational(r.numerator, r.denominator)
         for t, p in ((t, p) for a in profile[s] for t, p in game.nodes[s][1][a].items()):
             p = share * sympy.Rational(p.numerator, p.denominator)
             if t in pos:
@@ -93,7 +129,10 @@ def profile_values(game, profile, states):
 def q_values(game, s, values):
     seats = len(values[s])
     return {
-        a: tuple(sum((p * values[t][j] for t, p in d.items()), F(0)) for j in range(seats))
+        a: tuple(
+            paid(game, s, a)[j] + sum((p * values[t][j] for t, p in d.items()), F(0))
+            for j in range(seats)
+        )
         for a, d in game.nodes[s][1].items()
     }
 
@@ -201,7 +240,7 @@ def test_acyclic_games_equal_backward_induction_from_the_rules(game):
         if s not in memo:
             q = {
                 a: tuple(
-                    sum((p * value(t)[j] for t, p in d.items()), F(0))
+                    paid(game, s, a)[j] + sum((p * value(t)[j] for t, p in d.items()), F(0))
                     for j in range(len(game.terminals[("T", 0)]))
                 )
                 for a, d in game.nodes[s][1].items()
@@ -315,13 +354,68 @@ def test_a_tie_rule_for_a_game_of_one_value_is_refused():
         ep.solve(TableModel(0, {"T": 1}, {0: (0, {"go": {"T": F(1)}})}), tie_rule="first")
 
 
-def test_a_game_of_seats_with_rewards_is_refused():
+class PayingDraw(Draw):
+    """Drawing in turn, each draw costing the drawer ``cost``."""
+
+    def __init__(self, cost):
+        self.cost = cost
+
+    def reward(self, s, a):
+        return tuple(-self.cost if i == s else 0 for i in range(3))
+
+
+def test_moves_that_pay_each_seat_add_up_with_the_endings():
+    """Seat i wins with (2/3)^i 9/19 and draws (2/3)^i 27/19 times on average
+    (sum over k of (2/3)^(3k + i)), so it gets (2/3)^i (9 - 27 c) / 19."""
+    c = F(1, 10)
+    solution = ep.solve(PayingDraw(c))
+    assert solution.value() == tuple(F(2, 3) ** i * (9 - 27 * c) / 19 for i in range(3))
+    equation = solution.derivation().equations_shown[0]
+    assert equation.reward == (-c, 0, 0)
+    assert "with rewards on the actions" in solution.derivation().markdown()
+
+
+@pytest.mark.parametrize(
+    ("rewards", "refusal"),
+    [
+        (lambda s, a: 1, r"reward\(0, 'draw'\) is one number in a game of 3 seats: return a tuple"),
+        (lambda s, a: (1, 0), r"reward\(0, 'draw'\) pays 2 seats where the endings pay 3"),
+    ],
+)
+def test_rewards_that_do_not_pay_each_seat_once_are_refused(rewards, refusal):
     class Paying(Draw):
         def reward(self, s, a):
-            return 1
+            return rewards(s, a)
 
-    with pytest.raises(UsageError, match="a game of seats pays at its endings only"):
+    with pytest.raises(ModelError, match=refusal):
         ep.solve(Paying())
+
+
+def test_rewards_per_seat_need_endings_per_seat():
+    game = RewardTable(0, {"T": 1}, {0: (0, {"go": {"T": F(1)}})}, {(0, "go"): (1, 0)})
+    with pytest.raises(ModelError, match=r"reward\(0, 'go'\) pays 2 seats, but the endings are"):
+        ep.solve(game)
+    with pytest.raises(UsageError, match=r"reward\(0, 'go'\) gives one reward per seat, but"):
+        ep.solve(game, "depth-first")
+
+
+def test_a_loop_that_pays_the_seats_that_keep_it_going_is_refused():
+    """Each seat is paid for passing the turn on: whoever stops, the other gains by
+    passing once more, so no profile whose play ends is an equilibrium (the float guide
+    guesses the loop; the solve starts from a profile that ends and says why it stops)."""
+    game = PayingSeatTable(
+        0,
+        {"T": (0, 0)},
+        {
+            0: (0, {"pass": {1: F(1)}, "stop": {"T": F(1)}}),
+            1: (1, {"pass": {0: F(1)}, "stop": {"T": F(1)}}),
+        },
+        {(0, "pass"): (1, 0), (0, "stop"): (0, 0), (1, "pass"): (0, 1), (1, "stop"): (0, 0)},
+    )
+    with pytest.raises(
+        NonTerminationError, match="play never ends once a seat takes its best reply at"
+    ):
+        ep.solve(game)
 
 
 def test_a_game_without_an_equilibrium_of_pure_actions_is_refused_naming_states():
@@ -376,10 +470,11 @@ def test_a_seat_against_the_rest_is_the_two_player_game_it_plays_against_them(ga
         return
     seat = data.draw(st.integers(0, solution.seats - 1))
     guaranteed = solution.against_the_rest(seat)
-    twin = TableModel(
+    twin = RewardTable(
         game.initial,
         {t: v[seat] for t, v in game.terminals.items()},
         {s: (int(p != seat), acts) for s, (p, acts) in game.nodes.items()},
+        {(s, a): paid(game, s, a)[seat] for s, (_, acts) in game.nodes.items() for a in acts},
     )
     check_optimal(twin, guaranteed)
     for s in reachable(game):

@@ -22,7 +22,8 @@ A model is any object with these members (duck typing; :class:`Model` documents 
     the exact reward earned by taking ``action`` in ``state`` (PRISM's transition
     reward). The value of a state is then the expected total reward until play ends
     plus the terminal outcome; a cost is a reward minimised by player 1
-    (:mod:`exactprob.engine._internal.rewards`).
+    (:mod:`exactprob.engine._internal.rewards`). In a game of ``n`` seats, a tuple of
+    ``n`` exact rewards, one per seat, added to each seat's payoff.
 ``expected_states`` (optional)
     how many states exploring will reach, when the model knows (an estimate will do): the
     total of the exploring bar, which otherwise only counts.

@@ -18,7 +18,7 @@ policy, and its exact linear systems under a policy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn, TypeVar
 
 import numpy as np
@@ -38,6 +38,7 @@ __all__ = [
     "graph_elimination_order",
     "local_elimination_order",
     "subtree_ends",
+    "terminating_choices",
 ]
 
 #: What a message about a chain that never ends points to.
@@ -71,59 +72,22 @@ class Cycle:
     def terminating_start(self, preferred: Mapping[int, int]) -> dict[int, int]:
         """A policy under which every state of the component leaves it with probability
         one, taking the ``preferred`` action (default: the first) wherever that keeps it
-        terminating.
-
-        Backward search (an attractor): a state joins when an action can leave the
-        component or reach a state that has joined; by its preferred action whenever
-        that can, and only when no state can join that way, every state that can join by
-        some action does, by the first such action in the model's order. Along the
-        chosen actions every state has a positive-probability path out, so the policy
-        terminates, and policy iteration may start from it. Each edge is looked at once.
-        """
-        component, position = self.component, self.position
-        system = self.system
-        cs = system.choice_start
+        terminating (:func:`terminating_choices`), so that policy iteration may start
+        from it."""
+        component, system = self.component, self.system
+        cs, unit = system.choice_start, system.unit
         if all(cs[s + 1] - cs[s] == 1 for s in component):
             return self._only_policy()
-        entering: dict[int, list[tuple[int, int]]] = {s: [] for s in component}
-        progressing: list[tuple[int, int]] = []
-        for s in component:
-            for k in range(cs[s + 1] - cs[s]):
-                for t, _ in system.edges(cs[s] + k):
-                    if t in position:
-                        entering[t].append((s, k))
-                    elif t != system.unit:  # a reward's edge leaves nothing
-                        progressing.append((s, k))
-        policy: dict[int, int] = {}
-        by_preferred: list[int] = []
-        by_first: dict[int, int] = {}
-
-        def progress(s: int, k: int) -> None:
-            if s in policy:
-                return
-            if k == preferred.get(s, 0):
-                by_preferred.append(s)
-            elif k < by_first.get(s, k + 1):
-                by_first[s] = k
-
-        def join(s: int, k: int) -> None:
-            policy[s] = k
-            for u, a in entering[s]:
-                progress(u, a)
-
-        for s, k in progressing:
-            progress(s, k)
-        while len(policy) < len(component):
-            while by_preferred:
-                s = by_preferred.pop()
-                if s not in policy:
-                    join(s, preferred.get(s, 0))
-            waiting = [(s, k) for s, k in by_first.items() if s not in policy]
-            by_first.clear()
-            if not waiting and len(policy) < len(component):
-                self._never_leaves([s for s in component if s not in policy])
-            for s, k in waiting:
-                join(s, k)
+        policy = terminating_choices(
+            component,
+            self.position,
+            lambda s: cs[s + 1] - cs[s],
+            # a reward's edge (to the unit) leaves nothing
+            lambda s, k: (t for t, _ in system.edges(cs[s] + k) if t != unit),
+            preferred,
+        )
+        if len(policy) < len(component):
+            self._never_leaves([s for s in component if s not in policy])
         return policy
 
     def _only_policy(self) -> dict[int, int]:
@@ -181,6 +145,73 @@ class Cycle:
                 f"under the current policy the states {shown}{more} can cycle forever without "
                 "reaching a terminal state; every policy must terminate with probability 1"
             ) from None
+
+
+def terminating_choices(
+    component: Sequence[int],
+    inside: Container[int],
+    choices: Callable[[int], int],
+    targets: Callable[[int, int], Iterable[int]],
+    preferred: Mapping[int, int],
+) -> dict[int, int]:
+    """A choice for each state of ``component`` that can leave it, such that from every
+    one of them play leaves the component with probability one; the ``preferred`` choice
+    (default: the first) wherever that keeps play leaving. States missing from the
+    answer cannot leave, whatever is chosen.
+
+    Backward search (an attractor): a state joins when a choice (``k < choices(s)``) has
+    a target (``targets(s, k)``) outside the component (not in ``inside``) or among the
+    states that have joined; by its preferred choice whenever that can, and only when no
+    state can join that way, every state that can join by some choice does, by the first
+    such choice. Along the chosen choices every state has a positive-probability path
+    out. Each edge is looked at once.
+
+    >>> moves = {0: [[1], [9]], 1: [[0], [1]]}  # state 0: to 1, or out; state 1: to 0, or stay
+    >>> terminating_choices([0, 1], {0, 1}, lambda s: 2, lambda s, k: moves[s][k], {})
+    {0: 1, 1: 0}
+    >>> terminating_choices([1], {1}, lambda s: 1, lambda s, k: [1], {})  # cannot leave
+    {}
+    """
+    entering: dict[int, list[tuple[int, int]]] = {s: [] for s in component}
+    progressing: list[tuple[int, int]] = []
+    for s in component:
+        for k in range(choices(s)):
+            for t in targets(s, k):
+                if t in inside:
+                    entering[t].append((s, k))
+                else:
+                    progressing.append((s, k))
+    policy: dict[int, int] = {}
+    by_preferred: list[int] = []
+    by_first: dict[int, int] = {}
+
+    def progress(s: int, k: int) -> None:
+        if s in policy:
+            return
+        if k == preferred.get(s, 0):
+            by_preferred.append(s)
+        elif k < by_first.get(s, k + 1):
+            by_first[s] = k
+
+    def join(s: int, k: int) -> None:
+        policy[s] = k
+        for u, a in entering[s]:
+            progress(u, a)
+
+    for s, k in progressing:
+        progress(s, k)
+    while len(policy) < len(component):
+        while by_preferred:
+            s = by_preferred.pop()
+            if s not in policy:
+                join(s, preferred.get(s, 0))
+        waiting = [(s, k) for s, k in by_first.items() if s not in policy]
+        by_first.clear()
+        if not waiting:
+            break
+        for s, k in waiting:
+            join(s, k)
+    return policy
 
 
 def component_rows(

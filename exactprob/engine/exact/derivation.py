@@ -246,7 +246,8 @@ def _describe_model(doc: Document, G: StateGraph) -> None:
         if deciders
         else "none offers a choice (a Markov chain)"
     )
-    rewards = ", with rewards on the actions" if G.rewards is not None and any(G.rewards) else ""
+    paying = G.rewards is not None and any(map(_pays, G.rewards))
+    rewards = ", with rewards on the actions" if paying else ""
     doc.paragraph(
         f"{count_text(n, 'state')} reachable from {G.states[0]!r}: {ends:,} where play ends, "
         f"{choices}; {count_text(G.number_of_transitions(), 'transition')}{rewards}."
@@ -562,9 +563,19 @@ def _printed(equation: Equation, name: StateNames) -> str:
         name(G.id_of(t)) if p == 1 else f"{_coefficient(p)} {name(G.id_of(t))}"
         for p, t in equation.terms
     ]
-    if equation.reward != 0:
+    if _pays(equation.reward):
         terms.insert(0, latex_number(equation.reward))
     return " + ".join(terms).replace("+ -", "- ") + f" = {latex_number(equation.value)}"
+
+
+def _pays(reward: Any) -> bool:
+    """Whether a reward pays anything: a number other than 0, or in a game of seats a
+    tuple with such a number.
+
+    >>> _pays(0), _pays((0, 0, 0)), _pays((0, -1, 0))
+    (False, False, True)
+    """
+    return any(r != 0 for r in reward) if isinstance(reward, tuple) else reward != 0
 
 
 def _coefficient(p: Any) -> str:

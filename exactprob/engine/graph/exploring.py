@@ -23,6 +23,7 @@ networkx view of the same graph, for plotting, exporting or any graph algorithm,
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from numbers import Number
 from typing import Any, TypeVar
@@ -42,6 +43,7 @@ from ..model import (
     movers_allowed,
     player_function,
     seat_payoffs,
+    seats_refused,
     unpaid_labels,
 )
 from .state_graph import StateGraph, paused_garbage_collection
@@ -249,7 +251,7 @@ def _explore(model: Any, max_states: int, progress: bool, roots: list[Hashable])
                     prob_ids.append(pid)
                 edge_start.append(len(targets))
                 if rewards is not None:
-                    rewards.append(reward_value(state, action, reward(state, action)))
+                    rewards.append(reward_value(state, action, reward(state, action), endings))
             choice_start.append(len(edge_start) - 1)
         bar.update(s & PROGRESS_MASK)
     G.symbolic = symbolic
@@ -269,13 +271,15 @@ def _expected(model: Any) -> int | None:
 class Endings:
     """What an exploration met among the endings that are not plain numbers: the labels
     (refused together once it is done, :func:`~exactprob.engine.model.unpaid_labels`)
-    and the seats' payoffs (:func:`~exactprob.engine.model.seat_payoffs`), by length."""
+    and the seats' payoffs (:func:`~exactprob.engine.model.seat_payoffs`), by length,
+    of the endings and of the rewards."""
 
-    __slots__ = ("labels", "seats")
+    __slots__ = ("labels", "reward_seats", "seats")
 
     def __init__(self) -> None:
         self.labels: list[Any] = []
         self.seats: dict[int, Hashable] = {}  # a length of seat payoffs: a state with it
+        self.reward_seats: dict[int, str] = {}  # a length of seat rewards: the call
 
     def check(self, G: StateGraph) -> None:
         """Refuse the labels met; set ``G.seats`` when every ending gave one payoff per
@@ -304,7 +308,35 @@ class Endings:
                     "steps ends with 0)"
                 )
             G.seats = n
+        _check_seat_rewards(G, self.reward_seats)
         _check_movers(G)
+
+
+def _check_seat_rewards(G: StateGraph, lengths: dict[int, str]) -> None:
+    """In a game of ``G.seats`` seats every reward is a tuple of one reward per seat,
+    and only there: refuse a reward of another shape, naming the call that gave it
+    (``lengths``: a length of seat rewards met, with the first call that gave it)."""
+    if not lengths and not G.seats or G.rewards is None:
+        return
+    if not G.seats:
+        n, where = next(iter(lengths.items()))
+        raise ModelError(
+            f"{where} pays {n} seats, but the endings are single numbers: in a game of "
+            f"seats every outcome is a tuple of one payoff per seat (zeros where it pays "
+            "nothing)"
+        )
+    n = G.seats
+    for length, where in lengths.items():
+        if length != n:
+            raise ModelError(f"{where} pays {length} seats where the endings pay {n}")
+    c = next((c for c, r in enumerate(G.rewards) if type(r) is not tuple), None)
+    if c is not None:
+        s = bisect_right(G.choice_start, c) - 1
+        action = G.actions[s][c - G.choice_start[s]]
+        raise ModelError(
+            f"reward({G.states[s]!r}, {action!r}) is one number in a game of {n} seats: "
+            f"return a tuple of {n} rewards, one per seat"
+        )
 
 
 def _check_movers(G: StateGraph) -> None:
@@ -355,17 +387,29 @@ def terminal_value(state: Hashable, value: Any, endings: Endings | None = None) 
         return value
 
 
-def reward_value(state: Hashable, action: Any, value: Any) -> Any:
+def reward_value(state: Hashable, action: Any, value: Any, endings: Endings | None = None) -> Any:
     """The model's ``reward(state, action)``, ``value``, as an exact number (else a
-    ModelError).
+    ModelError); given ``endings``, also a tuple of one exact reward per seat
+    (:func:`~exactprob.engine.model.seat_payoffs`), its length noted there for the
+    explorer to check once it is done.
 
     >>> reward_value("s", "roll", "1/2")
     mpq(1,2)
+    >>> found = Endings()
+    >>> reward_value("s", "roll", (-1, 0, 0), found), found.reward_seats
+    ((mpq(-1,1), mpq(0,1), mpq(0,1)), {3: "reward('s', 'roll')"})
     """
     try:
         return exact(value)
     except InexactError as error:
-        raise ModelError(f"reward({state!r}, {action!r}) is not an exact number: {error}") from None
+        where = f"reward({state!r}, {action!r})"
+        payoffs = seat_payoffs(value)
+        if payoffs is None:
+            raise ModelError(f"{where} is not an exact number: {error}") from None
+        if endings is None:
+            raise seats_refused(f"{where} gives one reward per seat, but this method") from None
+        endings.reward_seats.setdefault(len(payoffs), where)
+        return payoffs
 
 
 def checked_actions(state: Hashable, listed: Iterable[Any]) -> tuple[Any, ...]:

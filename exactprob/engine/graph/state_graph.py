@@ -43,8 +43,9 @@ class StateGraph:
         the edges of choice ``c``: edge ``e`` moves to ``targets[e]`` with probability
         ``probabilities[prob_ids[e]]``; a choice's probabilities sum to exactly one.
     ``rewards[c]``
-        the exact reward of choice ``c`` (the model's ``reward(state, action)``); the
-        column is ``None`` for a model without rewards.
+        the exact reward of choice ``c`` (the model's ``reward(state, action)``; in a
+        game of seats a tuple of one per seat); the column is ``None`` for a model
+        without rewards.
 
     The edges of a state are contiguous too: ``edge_start[choice_start[s]]`` to
     ``edge_start[choice_start[s + 1]]``.

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ...util.mathdoc import Document
     from ..exact.solution import Solution
 
-__all__ = ["SeatSolution", "expected_payoffs", "leaving_choices"]
+__all__ = ["SeatSolution", "expected_payoffs", "leaving_choices", "seat_rewards"]
 
 
 class SeatSolution(GraphStates):
@@ -146,14 +146,23 @@ class SeatSolution(GraphStates):
 def expected_payoffs(
     G: StateGraph, c: int, values: Sequence[tuple[Exact, ...] | None]
 ) -> tuple[Exact, ...]:
-    """:math:`Q` of choice ``c`` of a game of seats: the expected payoffs of its moves,
-    :math:`\\sum_t P(t)\\, V(t)`, from ``values`` by state id."""
-    total = [mpq(0)] * G.seats
+    """:math:`Q` of choice ``c`` of a game of seats: its rewards, one per seat, and the
+    expected payoffs of its moves, :math:`r + \\sum_t P(t)\\, V(t)`, from ``values``
+    by state id."""
+    total = list(seat_rewards(G, c))
     for t, p in G.choice_edges(c):
         after = values[t]
         assert after is not None  # a successor is valued before its predecessors
         total = [x + p * v for x, v in zip(total, after)]
     return tuple(total)
+
+
+def seat_rewards(G: StateGraph, c: int) -> tuple[Exact, ...]:
+    """What choice ``c`` of a game of seats pays each seat on the move (zeros in a
+    game without rewards)."""
+    if G.rewards is None:
+        return (mpq(0),) * G.seats
+    return G.rewards[c]
 
 
 def leaving_choices(G: StateGraph, s: int) -> list[int]:

@@ -7,21 +7,26 @@ The answer is a *subgame-perfect equilibrium in stationary strategies*: values
 
 .. math::
 
-   Q(s, a) = \sum_t P(t \mid s, a)\, V(t), \qquad
+   Q(s, a) = r(s, a) + \sum_t P(t \mid s, a)\, V(t), \qquad
    V(s) = Q(s, \pi(s)), \qquad
    Q(s, \pi(s))_{i(s)} = \max_a Q(s, a)_{i(s)},
 
-with :math:`i(s)` the mover: no seat gains by changing its action at any one state (for
-play that ends, the one-shot deviation principle makes that an equilibrium of every
-subgame). Where play cannot return to a state this is backward induction, component by
-component of the state graph, ends first. Where it can (a seat that pigs out passes the
-turn with every score unchanged), the component is settled by iterating best replies:
-a float value iteration guesses the profile, then, exactly, the profile's values are
-solved (one linear system with a column per seat) and each mover takes its best action;
-until no mover changes (an action that stays where it is with probability 1 ends
-nothing and is never played). Best replies of several seats need not settle (pure stationary
-equilibria need not exist in such games), so after :data:`ROUNDS_PER_STATE` rounds per
-state of the component the solve is refused, naming the states that still change.
+with :math:`i(s)` the mover and :math:`r(s, a)` what the move pays each seat on the way
+(the model's ``reward(state, action)``, a tuple of one reward per seat; zeros without
+one): no seat gains by changing its action at any one state (for play that ends, the
+one-shot deviation principle makes that an equilibrium of every subgame). Where play
+cannot return to a state this is backward induction, component by component of the
+state graph, ends first. Where it can (a seat that pigs out passes the turn with every
+score unchanged), the component is settled by iterating best replies: a float value
+iteration guesses the profile, then, exactly, the profile's values are solved (one
+linear system with a column per seat) and each mover takes its best action; until no
+mover changes. Play must end: an action that stays where it is with probability 1 is
+never played, a guess under which play would never end (a loop that pays its seats on
+every move can look best to floats) is first made to end, and a best reply under which
+it would never end is not taken. Best replies of several seats need not settle (pure
+stationary equilibria need not exist in such games), so after :data:`ROUNDS_PER_STATE`
+rounds per state of the component the solve is refused, naming the states that still
+change.
 
 Where a mover's best actions tie exactly, the *tie rule* chooses among them, the same
 everywhere (:data:`TIE_RULES`): ``"first"`` (the model's order, the default),
@@ -58,10 +63,11 @@ from typing import Literal
 
 from ...errors import NonTerminationError, UsageError
 from ...util.numbers import Exact, mpq
+from .._internal.cycle import terminating_choices
 from .._internal.linear import RATIONAL, solve_linear
 from .._internal.order import strong_components
 from ..graph.state_graph import StateGraph
-from .solution import SeatSolution, expected_payoffs, leaving_choices
+from .solution import SeatSolution, expected_payoffs, leaving_choices, seat_rewards
 
 __all__ = ["ROUNDS_PER_STATE", "TIE_RULES", "TieRule", "check_tie_rule", "solve_seats"]
 
@@ -130,13 +136,7 @@ def mixed(values: Sequence[Payoffs]) -> Payoffs:
 
 def solve_seats(G: StateGraph, *, tie_rule: TieRule = "first") -> SeatSolution:
     """The exact equilibrium of the game of seats ``G`` (the module docstring has the
-    rule), its ties chosen by ``tie_rule``. Its payoffs are the endings' alone: a game
-    of seats with rewards is refused."""
-    if G.rewards is not None:
-        raise UsageError(
-            "a game of seats pays at its endings only: fold what reward() pays into the "
-            "ending's tuple of payoffs"
-        )
+    rule), its ties chosen by ``tie_rule``."""
     return _SeatSolver(G, check_tie_rule(tie_rule)).run()
 
 
@@ -146,7 +146,6 @@ class _SeatSolver:
     def __init__(self, G: StateGraph, rule: TieRule) -> None:
         self.G = G
         self.rule = rule
-        self.zero: Payoffs = (mpq(0),) * G.seats
         self.values: list[Payoffs | None] = [None] * len(G)
         self.plays: list[tuple[int, ...]] = [()] * len(G)  # the choices played, by state
 
@@ -181,7 +180,7 @@ class _SeatSolver:
         values the profile exactly, then the movers take their best replies to those
         values (all at once, or where that makes play never end, one at a time)."""
         self._guess(component)
-        self._evaluate(component)
+        self._start(component)
         for _ in range(ROUNDS_PER_STATE * len(component) + 2):
             replies = {s: self._reply(s)[0] for s in component}
             changed = {s: replies[s] for s in component if replies[s] != self.plays[s]}
@@ -221,6 +220,29 @@ class _SeatSolver:
                     self.plays[s] = before[s]
         return False
 
+    def _start(self, component: list[int]) -> None:
+        """Value the guessed profile, or where its play would never end (a loop that
+        pays its seats on every move can look best to the float guide), the profile
+        nearest it whose play ends (:func:`~.._internal.cycle.terminating_choices`)."""
+        try:
+            self._evaluate(component)
+            return
+        except NonTerminationError:
+            pass
+        G, plays = self.G, self.plays
+        guessed = {s: plays[s][0] for s in component}
+        inside = set(component)
+        ending = terminating_choices(
+            component,
+            inside,
+            lambda s: G.choice_start[s + 1] - G.choice_start[s],
+            lambda s, k: (t for t, _ in G.choice_edges(G.choice_start[s] + k)),
+            guessed,
+        )
+        for s, k in ending.items():
+            plays[s] = (k,)
+        self._evaluate(component)  # refused, naming states, where no profile ends
+
     def _guess(self, component: list[int]) -> None:
         """A first profile of the component from a float value iteration (Gauss-Seidel,
         each mover's best reply at every sweep, the first of float ties), started below
@@ -238,8 +260,13 @@ class _SeatSolver:
                 s,
                 G.players[s],
                 [
-                    (k, [(float(p), guide[t]) for t, p in G.choice_edges(G.choice_start[s] + k)])
+                    (
+                        k,
+                        [float(r) for r in seat_rewards(G, c)],
+                        [(float(p), guide[t]) for t, p in G.choice_edges(c)],
+                    )
                     for k in leaving_choices(G, s)
+                    for c in [G.choice_start[s] + k]
                 ],
             )
             for s in component
@@ -249,9 +276,10 @@ class _SeatSolver:
             change, switched = 0.0, False
             for s, mover, choices in options:
                 best: list[float] = []
-                for k, moves in choices:
+                for k, paid, moves in choices:
                     q = [
-                        floor + DECAY * sum(p * (after[i] - floor) for p, after in moves)
+                        floor
+                        + DECAY * (paid[i] + sum(p * (after[i] - floor) for p, after in moves))
                         for i in seats
                     ]
                     if not best or q[mover] > best[mover] + 1e-12:
@@ -280,8 +308,11 @@ class _SeatSolver:
         rhs: list[list[Exact]] = []
         for s in component:
             row = {local[s]: mpq(1)}
-            out = list(self.zero)
             share = mpq(1, len(self.plays[s]))
+            out = [
+                share * sum(column)
+                for column in zip(*(seat_rewards(G, G.choice_start[s] + k) for k in self.plays[s]))
+            ]
             moves = [
                 (t, share * p)
                 for k in self.plays[s]
