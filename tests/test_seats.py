@@ -22,7 +22,7 @@ from models import RewardTable, TableModel, check_optimal, cyclic_games, reachab
 
 import exactprob as ep
 from exactprob import ModelError, NonTerminationError, UsageError
-from exactprob.engine.seats import TIE_RULES
+from exactprob.engine.seats import TIE_RULES, solving
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 from piglet_seats import Piglet, seat_wins
@@ -393,7 +393,7 @@ def test_rewards_that_do_not_pay_each_seat_once_are_refused(rewards, refusal):
 
 def test_rewards_per_seat_need_endings_per_seat():
     game = RewardTable(0, {"T": 1}, {0: (0, {"go": {"T": F(1)}})}, {(0, "go"): (1, 0)})
-    with pytest.raises(ModelError, match=r"reward\(0, 'go'\) pays 2 seats, but the endings are"):
+    with pytest.raises(ModelError, match=r"reward\(0, 'go'\) pays 2 seats, but no ending does"):
         ep.solve(game)
     with pytest.raises(UsageError, match=r"reward\(0, 'go'\) gives one reward per seat, but"):
         ep.solve(game, "depth-first")
@@ -455,6 +455,27 @@ def test_a_game_without_an_equilibrium_of_pure_actions_is_refused_naming_states(
     )
     assert all(rule_equilibria(game, rule) == [] for rule in ("first", "uniform"))
     with pytest.raises(NonTerminationError, match=r"best replies keep changing at \('S', \d\)"):
+        ep.solve(game)
+
+
+def test_best_replies_that_go_round_are_searched_for_an_equilibrium(monkeypatch):
+    """Three states in a cycle whose best replies go round; a profile of the cycle's
+    choices is an equilibrium (enumerated), and the search finds one that is."""
+    S0, S1, S2, T0, T1 = ("S", 0), ("S", 1), ("S", 2), ("T", 0), ("T", 1)
+    game = SeatTable(
+        S0,
+        {T0: (3, 0, 3), T1: (1, 3, 1)},
+        {
+            S0: (2, {"a0": {S2: F(1)}, "a1": {T1: F(1)}}),
+            S1: (0, {"a0": {S0: F(2, 3), S2: F(1, 3)}, "a1": {S2: F(1)}}),
+            S2: (1, {"a0": {S2: F(1, 3), T0: F(2, 3)}, "a1": {S1: F(2, 5), S0: F(3, 5)}}),
+        },
+    )
+    solution = ep.solve(game)
+    check_equilibrium(game, solution, "first")
+    assert {s: solution.played(s) for s in game.nodes} in rule_equilibria(game, "first")
+    monkeypatch.setattr(solving, "SEARCHED_PROFILES", 0)  # best replies alone go round
+    with pytest.raises(NonTerminationError):
         ep.solve(game)
 
 
@@ -587,3 +608,45 @@ def test_a_seat_derivation_says_when_a_tie_changes_another_seats_payoff():
     text = ep.solve(kingmaker).derivation().markdown()
     assert "Seat 2 plays crown 0, tied exactly with crown 1 (a tie that changes another" in text
     assert "Seat 0 plays play on, better for it than settle by $\\frac{3}{5}$" in text
+
+
+class FeePiglet(Piglet):
+    """Piglet with a fee for every flip, paid by the seat that flips."""
+
+    def __init__(self, goal, seats, fee):
+        super().__init__(goal, seats)
+        self.fee = fee
+
+    def reward(self, s, a):
+        return tuple(-self.fee if i == s[2] and a == "flip" else 0 for i in range(self.seats))
+
+
+def tabulated(model):
+    """``model``'s reachable tables, read by a search of its own calls, as a
+    :class:`PayingSeatTable` for the oracles."""
+    terminals, nodes, rewards = {}, {}, {}
+    seen, frontier = {model.initial}, [model.initial]
+    while frontier:
+        s = frontier.pop()
+        if model.outcome(s) is not None:
+            terminals[s] = model.outcome(s)
+            continue
+        acts = {a: dict(model.transition(s, a).items()) for a in model.actions(s)}
+        nodes[s] = (model.player(s), acts)
+        rewards.update({(s, a): model.reward(s, a) for a in acts})
+        for t in {t for moves in acts.values() for t in moves} - seen:
+            seen.add(t)
+            frontier.append(t)
+    return PayingSeatTable(model.initial, terminals, nodes, rewards)
+
+
+def test_a_fee_per_flip_makes_the_first_seat_bank_at_once():
+    """Three-seat Piglet to 4 with a fee of 1/20 a flip (the docs' example): the answer
+    is an equilibrium, its payoffs solved again in sympy from the tables; the first
+    seat banks a turn total of 1, where without the fee it flips on."""
+    game = FeePiglet(4, 3, F(1, 20))
+    solution = ep.solve(game)
+    check_equilibrium(tabulated(game), solution, "first")
+    assert [round(float(v), 4) for v in solution.value()] == [0.0861, 0.0545, 0.0303]
+    assert solution.policy(((0, 0, 0), 1, 0)) == "hold"
+    assert ep.solve(Piglet(4, 3)).policy(((0, 0, 0), 1, 0)) == "flip"

@@ -321,9 +321,8 @@ def _check_seat_rewards(G: StateGraph, lengths: dict[int, str]) -> None:
     if not G.seats:
         n, where = next(iter(lengths.items()))
         raise ModelError(
-            f"{where} pays {n} seats, but the endings are single numbers: in a game of "
-            f"seats every outcome is a tuple of one payoff per seat (zeros where it pays "
-            "nothing)"
+            f"{where} pays {n} seats, but no ending does: in a game of seats every "
+            "outcome is a tuple of one payoff per seat (zeros where it pays nothing)"
         )
     n = G.seats
     for length, where in lengths.items():

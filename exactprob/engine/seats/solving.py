@@ -56,9 +56,11 @@ the next seat: seat :math:`i` wins with :math:`(1/3)(2/3)^i / (1 - (2/3)^3)`, th
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cached_property
-from itertools import islice
+from itertools import combinations, islice, product
+from math import prod
 from typing import Literal
 
 from ...errors import NonTerminationError, UsageError
@@ -69,13 +71,23 @@ from .._internal.order import strong_components
 from ..graph.state_graph import StateGraph
 from .solution import SeatSolution, expected_payoffs, leaving_choices, seat_rewards
 
-__all__ = ["ROUNDS_PER_STATE", "TIE_RULES", "TieRule", "check_tie_rule", "solve_seats"]
+__all__ = [
+    "ROUNDS_PER_STATE",
+    "SEARCHED_PROFILES",
+    "TIE_RULES",
+    "TieRule",
+    "check_tie_rule",
+    "solve_seats",
+]
 
 TieRule = Literal["first", "others-best", "others-worst", "uniform"]
 #: The rules that choose among a mover's exactly tied best actions.
 TIE_RULES: tuple[TieRule, ...] = ("first", "others-best", "others-worst", "uniform")
 #: Rounds of best replies a cyclic component may take, per state, before it is refused.
 ROUNDS_PER_STATE = 4
+#: Profiles of the actions of the states whose best replies keep changing that a cyclic
+#: component may try, at most, before it is refused.
+SEARCHED_PROFILES = 256
 #: Sweeps of the float guide over a cyclic component, at most; it stops sooner once its
 #: values settle, or its choices have not changed for :data:`STEADY_SWEEPS` sweeps (the
 #: exact rounds correct a guess that is not yet best).
@@ -176,29 +188,98 @@ class _SeatSolver:
         self.plays[s], self.values[s] = self._reply(s)
 
     def _settle(self, component: list[int]) -> None:
-        """Best replies iterated on a cyclic component until no mover changes: each round
-        values the profile exactly, then the movers take their best replies to those
-        values (all at once, or where that makes play never end, one at a time)."""
+        """Best replies iterated on a cyclic component until no mover changes; where
+        they do not settle, a search (:meth:`_search`) over the profiles of the
+        component's choices, all of them when there are at most
+        :data:`SEARCHED_PROFILES`, else those of the states that keep changing; else a
+        refusal naming those states."""
         self._guess(component)
         self._start(component)
-        for _ in range(ROUNDS_PER_STATE * len(component) + 2):
-            replies = {s: self._reply(s)[0] for s in component}
-            changed = {s: replies[s] for s in component if replies[s] != self.plays[s]}
-            if not changed:
-                return
-            if not self._switch(component, changed):
-                where = self._names(changed)
-                raise NonTerminationError(
-                    f"play never ends once a seat takes its best reply at {where}: this game "
-                    "has no equilibrium of one fixed action per state, with play that ends, "
-                    "that the iteration finds"
-                )
-        raise NonTerminationError(
-            f"the seats' best replies keep changing at {self._names(changed)}"
-            + (f" and {len(changed) - 5} more states" if len(changed) > 5 else "")
-            + ": this game has no equilibrium of one fixed action per state that the "
-            "iteration finds (try another tie_rule)"
+        changes: Counter[int] = Counter()
+        unsettled, stuck = self._best_replies(component, component, changes)
+        if not unsettled:
+            return
+        contested = [s for s in component if changes[s] > 1] or unsettled
+        deciding = [s for s in component if len(self._plays_open(s)) > 1]
+        whole = prod(len(self._plays_open(s)) for s in deciding) <= SEARCHED_PROFILES
+        tried = self._search(component, deciding if whole else contested)
+        if not tried:
+            return
+        where = self._names(contested) + (
+            f" and {len(contested) - 5} more states" if len(contested) > 5 else ""
         )
+        searched = (
+            f", and none of the {tried:,} profiles of "
+            + ("the cycle's choices" if whole else "their actions")
+            + " is an equilibrium"
+            if tried > 0
+            else ""
+        )
+        if stuck:
+            raise NonTerminationError(
+                f"play never ends once a seat takes its best reply at {where}{searched}: "
+                "this game has no equilibrium of one fixed action per state, with play that "
+                "ends, that the solve finds"
+            )
+        raise NonTerminationError(
+            f"the seats' best replies keep changing at {where}{searched}: this game has no "
+            "equilibrium of one fixed action per state that the solve finds (try another "
+            "tie_rule)"
+        )
+
+    def _best_replies(
+        self, component: list[int], movers: Sequence[int], changes: Counter[int]
+    ) -> tuple[list[int], bool]:
+        """Rounds of best replies at the states ``movers`` of ``component`` (counted in
+        ``changes``): each round values the profile exactly, then the movers take their
+        best replies to those values (all at once, or where that makes play never end,
+        one at a time). The states still changing after the last round (``[]`` once
+        settled), and whether play would never end with any of their replies."""
+        for _ in range(ROUNDS_PER_STATE * len(component) + 2):
+            changed = {}
+            for s in movers:
+                reply = self._reply(s)[0]
+                if reply != self.plays[s]:
+                    changed[s] = reply
+            if not changed:
+                return [], False
+            changes.update(changed.keys())
+            if not self._switch(component, changed):
+                return list(changed), True
+        return list(changed), False
+
+    def _search(self, component: list[int], contested: list[int]) -> int:
+        """Try each profile of the ``contested`` states' plays (:meth:`_plays_open`), at
+        most :data:`SEARCHED_PROFILES`, the other states of ``component`` taking best
+        replies around it, and keep the first in which the contested states' plays are
+        best replies too. 0 when one is kept, else how many were tried (-1 when there
+        were too many to try)."""
+        plays = self.plays
+        options = [self._plays_open(s) for s in contested]
+        if prod(map(len, options)) > SEARCHED_PROFILES:
+            return -1
+        others = [s for s in component if s not in set(contested)]
+        tried = 0
+        for profile in product(*options):
+            tried += 1
+            for s, play in zip(contested, profile):
+                plays[s] = play
+            try:
+                self._evaluate(component)
+            except NonTerminationError:
+                continue
+            unsettled, _ = self._best_replies(component, others, Counter())
+            if not unsettled and all(self._reply(s)[0] == plays[s] for s in contested):
+                return 0
+        return tried
+
+    def _plays_open(self, s: int) -> list[tuple[int, ...]]:
+        """What the mover at ``s`` may play under the tie rule: each action that may
+        leave ``s``, or under ``"uniform"`` every set of them (each as likely)."""
+        leaving = leaving_choices(self.G, s)
+        if self.rule != "uniform":
+            return [(k,) for k in leaving]
+        return [c for n in range(1, len(leaving) + 1) for c in combinations(leaving, n)]
 
     def _names(self, states: Iterable[int]) -> str:
         """The first five of ``states`` as the model's states, for a refusal."""
