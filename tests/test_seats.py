@@ -458,6 +458,22 @@ def test_a_game_without_an_equilibrium_of_pure_actions_is_refused_naming_states(
         ep.solve(game)
 
 
+def test_a_cycle_that_no_action_leaves_is_refused_naming_its_states():
+    game = SeatTable(
+        0,
+        {"T": (1, 0)},
+        {
+            0: (0, {"on": {1: F(1)}, "end": {"T": F(1)}}),
+            1: (1, {"back": {2: F(1)}}),
+            2: (0, {"on": {1: F(1)}}),
+        },
+    )
+    with pytest.raises(
+        NonTerminationError, match=r"play never ends from 1, 2 whatever the seats play"
+    ):
+        ep.solve(game)
+
+
 def test_best_replies_that_go_round_are_searched_for_an_equilibrium(monkeypatch):
     """Three states in a cycle whose best replies go round; a profile of the cycle's
     choices is an equilibrium (enumerated), and the search finds one that is."""

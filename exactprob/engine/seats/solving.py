@@ -320,9 +320,15 @@ class _SeatSolver:
             lambda s, k: (t for t, _ in G.choice_edges(G.choice_start[s] + k)),
             guessed,
         )
+        if len(ending) < len(component):
+            stuck = self._names(s for s in component if s not in ending)
+            raise NonTerminationError(
+                f"play never ends from {stuck} whatever the seats play: no action there "
+                "leads out of its cycle"
+            )
         for s, k in ending.items():
             plays[s] = (k,)
-        self._evaluate(component)  # refused, naming states, where no profile ends
+        self._evaluate(component)
 
     def _guess(self, component: list[int]) -> None:
         """A first profile of the component from a float value iteration (Gauss-Seidel,
