@@ -639,7 +639,7 @@ class FeePiglet(Piglet):
 
 def tabulated(model):
     """``model``'s reachable tables, read by a search of its own calls, as a
-    :class:`PayingSeatTable` for the oracles."""
+    :class:`PayingSeatTable` for the oracles (no rewards when the model has none)."""
     terminals, nodes, rewards = {}, {}, {}
     seen, frontier = {model.initial}, [model.initial]
     while frontier:
@@ -649,7 +649,8 @@ def tabulated(model):
             continue
         acts = {a: dict(model.transition(s, a).items()) for a in model.actions(s)}
         nodes[s] = (model.player(s), acts)
-        rewards.update({(s, a): model.reward(s, a) for a in acts})
+        if hasattr(model, "reward"):
+            rewards.update({(s, a): model.reward(s, a) for a in acts})
         for t in {t for moves in acts.values() for t in moves} - seen:
             seen.add(t)
             frontier.append(t)
@@ -666,3 +667,65 @@ def test_a_fee_per_flip_makes_the_first_seat_bank_at_once():
     assert [round(float(v), 4) for v in solution.value()] == [0.0861, 0.0545, 0.0303]
     assert solution.policy(((0, 0, 0), 1, 0)) == "hold"
     assert ep.solve(Piglet(4, 3)).policy(((0, 0, 0), 1, 0)) == "flip"
+
+
+def laws_solved_again(game, profile, costs):
+    """Under ``profile``, the chance of each ending of ``game`` and the expected total of
+    ``costs(s, a)`` (an action's expected count), solved in sympy from the tables: the
+    endings paid to probe seats, one each, and the count paid to one more."""
+    endings = sorted(game.terminals, key=repr)
+    probe = PayingSeatTable(
+        game.initial,
+        {t: (*(int(t == e) for e in endings), 0) for t in endings},
+        game.nodes,
+        {
+            (s, a): (0,) * len(endings) + (costs(s, a),)
+            for s in game.nodes
+            for a in game.nodes[s][1]
+        },
+    )
+    solved = profile_values(probe, profile, reachable(probe))[game.initial]
+    return {e: p for e, p in zip(endings, solved) if p}, solved[-1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seat_games(), st.sampled_from(TIE_RULES))
+def test_the_laws_of_play_of_random_games_equal_the_chain_solved_again(game, rule):
+    try:
+        solution = ep.solve(game, tie_rule=rule)
+    except NonTerminationError:
+        return
+    profile = {s: solution.played(s) for s in reachable(game) if s in game.nodes}
+    reached, steps = laws_solved_again(game, profile, lambda s, a: 1)
+    assert dict(solution.absorption().items()) == reached
+    assert solution.expected_steps() == steps
+
+
+def test_the_laws_of_play_under_the_equilibrium_equal_the_chain_solved_again():
+    """Drawing in turn: the number of draws is geometric with mean 3, seat 0 draws
+    27/19 times on average and wins 9/19 of the endings. Three-seat Piglet to 4 (the
+    docs' numbers): the expected moves and turns under the solved play, and which ending
+    is reached, each solved again in sympy from the tables."""
+    draws = ep.solve(Draw())
+    assert draws.expected_steps() == 3
+    assert draws.expected_count(lambda s, a, t: int(s == 0)) == F(27, 19)
+    assert draws.counter_distribution(lambda s, a, t: 1, cap=3) == ep.Dist(
+        {1: F(1, 3), 2: F(2, 9), 3: F(4, 9)}
+    )
+    assert draws.absorption()[(1, 0, 0)] == F(9, 19)
+    game = tabulated(Piglet(4, 3))
+    solution = ep.solve(Piglet(4, 3))
+    profile = {s: solution.played(s) for s in game.nodes}
+    reached, steps = laws_solved_again(game, profile, lambda s, a: 1)
+    _, turns = laws_solved_again(game, profile, lambda s, a: chance_the_turn_passes(game, s, a))
+    assert dict(solution.absorption().items()) == reached
+    assert solution.expected_steps() == steps == F(91517, 4477)
+    assert solution.expected_count(lambda s, a, t: int(t[2] != s[2])) == turns == F(1464, 121)
+    with pytest.raises(UsageError, match="a game of seats pays each seat its own reward"):
+        solution.reward_distribution()
+
+
+def chance_the_turn_passes(game, s, a):
+    """The chance that ``a`` from ``s`` passes the turn in Piglet (the mover changes):
+    a hold's 1, a flip's tails (or its winning heads): the expected count of its move."""
+    return sum((p for t, p in game.nodes[s][1][a].items() if t[2] != s[2]), F(0))

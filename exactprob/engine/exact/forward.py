@@ -35,6 +35,7 @@ mpq(2,1)
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,12 +45,15 @@ from ...util.callables import check_call
 from ...util.numbers import Exact
 from .._internal.cycle import component_rows, elimination_order
 from .._internal.linear import Field, solve_linear
+from ..dist import Dist
 from ..graph.exploring import components_reached
+from ..graph.state_graph import GraphStates
 from ..model import move_count
 from ..results import Counter
 
 __all__ = [
     "Counter",
+    "ForwardLaws",
     "Pushed",
     "check_cap",
     "count_distribution",
@@ -168,12 +172,13 @@ def move_counts(
     counter: Counter,
     moves: Moves,
     state_of: Callable[[Any], Any],
-    action_of: Callable[[Any], Any],
+    actions_of: Callable[[Any], Sequence[Any]],
 ) -> Callable[[Any], list[int]]:
-    """``counts(node)``: what ``counter`` adds on each of ``moves(node)``, asked of the
-    user's ``counter`` once a node and checked to be whole numbers >= 0.
+    """``counts(node)``: what ``counter`` adds on each of ``moves(node)``, each taken by
+    its action in ``actions_of(node)``, asked of the user's ``counter`` once a node and
+    checked to be whole numbers >= 0.
 
-    >>> counts = move_counts(lambda s, a, t: t - s, lambda u: [(u + 2, 1)], int, str)
+    >>> counts = move_counts(lambda s, a, t: t - s, lambda u: [(u + 2, 1)], int, lambda u: "a")
     >>> counts(0)
     [2]
     """
@@ -186,11 +191,101 @@ def move_counts(
             found = known[u] = []
             targets = [state_of(t) for t, _ in moves(u)]
             if targets:
-                state, action = state_of(u), action_of(u)
-                found.extend(move_count(counter, state, action, t) for t in targets)
+                state = state_of(u)
+                found.extend(
+                    move_count(counter, state, action, t)
+                    for action, t in zip(actions_of(u), targets)
+                )
         return found
 
     return counts
+
+
+class ForwardLaws(GraphStates, ABC):
+    """The laws of play under an answer's play, pushed forward from a state
+    (:func:`push_forward`, :func:`count_distribution`): the base of an answer that keeps
+    its ``graph`` and a ``field``, and gives by state id the moves it plays
+    (:meth:`_moves`), their actions (:meth:`_move_actions`) and a terminal state's
+    outcome (:meth:`_ending`); ``_absorption`` caches each start's pushed mass."""
+
+    __slots__ = ()
+    field: Field
+    _absorption: dict[int, tuple[dict[int, Exact], Exact]]
+
+    @abstractmethod
+    def _moves(self, s: int) -> list[tuple[int, Exact]]:
+        """``(successor, probability)`` of each move played from ``s`` (none if terminal)."""
+
+    @abstractmethod
+    def _move_actions(self, s: int) -> Sequence[Any]:
+        """The action of each of :meth:`_moves` of ``s``."""
+
+    @abstractmethod
+    def _ending(self, t: int) -> Any:
+        """The outcome of the terminal state ``t``, as answers return it."""
+
+    def expected_steps(self, state: Any = None) -> Any:
+        """Expected number of moves from ``state`` to a terminal state (the sum of the
+        expected visits to the non-terminal states)."""
+        return self.field.public(self._forward(state)[1])
+
+    def absorption(self, state: Any = None) -> Dist[Any]:
+        """The distribution of the terminal state reached from ``state``."""
+        absorbed = self._forward(state)[0]
+        states = self.graph.states
+        return Dist._trusted({states[t]: self._public(q) for t, q in absorbed.items()})
+
+    def outcome_distribution(self, state: Any = None) -> Dist[Any]:
+        """The distribution of the terminal value reached from ``state``."""
+        index = self.graph.index
+        return self.absorption(state).map(lambda t: self._ending(index[t]))
+
+    def counter_distribution(
+        self, counter: Counter, state: Any = None, *, cap: int | None = None
+    ) -> Dist[int]:
+        """The law of a counter at the end of play from ``state``: the sum, over the
+        moves made, of ``counter(state, action, next_state)`` (a whole number >= 0 per
+        move; e.g. ``1`` per round, or whether luck was tested). With ``cap``, the law of
+        ``min(count, cap)``: exact for every count below ``cap``, and the chance of
+        ``cap`` or more. A counter that a move inside a cycle increases has no largest
+        value and needs a ``cap`` (:func:`count_distribution`)."""
+        law = count_distribution(
+            self._id(state),
+            self._moves,
+            self._counts(counter),
+            self.field,
+            check_cap(cap),
+            name=self.graph.states.__getitem__,
+        )
+        return Dist._trusted({k: self._public(law[k]) for k in sorted(law)})
+
+    def expected_count(self, counter: Counter, state: Any = None) -> Any:
+        """The expected value of a counter at the end of play (as in
+        :meth:`counter_distribution`, with no cap needed: loops included)."""
+        counts = self._counts(counter)
+        field = self.field
+        zero = field.convert(0)
+
+        def weight(s: int) -> Exact:
+            return sum((p * field.convert(c) for (_, p), c in zip(self._moves(s), counts(s))), zero)
+
+        return field.public(push_forward(self._id(state), self._moves, field, weight).weight)
+
+    def _forward(self, state: Any) -> tuple[dict[int, Exact], Exact]:
+        """Absorption probabilities and expected steps from ``state``, computed once."""
+        s = self._id(state)
+        if s not in self._absorption:
+            pushed = push_forward(s, self._moves, self.field)
+            self._absorption[s] = (pushed.absorbed, pushed.weight)
+        return self._absorption[s]
+
+    def _counts(self, counter: Counter) -> Callable[[int], list[int]]:
+        """What ``counter`` adds on each move played from a state (asked once a state)."""
+        return move_counts(counter, self._moves, self.graph.states.__getitem__, self._move_actions)
+
+    def _public(self, q: Exact) -> Any:
+        """A probability as returned in a ``Dist``: ``mpq`` kept, symbolic made public."""
+        return self.field.public(q) if self.field.symbolic else q
 
 
 def check_cap(cap: object) -> int | None:

@@ -5,7 +5,7 @@ state from the solved graph."""
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from ...errors import ModelError
@@ -14,15 +14,15 @@ from ...util.mathdoc import Document
 from ...util.numbers import Exact, is_symbolic
 from .._internal.acyclic import SweptValues
 from ..dist import Dist
-from ..graph.state_graph import GraphStates, StateGraph
+from ..graph.state_graph import StateGraph
 from ..results import Method, solved_json
-from .forward import Counter, check_cap, count_distribution, move_counts, push_forward
+from .forward import Counter, ForwardLaws
 from .system import ExactSystem, fill_values
 
 __all__ = ["Solution"]
 
 
-class Solution(GraphStates):
+class Solution(ForwardLaws):
     """The exact solution of a model under optimal play (or under a fixed policy).
 
     Values are ``Fraction`` (sympy expressions for symbolic models). ``state=None``
@@ -143,26 +143,6 @@ class Solution(GraphStates):
         :meth:`~exactprob.engine.graph.state_graph.StateGraph.to_networkx`)."""
         return self.graph.to_networkx()
 
-    def expected_steps(self, state: Any = None) -> Any:
-        """Expected number of transitions from ``state`` to a terminal state (the sum
-        of the expected visits to the non-terminal states)."""
-        return self.field.public(self._forward(state)[1])
-
-    def absorption(self, state: Any = None) -> Dist[Any]:
-        """The distribution of the terminal state reached from ``state``."""
-        absorbed = self._forward(state)[0]
-        states = self.graph.states
-        return Dist._trusted({states[t]: self._public(q) for t, q in absorbed.items()})
-
-    def _forward(self, state: Any) -> tuple[dict[int, Exact], Exact]:
-        """Absorption probabilities and expected steps from ``state`` (computed once,
-        :func:`~exactprob.engine.exact.forward.push_forward`)."""
-        s = self._id(state)
-        if s not in self._absorption:
-            pushed = push_forward(s, self._moves, self.field)
-            self._absorption[s] = (pushed.absorbed, pushed.weight)
-        return self._absorption[s]
-
     def _moves(self, s: int) -> list[tuple[int, Exact]]:
         """``(successor, probability)`` of the chosen action of ``s`` (none if terminal;
         a reward's edge to the unit state is not a move)."""
@@ -172,45 +152,13 @@ class Solution(GraphStates):
         unit = self.system.unit
         return [(t, p) for t, p in self.system.edges(self.graph.choice_start[s] + k) if t != unit]
 
-    def _counts(self, counter: Counter) -> Callable[[int], list[int]]:
-        """What ``counter`` adds on each chosen move of a state (asked once a state)."""
-        states, actions = self.graph.states, self.graph.actions
-        return move_counts(
-            counter, self._moves, states.__getitem__, lambda s: actions[s][self._choice[s]]
-        )
+    def _move_actions(self, s: int) -> list[Any]:
+        """The chosen action of ``s``, once for each of its moves."""
+        return [self.graph.actions[s][self._choice[s]]] * len(self._moves(s))
 
-    def counter_distribution(
-        self, counter: Counter, state: Any = None, *, cap: int | None = None
-    ) -> Dist[int]:
-        """The law of a counter at the end of play from ``state``: the sum, over the
-        moves made, of ``counter(state, action, next_state)`` (a whole number >= 0 per
-        move; e.g. ``1`` per round, or whether luck was tested). With ``cap``, the law of
-        ``min(count, cap)``: exact for every count below ``cap``, and the chance of
-        ``cap`` or more. A counter that a move inside a cycle increases has no largest
-        value and needs a ``cap`` (:func:`~exactprob.engine.exact.forward.count_distribution`)."""
-        law = count_distribution(
-            self._id(state),
-            self._moves,
-            self._counts(counter),
-            self.field,
-            check_cap(cap),
-            name=self.graph.states.__getitem__,
-        )
-        return Dist._trusted({k: self._public(law[k]) for k in sorted(law)})
-
-    def expected_count(self, counter: Counter, state: Any = None) -> Any:
-        """The expected value of a counter at the end of play (as in
-        :meth:`counter_distribution`, with no cap needed: loops included)."""
-        counts = self._counts(counter)
-        field = self.field
-
-        def weight(s: int) -> Exact:
-            return sum(
-                (p * field.convert(c) for (_, p), c in zip(self._moves(s), counts(s))),
-                self.system.zero,
-            )
-
-        return field.public(push_forward(self._id(state), self._moves, field, weight).weight)
+    def _ending(self, t: int) -> Any:
+        """The outcome of the terminal state ``t``, in the solve's field made public."""
+        return self.field.public(self.system.outcomes[t])
 
     def reward_distribution(self, state: Any = None, *, cap: int | None = None) -> Dist[int]:
         """The law of the total reward earned from ``state`` until play ends, under the
@@ -238,16 +186,6 @@ class Solution(GraphStates):
             return int(r)
 
         return earned
-
-    def _public(self, q: Exact) -> Any:
-        """A probability as returned in a ``Dist``: ``mpq`` kept, symbolic made public."""
-        return self.field.public(q) if self.field.symbolic else q
-
-    def outcome_distribution(self, state: Any = None) -> Dist[Any]:
-        """The distribution of the terminal value reached from ``state``."""
-        outcomes = self.system.outcomes
-        index = self.graph.index
-        return self.absorption(state).map(lambda t: self.field.public(outcomes[index[t]]))
 
     def __repr__(self) -> str:
         return f"Solution(states={len(self.graph)}, value={self.value()})"

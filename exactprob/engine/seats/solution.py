@@ -8,9 +8,13 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ...errors import UsageError
 from ...util import display
 from ...util.numbers import Exact, mpq, to_fraction
-from ..graph.state_graph import GraphStates, StateGraph
+from .._internal.linear import RATIONAL
+from ..dist import Dist
+from ..exact.forward import ForwardLaws
+from ..graph.state_graph import StateGraph
 from ..results import Method, solved_json
 
 if TYPE_CHECKING:
@@ -20,14 +24,18 @@ if TYPE_CHECKING:
 __all__ = ["SeatSolution", "expected_payoffs", "leaving_choices", "seat_rewards"]
 
 
-class SeatSolution(GraphStates):
+class SeatSolution(ForwardLaws):
     """A game of seats solved exactly (:mod:`exactprob.engine.seats.solving`):
     :meth:`value` is a tuple of one ``Fraction`` per seat; :meth:`policy`, :meth:`ties`
     and :meth:`action_values` as for two players, each mover maximising its own entry;
     :meth:`played` the actions the mover plays (several, each as likely, under the tie
-    rule ``"uniform"``); ``tie_rule`` the rule that chose among tied actions."""
+    rule ``"uniform"``); ``tie_rule`` the rule that chose among tied actions. The laws of
+    play under the equilibrium as for two players (:meth:`absorption`,
+    :meth:`outcome_distribution`, whose outcomes are the endings' tuples,
+    :meth:`expected_steps`, :meth:`counter_distribution`, :meth:`expected_count`)."""
 
-    __slots__ = ("_plays", "_values", "graph", "tie_rule")
+    __slots__ = ("_absorption", "_plays", "_values", "graph", "tie_rule")
+    field = RATIONAL
 
     method: Method = "exact"
     solver = "generic"
@@ -43,6 +51,7 @@ class SeatSolution(GraphStates):
         self._values = values
         self._plays = plays
         self.tie_rule = tie_rule
+        self._absorption: dict[int, tuple[dict[int, Exact], Exact]] = {}
 
     @property
     def seats(self) -> int:
@@ -110,6 +119,30 @@ class SeatSolution(GraphStates):
                 if len({payoffs[a] for a in tied}) > 1:
                     found[state] = tied
         return found
+
+    def _moves(self, s: int) -> list[tuple[int, Exact]]:
+        """The moves of the actions played at ``s``, each action as likely."""
+        G, plays = self.graph, self._plays[s]
+        share = mpq(1, len(plays)) if len(plays) > 1 else mpq(1)
+        return [(t, share * p) for k in plays for t, p in G.choice_edges(G.choice_start[s] + k)]
+
+    def _move_actions(self, s: int) -> list[Any]:
+        G = self.graph
+        actions = G.actions[s]
+        return [actions[k] for k in self._plays[s] for _ in G.choice_edges(G.choice_start[s] + k)]
+
+    def _ending(self, t: int) -> tuple[Fraction, ...]:
+        return _public(self.graph.outcomes[t])
+
+    def reward_distribution(self, state: Any = None, *, cap: int | None = None) -> Dist[int]:
+        """Not one law in a game of seats, whose moves pay each seat its own reward: the
+        law of one seat's rewards is :meth:`counter_distribution` with a counter that
+        returns that seat's reward of each move."""
+        raise UsageError(
+            "a game of seats pays each seat its own reward, so it has no one law of the "
+            "total reward: count one seat's with counter_distribution(lambda state, "
+            "action, after: ...)"
+        )
 
     def derivation(self, *, limit: int = 12, states: Sequence[Any] | None = None) -> Document:
         """The derivation written out, as for two players
