@@ -268,14 +268,51 @@ def test_a_race_with_no_settled_replies_is_refused_in_one_line_as_the_engine_ref
 def test_seats_that_see_the_same_scores_are_one_state_and_choose_alike():
     """Four seats of Fowl Play to 4 (7 chickens, 3 wolves): at scores 0, 0, 0, 0 every
     seat sees the same race, so a profile whose seats choose differently there is not
-    one of the race's states; there is no such profile that settles, and the generic
-    engine finds none either (its states are the same; once the solver kept a mixed-up
-    profile and answered with numbers that broke the rules' own equations)."""
+    one of the race's states; there is no such profile that settles (once the solver
+    kept a mixed-up profile and answered with numbers that broke the rules' own
+    equations)."""
     game = FowlPlay(chickens=7, wolves=3, goal=4)
     with pytest.raises(NonTerminationError, match=r"scores \(0, 0, 0, 0\)"):
         solve_seat_race(game, 4)
-    with pytest.raises(NonTerminationError):
-        ep.solve(FowlSeats(game, 4))
+
+
+@pytest.mark.slow
+def test_the_generic_engine_finds_the_equilibrium_where_seats_seeing_the_same_scores_differ():
+    """The same game as a model of absolute scores, whose states tell the seats apart:
+    the generic engine's search finds an equilibrium in which two seats play one
+    situation differently, and it holds by the rules: every value is its action's
+    expectation over the model's own moves, no mover has a better action, and play
+    ends from every state."""
+    model = FowlSeats(FowlPlay(chickens=7, wolves=3, goal=4), 4)
+    solution = ep.solve(model)
+    values = {s: solution.value(s) for s in solution.states}
+    played: dict = {}
+    for s, value in values.items():
+        if model.outcome(s) is not None:
+            assert value == tuple(map(F, model.outcome(s)))
+            continue
+        mover = model.player(s)
+        q = {
+            a: tuple(
+                sum(F(p) * values[t][i] for t, p in model.transition(s, a).items())
+                for i in range(4)
+            )
+            for a in model.actions(s)
+        }
+        assert q[solution.policy(s)] == value
+        assert value[mover] == max(v[mover] for v in q.values())
+        played[s] = dict(model.transition(s, solution.policy(s)).items())
+    ended = {s for s in values if s not in played}
+    while len(ended) < len(values):
+        grown = {s for s, moves in played.items() if s not in ended and ended & moves.keys()}
+        assert grown, "play never ends from some state"
+        ended |= grown
+    by_situation: dict = {}
+    for state in played:
+        scores, mover, *rest = state
+        relative = (scores[mover:] + scores[:mover], *rest)
+        by_situation.setdefault(relative, set()).add(solution.policy(state))
+    assert any(len(actions) > 1 for actions in by_situation.values())
 
 
 def test_a_state_outside_the_race_is_refused_in_one_line():

@@ -123,7 +123,9 @@ class SeatSolution(ForwardLaws):
     def _moves(self, s: int) -> list[tuple[int, Exact]]:
         """The moves of the actions played at ``s``, each action as likely."""
         G, plays = self.graph, self._plays[s]
-        share = mpq(1, len(plays)) if len(plays) > 1 else mpq(1)
+        if not plays:  # a terminal state
+            return []
+        share = mpq(1, len(plays))
         return [(t, share * p) for k in plays for t, p in G.choice_edges(G.choice_start[s] + k)]
 
     def _move_actions(self, s: int) -> list[Any]:

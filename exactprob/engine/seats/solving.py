@@ -23,10 +23,13 @@ linear system with a column per seat) and each mover takes its best action; unti
 mover changes. Play must end: an action that stays where it is with probability 1 is
 never played, a guess under which play would never end (a loop that pays its seats on
 every move can look best to floats) is first made to end, and a best reply under which
-it would never end is not taken. Best replies of several seats need not settle (pure
-stationary equilibria need not exist in such games), so after :data:`ROUNDS_PER_STATE`
-rounds per state of the component the solve is refused, naming the states that still
-change.
+it would never end is not taken. Best replies of several seats need not settle, even
+where an equilibrium exists, so after :data:`ROUNDS_PER_STATE` rounds per state of the
+component the profiles of its choices are searched, each valued exactly (all of them
+when there are at most :data:`SEARCHED_PROFILES`, else those of the states that keep
+changing, the others taking best replies); where none is an equilibrium (pure
+stationary equilibria need not exist in such games) the solve is refused, naming the
+states that keep changing.
 
 Where a mover's best actions tie exactly, the *tie rule* chooses among them, the same
 everywhere (:data:`TIE_RULES`): ``"first"`` (the model's order, the default),
@@ -85,8 +88,8 @@ TieRule = Literal["first", "others-best", "others-worst", "uniform"]
 TIE_RULES: tuple[TieRule, ...] = ("first", "others-best", "others-worst", "uniform")
 #: Rounds of best replies a cyclic component may take, per state, before it is refused.
 ROUNDS_PER_STATE = 4
-#: Profiles of the actions of the states whose best replies keep changing that a cyclic
-#: component may try, at most, before it is refused.
+#: Profiles of a cyclic component's choices that its search may try, at most: all of its
+#: choices' profiles when there are no more, else those of the states that keep changing.
 SEARCHED_PROFILES = 256
 #: Sweeps of the float guide over a cyclic component, at most; it stops sooner once its
 #: values settle, or its choices have not changed for :data:`STEADY_SWEEPS` sweeps (the
@@ -258,7 +261,8 @@ class _SeatSolver:
         options = [self._plays_open(s) for s in contested]
         if prod(map(len, options)) > SEARCHED_PROFILES:
             return -1
-        others = [s for s in component if s not in set(contested)]
+        fixed = set(contested)
+        others = [s for s in component if s not in fixed]
         tried = 0
         for profile in product(*options):
             tried += 1
@@ -304,7 +308,8 @@ class _SeatSolver:
     def _start(self, component: list[int]) -> None:
         """Value the guessed profile, or where its play would never end (a loop that
         pays its seats on every move can look best to the float guide), the profile
-        nearest it whose play ends (:func:`~.._internal.cycle.terminating_choices`)."""
+        nearest it whose play ends
+        (:func:`~exactprob.engine._internal.cycle.terminating_choices`)."""
         try:
             self._evaluate(component)
             return
