@@ -391,6 +391,18 @@ def test_rewards_that_do_not_pay_each_seat_once_are_refused(rewards, refusal):
         ep.solve(Paying())
 
 
+def test_a_reward_per_seat_that_is_not_exact_or_reaches_no_ending_is_refused_saying_so():
+    class Inexact(Draw):
+        def reward(self, s, a):
+            return (0.1, 0, 0)
+
+    with pytest.raises(ModelError, match=r"reward\(0, 'draw'\) is \(0.1, 0, 0\): a game of seats"):
+        ep.solve(Inexact())
+    endless = PayingSeatTable(0, {}, {0: (0, {"stay": {0: F(1)}})}, {(0, "stay"): (0, 0, 0)})
+    with pytest.raises(ModelError, match=r"pays 3 seats, but play reaches no ending"):
+        ep.solve(endless)
+
+
 def test_rewards_per_seat_need_endings_per_seat():
     game = RewardTable(0, {"T": 1}, {0: (0, {"go": {"T": F(1)}})}, {(0, "go"): (1, 0)})
     with pytest.raises(ModelError, match=r"reward\(0, 'go'\) pays 2 seats, but no ending does"):

@@ -320,6 +320,8 @@ def _check_seat_rewards(G: StateGraph, lengths: dict[int, str]) -> None:
         return
     if not G.seats:
         n, where = next(iter(lengths.items()))
+        if all(o is None for o in G.outcomes):
+            raise ModelError(f"{where} pays {n} seats, but play reaches no ending")
         raise ModelError(
             f"{where} pays {n} seats, but no ending does: in a game of seats every "
             "outcome is a tuple of one payoff per seat (zeros where it pays nothing)"
@@ -373,7 +375,7 @@ def terminal_value(state: Hashable, value: Any, endings: Endings | None = None) 
             if endings is not None:
                 endings.seats.setdefault(len(payoffs), state)
             return payoffs
-        if type(value) is tuple and all(isinstance(x, Number) or x is None for x in value):
+        if _numbers(value):
             raise ModelError(
                 f"outcome({state!r}) is {value!r}: a game of seats pays each seat an exact "
                 "rational, a tuple of at least two"
@@ -384,6 +386,15 @@ def terminal_value(state: Hashable, value: Any, endings: Endings | None = None) 
             raise unpaid_labels([value]) from None
         endings.labels.append(value)
         return value
+
+
+def _numbers(value: Any) -> bool:
+    """Whether ``value`` is a tuple of numbers (or ``None``s): meant as one per seat.
+
+    >>> _numbers((0.1, 0, 0)), _numbers(0.1), _numbers(("win", 1))
+    (True, False, False)
+    """
+    return type(value) is tuple and all(isinstance(x, Number) or x is None for x in value)
 
 
 def reward_value(state: Hashable, action: Any, value: Any, endings: Endings | None = None) -> Any:
@@ -404,6 +415,11 @@ def reward_value(state: Hashable, action: Any, value: Any, endings: Endings | No
         where = f"reward({state!r}, {action!r})"
         payoffs = seat_payoffs(value)
         if payoffs is None:
+            if _numbers(value):
+                raise ModelError(
+                    f"{where} is {value!r}: a game of seats pays each seat an exact rational, "
+                    "a tuple of at least two"
+                ) from None
             raise ModelError(f"{where} is not an exact number: {error}") from None
         if endings is None:
             raise seats_refused(f"{where} gives one reward per seat, but this method") from None

@@ -80,8 +80,9 @@ class SeatSolution(ForwardLaws):
         return {states[s]: actions[s][ks[0]] for s, ks in enumerate(self._plays) if ks}
 
     def action_values(self, state: Any = None) -> dict[Any, tuple[Fraction, ...]]:
-        r"""Every action's payoffs :math:`Q(s, a) = \sum_t P(t \mid s, a) V(t)` at
-        ``state``, in the model's order (``{}`` when terminal)."""
+        r"""Every action's payoffs at ``state``, its rewards and what it leads to,
+        :math:`Q(s, a) = r(s, a) + \sum_t P(t \mid s, a) V(t)`, in the model's order
+        (``{}`` when terminal)."""
         s = self._id(state)
         G = self.graph
         first = G.choice_start[s]
