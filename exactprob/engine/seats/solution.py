@@ -185,7 +185,7 @@ def expected_payoffs(
     """:math:`Q` of choice ``c`` of a game of seats: its rewards, one per seat, and the
     expected payoffs of its moves, :math:`r + \\sum_t P(t)\\, V(t)`, from ``values``
     by state id."""
-    total = list(seat_rewards(G, c))
+    total = [mpq(0)] * G.seats if G.rewards is None else list(G.rewards[c])
     for t, p in G.choice_edges(c):
         after = values[t]
         assert after is not None  # a successor is valued before its predecessors

@@ -161,6 +161,7 @@ class _SeatSolver:
     def __init__(self, G: StateGraph, rule: TieRule) -> None:
         self.G = G
         self.rule = rule
+        self.zero: Payoffs = (mpq(0),) * G.seats
         self.values: list[Payoffs | None] = [None] * len(G)
         self.plays: list[tuple[int, ...]] = [()] * len(G)  # the choices played, by state
 
@@ -401,10 +402,16 @@ class _SeatSolver:
         for s in component:
             row = {local[s]: mpq(1)}
             share = mpq(1, len(self.plays[s]))
-            out = [
-                share * sum(column)
-                for column in zip(*(seat_rewards(G, G.choice_start[s] + k) for k in self.plays[s]))
-            ]
+            out = (
+                list(self.zero)
+                if G.rewards is None
+                else [
+                    share * sum(column)
+                    for column in zip(
+                        *(seat_rewards(G, G.choice_start[s] + k) for k in self.plays[s])
+                    )
+                ]
+            )
             moves = [
                 (t, share * p)
                 for k in self.plays[s]
