@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import ConstantError, ModelError, UsageError
 from ..util.numbers import is_symbolic, mpq, parse_fraction, to_sympy
@@ -66,6 +66,7 @@ __all__ = ["MODEL_TYPES", "PrismProgram", "read_constant"]
 MODEL_TYPES = {"dtmc": "dtmc", "probabilistic": "dtmc", "mdp": "mdp", "nondeterministic": "mdp"}
 
 _ONE = mpq(1)
+F = TypeVar("F")  # a function compiled from a reward structure
 
 
 def read_constant(name: str, kind: str, text: Any) -> Any:
@@ -286,11 +287,7 @@ class PrismProgram:
         function (made on first use), else, with a parameter or where an item fails,
         each item alone (:meth:`reward_value` names the state of one that fails)."""
         if not self.parameters:
-            summed = self._reward_sums.get(structure)
-            if summed is None:
-                summed = self._reward_sums[structure] = compile_rewards(
-                    self._reward_items(structure)
-                )
+            summed = self._reward_function(self._reward_sums, compile_rewards, structure)
             try:
                 return summed(state)
             except EVALUATION_ERRORS:
@@ -312,11 +309,9 @@ class PrismProgram:
         whose value is negative (``None`` if none is; a value that depends on a parameter
         is taken as positive)."""
         if not self.parameters:
-            negative = self._negative_rewards.get(structure)
-            if negative is None:
-                negative = self._negative_rewards[structure] = compile_negative_reward(
-                    self._reward_items(structure)
-                )
+            negative = self._reward_function(
+                self._negative_rewards, compile_negative_reward, structure
+            )
             try:
                 return negative(state)
             except EVALUATION_ERRORS:
@@ -328,11 +323,22 @@ class PrismProgram:
                     return value
         return None
 
-    def _reward_items(self, structure: str | None) -> list[tuple[str | None, Compiled, Compiled]]:
-        """The structure's items as :func:`compile_rewards` takes them."""
-        return [
-            (r.action if r.transition else None, r.guard, r.value) for r in self.rewards[structure]
-        ]
+    def _reward_function(
+        self,
+        made: dict[str | None, F],
+        make: Callable[[list[tuple[str | None, Compiled, Compiled]]], F],
+        structure: str | None,
+    ) -> F:
+        """``make`` (:func:`compile_rewards` or :func:`compile_negative_reward`) of the
+        structure's items, made on first use and kept in ``made``."""
+        function = made.get(structure)
+        if function is None:
+            items = [
+                (r.action if r.transition else None, r.guard, r.value)
+                for r in self.rewards[structure]
+            ]
+            function = made[structure] = make(items)
+        return function
 
     def reward_value(self, item: _Reward, state: tuple[Any, ...]) -> Any:
         """One reward item's value in ``state``, an error naming the state if it fails."""
