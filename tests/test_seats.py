@@ -650,22 +650,16 @@ class FeePiglet(Piglet):
 
 
 def tabulated(model):
-    """``model``'s reachable tables, read by a search of its own calls, as a
+    """``model``'s reachable tables, read from its own calls, as a
     :class:`PayingSeatTable` for the oracles (no rewards when the model has none)."""
-    terminals, nodes, rewards = {}, {}, {}
-    seen, frontier = {model.initial}, [model.initial]
-    while frontier:
-        s = frontier.pop()
-        if model.outcome(s) is not None:
-            terminals[s] = model.outcome(s)
-            continue
-        acts = {a: dict(model.transition(s, a).items()) for a in model.actions(s)}
-        nodes[s] = (model.player(s), acts)
-        if hasattr(model, "reward"):
-            rewards.update({(s, a): model.reward(s, a) for a in acts})
-        for t in {t for moves in acts.values() for t in moves} - seen:
-            seen.add(t)
-            frontier.append(t)
+    states = reachable(model)
+    terminals = {s: model.outcome(s) for s in states if model.outcome(s) is not None}
+    nodes = {
+        s: (model.player(s), {a: dict(model.transition(s, a).items()) for a in model.actions(s)})
+        for s in states - terminals.keys()
+    }
+    paying = hasattr(model, "reward")
+    rewards = {(s, a): model.reward(s, a) for s in nodes for a in nodes[s][1]} if paying else {}
     return PayingSeatTable(model.initial, terminals, nodes, rewards)
 
 

@@ -60,7 +60,7 @@ class SeatSolution(ForwardLaws):
 
     def value(self, state: Any = None) -> tuple[Fraction, ...]:
         """Every seat's exact payoff from ``state`` under the equilibrium."""
-        return _public(self._values[self._id(state)])
+        return _fractions(self._values[self._id(state)])
 
     def policy(self, state: Any = None) -> Any:
         """The mover's action at ``state`` (``None`` when it is terminal; the first of
@@ -87,7 +87,7 @@ class SeatSolution(ForwardLaws):
         G = self.graph
         first = G.choice_start[s]
         return {
-            action: _public(expected_payoffs(G, first + k, self._values))
+            action: _fractions(expected_payoffs(G, first + k, self._values))
             for k, action in enumerate(G.actions[s])
         }
 
@@ -135,7 +135,7 @@ class SeatSolution(ForwardLaws):
         return [actions[k] for k in self._plays[s] for _ in G.choice_edges(G.choice_start[s] + k)]
 
     def _ending(self, t: int) -> tuple[Fraction, ...]:
-        return _public(self.graph.outcomes[t])
+        return _fractions(self.graph.outcomes[t])
 
     def reward_distribution(self, state: Any = None, *, cap: int | None = None) -> Dist[int]:
         """Not one law in a game of seats, whose moves pay each seat its own reward: the
@@ -185,7 +185,7 @@ def expected_payoffs(
     """:math:`Q` of choice ``c`` of a game of seats: its rewards, one per seat, and the
     expected payoffs of its moves, :math:`r + \\sum_t P(t)\\, V(t)`, from ``values``
     by state id."""
-    total = [mpq(0)] * G.seats if G.rewards is None else list(G.rewards[c])
+    total = list(seat_rewards(G, c))
     for t, p in G.choice_edges(c):
         after = values[t]
         assert after is not None  # a successor is valued before its predecessors
@@ -210,6 +210,6 @@ def leaving_choices(G: StateGraph, s: int) -> list[int]:
     return leaving or list(range(last - first))
 
 
-def _public(payoffs: tuple[Exact, ...] | None) -> tuple[Fraction, ...]:
+def _fractions(payoffs: tuple[Exact, ...] | None) -> tuple[Fraction, ...]:
     assert payoffs is not None
     return tuple(to_fraction(v) for v in payoffs)

@@ -161,7 +161,6 @@ class _SeatSolver:
     def __init__(self, G: StateGraph, rule: TieRule) -> None:
         self.G = G
         self.rule = rule
-        self.zero: Payoffs = (mpq(0),) * G.seats
         self.values: list[Payoffs | None] = [None] * len(G)
         self.plays: list[tuple[int, ...]] = [()] * len(G)  # the choices played, by state
 
@@ -204,9 +203,12 @@ class _SeatSolver:
         if not unsettled:
             return
         contested = [s for s in component if changes[s] > 1] or unsettled
-        deciding = [s for s in component if len(self._plays_open(s)) > 1]
-        whole = prod(len(self._plays_open(s)) for s in deciding) <= SEARCHED_PROFILES
-        tried = self._search(component, deciding if whole else contested)
+        plays_open = {s: self._plays_open(s) for s in component}
+        deciding = {s: plays for s, plays in plays_open.items() if len(plays) > 1}
+        whole = prod(map(len, deciding.values())) <= SEARCHED_PROFILES
+        tried = self._search(
+            component, deciding if whole else {s: plays_open[s] for s in contested}
+        )
         if not tried:
             return
         where = self._names(contested) + (
@@ -252,20 +254,19 @@ class _SeatSolver:
                 return list(changed), True
         return list(changed), False
 
-    def _search(self, component: list[int], contested: list[int]) -> int:
-        """Try each profile of the ``contested`` states' plays (:meth:`_plays_open`), at
-        most :data:`SEARCHED_PROFILES`, the other states of ``component`` taking best
-        replies around it, and keep the first in which the contested states' plays are
-        best replies too. 0 when one is kept, else how many were tried (-1 when there
-        were too many to try)."""
+    def _search(self, component: list[int], options: dict[int, list[tuple[int, ...]]]) -> int:
+        """Try each profile of the plays ``options`` gives its states (the contested ones,
+        :meth:`_plays_open`), at most :data:`SEARCHED_PROFILES`, the other states of
+        ``component`` taking best replies around it, and keep the first in which the
+        contested states' plays are best replies too. 0 when one is kept, else how many
+        were tried (-1 when there were too many to try)."""
         plays = self.plays
-        options = [self._plays_open(s) for s in contested]
-        if prod(map(len, options)) > SEARCHED_PROFILES:
+        if prod(map(len, options.values())) > SEARCHED_PROFILES:
             return -1
-        fixed = set(contested)
-        others = [s for s in component if s not in fixed]
+        contested = list(options)
+        others = [s for s in component if s not in options]
         tried = 0
-        for profile in product(*options):
+        for profile in product(*options.values()):
             tried += 1
             for s, play in zip(contested, profile):
                 plays[s] = play
@@ -402,16 +403,7 @@ class _SeatSolver:
         for s in component:
             row = {local[s]: mpq(1)}
             share = mpq(1, len(self.plays[s]))
-            out = (
-                list(self.zero)
-                if G.rewards is None
-                else [
-                    share * sum(column)
-                    for column in zip(
-                        *(seat_rewards(G, G.choice_start[s] + k) for k in self.plays[s])
-                    )
-                ]
-            )
+            out = list(mixed([seat_rewards(G, G.choice_start[s] + k) for k in self.plays[s]]))
             moves = [
                 (t, share * p)
                 for k in self.plays[s]
