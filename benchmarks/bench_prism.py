@@ -25,6 +25,7 @@ import sys
 import time
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from bench_memory import peak_kib
 from bench_worker import measured, run_benchmark
@@ -90,8 +91,8 @@ def check(side: str, benchmark: str, constants_json: str) -> dict[str, object]:
                 result = stormpy.model_checking(
                     model, prop, only_initial_states=True, environment=env
                 )
-                found = [Fraction(str(result.get_value(s))) for s in model.initial_states]
-                values[prop.get_name()] = str(max(found))
+                found = [result.get_value(s) for s in model.initial_states]
+                values[prop.get_name()] = _shown(found)
             return model.nr_states, values
 
     else:
@@ -104,8 +105,7 @@ def check(side: str, benchmark: str, constants_json: str) -> dict[str, object]:
             chosen = [p for p in model.properties(props_text) if p.name in names]
             values = {}
             for prop in chosen:
-                found = model.check(prop).values.values()
-                values[str(prop.name)] = str(max(Fraction(v) for v in found))
+                values[str(prop.name)] = _shown(list(model.check(prop).values.values()))
             return len(model.space), values
 
     start = time.perf_counter()
@@ -116,6 +116,18 @@ def check(side: str, benchmark: str, constants_json: str) -> dict[str, object]:
         "values": values,
         "mb": peak_kib() / 1024,
     }
+
+
+def _shown(found: list[Any]) -> str:
+    """The largest value at the initial states, as text: ``p/q``, or ``true``/``false``
+    for a qualitative property (Storm's and ours alike).
+
+    >>> _shown([Fraction(1, 2), Fraction(3, 4)]), _shown([True])
+    ('3/4', 'true')
+    """
+    if all(isinstance(v, bool) for v in found):
+        return str(all(found)).lower()
+    return str(max(Fraction(str(v)) for v in found))
 
 
 def _warm_up_file() -> Path:
@@ -161,8 +173,11 @@ def main() -> int:
         published = {p["name"]: p["exact_value"] for p in _instance(benchmark)["properties"]}  # type: ignore[attr-defined]
         if constants == _instance(benchmark)["constants"]:
             same = same and all(
-                Fraction(ours["values"][k]) == Fraction(v) for k, v in published.items()
-            )  # type: ignore[index]
+                ours["values"][k] == str(v)
+                if v in ("true", "false")
+                else Fraction(ours["values"][k]) == Fraction(v)  # type: ignore[index]
+                for k, v in published.items()
+            )
         seconds = float(ours["seconds"])  # type: ignore[arg-type]
         report.append(
             f"| {benchmark} | {shown} | {_instance(benchmark)['type']} | {ours['states']:,} | "

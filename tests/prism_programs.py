@@ -109,3 +109,65 @@ ONE_PARAMETRIC_MOVE = (
     " [] x=1 -> p:(x'=3) + (1-p):(x'=0); [] x=2 -> 1/3:(x'=3) + 2/3:(x'=2);"
     " [] x=3 -> true; endmodule"
 )
+
+
+@st.composite
+def reward_bounded_programs(draw: st.DrawFn) -> list[tuple[str, str, str, str]]:
+    """Reward-bounded reachability in random programs (:func:`programs`): for each
+    property, the program and property checked here and the program and property Storm
+    checks for it: ``F`` and ``U`` bounded on the reward ``"r"`` above or below,
+    strictly or not, by a whole or a half-way number (the rewards are 1/2, 1, 2 and 3),
+    never ``< 0``, which no path meets but Storm counts as met on a start in the target.
+
+    Storm's reward-bounded until is not the until's meaning where the start lies
+    outside its left side (``x!=0 U^{rew{"r"}<=7} x=3`` is 1 from ``x=0``), and a lower
+    bound is met there only if the target is absorbing (in a chain that stays on the
+    target with probability 2/3 a step, gathering 1 a step, ``F^{rew{"r"}>=2}`` is 2/3
+    for Storm, where staying two steps has probability 4/9). So Storm checks ``F`` in the
+    program :func:`cut` at the until's left side, where a path that leaves it stays put
+    and gathers nothing (the until's meaning), and a lower bound is checked on both
+    sides in the program cut at the target, where the target is absorbing. A program
+    with a renamed module copy, whose guards the renaming would change, is not cut: it
+    gets upper bounds on ``F``."""
+    kind, text, _ = draw(programs())
+    copied = " = m0 [" in text
+    target, left = _label(text, "target"), _label(text, "left")
+    checks = []
+    for optimum in ["max", "min"] if kind == "mdp" else [""]:
+        for until in (False, not copied):
+            relation = draw(st.sampled_from(["<=", "<"] if copied else ["<=", "<", ">=", ">"]))
+            limit = draw(st.sampled_from(["1", "2.5", "4", "7"] + ["0"] * (relation != "<")))
+            reach = f'P{optimum}=? [F^{{rew{{"r"}}{relation}{limit}}} "target"]'
+            ours = reach.replace("[F", '["left" U') if until else reach
+            lower = relation.startswith(">")
+            checked = cut(text, f"!({target})") if lower else text
+            if until:
+                kept = f"({left}) & !({target})" if lower else left
+                checks.append((checked, ours, cut(text, kept), reach))
+            else:
+                checks.append((checked, ours, checked, reach))
+    return checks
+
+
+def _label(text: str, name: str) -> str:
+    """The condition of the label ``name`` in a program of :func:`programs`."""
+    line = next(line for line in text.splitlines() if line.startswith(f'label "{name}"'))
+    return line.split("=", 1)[1].rstrip(";").strip()
+
+
+def cut(text: str, condition: str) -> str:
+    """The program of :func:`programs`' ``text`` with every command and the state
+    reward guarded by ``condition``: a state outside it has no move (PRISM's self-loop,
+    which earns no reward)."""
+    lines, rewards = [], False
+    for line in text.splitlines():
+        rewards = rewards or line.startswith("rewards")
+        if line.startswith("  [") and "->" in line:
+            action, rest = line.split("]", 1)
+            guard, updates = rest.split("->", 1)
+            line = f"{action}] ({condition}) & ({guard.strip()}) ->{updates}"
+        elif rewards and line.startswith("  ") and not line.startswith("  ["):
+            guard, value = line.strip().split(" : ", 1)
+            line = f"  ({condition}) & ({guard}) : {value}"
+        lines.append(line)
+    return "\n".join(lines)

@@ -282,7 +282,7 @@ def test_other_bounds_are_refused_never_answered_as_unbounded() -> None:
     for text, kind in [
         ("P=? [G>=1 x=0]", "time-bounded G path formulas are not answered"),
         ("P=? [F[1,3] x=1]", "time-bounded F path formulas are not answered"),
-        ('P=? [F^{rew{"r"}<=3} x=1]', "reward-bounded F path formulas are not answered"),
+        ('P=? [F^{rew{"r"}<=3,rew{"r"}>=1} x=1]', "multi-reward-bounded F path formulas"),
         ("R=? [I=3]", r"R\[I\] reward properties are not answered"),
         ("R=? [C]", r"R\[total \(C without a bound\)\] reward properties are not answered"),
         ("P=? [F<=K x=1]", "a time bound: 'K' is not a constant"),

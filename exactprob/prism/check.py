@@ -33,6 +33,7 @@ from ..util.numbers import is_symbolic, mpq, to_fraction
 from ..util.progress import shows_progress
 from .expressions import Scope, StateSet, compile_expression, constant_value, expand
 from .questions import STEPS, LongRunModel, QuestionModel, RewardQuestionModel, question_graph
+from .reward_bound import BoundedSpace, bounded_space
 from .space import StateSpace
 from .syntax import (
     Expr,
@@ -162,12 +163,26 @@ def probability_question(
 ) -> tuple[QuestionModel, bool]:
     """The engine model of ``P [F b]`` or ``P [a U b]`` (``G`` and ``W`` through their
     complement: then the second item is true and the answer is one minus its value)."""
+    if expr.path.reward_bound is not None:  # its model is over another space
+        raise UsageError("a reward-bounded path is answered by bounded_question")
     optimum = _optimum(space, expr, "a probability")
     through, target, complement = _path_sets(space, expr.path)
     if complement:
         optimum = {"max": "min", "min": "max", None: None}[optimum]
+    return _reach_model(space, optimum, through, target, expr.path.steps is not None), complement
+
+
+def _reach_model(
+    space: StateSpace,
+    optimum: str | None,
+    through: set[int] | None,
+    target: set[int],
+    bounded: bool,
+) -> QuestionModel:
+    """The engine model of reaching ``target`` through ``through``, at its ``optimum``
+    (within a bound on the steps when ``bounded``), with the states the graph decides
+    made terminal."""
     minimise = optimum == "min"
-    bounded = expr.path.steps is not None
     if minimise:
         zero = space.avoid_some(target, through)
         one = space.sure_every(target, through)
@@ -177,7 +192,33 @@ def probability_question(
     terminal = {i: mpq(0) for i in zero}
     # within a bound only the target is reached for sure: a sure state may need more steps
     terminal.update({i: mpq(1) for i in (target if bounded else one)})
-    return QuestionModel(space, terminal, minimise=minimise, every_move=bounded), complement
+    return QuestionModel(space, terminal, minimise=minimise, every_move=bounded)
+
+
+def bounded_question(
+    space: StateSpace, expr: ProbabilityOperator, positions: list[int]
+) -> tuple[QuestionModel, BoundedSpace]:
+    """The engine model of ``P [F^{rew{"r"}<=B} b]`` (or ``U``, any relation) from the
+    space's ``positions``: reachability in the product of the space with the reward
+    gathered (:mod:`.reward_bound`), and that product."""
+    path, bound = expr.path, expr.path.reward_bound
+    assert bound is not None
+    if path.kind not in ("F", "U"):
+        raise UsageError(
+            f"reward-bounded {path.kind} path formulas are not answered (F and U only)"
+        )
+    structure = _structure(space.program.rewards, bound.structure)
+    _check_rewards(space, structure)
+    kind, limit = constant_value(bound.limit, Scope(space.program.constants), "a reward bound")
+    if kind == "bool":
+        raise UsageError(f"a reward bound must be a number, got {limit}")
+    optimum = _optimum(space, expr, "a probability")
+    through, target, _ = _path_sets(space, path)
+    product = bounded_space(space, bound, structure, limit, positions)
+    origin, met = product.origin, product.met
+    lifted = {i for i, s in enumerate(origin) if s in target and met[i]}
+    within = None if through is None else {i for i, s in enumerate(origin) if s in through}
+    return _reach_model(product, optimum, within, lifted, False), product
 
 
 def _probability(
@@ -189,6 +230,11 @@ def _probability(
 ) -> Answer:
     if expr.path.kind == "X":
         return _next(space, expr.path, positions, _optimum(space, expr, "a probability"))
+    if expr.path.reward_bound is not None:
+        model, product = bounded_question(space, expr, positions)
+        starts = [product.start[i] for i in positions]
+        found = _solve(model, starts, method, options)
+        return Answer({i: found.values[product.start[i]] for i in positions}, found.solution)
     model, complement = probability_question(space, expr)
     found = _solve(model, positions, method, options, _steps(space, expr.path))
     if complement:

@@ -29,7 +29,7 @@ from typing import Any
 from ..errors import ConstantError, UsageError
 from ..util.limits import DEFAULT_MAX_STATES, check_max_states
 from ..util.numbers import decimal_string, fraction_string, is_symbolic
-from .check import Answer, answer, probability_question, reward_question
+from .check import Answer, answer, bounded_question, probability_question, reward_question
 from .expressions import Scope, constant_value, expand
 from .program import PrismProgram, read_constant
 from .questions import QuestionModel
@@ -219,7 +219,8 @@ class PrismModel:
     def question(self, prop: str | Property) -> QuestionModel:
         """The model the engine solves for ``P [F b]``, ``P [a U b]`` or ``R [F b]``
         (with max or min in an MDP): the reachable states, the states the graph decides
-        made terminal, the mover maximising or minimising. ``ep.solve`` answers it by
+        made terminal, the mover maximising or minimising. With a reward bound
+        (``F^{rew{"r"}<=B}``) its states are ``(state, reward gathered)`` pairs. ``ep.solve`` answers it by
         any method, with its derivation, laws and policy; its value at a state is the
         property's, where :meth:`check` finds it finite.
 
@@ -234,6 +235,8 @@ class PrismModel:
             raise UsageError(
                 "a question model is made for unbounded properties; check() answers a bound"
             )
+        if isinstance(expr, ProbabilityOperator) and expr.path.reward_bound is not None:
+            return bounded_question(self.space, expr, self.space.initial)[0]
         if isinstance(expr, ProbabilityOperator) and expr.path.kind in ("F", "U"):
             return probability_question(self.space, expr)[0]
         if isinstance(expr, RewardOperator):

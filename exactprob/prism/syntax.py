@@ -130,12 +130,25 @@ class Path:
     ``"X"``, ``"C"`` (a reward's cumulative ``C<=k``), or a kind the reader names when it
     refuses it (a lower or interval time bound, a reward bound, ``C`` alone, ``I``,
     ``S``). ``steps``: the most steps it may take, for ``F<=k`` (``k``) or ``F<k``
-    (``k - 1``), an expression of constants; ``None`` when unbounded."""
+    (``k - 1``), an expression of constants; ``None`` when unbounded. ``reward_bound``:
+    Storm's bound on the reward gathered, ``F^{rew{"r"}<=B}``."""
 
     kind: str
     left: Expr | None
     right: Expr
     steps: Expr | None = None
+    reward_bound: RewardBound | None = None
+
+
+@dataclass(frozen=True)
+class RewardBound:
+    """The bound of ``F^{rew{"r"}<=B}`` (Storm's syntax): the reward ``structure``
+    (``None``: the first), the ``relation`` (``<=``, ``<``, ``>=``, ``>``) and the
+    ``limit``, a number or a constant."""
+
+    structure: str | None
+    relation: str
+    limit: Expr
 
 
 @dataclass(frozen=True)
@@ -342,18 +355,32 @@ def _bound(token: Token) -> tuple[str | None, tuple[str, Any] | None]:
 
 def _bounded(kind: str, left: Expr | None, parts: tuple[Any, ...]) -> Path:
     """A path of ``kind`` with its bound, if any: ``<=k`` and ``<k`` give its ``steps``;
-    another bound marks the kind (``F>=10``, ``F[2,5]``, ``F^{rew{"r"}<=5}``), which the
-    reader refuses by that name."""
+    ``^{rew{"r"}<=B}`` its ``reward_bound``; another bound marks the kind (``F>=10``,
+    ``F[2,5]``, two reward bounds), which the reader refuses by that name."""
     if len(parts) == 1:
         return Path(kind, left, parts[0])
     bound = "".join(str(parts[0]).split())
+    reward = _REWARD_BOUND.fullmatch(bound)
+    if reward is not None:
+        name, relation, limit = reward.groups()
+        value = Number(_number(limit)) if limit[0].isdigit() else _bound_value(limit)
+        return Path(kind, left, parts[-1], reward_bound=RewardBound(name, relation, value))
     if bound.startswith("<"):
         inclusive = bound.startswith("<=")
         limit = _bound_value(bound[2 if inclusive else 1 :])
         steps = limit if inclusive else Binary("-", limit, Number(1))
         return Path(kind, left, parts[-1], steps)
-    marked = "reward-bounded " if bound.startswith("^") else "time-bounded "
+    marked = "time-bounded "
+    if bound.startswith("^"):
+        marked = "multi-reward-bounded " if "," in bound else "reward-bounded "
     return Path(marked + kind, left, parts[-1])
+
+
+#: ``^{rew{"name"}<=B}`` with its white space removed: the name (optional), the relation
+#: and the limit (a number or a constant's name).
+_REWARD_BOUND = re.compile(
+    r'\^\{rew(?:\{"([^"]*)"\})?(<=|<|>=|>)([0-9]+(?:\.[0-9]+)?|[A-Za-z_]\w*)\}'
+)
 
 
 def _bound_value(text: str) -> Expr:

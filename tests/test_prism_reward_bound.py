@@ -1,0 +1,169 @@
+"""Reward-bounded reachability, ``P=? [F^{rew{"r"}<=B} b]``, against closed forms
+derived by hand (the random programs against Storm are in tests/test_prism_storm.py and
+the benchmark set's firewire and eajs in tests/test_prism_qvbs.py)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+import pytest
+import sympy
+
+from exactprob import prism
+from exactprob.cli import main
+from exactprob.errors import ModelError, StateLimitError, UsageError
+
+#: Flip until heads (x=1), paying 1 a flip: heads comes at flip j with probability 2^-j.
+COIN = """dtmc
+const double p = 1/2;
+module coin  x : [0..1] init 0;
+  [flip] x=0 -> p:(x'=1) + 1-p:(x'=0);
+endmodule
+rewards "flips" [flip] true : 1; endrewards
+"""
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_heads_within_and_after_k_flips(k: int) -> None:
+    # reaching heads at flip j gathers j: within k flips 1 - 2^-k; at flip k or later
+    # (the first k - 1 tails) 2^-(k-1); after flip k 2^-k
+    coin = prism.loads(COIN)
+    half = Fraction(1, 2)
+    assert coin.check(f'P=? [F^{{rew{{"flips"}}<={k}}} x=1]').value == 1 - half**k
+    assert coin.check(f'P=? [F^{{rew{{"flips"}}>{k}}} x=1]').value == half**k
+    assert coin.check(f'P=? [F^{{rew{{"flips"}}>={k}}} x=1]').value == min(1, half ** (k - 1))
+    if k:
+        assert coin.check(f'P=? [F^{{rew{{"flips"}}<{k}}} x=1]').value == 1 - half ** (k - 1)
+
+
+def test_a_parameter_gives_the_rational_function() -> None:
+    coin = prism.loads(COIN.replace(" = 1/2", ""), parameters=["p"])
+    p = sympy.Symbol("p")
+    value = coin.check('P=? [F^{rew{"flips"}<=3} x=1]').value
+    assert sympy.cancel(value - (1 - (1 - p) ** 3)) == 0
+
+
+#: On the target while b is false; each step b turns true with probability 1/3, for
+#: good; every step pays ``STEP``.
+STAY = """dtmc
+module m  b : bool init false;
+  [] !b -> 2/3:true + 1/3:(b'=true);
+  [] b -> true;
+endmodule
+rewards "r" true : STEP; endrewards
+"""
+
+
+@pytest.mark.parametrize(
+    ("step", "bound", "steps"), [("1", "1", 1), ("1", "2", 2), ("1/2", "1", 2), ("1/2", "1.5", 3)]
+)
+def test_a_lower_bound_is_met_on_the_target_later(step: str, bound: str, steps: int) -> None:
+    # the target is not absorbing: the path must still be on it when it has gathered the
+    # bound, after ceil(bound / step) steps, each kept with probability 2/3
+    chain = prism.loads(STAY.replace("STEP", step))
+    assert chain.check(f'P=? [F^{{rew{{"r"}}>={bound}}} !b]').value == Fraction(2, 3) ** steps
+
+
+def test_an_until_fails_at_once_outside_its_left_side() -> None:
+    walk = prism.loads("""dtmc
+      module m  x : [0..3] init 0;
+        [] x=0 -> 1/2:(x'=1) + 1/2:(x'=2);
+        [] x=1 | x=2 -> (x'=3);
+      endmodule
+      rewards "r" true : 1; endrewards""")
+    assert walk.check('P=? [x!=0 U^{rew{"r"}<=7} x=3]').value == 0
+    assert walk.check('P=? [x!=1 U^{rew{"r"}<=7} x=3]').value == Fraction(1, 2)
+    assert walk.check('P=? [x!=1 U^{rew{"r"}<=1} x=3]').value == 0  # two steps: 2 gathered
+
+
+#: ``fast`` reaches x=4 at once with probability 1/2 (else x=5); ``slow`` surely, in four
+#: steps; every step pays 1 (the ends, without a command, earn nothing).
+RACE = """mdp
+module m  x : [0..5] init 0;
+  [fast] x=0 -> 1/2:(x'=4) + 1/2:(x'=5);
+  [slow] x=0 -> (x'=1);
+  [step] x>=1 & x<=3 -> (x'=x+1);
+endmodule
+rewards "t" true : 1; endrewards
+"""
+
+
+@pytest.mark.parametrize(
+    ("prop", "value"),
+    [
+        ('Pmax=? [F^{rew{"t"}<=3} x=4]', Fraction(1, 2)),  # slow gathers 4
+        ('Pmax=? [F^{rew{"t"}<=4} x=4]', Fraction(1)),
+        ('Pmin=? [F^{rew{"t"}<=4} x=4]', Fraction(1, 2)),
+        ('Pmax=? [F^{rew{"t"}>=2} x=4]', Fraction(1)),  # only slow gathers 2
+        ('Pmin=? [F^{rew{"t"}>=2} x=4]', Fraction(0)),
+        ('Pmax=? [x<2 U^{rew{"t"}<=9} x=4]', Fraction(1, 2)),  # slow leaves x<2
+    ],
+)
+def test_the_best_play_depends_on_the_bound(prop: str, value: Fraction) -> None:
+    race = prism.loads(RACE)
+    assert race.check(prop).value == value
+    enclosed = race.check(prop, method="certified").value  # exact where the graph decides
+    low, high = (enclosed.low, enclosed.high) if hasattr(enclosed, "low") else (enclosed,) * 2
+    assert low <= value <= high
+
+
+def test_a_bound_no_reward_meets_gives_zero_even_on_the_target() -> None:
+    coin = prism.loads(COIN)
+    assert coin.check('P=? [F^{rew{"flips"}<0} x=0]').value == 0
+    assert coin.check('P=? [F^{rew{"flips"}<=0} x=0]').value == 1
+
+
+def test_the_command_line_prints_a_reward_bound_as_json(tmp_path: Any, capsys: Any) -> None:
+    (tmp_path / "coin.prism").write_text(COIN)
+    prop = 'P=? [F^{rew{"flips"}<=2} x=1]'
+    status = main(["prism", str(tmp_path / "coin.prism"), "--property", prop, "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert out["properties"][0]["value"] == "3/4"
+
+
+@pytest.mark.parametrize(
+    ("prop", "error", "message"),
+    [
+        ('P=? [G^{rew{"flips"}<=2} x=0]', UsageError, "reward-bounded G path formulas"),
+        (
+            'P=? [F^{rew{"flips"}<=2,rew{"flips"}>=1} x=1]',
+            UsageError,
+            "multi-reward-bounded F path formulas are not answered",
+        ),
+        ('P=? [F^{rew{"time"}<=2} x=1]', UsageError, 'no reward structure "time"'),
+        ('P=? [F^{rew{"flips"}<=K} x=1]', ModelError, "'K' is not a constant"),
+    ],
+)
+def test_what_is_refused(prop: str, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        prism.loads(COIN).check(prop)
+
+
+def test_a_reward_of_a_parameter_cannot_bound() -> None:
+    coin = prism.loads(COIN.replace(" = 1/2", "").replace(": 1;", ": p;"), parameters=["p"])
+    with pytest.raises(UsageError, match="a reward bound needs rewards that are numbers"):
+        coin.check('P=? [F^{rew{"flips"}<=2} x=1]')
+
+
+def test_the_product_counts_against_the_state_limit() -> None:
+    coin = prism.loads(COIN, max_states=5)
+    with pytest.raises(StateLimitError, match="pairs each of the 2 states with the reward"):
+        coin.check('P=? [F^{rew{"flips"}<=9} x=1]')
+
+
+def test_its_question_is_the_product_that_the_engine_solves() -> None:
+    import exactprob as ep
+
+    question = prism.loads(RACE).question('Pmax=? [F^{rew{"t"}<=3} x=4]')
+    solution = ep.solve(question)
+    start = ((0,), Fraction(0))
+    assert solution.value(start) == Fraction(1, 2)
+    assert solution.policy(start) == "fast"
+
+
+def test_every_state_has_its_value_and_rew_alone_names_the_first_structure() -> None:
+    coin = prism.loads(COIN)
+    assert coin.values("P=? [F^{rew<=3} x=1]") == {(0,): Fraction(7, 8), (1,): Fraction(1)}
