@@ -38,12 +38,15 @@ Fraction(1, 4)
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
 import gmpy2
+import numpy as np
 
 from ..errors import StateLimitError, UsageError
+from ..util.arrays import ranges
 from ..util.numbers import exact, is_symbolic, mpq
 from .space import DEADLOCK, StateSpace
 from .syntax import RewardBound
@@ -80,54 +83,157 @@ def bounded_space(
 ) -> BoundedSpace:
     """The product of ``space`` with the reward of ``structure`` gathered (checked to be
     at least 0), for ``bound``'s relation with the number ``limit``, reached from the
-    space's ``positions`` with nothing gathered."""
+    space's ``positions`` with nothing gathered.
+
+    The rewards gathered are counted in whole units of :math:`1/d` (*levels*). Moves
+    never lower the level, so the product's states are found a level at a time, in
+    numpy: a level's states are closed under its moves that earn nothing, and its other
+    moves seed the levels above; then every move is numbered at once."""
     rewards = _choice_rewards(space, structure)
+    d = _common_denominator(rewards)
+    steps = np.array([int(r * d) for r in rewards], dtype=np.int64)
     upper = bound.relation in ("<=", "<")
-    edge = _inclusive(bound.relation, mpq(limit), rewards)
+    threshold = _threshold(bound.relation, mpq(limit) * d)
     product = BoundedSpace(space)
-    states, index = product.states, product.index
-    origin, met = product.origin, product.met
-    cs, es = space.choice_start, space.edge_start
-    targets, prob_ids = space.targets, space.prob_ids
-
-    def position(s: int, gathered: Any) -> int:
-        if upper and gathered > edge:
-            key: tuple[Any, ...] = PASSED
-        else:
-            key = (space.states[s], gathered if upper else min(gathered, edge))
-        i = index.get(key)
-        if i is None:
-            i = index[key] = len(states)
-            if i >= product.max_states:
-                raise _too_many(space, product.max_states)
-            states.append(key)
-            origin.append(-1 if key is PASSED else s)
-            met.append(key is not PASSED and (upper or key[1] == edge))
-        return i
-
-    zero = mpq(0)
-    product.start = {j: position(j, zero) for j in positions}
+    found, passed = _reached(space, steps, upper, threshold, positions, product.max_states)
+    count = sum(len(states) for _, states in found) + passed
+    level = np.concatenate([np.full(len(states), k) for k, states in found] or [np.zeros(0)])
+    state = np.concatenate([states for _, states in found] or [np.zeros(0)]).astype(np.int64)
+    _number_moves(product, space, steps, upper, threshold, level.astype(np.int64), state, passed)
+    _name_states(product, space, found, d, upper, threshold, passed)
+    first = (
+        {int(s): i for i, s in enumerate(found[0][1].tolist())}
+        if found and found[0][0] == 0
+        else {}
+    )
+    product.start = {j: first.get(j, count - 1) for j in positions}  # absent: passed at once
     product.initial = [product.start[j] for j in space.initial if j in product.start]
-    done = 0
-    while done < len(states):
-        s = origin[done]
-        if s < 0:  # passed: it stays
-            product.move_names.append((DEADLOCK,))
-            product.targets.append(done)
-            product.prob_ids.append(_one_id(product))
-            product.edge_start.append(len(product.targets))
-        else:
-            gathered = states[done][1]
-            product.move_names.append(space.move_names[s])
-            for c in range(cs[s], cs[s + 1]):
-                after = gathered + rewards[c]
-                for e in range(es[c], es[c + 1]):
-                    product.targets.append(position(targets[e], after))
-                    product.prob_ids.append(prob_ids[e])
-                product.edge_start.append(len(product.targets))
-        product.choice_start.append(len(product.edge_start) - 1)
-        done += 1
     return product
+
+
+def _moved(levels: np.ndarray, upper: bool, threshold: int) -> np.ndarray:
+    """The levels moves end on from ``levels`` (after their rewards): kept at the
+    threshold once a lower bound is met; past it (above ``threshold``) where an upper
+    bound is passed."""
+    return levels if upper else np.minimum(levels, threshold)
+
+
+def _reached(
+    space: StateSpace,
+    steps: np.ndarray,
+    upper: bool,
+    threshold: int,
+    positions: Sequence[int],
+    max_states: int,
+) -> tuple[list[tuple[int, np.ndarray]], bool]:
+    """The product's states, level by level (each level's states of ``space``), and
+    whether an upper bound is passed, from ``positions`` at level 0; more than
+    ``max_states`` of them are refused."""
+    columns = space.columns()
+    cs = np.frombuffer(space.choice_start, dtype=np.int64)
+    es, targets = columns.edge_start, columns.targets
+    pending: dict[int, list[np.ndarray]] = {}
+    passed = threshold < 0
+    if not passed:
+        pending[0] = [np.asarray(positions, dtype=np.int64)]
+    seen = np.zeros(len(space), dtype=bool)
+    found = []
+    count = int(passed)
+    while pending:
+        level = min(pending)
+        frontier = np.unique(np.concatenate(pending.pop(level)))
+        seen[frontier] = True
+        order = [frontier]
+        while len(frontier):
+            choices = ranges(cs[frontier], cs[frontier + 1] - cs[frontier])
+            after = _moved(level + steps[choices], upper, threshold)
+            counts = es[choices + 1] - es[choices]
+            reached = targets[ranges(es[choices], counts)]
+            at = np.repeat(after, counts)
+            here = reached[(at == level) & ~seen[reached]]
+            frontier = np.unique(here)
+            seen[frontier] = True
+            order.append(frontier)
+            passed = passed or bool(np.any(at > threshold))
+            for higher in np.unique(at[(at > level) & (at <= threshold)]).tolist():
+                pending.setdefault(higher, []).append(reached[at == higher])
+        states = np.concatenate(order)
+        seen[states] = False
+        found.append((level, states))
+        count += len(states)
+        if count + 1 > max_states:  # with room for the state of a passed bound
+            raise _too_many(space, max_states)
+    return found, passed
+
+
+def _number_moves(
+    product: BoundedSpace,
+    space: StateSpace,
+    steps: np.ndarray,
+    upper: bool,
+    threshold: int,
+    level: np.ndarray,
+    state: np.ndarray,
+    passed: bool,
+) -> None:
+    """The product's columns: every choice and edge of the product state
+    ``(level[i], state[i])``, in order, each edge to the product's number of its
+    target; :data:`PASSED` last, with its self-loop."""
+    n, count = len(space), len(state) + passed
+    columns = space.columns()
+    cs = np.frombuffer(space.choice_start, dtype=np.int64)
+    es = columns.edge_start
+    codes = level * n + state
+    sorter = np.argsort(codes)
+    per_state = cs[state + 1] - cs[state]
+    choices = ranges(cs[state], per_state)
+    after = _moved(np.repeat(level, per_state) + steps[choices], upper, threshold)
+    per_choice = es[choices + 1] - es[choices]
+    edges = ranges(es[choices], per_choice)
+    at = np.repeat(after, per_choice)
+    wanted = at * n + columns.targets[edges]
+    found = sorter[np.minimum(np.searchsorted(codes[sorter], wanted), len(codes) - 1)]
+    target = np.where(at > threshold, count - 1, found)
+    probs = columns.prob_ids[edges]
+    choice_start = np.concatenate(([0], np.cumsum(per_state)))
+    edge_start = np.concatenate(([0], np.cumsum(per_choice)))
+    names = space.move_names
+    product.move_names = [names[s] for s in state.tolist()]
+    if passed:  # it stays
+        choice_start = np.append(choice_start, choice_start[-1] + 1)
+        edge_start = np.append(edge_start, edge_start[-1] + 1)
+        target = np.append(target, count - 1)
+        probs = np.append(probs, _one_id(product))
+        product.move_names.append((DEADLOCK,))
+    product.choice_start = array("q", choice_start.astype(np.int64).tobytes())
+    product.edge_start = array("q", edge_start.astype(np.int64).tobytes())
+    product.targets = array("i", target.astype(np.int32).tobytes())
+    product.prob_ids = array("i", probs.astype(np.int32).tobytes())
+
+
+def _name_states(
+    product: BoundedSpace,
+    space: StateSpace,
+    found: list[tuple[int, np.ndarray]],
+    d: Any,
+    upper: bool,
+    threshold: int,
+    passed: bool,
+) -> None:
+    """The product's states as ``(state, reward gathered)`` (and :data:`PASSED`), with
+    each one's origin and whether it meets the bound."""
+    named = space.states
+    for level, states in found:
+        gathered = mpq(level, d)
+        positions = states.tolist()
+        product.states.extend([(named[s], gathered) for s in positions])
+        product.origin.extend(positions)
+        product.met.extend([upper or level == threshold] * len(positions))
+    if passed:
+        product.states.append(PASSED)
+        product.origin.append(-1)
+        product.met.append(False)
+    product.index = {s: i for i, s in enumerate(product.states)}
 
 
 def _choice_rewards(space: StateSpace, structure: str | None) -> list[Any]:
@@ -151,25 +257,40 @@ def _choice_rewards(space: StateSpace, structure: str | None) -> list[Any]:
     return rewards
 
 
-def _inclusive(relation: str, limit: Any, rewards: Sequence[Any]) -> Any:
-    """The non-strict limit equivalent to ``relation limit`` for sums of ``rewards``
-    (all multiples of :math:`1/d`, :math:`d` their least common denominator).
+def _common_denominator(rewards: Sequence[Any]) -> Any:
+    """The least common denominator :math:`d` of the ``rewards``: every reward gathered
+    is a whole number of :math:`1/d`.
 
-    >>> _inclusive("<", mpq(3), [mpq(1, 2)]), _inclusive(">", mpq(3), [mpq(1, 2)])
-    (mpq(5,2), mpq(7,2))
-    >>> _inclusive("<=", mpq(5, 2), [mpq(1)])
-    mpq(5,2)
+    >>> _common_denominator([mpq(1, 2), mpq(2, 3), mpq(4)])
+    mpz(6)
     """
-    if relation in ("<=", ">="):
-        return limit
     d = gmpy2.mpz(1)
     for r in rewards:
         d = gmpy2.lcm(d, r.denominator)
-    scaled = limit * d
-    below = scaled.numerator // scaled.denominator  # the floor, in integers
+    return d
+
+
+def _threshold(relation: str, scaled: Any) -> int:
+    """The level that decides ``relation`` with the bound ``scaled`` (in levels, a
+    rational): the highest level within an upper bound (``-1``: none is), the lowest
+    level that meets a lower bound (at least 0).
+
+    >>> [_threshold(r, mpq(5, 2)) for r in ("<=", "<", ">=", ">")]
+    [2, 2, 3, 3]
+    >>> [_threshold(r, mpq(3)) for r in ("<=", "<", ">=", ">")]
+    [3, 2, 3, 4]
+    >>> _threshold("<", mpq(0)), _threshold(">=", mpq(-2))
+    (-1, 0)
+    """
+    below = int(scaled.numerator // scaled.denominator)  # the floor
+    whole = scaled.denominator == 1
+    if relation == "<=":
+        return below
     if relation == "<":
-        return mpq(below - 1 if scaled.denominator == 1 else below, d)
-    return mpq(below + 1, d)
+        return below - 1 if whole else below
+    if relation == ">=":
+        return max(below if whole else below + 1, 0)
+    return max(below + 1, 0)
 
 
 def _one_id(product: BoundedSpace) -> int:
