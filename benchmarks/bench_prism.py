@@ -43,6 +43,7 @@ SCALED = [
     ("brp", {"N": "256", "MAX": "5"}),
     ("egl", {"N": "5", "L": "4"}),
     ("zeroconf", {"N": "1000", "K": "2", "reset": "false"}),
+    ("firewire", {"delay": "3", "deadline": "800"}),  # a reward bound: 1.9 million pairs
 ]
 QUICK_BENCHMARKS = ("brp", "consensus", "haddad-monmege")
 #: A small MDP with a cycle, which each side checks before the clock starts: the imports
@@ -91,7 +92,11 @@ def check(side: str, benchmark: str, constants_json: str) -> dict[str, object]:
                 result = stormpy.model_checking(
                     model, prop, only_initial_states=True, environment=env
                 )
-                found = [result.get_value(s) for s in model.initial_states]
+                if result.is_qualitative():  # P>=1 and the like: true or false
+                    truth = result.get_truth_values_vector()
+                    found = [bool(truth.get(s)) for s in model.initial_states]
+                else:
+                    found = [result.get_value(s) for s in model.initial_states]
                 values[prop.get_name()] = _shown(found)
             return model.nr_states, values
 
@@ -146,10 +151,14 @@ def worker(side: str, benchmark: str, constants_json: str) -> dict[str, object]:
 def main() -> int:
     from bench_engine import benchmark_parser, finish_report, log, report_header
 
-    args = benchmark_parser(__doc__, "the small instances").parse_args()
+    parser = benchmark_parser(__doc__, "the small instances")
+    parser.add_argument("--only", metavar="NAMES", help="only these models, comma-separated")
+    args = parser.parse_args()
     instances = json.loads((QVBS / "instances.json").read_text())
     rows = [(i["benchmark"], i["constants"]) for i in instances]
     rows += SCALED
+    if args.only:
+        rows = [(b, c) for b, c in rows if b in args.only.split(",")]
     if args.quick:
         rows = [(b, c) for b, c in rows if b in QUICK_BENCHMARKS and c == _instance(b)["constants"]]
     start = time.perf_counter()
