@@ -128,7 +128,9 @@ def reward_bounded_programs(draw: st.DrawFn) -> list[tuple[str, str, str, str]]:
     and gathers nothing (the until's meaning), and a lower bound is checked on both
     sides in the program cut at the target, where the target is absorbing. A program
     with a renamed module copy, whose guards the renaming would change, is not cut: it
-    gets upper bounds on ``F``."""
+    gets upper bounds on ``F``. An interval of steps, ``F[a,b]``, Storm checks as it
+    is (not ``U[a,b]``: ``a U[1,1] b`` is 1 for Storm from a start on ``b`` outside
+    ``a``)."""
     kind, text, _ = draw(programs())
     copied = " = m0 [" in text
     target, left = _label(text, "target"), _label(text, "left")
@@ -146,6 +148,10 @@ def reward_bounded_programs(draw: st.DrawFn) -> list[tuple[str, str, str, str]]:
                 checks.append((checked, ours, cut(text, kept), reach))
             else:
                 checks.append((checked, ours, checked, reach))
+        # an interval of steps on F, which Storm reads as the definition does
+        low = draw(st.integers(0, 3))
+        steps = f'P{optimum}=? [F[{low},{low + draw(st.integers(0, 2))}] "target"]'
+        checks.append((text, steps, text, steps))
     return checks
 
 

@@ -218,14 +218,14 @@ def test_a_property_out_of_scope_gets_its_line_and_the_others_their_values(
         "prism",
         str(path),
         "--property",
-        "P=? [F>=3 x=2]",
+        "P=? [x=0 W>=3 x=2]",
         "--property",
         "P=? [F x=2]",
         "--json",
     ]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
-    assert "time-bounded F path formulas are not answered" in out["properties"][0]["error"]
+    assert "W with a time bound is not answered" in out["properties"][0]["error"]
     assert out["properties"][1]["value"] == "1"
 
 
@@ -280,9 +280,9 @@ def test_other_bounds_are_refused_never_answered_as_unbounded() -> None:
         "dtmc module m x : [0..1] init 0; [] x=0 -> 1/2:true + 1/2:(x'=1); endmodule"
     )
     for text, kind in [
-        ("P=? [G>=1 x=0]", "time-bounded G path formulas are not answered"),
-        ("P=? [F[1,3] x=1]", "time-bounded F path formulas are not answered"),
-        ('P=? [F^{rew{"r"}<=3,rew{"r"}>=1} x=1]', "multi-reward-bounded F path formulas"),
+        ("P=? [x=0 W>=1 x=1]", "W with a time bound is not answered"),
+        ("P=? [F^{time<=3} x=1]", r"F\^\{time<=3\} path formulas are not answered"),
+        ('P=? [F^{rew{"a"}<=3,rew{"b"}>=1} x=1]', 'F bounded on several rewards \\("a", "b"\\)'),
         ("R=? [I=3]", r"R\[I\] reward properties are not answered"),
         ("R=? [C]", r"R\[total \(C without a bound\)\] reward properties are not answered"),
         ("P=? [F<=K x=1]", "a time bound: 'K' is not a constant"),

@@ -127,12 +127,8 @@ def test_the_command_line_prints_a_reward_bound_as_json(tmp_path: Any, capsys: A
 @pytest.mark.parametrize(
     ("prop", "error", "message"),
     [
-        ('P=? [G^{rew{"flips"}<=2} x=0]', UsageError, "reward-bounded G path formulas"),
-        (
-            'P=? [F^{rew{"flips"}<=2,rew{"flips"}>=1} x=1]',
-            UsageError,
-            "multi-reward-bounded F path formulas are not answered",
-        ),
+        ('P=? [x=0 W^{rew{"flips"}<=2} x=1]', UsageError, "W with a reward bound"),
+        ("P=? [F>=2.5 x=1]", UsageError, "a time bound must be a whole number of steps"),
         ('P=? [F^{rew{"time"}<=2} x=1]', UsageError, 'no reward structure "time"'),
         ('P=? [F^{rew{"flips"}<=K} x=1]', ModelError, "'K' is not a constant"),
     ],
@@ -167,3 +163,71 @@ def test_its_question_is_the_product_that_the_engine_solves() -> None:
 def test_every_state_has_its_value_and_rew_alone_names_the_first_structure() -> None:
     coin = prism.loads(COIN)
     assert coin.values("P=? [F^{rew<=3} x=1]") == {(0,): Fraction(7, 8), (1,): Fraction(1)}
+
+
+@pytest.mark.parametrize(
+    ("prop", "value"),
+    [
+        ("P=? [F>=2 !b]", Fraction(4, 9)),  # still on the target at step 2
+        ("P=? [F>2 !b]", Fraction(8, 27)),
+        ("P=? [F=2 !b]", Fraction(4, 9)),
+        ("P=? [F[2,3] !b]", Fraction(4, 9)),  # off it for good once off
+        ("P=? [F[3,2] !b]", Fraction(0)),  # no step
+        ("P=? [G[1,2] !b]", Fraction(4, 9)),
+        ("P=? [G>=1 !b]", Fraction(0)),  # it leaves for good
+        ("P=? [b U>=1 !b]", Fraction(0)),  # b is false at the start
+        ('P=? [F^{rew{"r"}>=1,rew{"r"}<=2} !b]', Fraction(2, 3)),  # an interval of reward
+        ('P=? [G^{rew{"r"}<=1} !b]', Fraction(2, 3)),  # steps 0 and 1
+    ],
+)
+def test_lower_and_interval_bounds_on_the_steps_and_on_a_reward(prop: str, value: Fraction) -> None:
+    # the target holds while b is false; each step keeps it with probability 2/3 and
+    # pays 1, so it holds at step k (with k gathered) with probability (2/3)^k
+    assert prism.loads(STAY.replace("STEP", "1")).check(prop).value == value
+
+
+def test_an_until_with_a_lower_time_bound_is_the_first_heads_after_it() -> None:
+    # x=0 until x=1 from step 2 on: the first heads comes at flip 2 or later
+    assert prism.loads(COIN).check("P=? [x=0 U>=2 x=1]").value == Fraction(1, 2)
+    assert prism.loads(COIN).check("P=? [F[1,3] x=1]").value == Fraction(7, 8)
+
+
+#: Two ways to flip for heads (x=1, then x=2): ``go`` pays 1 a flip, ``go2`` 2.
+TWO_PRICES = """mdp
+module m x : [0..2] init 0;
+  [go]  x=0 -> 1/2:(x'=1) + 1/2:(x'=0);
+  [go2] x=0 -> 1/2:(x'=1) + 1/2:(x'=0);
+  [] x=1 -> (x'=2);
+endmodule
+rewards "r" [go] true : 1; [go2] true : 2; endrewards
+"""
+
+
+@pytest.mark.parametrize("method", ["exact", "depth-first"])
+def test_a_move_past_the_bound_is_one_move_to_its_end(method: str) -> None:
+    # each flip of go2 passes the bound with both its outcomes: they are one move (a
+    # model of the question whose move kept two ways to one state did not add up)
+    import exactprob as ep
+
+    model = prism.loads(TWO_PRICES)
+    prop = 'Pmax=? [F^{rew{"r"}<=3} x=2]'
+    assert model.check(prop, method=method).value == Fraction(7, 8)  # go: j <= 3 flips
+    assert ep.solve(model.question(prop), method).value() == Fraction(7, 8)
+
+
+def test_a_bound_given_by_a_parameter_is_refused() -> None:
+    coin = prism.loads(COIN.replace(" = 1/2", ""), parameters=["p"])
+    with pytest.raises(UsageError, match="a reward bound must be a number; got p"):
+        coin.check('P=? [F^{rew{"flips"}<=p} x=1]')
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        'P=? [F^{ rew {"flips"} <= 2 } x=1]',  # spaces in the bound
+        'P=? [F^{rew{"flips"}<=2}x=1]',  # none before the target
+        'P=? [F^{rew{"flips"}<=2}(x=1)]',
+    ],
+)
+def test_the_bound_is_read_with_or_without_spaces(prop: str) -> None:
+    assert prism.loads(COIN).check(prop).value == Fraction(3, 4)

@@ -102,12 +102,13 @@ def register(sub: Any) -> None:
         help=help_of("prism"),
         description=(
             "Check the properties of a model written in the PRISM language (dtmc or mdp) "
-            "exactly: P=?, Pmax=?, Pmin=? of F, U, G, W and X, within k steps (F<=k) or "
-            'a bound on a reward gathered (F^{rew{"r"}<=B}); R{"r"}=? (and max, min) of F '
-            "and C<=k; Storm's T=? (expected steps); S=? (the long run); bounds such as "
-            "P>=1 give true or false; filter(op, prop, states). A double such as 0.091 is "
-            "the exact decimal 91/1000. Where several commands are enabled in a DTMC, each "
-            "is taken with equal probability; a state with no enabled command stays put."
+            "exactly: P=?, Pmax=?, Pmin=? of F, U, G, W and X, bounded on the steps (F<=k, "
+            'F>=k, F[a,b]) or on a reward gathered (F^{rew{"r"}<=B}); R{"r"}=? (and max, '
+            "min) of F and C<=k; Storm's T=? (expected steps); S=? (the long run); bounds "
+            "such as P>=1 give true or false; filter(op, prop, states). A double such as "
+            "0.091 is the exact decimal 91/1000. Where several commands are enabled in a "
+            "DTMC, each is taken with equal probability; a state with no enabled command "
+            "stays put."
         ),
     )
     parser.add_argument("model", help="the PRISM model file (.prism, .pm, .nm)")

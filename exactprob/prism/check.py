@@ -12,6 +12,9 @@
 * Within ``k`` steps (``F<=k``, ``U<=k``, ``G<=k``, ``W<=k``, ``R [C<=k]``): the same
   question, less the states sure to reach the target, solved within the engine's horizon
   of ``k`` moves (a move past it ends play with 0).
+* Bounded on a reward gathered (``F^{rew{"r"}<=B}``), or on the steps from below or in
+  an interval (``F>=k``, ``F[a,b]``), for ``F``, ``U`` and ``G``: reachability in the
+  product of the states with the reward gathered (:mod:`.reward_bound`).
 * ``S=? [a]`` and ``R{"r"}=? [S]``: the long-run share of time in ``a`` and the long-run
   average reward, the best play's in an MDP (:func:`exactprob.stationary`).
 * ``P>=p [...]`` and the other bounds: the value compared exactly, a truth value.
@@ -154,7 +157,8 @@ def _path_sets(space: StateSpace, path: Path) -> tuple[set[int] | None, set[int]
         right = _condition(space, path.right, "W")
         return every - right, (every - left) - right, True
     raise UsageError(
-        f"{path.kind} path formulas are not answered (unbounded F, U, G, W and X only)"
+        f"{path.kind} path formulas are not answered (the paths are F, U, G, W and X; "
+        'their bounds <=k, <k, >=k, >k, [a,b] and ^{rew{"r"}<=B})'
     )
 
 
@@ -197,28 +201,44 @@ def _reach_model(
 
 def bounded_question(
     space: StateSpace, expr: ProbabilityOperator, positions: list[int]
-) -> tuple[QuestionModel, BoundedSpace]:
-    """The engine model of ``P [F^{rew{"r"}<=B} b]`` (or ``U``, any relation) from the
-    space's ``positions``: reachability in the product of the space with the reward
-    gathered (:mod:`.reward_bound`), and that product."""
+) -> tuple[QuestionModel, BoundedSpace, bool]:
+    """The engine model of ``P [F^{rew{"r"}<=B} b]`` (``U`` and ``G`` too, any
+    relations; a lower or interval time bound is one on the steps) from the space's
+    ``positions``: reachability in the product of the space with the reward gathered
+    (:mod:`.reward_bound`), that product, and whether the answer is one minus the
+    model's value (``G``, through :math:`F\\,\\lnot b` with the other optimum)."""
     path, bound = expr.path, expr.path.reward_bound
     assert bound is not None
-    if path.kind not in ("F", "U"):
-        raise UsageError(
-            f"reward-bounded {path.kind} path formulas are not answered (F and U only)"
-        )
-    structure = _structure(space.program.rewards, bound.structure)
-    _check_rewards(space, structure)
-    kind, limit = constant_value(bound.limit, Scope(space.program.constants), "a reward bound")
-    if kind == "bool":
-        raise UsageError(f"a reward bound must be a number, got {limit}")
+    what = "a time bound" if bound.steps else "a reward bound"
+    if path.kind not in ("F", "U", "G"):
+        raise UsageError(f"{path.kind} with {what} is not answered (F, U and G are)")
+    if bound.steps:
+        structure: str | None = STEPS
+    else:
+        structure = _structure(space.program.rewards, bound.structure)
+        _check_rewards(space, structure)
+    limits = [
+        (relation, _limit(space, value, what, bound.steps)) for relation, value in bound.limits
+    ]
     optimum = _optimum(space, expr, "a probability")
-    through, target, _ = _path_sets(space, path)
-    product = bounded_space(space, bound, structure, limit, positions)
+    through, target, complement = _path_sets(space, path)
+    if complement:
+        optimum = {"max": "min", "min": "max", None: None}[optimum]
+    product = bounded_space(space, structure, limits, positions)
     origin, met = product.origin, product.met
     lifted = {i for i, s in enumerate(origin) if s in target and met[i]}
     within = None if through is None else {i for i, s in enumerate(origin) if s in through}
-    return _reach_model(product, optimum, within, lifted, False), product
+    return _reach_model(product, optimum, within, lifted, False), product, complement
+
+
+def _limit(space: StateSpace, expr: Expr, what: str, steps: bool) -> Any:
+    """The number of a bound's limit: a whole number of steps, at least 0, for a time
+    bound."""
+    kind, value = constant_value(expr, Scope(space.program.constants), what)
+    if kind == "bool" or is_symbolic(value) or (steps and (kind != "int" or value < 0)):
+        allowed = "a whole number of steps, at least 0" if steps else "a number"
+        raise UsageError(f"{what} must be {allowed}; got {value}")
+    return value
 
 
 def _probability(
@@ -231,10 +251,13 @@ def _probability(
     if expr.path.kind == "X":
         return _next(space, expr.path, positions, _optimum(space, expr, "a probability"))
     if expr.path.reward_bound is not None:
-        model, product = bounded_question(space, expr, positions)
+        model, product, complement = bounded_question(space, expr, positions)
         starts = [product.start[i] for i in positions]
         found = _solve(model, starts, method, options)
-        return Answer({i: found.values[product.start[i]] for i in positions}, found.solution)
+        values = {i: found.values[product.start[i]] for i in positions}
+        if complement:
+            values = {i: _one_minus(v) for i, v in values.items()}
+        return Answer(values, found.solution)
     model, complement = probability_question(space, expr)
     found = _solve(model, positions, method, options, _steps(space, expr.path))
     if complement:

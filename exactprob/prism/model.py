@@ -236,7 +236,10 @@ class PrismModel:
                 "a question model is made for unbounded properties; check() answers a bound"
             )
         if isinstance(expr, ProbabilityOperator) and expr.path.reward_bound is not None:
-            return bounded_question(self.space, expr, self.space.initial)[0]
+            model, _, complement = bounded_question(self.space, expr, self.space.initial)
+            if complement:
+                raise UsageError("a question model is made for F and U: ask G as 1 - P [F !b]")
+            return model
         if isinstance(expr, ProbabilityOperator) and expr.path.kind in ("F", "U"):
             return probability_question(self.space, expr)[0]
         if isinstance(expr, RewardOperator):

@@ -1,24 +1,27 @@
-r"""Reward-bounded reachability, ``P=? [F^{rew{"r"}<=B} b]`` (Storm's syntax), as plain
+r"""Reward-bounded reachability, ``P=? [F^{rew{"r"}<=B} b]`` (Storm's syntax), and lower
+and interval bounds on the steps (``F>=k``, ``F[a,b]``: a reward of 1 a move), as plain
 reachability in a product space.
 
-A path satisfies :math:`F^{\rho \le B}\, b` when it reaches a ``b``-state having gathered
-at most :math:`B` of the reward :math:`\rho` on the moves before it (:math:`\ge B`: at
-least :math:`B`; the strict bounds likewise). Every reward is at least 0, so the reward
-gathered only grows, and the product of the space with the reward gathered so far, with
+A path satisfies :math:`F^{\rho \in I}\, b` when it reaches a ``b``-state having gathered
+on the moves before it an amount of the reward :math:`\rho` in the interval :math:`I`
+(``<=B``: :math:`[0, B]`; ``>=A``: :math:`[A, \infty)`; both: :math:`[A, B]`; strict
+ends likewise). Every reward is at least 0, so the reward gathered only grows, and the
+product of the space with the reward gathered so far, with
 
-* an upper bound: a move that would pass :math:`B` going to one state, *passed*, from
+* an upper end: a move that would pass :math:`B` going to one state, *passed*, from
   which the bound can no longer hold (the value there is 0);
-* a lower bound: the reward gathered kept at :math:`\min(g, B)`, since once it reaches
-  :math:`B` only the space's state matters,
+* a lower end alone: the reward gathered kept at :math:`\min(g, A)`, since once it
+  reaches :math:`A` only the space's state matters,
 
 is finite (a state's gathered rewards are sums of the finitely many move rewards, at
-most :math:`B`) and answers the question as unbounded reachability of the states
-:math:`(s, g)` with :math:`s \in b` and :math:`g` within the bound: the same graph
-analysis and the same exact solve as ``P=? [F b]`` (Andova, Hermanns and Katoen,
-"Discrete-time rewards model-checked", FORMATS 2003, reduce reward bounds to reachability
-in such a product).
+most :math:`\max(A, B)`) and answers the question as unbounded reachability of the
+states :math:`(s, g)` with :math:`s \in b` and :math:`g \in I`: the same graph analysis
+and the same exact solve as ``P=? [F b]``. Model checkers call this unfolding the reward
+into the state (Hahn and Hartmanns, "A comparison of time- and reward-bounded
+probabilistic model checking techniques", SETTA 2016, compare it with Storm's epoch by
+epoch unfolding, which keeps one epoch at a time).
 
-A strict bound is a non-strict one on the multiples of :math:`1/d` that the gathered
+A strict end is a non-strict one on the multiples of :math:`1/d` that the gathered
 rewards are, :math:`d` the least common denominator of the move rewards: :math:`g < B`
 when :math:`g \le (\lceil dB \rceil - 1)/d`. In a DTMC, commands of one state merged
 into one move earn the mean of their transition rewards (as Storm counts them).
@@ -40,7 +43,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import gmpy2
 import numpy as np
@@ -48,10 +51,10 @@ import numpy as np
 from ..errors import StateLimitError, UsageError
 from ..util.arrays import ranges
 from ..util.numbers import exact, is_symbolic, mpq
+from .questions import STEPS
 from .space import DEADLOCK, StateSpace
-from .syntax import RewardBound
 
-__all__ = ["PASSED", "BoundedSpace", "bounded_space"]
+__all__ = ["PASSED", "BoundedSpace", "Window", "bounded_space"]
 
 #: The product's state where an upper bound has been passed.
 PASSED = ("reward bound passed",)
@@ -76,14 +79,14 @@ class BoundedSpace(StateSpace):
 
 def bounded_space(
     space: StateSpace,
-    bound: RewardBound,
     structure: str | None,
-    limit: Any,
+    limits: Sequence[tuple[str, Any]],
     positions: Sequence[int],
 ) -> BoundedSpace:
     """The product of ``space`` with the reward of ``structure`` gathered (checked to be
-    at least 0), for ``bound``'s relation with the number ``limit``, reached from the
-    space's ``positions`` with nothing gathered.
+    at least 0; :data:`~.questions.STEPS`: each move counts 1), for the ``limits``
+    (relations with numbers, one or two), reached from the space's ``positions`` with
+    nothing gathered.
 
     The rewards gathered are counted in whole units of :math:`1/d` (*levels*). Moves
     never lower the level, so the product's states are found a level at a time, in
@@ -92,15 +95,14 @@ def bounded_space(
     rewards = _choice_rewards(space, structure)
     d = _common_denominator(rewards)
     steps = np.array([int(r * d) for r in rewards], dtype=np.int64)
-    upper = bound.relation in ("<=", "<")
-    threshold = _threshold(bound.relation, mpq(limit) * d)
+    window = _window(limits, d)
     product = BoundedSpace(space)
-    found, passed = _reached(space, steps, upper, threshold, positions, product.max_states)
+    found, passed = _reached(space, steps, window, positions, product.max_states)
     count = sum(len(states) for _, states in found) + passed
     level = np.concatenate([np.full(len(states), k) for k, states in found] or [np.zeros(0)])
     state = np.concatenate([states for _, states in found] or [np.zeros(0)]).astype(np.int64)
-    _number_moves(product, space, steps, upper, threshold, level.astype(np.int64), state, passed)
-    _name_states(product, space, found, d, upper, threshold, passed)
+    _number_moves(product, space, steps, window, level.astype(np.int64), state, passed)
+    _name_states(product, space, found, d, window, passed)
     first = (
         {int(s): i for i, s in enumerate(found[0][1].tolist())}
         if found and found[0][0] == 0
@@ -111,18 +113,29 @@ def bounded_space(
     return product
 
 
-def _moved(levels: np.ndarray, upper: bool, threshold: int) -> np.ndarray:
-    """The levels moves end on from ``levels`` (after their rewards): kept at the
-    threshold once a lower bound is met; past it (above ``threshold``) where an upper
-    bound is passed."""
-    return levels if upper else np.minimum(levels, threshold)
+class Window(NamedTuple):
+    """The levels of reward gathered that satisfy the bound: from ``low`` (0 without a
+    lower bound) to ``high`` (``None`` without an upper one)."""
+
+    low: int
+    high: int | None
+
+    def moved(self, levels: np.ndarray) -> np.ndarray:
+        """The levels moves end on (after their rewards): with no upper bound, kept at
+        ``low`` once it is met (then only the state matters); above ``high`` where an
+        upper bound is passed."""
+        return levels if self.high is not None else np.minimum(levels, self.low)
+
+    @property
+    def top(self) -> int:
+        """The highest level a product state can have."""
+        return self.low if self.high is None else self.high
 
 
 def _reached(
     space: StateSpace,
     steps: np.ndarray,
-    upper: bool,
-    threshold: int,
+    window: Window,
     positions: Sequence[int],
     max_states: int,
 ) -> tuple[list[tuple[int, np.ndarray]], bool]:
@@ -133,7 +146,7 @@ def _reached(
     cs = np.frombuffer(space.choice_start, dtype=np.int64)
     es, targets = columns.edge_start, columns.targets
     pending: dict[int, list[np.ndarray]] = {}
-    passed = threshold < 0
+    passed = window.top < 0
     if not passed:
         pending[0] = [np.asarray(positions, dtype=np.int64)]
     seen = np.zeros(len(space), dtype=bool)
@@ -146,7 +159,7 @@ def _reached(
         order = [frontier]
         while len(frontier):
             choices = ranges(cs[frontier], cs[frontier + 1] - cs[frontier])
-            after = _moved(level + steps[choices], upper, threshold)
+            after = window.moved(level + steps[choices])
             counts = es[choices + 1] - es[choices]
             reached = targets[ranges(es[choices], counts)]
             at = np.repeat(after, counts)
@@ -154,8 +167,8 @@ def _reached(
             frontier = np.unique(here)
             seen[frontier] = True
             order.append(frontier)
-            passed = passed or bool(np.any(at > threshold))
-            for higher in np.unique(at[(at > level) & (at <= threshold)]).tolist():
+            passed = passed or bool(np.any(at > window.top))
+            for higher in np.unique(at[(at > level) & (at <= window.top)]).tolist():
                 pending.setdefault(higher, []).append(reached[at == higher])
         states = np.concatenate(order)
         seen[states] = False
@@ -170,15 +183,15 @@ def _number_moves(
     product: BoundedSpace,
     space: StateSpace,
     steps: np.ndarray,
-    upper: bool,
-    threshold: int,
+    window: Window,
     level: np.ndarray,
     state: np.ndarray,
     passed: bool,
 ) -> None:
     """The product's columns: every choice and edge of the product state
     ``(level[i], state[i])``, in order, each edge to the product's number of its
-    target; :data:`PASSED` last, with its self-loop."""
+    target; a choice that passes an upper bound (every edge of a choice earns the same)
+    is one edge to :data:`PASSED`, last, with its self-loop."""
     n, count = len(space), len(state) + passed
     columns = space.columns()
     cs = np.frombuffer(space.choice_start, dtype=np.int64)
@@ -187,14 +200,19 @@ def _number_moves(
     sorter = np.argsort(codes)
     per_state = cs[state + 1] - cs[state]
     choices = ranges(cs[state], per_state)
-    after = _moved(np.repeat(level, per_state) + steps[choices], upper, threshold)
-    per_choice = es[choices + 1] - es[choices]
+    after = window.moved(np.repeat(level, per_state) + steps[choices])
+    passing = after > window.top
+    per_choice = np.where(passing, 1, es[choices + 1] - es[choices])
     edges = ranges(es[choices], per_choice)
     at = np.repeat(after, per_choice)
     wanted = at * n + columns.targets[edges]
     found = sorter[np.minimum(np.searchsorted(codes[sorter], wanted), len(codes) - 1)]
-    target = np.where(at > threshold, count - 1, found)
+    gone = np.repeat(passing, per_choice)
+    target = np.where(gone, count - 1, found)
     probs = columns.prob_ids[edges]
+    if passed:
+        one = _one_id(product)
+        probs[gone] = one
     choice_start = np.concatenate(([0], np.cumsum(per_state)))
     edge_start = np.concatenate(([0], np.cumsum(per_choice)))
     names = space.move_names
@@ -203,7 +221,7 @@ def _number_moves(
         choice_start = np.append(choice_start, choice_start[-1] + 1)
         edge_start = np.append(edge_start, edge_start[-1] + 1)
         target = np.append(target, count - 1)
-        probs = np.append(probs, _one_id(product))
+        probs = np.append(probs, one)
         product.move_names.append((DEADLOCK,))
     product.choice_start = array("q", choice_start.astype(np.int64).tobytes())
     product.edge_start = array("q", edge_start.astype(np.int64).tobytes())
@@ -216,8 +234,7 @@ def _name_states(
     space: StateSpace,
     found: list[tuple[int, np.ndarray]],
     d: Any,
-    upper: bool,
-    threshold: int,
+    window: Window,
     passed: bool,
 ) -> None:
     """The product's states as ``(state, reward gathered)`` (and :data:`PASSED`), with
@@ -228,7 +245,7 @@ def _name_states(
         positions = states.tolist()
         product.states.extend([(named[s], gathered) for s in positions])
         product.origin.extend(positions)
-        product.met.extend([upper or level == threshold] * len(positions))
+        product.met.extend([level >= window.low] * len(positions))
     if passed:
         product.states.append(PASSED)
         product.origin.append(-1)
@@ -237,9 +254,12 @@ def _name_states(
 
 
 def _choice_rewards(space: StateSpace, structure: str | None) -> list[Any]:
-    """The reward of every choice of ``space`` (0 on PRISM's added self-loop), each a
-    number: a bound on a reward that depends on a parameter is refused."""
+    """The reward of every choice of ``space`` (0 on PRISM's added self-loop; 1 for
+    every choice with :data:`~.questions.STEPS`), each a number: a bound on a reward
+    that depends on a parameter is refused."""
     program, cs = space.program, space.choice_start
+    if structure == STEPS:
+        return [mpq(1)] * cs[len(space)]
     rewards = []
     for s, names in enumerate(space.move_names):
         state = space.states[s]
@@ -250,8 +270,8 @@ def _choice_rewards(space: StateSpace, structure: str | None) -> list[Any]:
             )
             if is_symbolic(value):
                 raise UsageError(
-                    f"a reward bound needs rewards that are numbers; the move {name} in state "
-                    f"{program.state_text(state)} earns {value}"
+                    "a reward bound needs rewards that are numbers; in state "
+                    f"{program.state_text(state)} a move earns {value}"
                 )
             rewards.append(value)
     return rewards
@@ -268,6 +288,20 @@ def _common_denominator(rewards: Sequence[Any]) -> Any:
     for r in rewards:
         d = gmpy2.lcm(d, r.denominator)
     return d
+
+
+def _window(limits: Sequence[tuple[str, Any]], d: Any) -> Window:
+    """The levels (units of :math:`1/d`) within every one of the ``limits``.
+
+    >>> _window([(">=", mpq(1)), ("<=", mpq(5, 2))], 2), _window([(">", mpq(0))], 1)
+    (Window(low=2, high=5), Window(low=1, high=None))
+    """
+    thresholds = [(relation, _threshold(relation, mpq(value) * d)) for relation, value in limits]
+    highs = [t for relation, t in thresholds if relation in ("<=", "<")]
+    return Window(
+        max([t for relation, t in thresholds if relation in (">=", ">")], default=0),
+        min(highs) if highs else None,
+    )
 
 
 def _threshold(relation: str, scaled: Any) -> int:

@@ -142,13 +142,15 @@ class Path:
 
 @dataclass(frozen=True)
 class RewardBound:
-    """The bound of ``F^{rew{"r"}<=B}`` (Storm's syntax): the reward ``structure``
-    (``None``: the first), the ``relation`` (``<=``, ``<``, ``>=``, ``>``) and the
-    ``limit``, a number or a constant."""
+    """The bound of ``F^{rew{"r"}<=B}`` (Storm's syntax; ``^{rew{"r"}>=A,rew{"r"}<=B}``
+    for an interval), or of a lower or interval time bound (``F>=k``, ``F[a,b]``:
+    ``steps``, every move counts 1): the reward ``structure`` (``None``: the first) and
+    its ``limits``, each a relation (``<=``, ``<``, ``>=``, ``>``) with a number or a
+    constant."""
 
     structure: str | None
-    relation: str
-    limit: Expr
+    limits: tuple[tuple[str, Expr], ...]
+    steps: bool = False
 
 
 @dataclass(frozen=True)
@@ -355,32 +357,61 @@ def _bound(token: Token) -> tuple[str | None, tuple[str, Any] | None]:
 
 def _bounded(kind: str, left: Expr | None, parts: tuple[Any, ...]) -> Path:
     """A path of ``kind`` with its bound, if any: ``<=k`` and ``<k`` give its ``steps``;
-    ``^{rew{"r"}<=B}`` its ``reward_bound``; another bound marks the kind (``F>=10``,
-    ``F[2,5]``, two reward bounds), which the reader refuses by that name."""
+    ``>=k``, ``>k``, ``=k`` and ``[a,b]`` a :class:`RewardBound` on the steps;
+    ``^{rew{"r"}<=B}`` (one structure, one or two limits) a :class:`RewardBound` on a
+    reward. A bound of another form marks the kind (``F^{time<=3}``), which the reader
+    refuses by that name, and so do reward bounds on several structures."""
     if len(parts) == 1:
         return Path(kind, left, parts[0])
     bound = "".join(str(parts[0]).split())
-    reward = _REWARD_BOUND.fullmatch(bound)
-    if reward is not None:
-        name, relation, limit = reward.groups()
-        value = Number(_number(limit)) if limit[0].isdigit() else _bound_value(limit)
-        return Path(kind, left, parts[-1], reward_bound=RewardBound(name, relation, value))
     if bound.startswith("<"):
         inclusive = bound.startswith("<=")
         limit = _bound_value(bound[2 if inclusive else 1 :])
         steps = limit if inclusive else Binary("-", limit, Number(1))
         return Path(kind, left, parts[-1], steps)
-    marked = "time-bounded "
     if bound.startswith("^"):
-        marked = "multi-reward-bounded " if "," in bound else "reward-bounded "
-    return Path(marked + kind, left, parts[-1])
+        read = _reward_bound(bound[2:-1] if bound.endswith("}") else "")
+        if read is None:
+            return Path(f"{kind}{bound}", left, parts[-1])
+        if isinstance(read, str):
+            return Path(f"{kind} bounded on several rewards ({read})", left, parts[-1])
+        return Path(kind, left, parts[-1], reward_bound=read)
+    limits: tuple[tuple[str, Expr], ...]
+    if bound.startswith("["):
+        low, _, high = bound[1:-1].partition(",")
+        limits = ((">=", _limit(low)), ("<=", _limit(high)))
+    else:
+        relation = bound[:2] if bound[:2] == ">=" else bound[:1]
+        limit = _limit(bound[len(relation) :])
+        limits = ((">=", limit), ("<=", limit)) if relation == "=" else ((relation, limit),)
+    return Path(kind, left, parts[-1], reward_bound=RewardBound(None, limits, steps=True))
 
 
-#: ``^{rew{"name"}<=B}`` with its white space removed: the name (optional), the relation
-#: and the limit (a number or a constant's name).
-_REWARD_BOUND = re.compile(
-    r'\^\{rew(?:\{"([^"]*)"\})?(<=|<|>=|>)([0-9]+(?:\.[0-9]+)?|[A-Za-z_]\w*)\}'
-)
+def _reward_bound(inner: str) -> RewardBound | str | None:
+    """The bound ``rew{"r"}<=B`` (or several, comma-separated) inside ``^{...}``, white
+    space removed: a :class:`RewardBound` on one structure, the structures' names when
+    there are several, ``None`` when a part is not of that form."""
+    names, limits = set(), []
+    for part in inner.split(","):
+        found = _REWARD_LIMIT.fullmatch(part)
+        if found is None:
+            return None
+        name, relation, limit = found.groups()
+        names.add(name)
+        limits.append((relation, _limit(limit)))
+    if len(names) > 1:
+        return ", ".join(sorted(f'"{n}"' if n else "the first" for n in names))
+    return RewardBound(names.pop(), tuple(limits))
+
+
+def _limit(text: str) -> Expr:
+    """A bound's number (``2.5`` too) or constant."""
+    return Number(_number(text)) if text[:1].isdigit() else _bound_value(text)
+
+
+#: One reward bound of ``^{...}``, white space removed: ``rew``, the structure's name
+#: (optional), the relation and the limit (a number or a constant's name).
+_REWARD_LIMIT = re.compile(r'rew(?:\{"([^"]*)"\})?(<=|<|>=|>)([0-9]+(?:\.[0-9]+)?|[A-Za-z_]\w*)')
 
 
 def _bound_value(text: str) -> Expr:
