@@ -231,3 +231,35 @@ def test_a_bound_given_by_a_parameter_is_refused() -> None:
 )
 def test_the_bound_is_read_with_or_without_spaces(prop: str) -> None:
     assert prism.loads(COIN).check(prop).value == Fraction(3, 4)
+
+
+@pytest.mark.parametrize(
+    ("reward", "prop"),
+    [
+        ("3000000000000000000", 'P=? [F^{rew{"flips"}>=9000000000000000000} x=1]'),
+        ("10000000000000000000", 'P=? [F^{rew{"flips"}<=30000000000000000000} x=1]'),
+        ("1", "P=? [F>=9223372036854775808 x=1]"),
+    ],
+)
+def test_levels_past_64_bits_are_refused_never_wrapped(reward: str, prop: str) -> None:
+    # counted in numpy's 64-bit integers, such levels would wrap round to wrong values
+    coin = prism.loads(COIN.replace("true : 1;", f"true : {reward};"))
+    with pytest.raises(UsageError, match=r"pass 2\*\*62: too many levels of reward"):
+        coin.check(prop)
+
+
+@pytest.mark.parametrize(
+    ("prop", "message"),
+    [
+        ("P=? [F[1,2,3] x=1]", "a time bound must be a whole number or a constant, not '2,3'"),
+        ("P=? [F>=1.0 x=1]", r"whole number of steps, at least 0; got 1 \(a double\)"),
+    ],
+)
+def test_a_step_bound_that_is_not_a_whole_number_is_named(prop: str, message: str) -> None:
+    with pytest.raises((UsageError, ModelError), match=message):
+        prism.loads(COIN).check(prop)
+
+
+def test_a_step_bound_over_the_state_limit_says_steps() -> None:
+    with pytest.raises(StateLimitError, match="with the steps taken so far"):
+        prism.loads(STAY.replace("STEP", "1"), max_states=5).check("P=? [F>=9 !b]")

@@ -237,7 +237,7 @@ def _limit(space: StateSpace, expr: Expr, what: str, steps: bool) -> Any:
     kind, value = constant_value(expr, Scope(space.program.constants), what)
     if kind == "bool" or is_symbolic(value) or (steps and (kind != "int" or value < 0)):
         allowed = "a whole number of steps, at least 0" if steps else "a number"
-        raise UsageError(f"{what} must be {allowed}; got {value}")
+        raise UsageError(f"{what} must be {allowed}; got {value} (a {kind})")
     return value
 
 

@@ -58,6 +58,9 @@ __all__ = ["PASSED", "BoundedSpace", "Window", "bounded_space"]
 
 #: The product's state where an upper bound has been passed.
 PASSED = ("reward bound passed",)
+#: Levels of reward are counted in numpy's 64-bit integers: a bound and a move's reward
+#: together stay below this many units.
+LEVEL_LIMIT = 2**62
 
 
 class BoundedSpace(StateSpace):
@@ -94,10 +97,17 @@ def bounded_space(
     moves seed the levels above; then every move is numbered at once."""
     rewards = _choice_rewards(space, structure)
     d = _common_denominator(rewards)
-    steps = np.array([int(r * d) for r in rewards], dtype=np.int64)
+    levels = [int(r * d) for r in rewards]
     window = _window(limits, d)
+    if window.top + max(levels, default=0) >= LEVEL_LIMIT:
+        raise UsageError(
+            f"the bound and the rewards, counted in units of 1/{d} (the rewards' common "
+            f"denominator), pass 2**62: too many levels of reward to count"
+        )
+    steps = np.array(levels, dtype=np.int64)
     product = BoundedSpace(space)
-    found, passed = _reached(space, steps, window, positions, product.max_states)
+    gathered = "the steps taken" if structure == STEPS else "the reward gathered"
+    found, passed = _reached(space, steps, window, positions, product.max_states, gathered)
     count = sum(len(states) for _, states in found) + passed
     level = np.concatenate([np.full(len(states), k) for k, states in found] or [np.zeros(0)])
     state = np.concatenate([states for _, states in found] or [np.zeros(0)]).astype(np.int64)
@@ -138,6 +148,7 @@ def _reached(
     window: Window,
     positions: Sequence[int],
     max_states: int,
+    gathered: str,
 ) -> tuple[list[tuple[int, np.ndarray]], bool]:
     """The product's states, level by level (each level's states of ``space``), and
     whether an upper bound is passed, from ``positions`` at level 0; more than
@@ -175,7 +186,7 @@ def _reached(
         found.append((level, states))
         count += len(states)
         if count + 1 > max_states:  # with room for the state of a passed bound
-            raise _too_many(space, max_states)
+            raise _too_many(space, max_states, gathered)
     return found, passed
 
 
@@ -338,10 +349,11 @@ def _one_id(product: BoundedSpace) -> int:
     return len(probabilities) - 1
 
 
-def _too_many(space: StateSpace, limit: int) -> StateLimitError:
-    """The state limit passed while pairing states with the reward gathered."""
+def _too_many(space: StateSpace, limit: int, gathered: str) -> StateLimitError:
+    """The state limit passed while pairing states with what is ``gathered`` (the
+    reward, or the steps taken)."""
     return StateLimitError(
-        f"the reward bound pairs each of the {len(space):,} states with the reward gathered "
-        f"so far: more than the limit of {limit:,} states; pass max_states=N "
-        "(--max-states N) with a larger N to go on"
+        f"the bound pairs each of the {len(space):,} states with {gathered} so far: more "
+        f"than the limit of {limit:,} states; pass max_states=N (--max-states N) with a "
+        "larger N to go on"
     )

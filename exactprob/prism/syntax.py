@@ -406,12 +406,16 @@ def _reward_bound(inner: str) -> RewardBound | str | None:
 
 def _limit(text: str) -> Expr:
     """A bound's number (``2.5`` too) or constant."""
-    return Number(_number(text)) if text[:1].isdigit() else _bound_value(text)
+    return Number(_number(text)) if _DECIMAL.fullmatch(text) else _bound_value(text)
 
 
+#: A bound's number: whole, or with a decimal point (``2.5``).
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 #: One reward bound of ``^{...}``, white space removed: ``rew``, the structure's name
 #: (optional), the relation and the limit (a number or a constant's name).
-_REWARD_LIMIT = re.compile(r'rew(?:\{"([^"]*)"\})?(<=|<|>=|>)([0-9]+(?:\.[0-9]+)?|[A-Za-z_]\w*)')
+_REWARD_LIMIT = re.compile(
+    r'rew(?:\{"([^"]*)"\})?(<=|<|>=|>)(' + _DECIMAL.pattern + r"|[A-Za-z_]\w*)"
+)
 
 
 def _bound_value(text: str) -> Expr:
