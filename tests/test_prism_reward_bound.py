@@ -263,3 +263,16 @@ def test_a_step_bound_that_is_not_a_whole_number_is_named(prop: str, message: st
 def test_a_step_bound_over_the_state_limit_says_steps() -> None:
     with pytest.raises(StateLimitError, match="with the steps taken so far"):
         prism.loads(STAY.replace("STEP", "1"), max_states=5).check("P=? [F>=9 !b]")
+
+
+def test_few_levels_far_apart_are_counted_exactly() -> None:
+    # a step of 10^18 a move: levels 0, 10^18, ..., 3 * 10^18, near the 64-bit counts'
+    # limit (a level times the 4 states passes it: the product is numbered by rank)
+    chain = prism.loads("""dtmc
+      module m  x : [0..3] init 0;
+        [] x<3 -> 1/2:(x'=x+1) + 1/2:true;
+      endmodule
+      rewards "r" x<3 : 1000000000000000000; endrewards""")
+    bound = 'P=? [F^{rew{"r"}<=3000000000000000000} x=3]'
+    assert chain.check(bound).value == Fraction(1, 8)  # three steps, each up
+    assert chain.check(bound.replace("<=", ">=")).value == 1  # three steps at least

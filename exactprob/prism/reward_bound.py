@@ -207,7 +207,10 @@ def _number_moves(
     columns = space.columns()
     cs = np.frombuffer(space.choice_start, dtype=np.int64)
     es = columns.edge_start
-    codes = level * n + state
+    # a product state's code: its level's rank among the levels found, times n, plus
+    # its state (ranks, not levels: a level times n could pass 64 bits)
+    distinct = np.unique(level)
+    codes = np.searchsorted(distinct, level) * n + state
     sorter = np.argsort(codes)
     per_state = cs[state + 1] - cs[state]
     choices = ranges(cs[state], per_state)
@@ -216,7 +219,7 @@ def _number_moves(
     per_choice = np.where(passing, 1, es[choices + 1] - es[choices])
     edges = ranges(es[choices], per_choice)
     at = np.repeat(after, per_choice)
-    wanted = at * n + columns.targets[edges]
+    wanted = np.searchsorted(distinct, at) * n + columns.targets[edges]
     found = sorter[np.minimum(np.searchsorted(codes[sorter], wanted), len(codes) - 1)]
     gone = np.repeat(passing, per_choice)
     target = np.where(gone, count - 1, found)
