@@ -276,3 +276,17 @@ def test_few_levels_far_apart_are_counted_exactly() -> None:
     bound = 'P=? [F^{rew{"r"}<=3000000000000000000} x=3]'
     assert chain.check(bound).value == Fraction(1, 8)  # three steps, each up
     assert chain.check(bound.replace("<=", ">=")).value == 1  # three steps at least
+
+
+def test_fractional_rewards_with_a_parameter_stay_exact() -> None:
+    # each flip earns 1/2 + 0.25 = 3/4 (a gmpy2 rational added to sympy's zero was a float)
+    import sympy
+
+    coin = prism.loads(
+        COIN.replace(" = 1/2", "").replace("true : 1;", "true : 1/2; x=0 : 0.25;"),
+        parameters=["p"],
+    )
+    p = sympy.Symbol("p")
+    assert sympy.cancel(coin.check('R{"flips"}=? [F x=1]').value - 3 / (4 * p)) == 0
+    two_flips = coin.check('P=? [F^{rew{"flips"}<=1.5} x=1]').value
+    assert sympy.cancel(two_flips - (1 - (1 - p) ** 2)) == 0

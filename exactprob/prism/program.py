@@ -341,11 +341,14 @@ class PrismProgram:
         return function
 
     def reward_value(self, item: _Reward, state: tuple[Any, ...]) -> Any:
-        """One reward item's value in ``state``, an error naming the state if it fails."""
+        """One reward item's value in ``state``, an error naming the state if it fails; in
+        sympy where a parameter may enter the sums (a gmpy2 rational added to a sympy
+        number would become a float)."""
         try:
-            return item.value(state)
+            value = item.value(state)
         except (ZeroDivisionError, TypeError, ModelError) as error:
             raise ModelError(f"a reward: {error}, in state {self.state_text(state)}") from None
+        return to_sympy(value) if self.parameters else value
 
     def _enabled_commands(self, state: tuple[Any, ...]) -> list[_Command]:
         """The commands whose guards hold in ``state``: all guards in one call, or one
