@@ -219,10 +219,11 @@ class PrismModel:
     def question(self, prop: str | Property) -> QuestionModel:
         """The model the engine solves for ``P [F b]``, ``P [a U b]`` or ``R [F b]``
         (with max or min in an MDP): the reachable states, the states the graph decides
-        made terminal, the mover maximising or minimising. With a reward bound
-        (``F^{rew{"r"}<=B}``) its states are ``(state, reward gathered)`` pairs. ``ep.solve`` answers it by
-        any method, with its derivation, laws and policy; its value at a state is the
-        property's, where :meth:`check` finds it finite.
+        made terminal, the mover maximising or minimising (with a reward bound,
+        ``F^{rew{"r"}<=B}``, or a lower or interval step bound, its states are
+        ``(state, reward gathered)`` pairs). ``ep.solve`` answers it by any method, with
+        its derivation, laws and policy; its value at a state is the property's, where
+        :meth:`check` finds it finite.
 
         >>> import exactprob as ep
         >>> model = loads("mdp module m x : [0..2] init 0; [go] x=0 -> 0.3:(x'=1) + 0.7:(x'=2);"

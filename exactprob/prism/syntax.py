@@ -128,10 +128,11 @@ class Call:
 class Path:
     """A path formula: ``kind`` is ``"F"``, ``"U"`` (``left U right``), ``"G"``, ``"W"``,
     ``"X"``, ``"C"`` (a reward's cumulative ``C<=k``), or a kind the reader names when it
-    refuses it (a lower or interval time bound, a reward bound, ``C`` alone, ``I``,
+    refuses it (a bound of another form, bounds on several rewards, ``C`` alone, ``I``,
     ``S``). ``steps``: the most steps it may take, for ``F<=k`` (``k``) or ``F<k``
     (``k - 1``), an expression of constants; ``None`` when unbounded. ``reward_bound``:
-    Storm's bound on the reward gathered, ``F^{rew{"r"}<=B}``."""
+    a bound on the reward gathered (``F^{rew{"r"}<=B}``) or a lower or interval one on
+    the steps (:class:`RewardBound`)."""
 
     kind: str
     left: Expr | None
