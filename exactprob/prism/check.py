@@ -169,11 +169,20 @@ def probability_question(
     complement: then the second item is true and the answer is one minus its value)."""
     if expr.path.reward_bound is not None:  # its model is over another space
         raise UsageError("a reward-bounded path is answered by bounded_question")
+    optimum, through, target, complement = _reach_sets(space, expr)
+    return _reach_model(space, optimum, through, target, expr.path.steps is not None), complement
+
+
+def _reach_sets(
+    space: StateSpace, expr: ProbabilityOperator
+) -> tuple[str | None, set[int] | None, set[int], bool]:
+    """The optimum ``expr`` asks for, and its path's sets (:func:`_path_sets`): for ``G``
+    and ``W`` the other optimum, of the complement's reachability."""
     optimum = _optimum(space, expr, "a probability")
     through, target, complement = _path_sets(space, expr.path)
     if complement:
         optimum = {"max": "min", "min": "max", None: None}[optimum]
-    return _reach_model(space, optimum, through, target, expr.path.steps is not None), complement
+    return optimum, through, target, complement
 
 
 def _reach_model(
@@ -220,10 +229,7 @@ def bounded_question(
     limits = [
         (relation, _limit(space, value, what, bound.steps)) for relation, value in bound.limits
     ]
-    optimum = _optimum(space, expr, "a probability")
-    through, target, complement = _path_sets(space, path)
-    if complement:
-        optimum = {"max": "min", "min": "max", None: None}[optimum]
+    optimum, through, target, complement = _reach_sets(space, expr)
     product = bounded_space(space, structure, limits, positions)
     origin, met = product.origin, product.met
     lifted = {i for i, s in enumerate(origin) if s in target and met[i]}
