@@ -79,6 +79,21 @@ class BoundedSpace(StateSpace):
         self.met: list[bool] = []
         self.start: dict[int, int] = {}
 
+    _index: dict[tuple[Any, ...], int]
+
+    @property
+    def index(self) -> dict[tuple[Any, ...], int]:
+        """Each state's position, made on first use (the states are named once built):
+        the exact and certified solves read the product's columns and never ask, and
+        two million pairs take half a second."""
+        if not self._index:
+            self._index = {s: i for i, s in enumerate(self.states)}
+        return self._index
+
+    @index.setter
+    def index(self, value: dict[tuple[Any, ...], int]) -> None:
+        self._index = value
+
 
 def bounded_space(
     space: StateSpace,
@@ -264,7 +279,6 @@ def _name_states(
         product.states.append(PASSED)
         product.origin.append(-1)
         product.met.append(False)
-    product.index = {s: i for i, s in enumerate(product.states)}
 
 
 def _choice_rewards(space: StateSpace, structure: str | None) -> list[Any]:
